@@ -1,0 +1,1 @@
+"""The Ticket to Ride rules engine: pure, synchronous and deterministic."""
