@@ -100,6 +100,7 @@ class Board:
     # Derived lookups (built by the loader)
     name_index: dict[str, int] = field(repr=False, compare=False)
     groups: tuple[tuple[int, ...], ...] = field(repr=False, compare=False)
+    groups_by_route: tuple[tuple[int, ...], ...] = field(repr=False, compare=False)  # route -> its group
     # Connectivity nodes: a dead-end place gets one node per route touching it, so that two routes into the
     # same country never join. route_nodes[r] = (node of a, node of b); place_nodes[c] = nodes of place c.
     route_nodes: tuple[tuple[int, int], ...] = field(repr=False, compare=False)
@@ -283,6 +284,7 @@ def board_from_dict(data: dict[str, Any]) -> Board:
         extra=dict(data.get("extra") or {}),
         name_index=name_index,
         groups=tuple(tuple(m) for m in groups_map.values()),
+        groups_by_route=tuple(tuple(groups_map[r.group]) for r in routes),
         route_nodes=tuple(route_nodes),
         place_nodes=tuple(tuple(n) for n in place_nodes),
         node_count=node_count,

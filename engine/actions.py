@@ -1,0 +1,163 @@
+"""Typed actions: small frozen values, hashable, with a JSON form.
+
+Every decision a player makes is one of these. Board modules add their own (engine/features/*) and register them
+here with `register`, so records and saved states can name any action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
+
+from engine.errors import GameDataError
+
+ACTION_TYPES: dict[str, type[Action]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: ClassVar[str] = "action"
+    # Actions that do not end or advance the turn (placing a depot): the AI and simulator must not loop on them.
+    free: ClassVar[bool] = False
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        for k, v in data.items():
+            if isinstance(v, tuple):
+                data[k] = list(v)
+        return {"type": self.kind, **data}
+
+
+def register(cls: type[Action]) -> type[Action]:
+    ACTION_TYPES[cls.kind] = cls
+    return cls
+
+
+def action_from_json(data: dict[str, Any]) -> Action:
+    try:
+        cls = ACTION_TYPES[data["type"]]
+    except (KeyError, TypeError) as exc:
+        raise GameDataError(f"unknown action {data!r}") from exc
+    kwargs = {}
+    for f in fields(cls):
+        if f.name in data:
+            v = data[f.name]
+            kwargs[f.name] = tuple(v) if isinstance(v, list) else v
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise GameDataError(f"malformed action {data!r}: {exc}") from exc
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class DrawBlind(Action):
+    """Draw the top card of the deck. `warehouse`: Warehouses & Depots, the seat whose warehouse gets the
+    blind card stored at the start of a card-drawing turn (first draw of the turn only)."""
+
+    kind: ClassVar[str] = "draw_blind"
+    warehouse: int | None = None
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class DrawFaceUp(Action):
+    """Take the face-up card in `slot` (0-4)."""
+
+    kind: ClassVar[str] = "draw_face_up"
+    slot: int = 0
+    warehouse: int | None = None
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class ClaimRoute(Action):
+    """Claim `route` paying `color` cards (a card colour index, or LOCOMOTIVE when paying with wilds only),
+    `locomotives` Locomotives, `plus4` Locomotive +4 cards (Märklin) and `ferry_cards` (Italy waves).
+    The number of `color` cards is what the route length leaves."""
+
+    kind: ClassVar[str] = "claim_route"
+    route: int = 0
+    color: int = 0
+    locomotives: int = 0
+    plus4: int = 0
+    ferry_cards: int = 0
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class PayTunnel(Action):
+    """Pay the extra cards a tunnel asks for: `locomotives` of them as Locomotives, the rest in the colour paid."""
+
+    kind: ClassVar[str] = "pay_tunnel"
+    locomotives: int = 0
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class DeclineTunnel(Action):
+    kind: ClassVar[str] = "decline_tunnel"
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class DrawTickets(Action):
+    """Draw destination tickets. `mix`: on boards with two ticket decks, how many from each, in the order the
+    variant lists them (e.g. (short, long))."""
+
+    kind: ClassVar[str] = "draw_tickets"
+    mix: tuple[int, ...] = ()
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class ChooseTicketMix(Action):
+    """Setup on two-deck boards: announce how many tickets to draw from each deck."""
+
+    kind: ClassVar[str] = "choose_ticket_mix"
+    mix: tuple[int, ...] = ()
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class KeepTickets(Action):
+    """Keep these offered tickets (ticket ids, sorted); the others go where the variant says."""
+
+    kind: ClassVar[str] = "keep_tickets"
+    tickets: tuple[int, ...] = ()
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class BuildStation(Action):
+    kind: ClassVar[str] = "build_station"
+    city: int = 0
+    color: int = 0
+    locomotives: int = 0
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class PlaceDepot(Action):
+    """Warehouses & Depots: place a reserve depot on a free city (free action on one's turn; setup placement)."""
+
+    kind: ClassVar[str] = "place_depot"
+    free: ClassVar[bool] = True
+    city: int = 0
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class TakeWarehouses(Action):
+    """Warehouses & Depots, after a claim touching depots: empty these seats' warehouses (one reserve depot each)."""
+
+    kind: ClassVar[str] = "take_warehouses"
+    owners: tuple[int, ...] = ()
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Only when nothing else is possible (no card to draw, no route affordable, no ticket left)."""
+
+    kind: ClassVar[str] = "pass"

@@ -1,0 +1,139 @@
+"""Claiming routes: who may claim what, every way to pay for it, and checking a proposed payment."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.actions import ClaimRoute
+from engine.state import NOBODY, GameState
+from maps import CARD_NAMES, COLORS, GRAY, LOCOMOTIVE, LOCOMOTIVE_PLUS4
+
+PLUS4_MIN_LENGTH = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """The cards a claim takes from the hand (the Italy ferry cards apart)."""
+
+    color: int
+    colored: int
+    locomotives: int
+    plus4: int
+    ferry_cards: int
+
+    def cards(self) -> int:
+        return self.colored + self.locomotives + self.plus4 + self.ferry_cards
+
+
+def multi_routes_open(state: GameState) -> bool:
+    return state.num_players >= state.board.rules.get("min_players_for_multi_routes", 4)
+
+
+def claim_block(state: GameState, seat: int, route_id: int) -> str | None:
+    """Why `seat` may not claim `route_id` now (payment aside), or None."""
+    board = state.board
+    route = board.routes[route_id]
+    label = board.route_label(route_id)
+    owner = state.route_owner[route_id]
+    if owner != NOBODY:
+        who = "you" if owner == seat else state.players[owner].name
+        return f"{label} is already claimed by {who}."
+    group = board.groups_by_route[route_id]
+    if len(group) > 1:
+        for other in group:
+            o = state.route_owner[other]
+            if o == seat:
+                return f"You already own a route between these cities ({label}); one player may never take two."
+            if o != NOBODY and not multi_routes_open(state):
+                need = board.rules.get("min_players_for_multi_routes", 4)
+                return (f"With fewer than {need} players only one route of {label} can be used, and "
+                        f"{state.players[o].name} has it.")
+    return None
+
+
+def cost_in_trains(state: GameState, route_id: int) -> int:
+    return state.board.routes[route_id].length
+
+
+def payment_of(state: GameState, action: ClaimRoute) -> Payment | str:
+    """The cards the action pays, or a player-readable reason why it does not pay for the route."""
+    board = state.board
+    route = board.routes[action.route]
+    label = board.route_label(action.route)
+    length = route.length
+    if action.locomotives < 0 or action.plus4 < 0 or action.ferry_cards < 0:
+        return "Card counts cannot be negative."
+    if action.plus4 and length < PLUS4_MIN_LENGTH:
+        return f"Locomotive +4 cards only pay for routes of {PLUS4_MIN_LENGTH} or more spaces; {label} has {length}."
+    waves = route.waves
+    if action.ferry_cards and 2 * (action.ferry_cards - 1) >= waves:
+        return f"{label} has {waves} wave spaces: {action.ferry_cards} ferry cards is more than it can use."
+    covered = min(2 * action.ferry_cards, waves)
+    needed_locos = route.locomotives + (waves - covered)
+    if action.locomotives < needed_locos:
+        if waves:
+            return (f"{label} has {waves} wave spaces: each needs a Locomotive or half a Ferry card; "
+                    f"you offered {action.locomotives} Locomotives and {action.ferry_cards} Ferry cards.")
+        return f"{label} is a ferry: it needs {route.locomotives} Locomotives."
+    colored = length - covered - action.locomotives - action.plus4
+    if colored < 0:
+        return f"{label} has {length} spaces; that payment has too many cards."
+    color = action.color
+    if colored == 0:
+        color = LOCOMOTIVE
+    elif not 0 <= color < len(COLORS):
+        return "Choose a colour for the other cards."
+    elif route.color != GRAY and color != route.color:
+        return f"{label} is {COLORS[route.color]}: it takes {COLORS[route.color]} cards (or Locomotives)."
+    return Payment(color, colored, action.locomotives, action.plus4, action.ferry_cards)
+
+
+def affordability_error(state: GameState, seat: int, route_id: int, pay: Payment) -> str | None:
+    player = state.players[seat]
+    hand = player.hand
+    label = state.board.route_label(route_id)
+    missing = []
+    if pay.colored and hand[pay.color] < pay.colored:
+        missing.append(f"{pay.colored} {CARD_NAMES[pay.color]} (you have {hand[pay.color]})")
+    if hand[LOCOMOTIVE] < pay.locomotives:
+        missing.append(f"{pay.locomotives} Locomotives (you have {hand[LOCOMOTIVE]})")
+    if hand[LOCOMOTIVE_PLUS4] < pay.plus4:
+        missing.append(f"{pay.plus4} Locomotive +4 (you have {hand[LOCOMOTIVE_PLUS4]})")
+    if player.ferry_cards < pay.ferry_cards:
+        missing.append(f"{pay.ferry_cards} Ferry cards (you have {player.ferry_cards})")
+    if missing:
+        return f"{label} needs " + " and ".join(missing) + "."
+    return None
+
+
+def payment_options(state: GameState, seat: int, route_id: int) -> list[ClaimRoute]:
+    """Every distinct legal payment for the route from the seat's hand (the route itself being claimable)."""
+    route = state.board.routes[route_id]
+    player = state.players[seat]
+    hand = player.hand
+    length = route.length
+    waves = route.waves
+    locos_have = hand[LOCOMOTIVE]
+    out: list[ClaimRoute] = []
+    ferry_max = min(player.ferry_cards, (waves + 1) // 2) if waves else 0
+    plus4_max = min(hand[LOCOMOTIVE_PLUS4], length) if length >= PLUS4_MIN_LENGTH else 0
+    colors = range(len(COLORS)) if route.color == GRAY else (route.color,)
+    for ferry in range(ferry_max + 1):
+        covered = min(2 * ferry, waves)
+        min_locos = route.locomotives + waves - covered
+        for plus4 in range(plus4_max + 1):
+            rest = length - covered - plus4  # to pay with colour cards and Locomotives
+            if rest < min_locos or min_locos > locos_have:
+                continue
+            # all wild
+            if locos_have >= rest:
+                out.append(ClaimRoute(route_id, LOCOMOTIVE, rest, plus4, ferry))
+            for c in colors:
+                have = hand[c]
+                if not have:
+                    continue
+                lo = max(min_locos, rest - have)
+                hi = min(locos_have, rest - 1)
+                for locos in range(lo, hi + 1):
+                    out.append(ClaimRoute(route_id, c, locos, plus4, ferry))
+    return out

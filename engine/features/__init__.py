@@ -1,0 +1,81 @@
+"""Board modules: each special rule of a board lives in its own module, switched on by the board's data
+(`rules.features` in the board file, plus game options such as `warehouses`).
+
+A module is a `Feature` whose hooks the core calls at fixed points of the turn. Hooks that do not apply are
+left as the base class has them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from engine.actions import Action
+from engine.state import GameState, Pending
+
+if TYPE_CHECKING:
+    from engine.scoring import ScoreSheet
+
+FEATURES: dict[str, Feature] = {}
+
+
+class Feature:
+    name: str = ""
+    action_types: tuple[type[Action], ...] = ()  # actions this module applies
+    pending_types: tuple[type[Pending], ...] = ()  # pending decisions this module resolves
+
+    def setup(self, state: GameState) -> None:
+        """After the core setup (decks dealt), before the ticket choice."""
+
+    def turn_actions(self, state: GameState, seat: int) -> Iterable[Action]:
+        """Extra actions open at the start of a turn (besides draw / claim / tickets)."""
+        return ()
+
+    def pending_actions(self, state: GameState, seat: int, pending: Pending) -> list[Action]:
+        return []
+
+    def apply(self, state: GameState, seat: int, action: Action) -> None:
+        raise NotImplementedError
+
+    def claim_error(self, state: GameState, seat: int, route: int) -> str | None:
+        """Why this module forbids claiming `route` now, or None."""
+        return None
+
+    def uses_own_trains(self, state: GameState, seat: int, route: int) -> bool:
+        """False when the module places something else than the player's trains (Japan's bullet trains)."""
+        return True
+
+    def after_claim(self, state: GameState, seat: int, route: int, cards_paid: int) -> None:
+        """The route is now the player's; the module may set a pending decision (which keeps the turn open)."""
+
+    def before_draw(self, state: GameState, seat: int, action: Action) -> None:
+        """First card draw of a turn (Warehouses: the blind card into a warehouse)."""
+
+    def end_triggered(self, state: GameState, seat: int) -> bool | None:
+        """None: no opinion (the core trains rule decides); True/False: this module decides."""
+        return None
+
+    def shared_routes(self, state: GameState) -> Iterable[int]:
+        """Routes that link for every player's tickets (Japan's claimed bullet routes)."""
+        return ()
+
+    def score(self, state: GameState, sheets: list[ScoreSheet]) -> None:
+        """Add end-of-game bonuses to the sheets."""
+
+    def invariants(self, state: GameState) -> list[str]:
+        return []
+
+    def public_info(self, state: GameState) -> dict[str, Any]:
+        return {}
+
+
+def register_feature(feature: Feature) -> Feature:
+    FEATURES[feature.name] = feature
+    return feature
+
+
+def active_features(state: GameState) -> list[Feature]:
+    from engine.features import stations, tunnels, warehouses  # noqa: F401  (registration)
+
+    names = list(state.board.rules.get("features", [])) + list(state.options)
+    return [FEATURES[n] for n in names if n in FEATURES]

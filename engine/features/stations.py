@@ -1,0 +1,103 @@
+"""Stations (Europe): built on a free city for 1, 2, then 3 cards of one colour; at the end each lets its owner
+use one route of another player touching its city. The engine picks the best routes (engine.scoring)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.actions import Action, BuildStation
+from engine.claims import Payment
+from engine.errors import IllegalAction
+from engine.features import Feature, register_feature
+from engine.state import MAIN, NOBODY, GameState
+from engine.turn import end_turn, pay_cards
+from maps import COLORS, LOCOMOTIVE
+
+if TYPE_CHECKING:
+    from engine.scoring import ScoreSheet
+
+
+def station_cost(state: GameState, seat: int) -> int:
+    costs = state.board.rules.get("station_costs", [1, 2, 3])
+    built = state.board.rules.get("stations_per_player", 0) - state.players[seat].stations
+    return int(costs[min(built, len(costs) - 1)])
+
+
+def city_is_free(state: GameState, city: int) -> bool:
+    return (city not in state.station_owner and city not in state.depot_owner
+            and not state.board.cities[city].dead_end)
+
+
+def station_payments(state: GameState, seat: int) -> list[tuple[int, int]]:
+    """(colour, locomotives) pairs that pay for the seat's next station."""
+    cost = station_cost(state, seat)
+    hand = state.players[seat].hand
+    out: list[tuple[int, int]] = []
+    if hand[LOCOMOTIVE] >= cost:
+        out.append((LOCOMOTIVE, cost))
+    for c in range(len(COLORS)):
+        if hand[c]:
+            for k in range(max(0, cost - hand[c]), min(cost - 1, hand[LOCOMOTIVE]) + 1):
+                out.append((c, k))
+    return out
+
+
+def borrow_options(state: GameState, seat: int, city: int) -> list[int]:
+    """Routes of other players touching a station's city: what the station may use at the end."""
+    owner = state.route_owner
+    return [r for r in state.board.routes_at[city] if owner[r] not in (NOBODY, seat)]
+
+
+class Stations(Feature):
+    name = "stations"
+    action_types = (BuildStation,)
+
+    def turn_actions(self, state: GameState, seat: int) -> list[Action]:
+        if state.phase not in (MAIN, "last_round") or state.players[seat].stations <= 0:
+            return []
+        pays = station_payments(state, seat)
+        if not pays:
+            return []
+        return [BuildStation(city, c, k) for city in range(len(state.board.cities)) if city_is_free(state, city)
+                for c, k in pays]
+
+    def apply(self, state: GameState, seat: int, action: Action) -> None:
+        assert isinstance(action, BuildStation)
+        if state.pending.get(seat) is not None:
+            raise IllegalAction("Finish your current decision before building a station.")
+        player = state.players[seat]
+        board = state.board
+        if player.stations <= 0:
+            raise IllegalAction("You have no station left to build.")
+        if not 0 <= action.city < len(board.cities) or board.cities[action.city].dead_end:
+            raise IllegalAction("Stations are built on cities.")
+        name = board.cities[action.city].name
+        if not city_is_free(state, action.city):
+            raise IllegalAction(f"{name} already has a building; one per city.")
+        cost = station_cost(state, seat)
+        k = action.locomotives
+        colored = cost - k
+        if k < 0 or colored < 0:
+            raise IllegalAction(f"Your next station costs {cost} cards.")
+        color = LOCOMOTIVE if colored == 0 else action.color
+        if colored and not 0 <= color < len(COLORS):
+            raise IllegalAction("Choose the colour of the cards for your station.")
+        hand = player.hand
+        if (colored and hand[color] < colored) or hand[LOCOMOTIVE] < k:
+            what = f"{colored} {COLORS[color]}" if colored else ""
+            raise IllegalAction(f"A station in {name} costs {cost} cards of one colour: "
+                                f"{what}{' and ' if colored and k else ''}{f'{k} Locomotives' if k else ''}"
+                                " is more than you have.")
+        pay_cards(state, seat, Payment(color, colored, k, 0, 0))
+        player.stations -= 1
+        state.station_owner[action.city] = seat
+        state.last_event["public"]["station"] = action.city
+        end_turn(state)
+
+    def score(self, state: GameState, sheets: list[ScoreSheet]) -> None:
+        points = state.board.rules.get("station_points", 4)
+        for sheet in sheets:
+            sheet.bonuses["stations"] = points * state.players[sheet.seat].stations
+
+
+register_feature(Stations())

@@ -1,0 +1,120 @@
+"""Warehouses & Depots (Europe anniversary option): a blind card stored in a warehouse on each card-drawing
+turn, depots that let a claiming player empty warehouses, free depot placement, 10 for most reserve depots."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from engine.actions import Action, DrawBlind, DrawFaceUp, PlaceDepot, TakeWarehouses
+from engine.cards import draw_card
+from engine.claims import Payment
+from engine.errors import IllegalAction
+from engine.features import Feature, register_feature
+from engine.features.stations import city_is_free
+from engine.state import DEPOTS, MAIN, GameState, Pending, WarehouseChoice
+from engine.turn import end_turn
+from maps import CARD_TYPES
+
+if TYPE_CHECKING:
+    from engine.scoring import ScoreSheet
+
+
+def _opt(state: GameState) -> dict:
+    return state.board.options["warehouses"]
+
+
+class Warehouses(Feature):
+    name = "warehouses"
+    action_types = (PlaceDepot, TakeWarehouses)
+    pending_types = (WarehouseChoice,)
+
+    def setup(self, state: GameState) -> None:
+        state.warehouses = [[0] * CARD_TYPES for _ in state.players]
+        for p in state.players:
+            p.depots = _opt(state).get("depots_per_player", 5)
+
+    def turn_actions(self, state: GameState, seat: int) -> list[Action]:
+        if state.phase not in (DEPOTS, MAIN, "last_round") or state.players[seat].depots <= 0:
+            return []
+        return [PlaceDepot(c) for c in range(len(state.board.cities)) if city_is_free(state, c)]
+
+    def before_draw(self, state: GameState, seat: int, action: Action) -> None:
+        assert isinstance(action, DrawBlind | DrawFaceUp)
+        w = action.warehouse
+        if w is None:
+            raise IllegalAction("First choose the warehouse that gets the top card of the deck.")
+        if not 0 <= w < state.num_players:
+            raise IllegalAction("There is no such warehouse.")
+        card = draw_card(state)
+        if card is not None:
+            state.warehouses[w][card] += 1
+            state.last_event["public"]["warehouse"] = w
+
+    def after_claim(self, state: GameState, seat: int, route: int, pay: Payment) -> None:
+        r = state.board.routes[route]
+        owners = sorted({state.depot_owner[c] for c in (r.a, r.b) if c in state.depot_owner})
+        owners = [o for o in owners if sum(state.warehouses[o])]
+        if owners and state.players[seat].depots > 0:
+            state.pending[seat] = WarehouseChoice(tuple(owners))
+
+    def pending_actions(self, state: GameState, seat: int, pending: Pending) -> list[Action]:
+        assert isinstance(pending, WarehouseChoice)
+        most = min(len(pending.owners), state.players[seat].depots)
+        return [TakeWarehouses(combo) for k in range(most + 1) for combo in combinations(pending.owners, k)]
+
+    def apply(self, state: GameState, seat: int, action: Action) -> None:
+        player = state.players[seat]
+        if isinstance(action, PlaceDepot):
+            if state.pending.get(seat) is not None:
+                raise IllegalAction("Finish your current decision before placing a depot.")
+            if player.depots <= 0:
+                raise IllegalAction("You have no depot left in reserve.")
+            if not 0 <= action.city < len(state.board.cities) or not city_is_free(state, action.city):
+                raise IllegalAction("Depots go on a city without a station or depot.")
+            state.depot_owner[action.city] = seat
+            player.depots -= 1
+            state.last_event["public"]["depot"] = action.city
+            if state.phase == DEPOTS:
+                state.current -= 1
+                if state.current < 0:
+                    state.phase = MAIN
+                    state.current = 0
+            return
+        assert isinstance(action, TakeWarehouses)
+        pending = state.pending.get(seat)
+        if not isinstance(pending, WarehouseChoice):
+            raise IllegalAction("No warehouse is within reach now.")
+        owners = tuple(action.owners)
+        if len(set(owners)) != len(owners) or not set(owners) <= set(pending.owners):
+            raise IllegalAction("You can only empty the warehouses your route reached.")
+        if len(owners) > player.depots:
+            raise IllegalAction("Each warehouse emptied costs one depot from your reserve.")
+        taken = 0
+        for o in owners:
+            wh = state.warehouses[o]
+            for card in range(CARD_TYPES):
+                player.hand[card] += wh[card]
+                taken += wh[card]
+                wh[card] = 0
+            player.depots -= 1
+        del state.pending[seat]
+        state.last_event["public"]["warehouses_taken"] = {"owners": list(owners), "cards": taken}
+        end_turn(state)
+
+    def score(self, state: GameState, sheets: list[ScoreSheet]) -> None:
+        best = max(p.depots for p in state.players)
+        points = _opt(state).get("most_depots_bonus", 10)
+        for sheet in sheets:
+            sheet.bonuses["depots"] = points if state.players[sheet.seat].depots == best else 0
+
+    def invariants(self, state: GameState) -> list[str]:
+        errors = []
+        for seat, p in enumerate(state.players):
+            placed = sum(1 for o in state.depot_owner.values() if o == seat)
+            if placed + p.depots > _opt(state).get("depots_per_player", 5):
+                errors.append(f"seat {seat} has more depots than it started with")
+        return errors
+
+
+register_feature(Warehouses())

@@ -1,0 +1,356 @@
+"""The rules' entry points: start a game, list the legal actions of a seat, apply an action.
+
+`apply` checks the action and raises `IllegalAction` (with a message for the player) before changing anything;
+it then changes the state in place. The same checks serve people and the simulator.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from engine import cards as deck_ops
+from engine import tickets as ticket_ops
+from engine.actions import (
+    Action,
+    ChooseTicketMix,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+)
+from engine.cards import EMPTY
+from engine.claims import affordability_error, claim_block, payment_of, payment_options
+from engine.errors import IllegalAction
+from engine.state import (
+    DEPOTS,
+    FINISHED,
+    MAIN,
+    NOBODY,
+    SETUP,
+    GameState,
+    Pending,
+    SecondDraw,
+    TicketChoice,
+    TicketMix,
+)
+from engine.turn import complete_claim, end_turn, features_for, finish
+from maps import CARD_NAMES, LOCOMOTIVE, Board, BoardDataError, load_board
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+
+
+def new_game(board: Board | str, players: list[str] | int, *, variant: str | None = None,
+             options: tuple[str, ...] | list[str] = (), seed: int = 0) -> GameState:
+    """Set up a game: decks shuffled from `seed`, hands and face-up row dealt, every seat offered its tickets."""
+    if isinstance(board, str):
+        board = load_board(board)
+    names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
+    lo, hi = board.rules.get("players", [MIN_PLAYERS, MAX_PLAYERS])
+    if not lo <= len(names) <= hi:
+        raise IllegalAction(f"{board.name} is played by {lo} to {hi} players, not {len(names)}.")
+    variant_id = variant or board.default_variant
+    board.variant(variant_id)  # raises on an unknown variant
+    for opt in options:
+        if opt not in board.options:
+            known = ", ".join(board.options) or "none"
+            raise BoardDataError(f"{board.name} has no option {opt!r} (options: {known})")
+    state = GameState(board, variant_id, tuple(options), seed, names)
+    rules = board.rules
+    for p in state.players:
+        p.trains = rules["trains_per_player"]
+        p.stations = rules.get("stations_per_player", 0)
+    deck_ops.build_deck(state)
+    for _ in range(rules.get("starting_hand", 4)):
+        for p in state.players:
+            card = deck_ops.draw_card(state)
+            if card is not None:
+                p.hand[card] += 1
+    deck_ops.deal_face_up(state)
+    ticket_ops.build_ticket_decks(state)
+    for f in features_for(state):
+        f.setup(state)
+    state.phase = SETUP
+    for seat in range(len(names)):
+        ticket_ops.start_step(state, seat, 0)
+    return state
+
+
+def to_act(state: GameState) -> list[int]:
+    """The seats that may act now (several during the simultaneous start-of-game ticket choice)."""
+    if state.phase == FINISHED:
+        return []
+    if state.phase == SETUP:
+        return sorted(state.pending)
+    return [state.current]
+
+
+def legal_actions(state: GameState, seat: int) -> list[Action]:
+    """Every action `seat` may take now; empty when it is not theirs to act."""
+    if state.phase == FINISHED:
+        return []
+    pending = state.pending.get(seat)
+    if pending is not None:
+        return pending_actions(state, seat, pending)
+    if state.phase == SETUP or seat != state.current:
+        return []
+    if state.phase == DEPOTS:
+        return [a for f in features_for(state) for a in f.turn_actions(state, seat)]
+    return turn_actions(state, seat)
+
+
+def draw_actions(state: GameState, seat: int, *, second: bool) -> list[Action]:
+    out: list[Action] = []
+    warehouses: list[int | None] = [None]
+    if not second and "warehouses" in state.options and deck_ops.can_draw_blind(state):
+        warehouses = list(range(state.num_players))
+    blind = deck_ops.can_draw_blind(state)
+    for w in warehouses:
+        if blind:
+            out.append(DrawBlind(w))
+        for slot, card in enumerate(state.face_up):
+            if card != EMPTY and not (second and card == LOCOMOTIVE):
+                out.append(DrawFaceUp(slot, w))
+    return out
+
+
+def claim_actions(state: GameState, seat: int) -> list[Action]:
+    out: list[Action] = []
+    player = state.players[seat]
+    features = features_for(state)
+    routes = state.board.routes
+    owner = state.route_owner
+    for rid in range(len(routes)):
+        if owner[rid] != NOBODY:
+            continue
+        if claim_block(state, seat, rid) is not None:
+            continue
+        if any(f.claim_error(state, seat, rid) for f in features):
+            continue
+        if routes[rid].length > player.trains and all(f.uses_own_trains(state, seat, rid) for f in features):
+            continue
+        out.extend(payment_options(state, seat, rid))
+    return out
+
+
+def ticket_draw_actions(state: GameState) -> list[Action]:
+    step = ticket_ops.draw_step(state)
+    if isinstance(step["draw"], int):
+        return [DrawTickets(mix) for mix in ticket_ops.mix_options(state, step)]
+    return [DrawTickets()] if ticket_ops.available(state, step) else []
+
+
+def turn_actions(state: GameState, seat: int) -> list[Action]:
+    out = draw_actions(state, seat, second=False)
+    out += claim_actions(state, seat)
+    out += ticket_draw_actions(state)
+    for f in features_for(state):
+        out.extend(f.turn_actions(state, seat))
+    if not out or all(a.free for a in out):
+        out.append(Pass())
+    return out
+
+
+def pending_actions(state: GameState, seat: int, pending: Pending) -> list[Action]:
+    if isinstance(pending, SecondDraw):
+        return draw_actions(state, seat, second=True)
+    if isinstance(pending, TicketMix):
+        step = ticket_ops.ticket_rules(state)["setup"][pending.step]
+        return [ChooseTicketMix(m) for m in ticket_ops.mix_options(state, step)]
+    if isinstance(pending, TicketChoice):
+        offered = sorted(pending.offered)
+        return [KeepTickets(combo) for k in range(pending.keep_min, pending.keep_max + 1)
+                for combo in combinations(offered, k)]
+    for f in features_for(state):
+        if isinstance(pending, f.pending_types):
+            return f.pending_actions(state, seat, pending)
+    raise AssertionError(f"no module resolves {pending.kind}")
+
+
+# ---- apply ---------------------------------------------------------------------------------------------------
+
+
+def apply(state: GameState, seat: int, action: Action) -> GameState:
+    """Apply `seat`'s action after checking it (IllegalAction, nothing changed, when it is not allowed)."""
+    if state.phase == FINISHED:
+        raise IllegalAction("The game is over.")
+    if not 0 <= seat < state.num_players:
+        raise IllegalAction(f"There is no seat {seat} in this game.")
+    pending = state.pending.get(seat)
+    if pending is None and (state.phase == SETUP or seat != state.current):
+        if state.phase == SETUP:
+            raise IllegalAction("You have chosen your tickets; the game starts when everyone has.")
+        raise IllegalAction(f"It is not your turn: it is {state.players[state.current].name}'s.")
+    previous_event = state.last_event
+    state.last_event = {"seat": seat, "action": action.kind, "public": {}, "private": {}}
+    try:
+        handler = _HANDLERS.get(type(action))
+        if handler is not None:
+            handler(state, seat, action, pending)
+        else:
+            for f in features_for(state):
+                if isinstance(action, f.action_types):
+                    f.apply(state, seat, action)
+                    break
+            else:
+                raise IllegalAction(f"{action.kind.replace('_', ' ')} is not part of {state.board.name}'s rules.")
+    except IllegalAction:
+        state.last_event = previous_event  # handlers check everything before they change anything
+        raise
+    state.history.append((seat, action.to_json()))
+    if not isinstance(action, Pass) and not action.free:
+        state.module.pop("passes", None)
+    return state
+
+
+def _require_turn_start(state: GameState, seat: int, pending: Pending | None, what: str) -> None:
+    if pending is not None:
+        raise IllegalAction(f"Finish what you started first ({pending.kind.replace('_', ' ')}) before {what}.")
+    if state.phase not in (MAIN, "last_round"):
+        raise IllegalAction(f"You cannot {what} now.")
+
+
+def _draw(state: GameState, seat: int, action: DrawBlind | DrawFaceUp, pending: Pending | None) -> None:
+    second = isinstance(pending, SecondDraw)
+    if not second:
+        _require_turn_start(state, seat, pending, "drawing cards")
+        if "warehouses" not in state.options and action.warehouse is not None:
+            raise IllegalAction("There are no warehouses in this game.")
+        if isinstance(action, DrawFaceUp) and (
+            not 0 <= action.slot < len(state.face_up) or state.face_up[action.slot] == EMPTY
+        ):
+            raise IllegalAction("There is no face-up card there.")
+        if isinstance(action, DrawBlind) and not deck_ops.can_draw_blind(state):
+            raise IllegalAction("The deck and the discard pile are empty: no card can be drawn blind.")
+        for f in features_for(state):
+            f.before_draw(state, seat, action)
+    elif action.warehouse is not None:
+        raise IllegalAction("The warehouse card is stored before the first card only.")
+    player = state.players[seat]
+    event = state.last_event
+    if isinstance(action, DrawFaceUp):
+        if not 0 <= action.slot < len(state.face_up) or state.face_up[action.slot] == EMPTY:
+            raise IllegalAction("There is no face-up card there.")
+        card = state.face_up[action.slot]
+        if second and card == LOCOMOTIVE:
+            raise IllegalAction("A face-up Locomotive cannot be your second card.")
+        player.hand[card] += 1
+        deck_ops.refill_slot(state, action.slot)
+        event["public"]["face_up"] = CARD_NAMES[card]
+        ends_turn = second or card == LOCOMOTIVE
+    else:
+        drawn = deck_ops.draw_card(state)
+        if drawn is None:
+            raise IllegalAction("The deck and the discard pile are empty: no card can be drawn blind.")
+        player.hand[drawn] += 1
+        event["public"]["blind"] = 1
+        event["private"]["drew"] = CARD_NAMES[drawn]
+        ends_turn = second
+    if not ends_turn and not draw_actions(state, seat, second=True):
+        ends_turn = True  # no second card can be had
+    if ends_turn:
+        state.pending.pop(seat, None)
+        end_turn(state)
+    else:
+        state.pending[seat] = SecondDraw()
+
+
+def _claim(state: GameState, seat: int, action: ClaimRoute, pending: Pending | None) -> None:
+    _require_turn_start(state, seat, pending, "claiming a route")
+    board = state.board
+    if not 0 <= action.route < len(board.routes):
+        raise IllegalAction("There is no such route.")
+    block = claim_block(state, seat, action.route)
+    if block:
+        raise IllegalAction(block)
+    features = features_for(state)
+    for f in features:
+        why = f.claim_error(state, seat, action.route)
+        if why:
+            raise IllegalAction(why)
+    route = board.routes[action.route]
+    player = state.players[seat]
+    if route.length > player.trains and all(f.uses_own_trains(state, seat, action.route) for f in features):
+        raise IllegalAction(f"{board.route_label(action.route)} needs {route.length} trains; "
+                            f"you have {player.trains} left.")
+    pay = payment_of(state, action)
+    if isinstance(pay, str):
+        raise IllegalAction(pay)
+    why = affordability_error(state, seat, action.route, pay)
+    if why:
+        raise IllegalAction(why)
+    state.last_event["public"]["route"] = action.route
+    if route.tunnel:
+        from engine.features.tunnels import start_tunnel
+
+        start_tunnel(state, seat, action.route, pay)
+    else:
+        complete_claim(state, seat, action.route, pay)
+
+
+def _draw_tickets(state: GameState, seat: int, action: DrawTickets, pending: Pending | None) -> None:
+    _require_turn_start(state, seat, pending, "drawing tickets")
+    step = ticket_ops.draw_step(state)
+    if not isinstance(step["draw"], int) and action.mix:
+        raise IllegalAction("This board has one ticket deck: no mix to announce.")
+    ticket_ops.offer(state, seat, step, -1, tuple(action.mix))
+    offered = state.pending[seat]
+    assert isinstance(offered, TicketChoice)
+    state.last_event["public"]["tickets_drawn"] = len(offered.offered)
+
+
+def _choose_mix(state: GameState, seat: int, action: ChooseTicketMix, pending: Pending | None) -> None:
+    if not isinstance(pending, TicketMix):
+        raise IllegalAction("There is no ticket mix to announce now.")
+    step = ticket_ops.ticket_rules(state)["setup"][pending.step]
+    ticket_ops.offer(state, seat, step, pending.step, tuple(action.mix))
+
+
+def _keep(state: GameState, seat: int, action: KeepTickets, pending: Pending | None) -> None:
+    if not isinstance(pending, TicketChoice):
+        raise IllegalAction("You have no tickets to choose from now.")
+    ticket_ops.keep(state, seat, pending, tuple(action.tickets))
+    del state.pending[seat]
+    state.last_event["public"]["tickets_kept"] = len(action.tickets)
+    if pending.step < 0:
+        end_turn(state)
+        return
+    steps = ticket_ops.ticket_rules(state)["setup"]
+    if pending.step + 1 < len(steps):
+        ticket_ops.start_step(state, seat, pending.step + 1)
+    elif not state.pending:
+        _start_play(state)
+
+
+def _start_play(state: GameState) -> None:
+    ticket_ops.finish_setup(state)
+    if "warehouses" in state.options:
+        state.phase = DEPOTS
+        state.current = state.num_players - 1
+    else:
+        state.phase = MAIN
+        state.current = 0
+
+
+def _pass(state: GameState, seat: int, action: Pass, pending: Pending | None) -> None:
+    if pending is not None or any(not a.free for a in turn_actions(state, seat) if not isinstance(a, Pass)):
+        raise IllegalAction("You can only pass when there is nothing else you can do.")
+    passes = state.module.get("passes", 0) + 1
+    state.module["passes"] = passes
+    if passes >= state.num_players:
+        finish(state)  # nobody can do anything: the game is stuck, so it ends
+    else:
+        end_turn(state)
+
+
+_HANDLERS = {
+    DrawBlind: _draw,
+    DrawFaceUp: _draw,
+    ClaimRoute: _claim,
+    DrawTickets: _draw_tickets,
+    ChooseTicketMix: _choose_mix,
+    KeepTickets: _keep,
+    Pass: _pass,
+}

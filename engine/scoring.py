@@ -1,0 +1,224 @@
+"""Final scoring: route points, tickets (with stations and shared routes), longest path, board bonuses,
+tie-breaks and ranking."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any
+
+from engine.features.stations import borrow_options
+from engine.state import GameState
+from engine.turn import features_for
+
+
+@dataclass
+class TicketResult:
+    ticket: int
+    a: str
+    b: str
+    points: int
+    completed: bool
+
+
+@dataclass
+class ScoreSheet:
+    seat: int
+    name: str
+    route_points: int = 0
+    tickets: list[TicketResult] = field(default_factory=list)
+    ticket_points: int = 0
+    completed_tickets: int = 0
+    longest_path: int = 0
+    bonuses: dict[str, int] = field(default_factory=dict)
+    station_routes: list[int] = field(default_factory=list)  # the other players' routes the stations used
+    total: int = 0
+    rank: int = 0
+    tie_break: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "route_points": self.route_points,
+            "tickets": [{"a": t.a, "b": t.b, "points": t.points, "completed": t.completed} for t in self.tickets],
+            "ticket_points": self.ticket_points,
+            "completed_tickets": self.completed_tickets,
+            "longest_path": self.longest_path,
+            "bonuses": dict(self.bonuses),
+            "total": self.total,
+            "rank": self.rank,
+        }
+
+
+class UnionFind:
+    __slots__ = ("parent",)
+
+    def __init__(self, n: int):
+        self.parent = list(range(n))
+
+    def find(self, x: int) -> int:
+        parent = self.parent
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(self, a: int, b: int) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[ra] = rb
+
+    def copy(self) -> UnionFind:
+        uf = UnionFind.__new__(UnionFind)
+        uf.parent = self.parent[:]
+        return uf
+
+
+def network(state: GameState, routes: list[int]) -> UnionFind:
+    uf = UnionFind(state.board.node_count)
+    nodes = state.board.route_nodes
+    for r in routes:
+        a, b = nodes[r]
+        uf.union(a, b)
+    return uf
+
+
+def joined(state: GameState, uf: UnionFind, a: int, b: int) -> bool:
+    """Are places a and b linked? Dead ends have one node per route, so any pair of their nodes counts."""
+    pn = state.board.place_nodes
+    roots_a = {uf.find(x) for x in pn[a]}
+    return any(uf.find(y) in roots_a for y in pn[b])
+
+
+def ticket_points(state: GameState, uf: UnionFind, tickets: list[int]) -> int:
+    total = 0
+    for t in tickets:
+        tk = state.board.tickets[t]
+        total += tk.points if joined(state, uf, tk.a, tk.b) else -tk.points
+    return total
+
+
+def shared_routes(state: GameState) -> list[int]:
+    out: list[int] = []
+    for f in features_for(state):
+        out.extend(f.shared_routes(state))
+    return out
+
+
+def best_station_routes(state: GameState, seat: int, base: UnionFind) -> tuple[UnionFind, list[int]]:
+    """Choose, for each of the seat's stations, the borrowed route that scores its tickets best."""
+    cities = [c for c, o in state.station_owner.items() if o == seat]
+    tickets = state.players[seat].tickets
+    if not cities or not tickets:
+        return base, []
+    nodes = state.board.route_nodes
+    choices: list[list[int | None]] = []
+    for city in cities:
+        seen: set[frozenset[int]] = set()
+        opts: list[int | None] = [None]
+        for r in borrow_options(state, seat, city):
+            a, b = nodes[r]
+            key = frozenset((base.find(a), base.find(b)))
+            if len(key) == 2 and key not in seen:  # only routes that join two of the player's components
+                seen.add(key)
+                opts.append(r)
+        choices.append(opts)
+    best_uf, best_routes, best_points = base, [], ticket_points(state, base, tickets)
+    for combo in product(*choices):
+        picked = [r for r in combo if r is not None]
+        if not picked:
+            continue
+        uf = base.copy()
+        for r in picked:
+            a, b = nodes[r]
+            uf.union(a, b)
+        pts = ticket_points(state, uf, tickets)
+        if pts > best_points:
+            best_uf, best_routes, best_points = uf, picked, pts
+    return best_uf, best_routes
+
+
+def longest_path(state: GameState, routes: list[int]) -> int:
+    """Longest trail in the seat's own routes: cities may repeat, routes may not (sum of route lengths)."""
+    if not routes:
+        return 0
+    board = state.board
+    adj: dict[int, list[tuple[int, int, int]]] = {}
+    for i, r in enumerate(routes):
+        a, b = board.route_nodes[r]
+        length = board.routes[r].length
+        adj.setdefault(a, []).append((1 << i, b, length))
+        adj.setdefault(b, []).append((1 << i, a, length))
+    best = 0
+
+    def dfs(node: int, used: int, total: int) -> None:
+        nonlocal best
+        if total > best:
+            best = total
+        for bit, other, length in adj[node]:
+            if not used & bit:
+                dfs(other, used | bit, total + length)
+
+    # A longest trail can be taken to start at a node of odd degree when one exists (every trail can be
+    # extended there); in an all-even component any node will do, so every node is tried.
+    starts = [n for n, edges in adj.items() if len(edges) % 2 == 1] or list(adj)
+    if len(starts) < len(adj):
+        # components without odd nodes still need a start
+        starts = list(adj)
+    for node in starts:
+        dfs(node, 0, 0)
+    return best
+
+
+def tie_key(state: GameState, sheet: ScoreSheet) -> tuple[int, ...]:
+    keys: list[int] = []
+    built = state.board.rules.get("stations_per_player", 0)
+    for name in state.board.rules.get("tie_breaks", []):
+        if name == "completed_tickets":
+            keys.append(sheet.completed_tickets)
+        elif name == "fewest_stations":
+            keys.append(-(built - state.players[sheet.seat].stations))
+        elif name == "longest_path":
+            keys.append(sheet.longest_path)
+        else:
+            keys.append(int(sheet.bonuses.get(f"tie_{name}", 0)))
+    return tuple(keys)
+
+
+def final_scores(state: GameState) -> list[ScoreSheet]:
+    """Every player's score sheet, in seat order, with ranks (1 = winner; tied players share a rank)."""
+    board = state.board
+    shared = shared_routes(state)
+    sheets: list[ScoreSheet] = []
+    lp_rule = board.rules.get("longest_path_bonus")
+    for seat, player in enumerate(state.players):
+        sheet = ScoreSheet(seat, player.name)
+        sheet.route_points = sum(board.route_points(board.routes[r].length) for r in player.routes)
+        base = network(state, player.routes + shared)
+        uf, sheet.station_routes = best_station_routes(state, seat, base)
+        for t in player.tickets:
+            tk = board.tickets[t]
+            done = joined(state, uf, tk.a, tk.b)
+            sheet.tickets.append(TicketResult(t, board.cities[tk.a].name, board.cities[tk.b].name, tk.points, done))
+            sheet.ticket_points += tk.points if done else -tk.points
+            sheet.completed_tickets += done
+        if lp_rule:
+            sheet.longest_path = longest_path(state, player.routes)
+        sheets.append(sheet)
+    if lp_rule:
+        best = max(s.longest_path for s in sheets)
+        for s in sheets:
+            s.bonuses[lp_rule["name"]] = lp_rule["points"] if best > 0 and s.longest_path == best else 0
+    for f in features_for(state):
+        f.score(state, sheets)
+    for s in sheets:
+        s.total = s.route_points + s.ticket_points + sum(v for k, v in s.bonuses.items() if not k.startswith("tie_"))
+        s.tie_break = tie_key(state, s)
+    for s in sheets:
+        mine = (s.total, *s.tie_break)
+        s.rank = 1 + sum(1 for o in sheets if (o.total, *o.tie_break) > mine)
+    return sheets
+
+
+def winners(sheets: list[ScoreSheet]) -> list[str]:
+    return [s.name for s in sheets if s.rank == 1]

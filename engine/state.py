@@ -1,0 +1,284 @@
+"""Game state: every player's holdings, the decks, the board, pending decisions. Plain mutable data.
+
+`engine.rules.apply` changes a state in place (fast for simulation and search; `GameState.copy` gives an
+independent copy). All chance comes from `rng`, seeded once, so a game is its setup plus its action log.
+Secrets (hands, kept tickets, deck order, the seed, the generator) live here; `engine.views.player_view` is what
+may be shown to one player.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar
+
+from engine.errors import GameDataError
+from maps import CARD_TYPES, Board, load_board
+
+# Phases
+SETUP = "setup"  # simultaneous start-of-game ticket choice
+DEPOTS = "depots"  # Warehouses & Depots: initial depots, last seat first
+MAIN = "main"
+LAST_ROUND = "last_round"
+FINISHED = "finished"
+
+NOBODY = -1
+
+
+@dataclass(slots=True)
+class PlayerState:
+    name: str
+    hand: list[int] = field(default_factory=lambda: [0] * CARD_TYPES)
+    tickets: list[int] = field(default_factory=list)  # kept tickets (ids), secret until the end
+    trains: int = 0
+    stations: int = 0  # stations left to build
+    score: int = 0  # points scored during play (routes, and instant points of board modules)
+    routes: list[int] = field(default_factory=list)
+    ferry_cards: int = 0  # Italy
+    depots: int = 0  # Warehouses & Depots: depots in reserve
+    extra: dict[str, Any] = field(default_factory=dict)  # board modules' public holdings (meeples, merchandise...)
+
+    def card_count(self) -> int:
+        return sum(self.hand)
+
+
+# ---- Pending decisions -------------------------------------------------------------------------------------
+
+PENDING_TYPES: dict[str, type[Pending]] = {}
+
+
+@dataclass(slots=True)
+class Pending:
+    kind: ClassVar[str] = "pending"
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        return {"kind": self.kind, **{k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}}
+
+
+def register_pending(cls: type[Pending]) -> type[Pending]:
+    PENDING_TYPES[cls.kind] = cls
+    return cls
+
+
+def pending_from_json(data: dict[str, Any]) -> Pending:
+    cls = PENDING_TYPES[data["kind"]]
+    kwargs = {}
+    for f in fields(cls):
+        v = data[f.name]
+        kwargs[f.name] = tuple(v) if isinstance(v, list) else v
+    return cls(**kwargs)
+
+
+@register_pending
+@dataclass(slots=True)
+class SecondDraw(Pending):
+    """The player has drawn one card and may take a second (never a face-up Locomotive)."""
+
+    kind: ClassVar[str] = "second_draw"
+
+
+@register_pending
+@dataclass(slots=True)
+class TicketMix(Pending):
+    """Announce how many of `total` tickets come from each of `decks` (setup step `step`, or -1 in play)."""
+
+    kind: ClassVar[str] = "ticket_mix"
+    step: int = 0
+    total: int = 4
+
+
+@register_pending
+@dataclass(slots=True)
+class TicketChoice(Pending):
+    """Choose which of `offered` tickets to keep. `sources[i]` is the deck `offered[i]` came from."""
+
+    kind: ClassVar[str] = "ticket_choice"
+    offered: tuple[int, ...] = ()
+    sources: tuple[str, ...] = ()
+    keep_min: int = 1
+    keep_max: int = 99
+    rejected: str = "bottom"
+    step: int = -1  # setup step index, -1 for a draw during play
+
+
+@register_pending
+@dataclass(slots=True)
+class TunnelPayment(Pending):
+    """A tunnel claim laid down; `revealed` cards ask `extra` more cards of `color` (or Locomotives)."""
+
+    kind: ClassVar[str] = "tunnel_payment"
+    route: int = 0
+    color: int = 0
+    locomotives: int = 0
+    plus4: int = 0
+    revealed: tuple[int, ...] = ()
+    extra: int = 0
+
+
+@register_pending
+@dataclass(slots=True)
+class WarehouseChoice(Pending):
+    """Warehouses & Depots: the claim reached depots; the player may empty these seats' warehouses."""
+
+    kind: ClassVar[str] = "warehouse_choice"
+    owners: tuple[int, ...] = ()
+
+
+# ---- The state ---------------------------------------------------------------------------------------------
+
+
+class GameState:
+    """One game in progress. Deck-like lists keep their top card at the END (pop() draws)."""
+
+    __slots__ = (
+        "board", "variant", "options", "seed", "rng", "players", "deck", "discard", "face_up", "ticket_decks",
+        "route_owner", "station_owner", "depot_owner", "warehouses", "current", "phase", "pending",
+        "turn", "last_round_left", "ended_by", "history", "setup_rejected", "box", "module", "last_event",
+    )
+
+    def __init__(self, board: Board, variant: str, options: tuple[str, ...], seed: int, names: list[str]):
+        self.board = board
+        self.variant = variant
+        self.options = options
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.players = [PlayerState(n) for n in names]
+        self.deck: list[int] = []
+        self.discard: list[int] = []
+        self.face_up: list[int] = []  # card type per slot, -1 = empty slot
+        self.ticket_decks: dict[str, list[int]] = {}
+        self.route_owner = [NOBODY] * len(board.routes)
+        self.station_owner: dict[int, int] = {}
+        self.depot_owner: dict[int, int] = {}
+        self.warehouses: list[list[int]] = []  # per seat: card counts by type (public totals only)
+        self.current = 0
+        self.phase = SETUP
+        self.pending: dict[int, Pending] = {}
+        self.turn = 0  # completed turns
+        self.last_round_left: int | None = None  # turns left once the end is triggered
+        self.ended_by: int | None = None
+        self.history: list[tuple[int, dict[str, Any]]] = []  # (seat, action json)
+        self.setup_rejected: list[int] = []  # tickets rejected at setup, waiting to go under the deck
+        self.box: list[int] = []  # tickets out of the game
+        self.module: dict[str, Any] = {}  # board modules' own shared state (supplies, tokens...)
+        self.last_event: dict[str, Any] = {}  # what the last action did, public part (for messages)
+
+    # -- convenience --------------------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == FINISHED
+
+    def copy(self) -> GameState:
+        new = GameState.__new__(GameState)
+        new.board = self.board
+        new.variant = self.variant
+        new.options = self.options
+        new.seed = self.seed
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.players = [copy.deepcopy(p) for p in self.players]
+        new.deck = self.deck[:]
+        new.discard = self.discard[:]
+        new.face_up = self.face_up[:]
+        new.ticket_decks = {k: v[:] for k, v in self.ticket_decks.items()}
+        new.route_owner = self.route_owner[:]
+        new.station_owner = dict(self.station_owner)
+        new.depot_owner = dict(self.depot_owner)
+        new.warehouses = [w[:] for w in self.warehouses]
+        new.current = self.current
+        new.phase = self.phase
+        new.pending = {k: copy.copy(v) for k, v in self.pending.items()}
+        new.turn = self.turn
+        new.last_round_left = self.last_round_left
+        new.ended_by = self.ended_by
+        new.history = self.history[:]
+        new.setup_rejected = self.setup_rejected[:]
+        new.box = self.box[:]
+        new.module = copy.deepcopy(self.module)
+        new.last_event = dict(self.last_event)
+        return new
+
+    # -- JSON ---------------------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "format": 1,
+            "board": self.board.id,
+            "variant": self.variant,
+            "options": list(self.options),
+            "seed": self.seed,
+            "rng": [version, list(internal), gauss],
+            "players": [asdict(p) for p in self.players],
+            "deck": self.deck,
+            "discard": self.discard,
+            "face_up": self.face_up,
+            "ticket_decks": self.ticket_decks,
+            "route_owner": self.route_owner,
+            "station_owner": [[c, s] for c, s in self.station_owner.items()],
+            "depot_owner": [[c, s] for c, s in self.depot_owner.items()],
+            "warehouses": self.warehouses,
+            "current": self.current,
+            "phase": self.phase,
+            "pending": [[s, p.to_json()] for s, p in self.pending.items()],
+            "turn": self.turn,
+            "last_round_left": self.last_round_left,
+            "ended_by": self.ended_by,
+            "history": [[s, a] for s, a in self.history],
+            "setup_rejected": self.setup_rejected,
+            "box": self.box,
+            "module": self.module,
+            "last_event": self.last_event,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GameState:
+        try:
+            board = load_board(d["board"])
+            s = cls.__new__(cls)
+            s.board = board
+            s.variant = d["variant"]
+            s.options = tuple(d["options"])
+            s.seed = d["seed"]
+            s.rng = random.Random()
+            version, internal, gauss = d["rng"]
+            s.rng.setstate((version, tuple(internal), gauss))
+            s.players = [PlayerState(**p) for p in d["players"]]
+            s.deck = list(d["deck"])
+            s.discard = list(d["discard"])
+            s.face_up = list(d["face_up"])
+            s.ticket_decks = {k: list(v) for k, v in d["ticket_decks"].items()}
+            s.route_owner = list(d["route_owner"])
+            s.station_owner = {c: o for c, o in d["station_owner"]}
+            s.depot_owner = {c: o for c, o in d["depot_owner"]}
+            s.warehouses = [list(w) for w in d["warehouses"]]
+            s.current = d["current"]
+            s.phase = d["phase"]
+            s.pending = {seat: pending_from_json(p) for seat, p in d["pending"]}
+            s.turn = d["turn"]
+            s.last_round_left = d["last_round_left"]
+            s.ended_by = d["ended_by"]
+            s.history = [(seat, a) for seat, a in d["history"]]
+            s.setup_rejected = list(d["setup_rejected"])
+            s.box = list(d["box"])
+            s.module = d["module"]
+            s.last_event = d.get("last_event", {})
+        except (KeyError, TypeError, ValueError) as exc:
+            raise GameDataError(f"not a saved game state: {exc}") from exc
+        return s
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        try:
+            return cls.from_dict(json.loads(text))
+        except json.JSONDecodeError as exc:
+            raise GameDataError(f"not JSON: {exc}") from exc

@@ -1,0 +1,98 @@
+"""The turn's bookkeeping shared by the core and the board modules: completing a claim, ending a turn, the end
+of the game."""
+
+from __future__ import annotations
+
+
+from engine.cards import fill_empty_slots
+from engine.claims import Payment
+from engine.features import Feature, active_features
+from engine.state import FINISHED, LAST_ROUND, GameState
+from maps import LOCOMOTIVE, LOCOMOTIVE_PLUS4
+
+
+
+
+_FEATURE_CACHE: dict[tuple[str, tuple[str, ...]], list[Feature]] = {}
+
+
+def features_for(state: GameState) -> list[Feature]:
+    key = (state.board.id, state.options)
+    found = _FEATURE_CACHE.get(key)
+    if found is None:
+        found = active_features(state)
+        _FEATURE_CACHE[key] = found
+    return found
+
+
+def pay_cards(state: GameState, seat: int, pay: Payment) -> None:
+    """Take the payment from the hand to the discard pile (ferry cards go back to their own pile)."""
+    player = state.players[seat]
+    hand = player.hand
+    discard = state.discard
+    if pay.colored:
+        hand[pay.color] -= pay.colored
+        discard.extend([pay.color] * pay.colored)
+    if pay.locomotives:
+        hand[LOCOMOTIVE] -= pay.locomotives
+        discard.extend([LOCOMOTIVE] * pay.locomotives)
+    if pay.plus4:
+        hand[LOCOMOTIVE_PLUS4] -= pay.plus4
+        discard.extend([LOCOMOTIVE_PLUS4] * pay.plus4)
+    if pay.ferry_cards:
+        player.ferry_cards -= pay.ferry_cards
+        state.module["ferry_pile"] = state.module.get("ferry_pile", 0) + pay.ferry_cards
+
+
+def complete_claim(state: GameState, seat: int, route_id: int, pay: Payment) -> None:
+    """The route becomes the seat's: cards paid, trains placed, points scored, modules told; the turn ends
+    unless a module left a decision pending."""
+    board = state.board
+    route = board.routes[route_id]
+    player = state.players[seat]
+    pay_cards(state, seat, pay)
+    state.route_owner[route_id] = seat
+    features = features_for(state)
+    if all(f.uses_own_trains(state, seat, route_id) for f in features):
+        player.trains -= route.length
+        points = board.route_points(route.length)
+        player.score += points
+        player.routes.append(route_id)
+        state.last_event["points"] = points
+    for f in features:
+        f.after_claim(state, seat, route_id, pay)
+    if seat not in state.pending:
+        end_turn(state)
+
+
+def end_turn(state: GameState) -> None:
+    seat = state.current
+    n = state.num_players
+    if state.ended_by is None:
+        decided = None
+        for f in features_for(state):
+            verdict = f.end_triggered(state, seat)
+            if verdict is not None:
+                decided = verdict
+        if decided is None:
+            decided = state.players[seat].trains <= state.board.rules.get("end_trigger_trains", 2)
+        if decided:
+            state.ended_by = seat
+            state.phase = LAST_ROUND
+            state.last_round_left = n
+            state.last_event["last_round"] = True
+    elif state.last_round_left is not None:
+        state.last_round_left -= 1
+        if state.last_round_left <= 0:
+            finish(state)
+            return
+    state.turn += 1
+    state.current = (seat + 1) % n
+    if -1 in state.face_up:
+        fill_empty_slots(state)
+
+
+def finish(state: GameState) -> None:
+    state.phase = FINISHED
+    state.pending.clear()
+    state.last_round_left = 0
