@@ -101,9 +101,13 @@ def build(own: dict[str, Any], germany: dict[str, Any], reference: dict[str, Any
         provisional.append("tickets")
         tickets = recipe_tickets(germany)
 
-    known = {c["id"]: (c.get("extra") or {}).get("goods") for c in reference.get("cities") or []}
-    known = {k: v for k, v in known.items() if v}
+    known: dict[str, str] = {}
+    for c in reference.get("cities") or []:
+        colour = (c.get("extra") or {}).get("goods")
+        if colour:
+            known[c["id"]] = colour
     towns = [c["name"] for c in cities if c.get("kind", "city") == "city"]
+    goods: dict[str, str]
     if all(n in known for n in towns):
         goods = {n: known[n] for n in towns}
     else:

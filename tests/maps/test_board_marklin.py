@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from board_helpers import raw_board, reference, route_facts
 
-from maps.board import board_from_dict, load_board, select_tickets
+from maps.board import LOCOMOTIVE, PASSENGER_CARD, board_from_dict, load_board, select_tickets
 from maps.tools import build_marklin
 
 
@@ -92,6 +92,9 @@ def test_rules(board):
     assert (deck["locomotives_plus4"], deck["passengers"], deck["plus4_min_length"]) == (6, 10, 4)
     assert r["features"] == ["passengers", "merchandise"]
     assert r["passengers"]["per_player"] == 3
+    # the face-up row is reset on 3 Locomotives and on 3 Passenger cards (not on Locomotive +4)
+    assert r["face_up_reset_types"] == [LOCOMOTIVE, PASSENGER_CARD]
+    assert r["players"] == [2, 5]
     assert r["most_tickets_bonus"] == {"name": "most_tickets", "points": 10}
     assert r["tie_breaks"] == ["completed_tickets", "merchandise"]
     assert "longest_path_bonus" not in r

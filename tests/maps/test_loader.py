@@ -49,6 +49,10 @@ def test_board_loads_and_is_consistent(bid):
     ):
         assert key in rules, key
     assert set(rules["tie_breaks"]) <= TIE_BREAKS
+    assert rules.get("players", [2, 5]) == [2, 5]
+    for feature in rules.get("features", []):
+        if feature in ("meeples", "passengers", "merchandise", "bullet_trains", "ferry_cards", "regions"):
+            assert isinstance(rules.get(feature), dict), f"rules.{feature} holds the module's numbers"
     assert set(rules.get("features", [])) <= FEATURES
     assert max(r.length for r in board.routes) <= max(int(k) for k in rules["route_points"])
     # the whole network is connected (dead ends joined through their city), so every ticket can be completed
