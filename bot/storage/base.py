@@ -1,0 +1,417 @@
+"""The storage contract: rows as small frozen dataclasses, one error family, and the repository protocol.
+
+Nothing here knows about discord or the rules engine: a game's snapshot and its actions are opaque,
+JSON-serialisable dicts that the engine produces and reads back.
+
+Concurrency model: every accepted change to a game bumps its ``version`` by one. Writers pass the
+version they last saw (``expected_version``); if the stored version differs, nothing is written and
+:class:`VersionConflict` is raised, so the caller reloads and retries. Because of that guard a write
+that failed with :class:`StorageUnavailable` can always be retried with the same expected version:
+either it applies once, or it raises VersionConflict because the first attempt did land.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Final, Protocol, runtime_checkable
+
+JSONDict = dict[str, Any]
+
+__all__ = [
+    "OPEN_STATUSES",
+    "UNSET",
+    "ActionRecord",
+    "BoardStats",
+    "GameNotFound",
+    "GameRecord",
+    "GameRepository",
+    "GameStatus",
+    "GameSummary",
+    "JSONDict",
+    "LeaderboardRow",
+    "Page",
+    "PlayerResult",
+    "PlayerStats",
+    "Seat",
+    "SeatResult",
+    "StorageError",
+    "StorageUnavailable",
+    "Timer",
+    "Unset",
+    "VersionConflict",
+]
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class StorageError(Exception):
+    """Base class of every error the storage layer raises on purpose."""
+
+
+class VersionConflict(StorageError):
+    """Optimistic concurrency lost: the stored version is not the expected one. Nothing was written."""
+
+    def __init__(self, game_id: str, expected: int, actual: int) -> None:
+        super().__init__(f"game {game_id}: expected version {expected}, stored version is {actual}")
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+
+
+class GameNotFound(StorageError):
+    """No game with that id. Nothing was written."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"no game with id {game_id!r}")
+        self.game_id = game_id
+
+
+class StorageUnavailable(StorageError):
+    """The database is locked, busy or unreachable. Nothing was written; safe to retry later."""
+
+
+# --------------------------------------------------------------------------- values
+
+
+class GameStatus(enum.StrEnum):
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+#: Statuses of a game that is still going on (it owns its channel or thread).
+OPEN_STATUSES: Final[frozenset[GameStatus]] = frozenset({GameStatus.LOBBY, GameStatus.ACTIVE})
+#: Statuses after which a game never changes again (``finished_at`` is set on entry).
+CLOSED_STATUSES: Final[frozenset[GameStatus]] = frozenset({GameStatus.FINISHED, GameStatus.ABANDONED})
+
+
+class Unset(enum.Enum):
+    """Sentinel type for "leave this column as it is" where ``None`` is a meaningful value."""
+
+    UNSET = enum.auto()
+
+
+UNSET: Final = Unset.UNSET
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat at the table: a discord user (``user_id``) or an AI (``ai_level``), or still empty."""
+
+    name: str
+    user_id: int | None = None
+    ai_level: str | int | None = None
+
+    def to_json(self) -> JSONDict:
+        return {"user_id": self.user_id, "name": self.name, "ai_level": self.ai_level}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Seat:
+        return cls(name=str(data.get("name", "")), user_id=data.get("user_id"), ai_level=data.get("ai_level"))
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A game without its (large) engine snapshot: what listings return."""
+
+    id: str
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    host_id: int
+    board: str
+    variant: str
+    options: JSONDict
+    status: GameStatus
+    settings: JSONDict
+    seats: tuple[Seat, ...]
+    version: int
+    action_count: int
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    def seat_of(self, user_id: int) -> int | None:
+        """Index of the first seat held by ``user_id``, or None."""
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord(GameSummary):
+    """A full game row, with the engine snapshot (None until the engine has produced one)."""
+
+    snapshot: JSONDict | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    """One accepted action. ``seq`` runs 1, 2, 3 ... per game without gaps; ``version`` is the game's
+    version right after this action was applied."""
+
+    game_id: str
+    seq: int
+    seat: int | None
+    action: JSONDict
+    version: int
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """A durable timer: fires ``kind`` (e.g. ``remind``, ``absent``) for a game at ``due_at``."""
+
+    id: int
+    game_id: str
+    kind: str
+    due_at: datetime
+    payload: JSONDict
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """What the game manager reports for one seat of a finished game."""
+
+    seat: int
+    user_id: int | None
+    score: int
+    rank: int
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """A stored result row (guild and board are copied from the game when results are recorded)."""
+
+    game_id: str
+    guild_id: int
+    seat: int
+    user_id: int | None
+    board: str
+    score: int
+    rank: int
+    won: bool
+    finished_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class BoardStats:
+    games: int
+    wins: int
+    mean_score: float
+    best_score: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    user_id: int
+    guild_id: int | None
+    games: int
+    wins: int
+    mean_score: float
+    best_score: int
+    per_board: dict[str, BoardStats] = field(default_factory=dict)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    user_id: int
+    games: int
+    wins: int
+    mean_score: float
+    best_score: int
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page of a listing; pass ``next_cursor`` back as ``after`` to get the next one (None: last)."""
+
+    items: list[GameSummary]
+    next_cursor: str | None
+
+
+# --------------------------------------------------------------------------- helpers shared by backends
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def require_aware(value: datetime, what: str = "datetime") -> datetime:
+    """Storage works in UTC: naive datetimes are refused rather than guessed."""
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(f"{what} must be timezone-aware (use datetime.now(UTC)), got {value!r}")
+    return value.astimezone(UTC)
+
+
+def normalise_statuses(status: GameStatus | str | Iterable[GameStatus | str] | None) -> list[str] | None:
+    if status is None:
+        return None
+    if isinstance(status, str):
+        return [GameStatus(status).value]
+    return sorted({GameStatus(s).value for s in status})
+
+
+# --------------------------------------------------------------------------- the contract
+
+
+@runtime_checkable
+class GameRepository(Protocol):
+    """What the game manager calls. Both backends (SQLite, PostgreSQL) pass the same contract tests.
+
+    Use as ``async with open_repository(url) as repo:`` or call :meth:`close` yourself.
+    """
+
+    url: str
+
+    async def __aenter__(self) -> GameRepository: ...
+
+    async def __aexit__(self, *exc: object) -> None: ...
+
+    async def connect(self) -> None:
+        """Open connections and apply pending migrations (idempotent)."""
+        ...
+
+    async def close(self) -> None:
+        """Close every connection; safe to call twice and after a failed connect."""
+        ...
+
+    async def schema_version(self) -> int: ...
+
+    # games ---------------------------------------------------------------
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        board: str,
+        variant: str = "standard",
+        options: Mapping[str, Any] | None = None,
+        settings: Mapping[str, Any] | None = None,
+        seats: Sequence[Seat] = (),
+        snapshot: Mapping[str, Any] | None = None,
+        thread_id: int | None = None,
+        status: GameStatus | str = GameStatus.LOBBY,
+        game_id: str | None = None,
+    ) -> GameRecord: ...
+
+    async def load_game(self, game_id: str) -> GameRecord:
+        """Raises GameNotFound."""
+        ...
+
+    async def find_game(self, game_id: str) -> GameRecord | None: ...
+
+    async def update_game(
+        self,
+        game_id: str,
+        expected_version: int,
+        *,
+        status: GameStatus | str | None = None,
+        settings: Mapping[str, Any] | None = None,
+        seats: Sequence[Seat] | None = None,
+        options: Mapping[str, Any] | None = None,
+        snapshot: Mapping[str, Any] | None = None,
+        thread_id: int | None | Unset = UNSET,
+        host_id: int | None = None,
+        results: Sequence[SeatResult] | None = None,
+    ) -> int:
+        """Change non-action fields under the version guard; returns the new version."""
+        ...
+
+    async def append_action(
+        self,
+        game_id: str,
+        expected_version: int,
+        seat: int | None,
+        action: Mapping[str, Any],
+        new_snapshot: Mapping[str, Any],
+        status: GameStatus | str | None = None,
+        *,
+        results: Sequence[SeatResult] | None = None,
+    ) -> ActionRecord:
+        """Append the action, store the new snapshot and bump the version in one transaction."""
+        ...
+
+    async def load_actions(self, game_id: str, *, after_seq: int = 0) -> list[ActionRecord]: ...
+
+    async def delete_game(self, game_id: str) -> bool: ...
+
+    async def find_open_game(
+        self, *, channel_id: int | None = None, thread_id: int | None = None
+    ) -> GameRecord | None:
+        """The lobby/active game living in ``thread_id`` or (when only channel_id is given) directly in
+        ``channel_id`` without a thread. The most recently updated if several."""
+        ...
+
+    async def list_games(
+        self,
+        *,
+        status: GameStatus | str | Iterable[GameStatus | str] | None = None,
+        guild_id: int | None = None,
+        limit: int = 50,
+        after: str | None = None,
+    ) -> Page:
+        """Newest first, keyset-paged."""
+        ...
+
+    def iter_game_ids(
+        self,
+        *,
+        status: GameStatus | str | Iterable[GameStatus | str] | None = None,
+        guild_id: int | None = None,
+        batch_size: int = 1000,
+    ) -> AsyncIterator[str]:
+        """Lazily yields game ids (ascending) in batches: constant memory whatever the table size."""
+        ...
+
+    async def games_for_player(
+        self,
+        user_id: int,
+        *,
+        status: GameStatus | str | Iterable[GameStatus | str] | None = None,
+        guild_id: int | None = None,
+        limit: int = 50,
+    ) -> list[GameSummary]: ...
+
+    # timers --------------------------------------------------------------
+    async def add_timer(
+        self, game_id: str, kind: str, due_at: datetime, payload: Mapping[str, Any] | None = None
+    ) -> Timer: ...
+
+    async def due_timers(self, now: datetime | None = None, *, limit: int = 100) -> list[Timer]: ...
+
+    async def next_timer_due(self) -> datetime | None: ...
+
+    async def timers_for_game(self, game_id: str, kind: str | None = None) -> list[Timer]: ...
+
+    async def delete_timer(self, timer_id: int) -> bool: ...
+
+    async def delete_timers(self, game_id: str, kind: str | None = None) -> int: ...
+
+    # results and stats ---------------------------------------------------
+    async def record_results(self, game_id: str, results: Sequence[SeatResult]) -> None: ...
+
+    async def load_results(self, game_id: str) -> list[PlayerResult]: ...
+
+    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats: ...
+
+    async def leaderboard(
+        self, guild_id: int | None, board: str | None = None, limit: int = 10
+    ) -> list[LeaderboardRow]: ...
