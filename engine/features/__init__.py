@@ -63,7 +63,12 @@ class Feature:
         """Add end-of-game bonuses to the sheets."""
 
     def invariants(self, state: GameState) -> list[str]:
+        """Broken invariants of this module's pieces (the simulator checks them after every action)."""
         return []
+
+    def load_score_extras(self, state: GameState, seat: int, data: dict[str, Any]) -> None:
+        """`ttr score`: read this module's extras of one player's entry in a score file into the state
+        (e.g. Germany's meeples); raise engine.errors.GameDataError on bad input."""
 
     def public_info(self, state: GameState) -> dict[str, Any]:
         return {}
@@ -74,8 +79,22 @@ def register_feature(feature: Feature) -> Feature:
     return feature
 
 
-def active_features(state: GameState) -> list[Feature]:
-    from engine.features import stations, tunnels, warehouses  # noqa: F401  (registration)
+_loaded = False
 
+
+def _load_modules() -> None:
+    """Import every module of this package once: each registers its Feature."""
+    import importlib
+    import pkgutil
+
+    global _loaded
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
+    _loaded = True
+
+
+def active_features(state: GameState) -> list[Feature]:
+    if not _loaded:
+        _load_modules()
     names = list(state.board.rules.get("features", [])) + list(state.options)
     return [FEATURES[n] for n in names if n in FEATURES]
