@@ -32,6 +32,7 @@ class ScoreSheet:
     longest_path: int = 0
     bonuses: dict[str, int] = field(default_factory=dict)
     station_routes: list[int] = field(default_factory=list)  # the other players' routes the stations used
+    tie_values: dict[str, int] = field(default_factory=dict)  # board modules' tie-break values (meeples...)
     total: int = 0
     rank: int = 0
     tie_break: tuple[int, ...] = ()
@@ -181,7 +182,7 @@ def tie_key(state: GameState, sheet: ScoreSheet) -> tuple[int, ...]:
         elif name == "longest_path":
             keys.append(sheet.longest_path)
         else:
-            keys.append(int(sheet.bonuses.get(f"tie_{name}", 0)))
+            keys.append(sheet.tie_values.get(name, 0))
     return tuple(keys)
 
 
@@ -209,10 +210,15 @@ def final_scores(state: GameState) -> list[ScoreSheet]:
         best = max(s.longest_path for s in sheets)
         for s in sheets:
             s.bonuses[lp_rule["name"]] = lp_rule["points"] if best > 0 and s.longest_path == best else 0
+    most = board.rules.get("most_tickets_bonus")
+    if most:  # Globetrotter (Germany), most completed tickets (Märklin): all tied score it
+        best = max(s.completed_tickets for s in sheets)
+        for s in sheets:
+            s.bonuses[most["name"]] = most["points"] if best > 0 and s.completed_tickets == best else 0
     for f in features_for(state):
         f.score(state, sheets)
     for s in sheets:
-        s.total = s.route_points + s.ticket_points + sum(v for k, v in s.bonuses.items() if not k.startswith("tie_"))
+        s.total = s.route_points + s.ticket_points + sum(s.bonuses.values())
         s.tie_break = tie_key(state, s)
     for s in sheets:
         mine = (s.total, *s.tie_break)
