@@ -1,0 +1,134 @@
+"""Process entry: `python -m bot` (and `ttr bot`) runs the bot with settings from the environment / `.env`.
+
+Start-up failures end with one clear line naming what to fix and exit status 2; tokens never reach a log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import discord
+
+from bot.app import create_bot
+from bot.settings import Settings, SettingsError
+
+log = logging.getLogger("bot")
+
+EXIT_CONFIG = 2
+
+
+class StartupError(RuntimeError):
+    """A problem that stops the bot from starting; the message says how to fix it."""
+
+
+def setup_logging(level: str = "INFO") -> None:
+    """Log to stderr with timestamps; discord.py's own chatter stays at INFO or above."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))
+    logging.getLogger("discord.http").setLevel(logging.WARNING)
+
+
+def check_token(settings: Settings) -> None:
+    if not settings.discord_token:
+        raise StartupError(
+            "DISCORD_TOKEN is not set. Put DISCORD_TOKEN=<your bot token> in the environment or in a .env file "
+            "(copy .env.example); the token is on the Discord developer portal, Bot page."
+        )
+
+
+def check_database(settings: Settings, *, timeout: float = 3.0) -> None:
+    """Fail early and clearly when the database cannot be reached (no credentials in the message)."""
+    url = settings.database_url
+    parts = urlsplit(url)
+    scheme = parts.scheme.split("+")[0]
+    shown = settings.redacted_database_url()
+    if scheme == "sqlite":
+        raw = url.split("://", 1)[1]
+        if raw in ("", "/:memory:", ":memory:"):
+            return
+        path = Path(raw[1:] if raw.startswith("/") else raw)
+        folder = path.parent if str(path.parent) else Path(".")
+        if not folder.is_dir():
+            raise StartupError(
+                f"DATABASE_URL {shown}: folder {folder} does not exist; create it or fix the path."
+            )
+        return
+    if scheme in ("postgres", "postgresql"):
+        host = parts.hostname or "localhost"
+        port = parts.port or 5432
+        try:
+            with socket.create_connection((host, port), timeout=timeout):
+                return
+        except OSError as exc:
+            raise StartupError(
+                f"DATABASE_URL {shown}: cannot reach the database at {host}:{port} ({exc.strerror or exc}). "
+                "Is PostgreSQL running and the host/port right?"
+            ) from None
+    raise StartupError(
+        f"DATABASE_URL {shown}: unsupported scheme {parts.scheme!r} (use sqlite:/// or postgresql://)"
+    )
+
+
+async def _run(settings: Settings) -> None:
+    bot = create_bot(settings)
+    async with bot:
+        await bot.start(settings.discord_token, reconnect=True)
+
+
+def run_bot(settings: Settings | None = None) -> int:
+    """Run the bot until stopped; returns the process exit status (0 normal, 2 start-up problem)."""
+    try:
+        settings = settings or Settings.from_env()
+    except SettingsError as exc:
+        setup_logging()
+        log.error("configuration problem: %s", exc)
+        return EXIT_CONFIG
+    setup_logging(settings.log_level)
+    try:
+        check_token(settings)
+        check_database(settings)
+        log.info(
+            "starting: database %s, test guild %s, locale %s",
+            settings.redacted_database_url(),
+            settings.test_guild_id or "none (global commands)",
+            settings.default_locale,
+        )
+        asyncio.run(_run(settings))
+    except StartupError as exc:
+        log.error("%s", exc)
+        return EXIT_CONFIG
+    except discord.LoginFailure:
+        log.error(
+            "Discord refused the token (LoginFailure). Check DISCORD_TOKEN: copy it again from the developer "
+            "portal (Bot page, Reset Token) and make sure it is the bot token, not the client secret."
+        )
+        return EXIT_CONFIG
+    except discord.PrivilegedIntentsRequired:
+        log.error(
+            "Discord refused a privileged intent this bot asked for. Enable it on the developer portal "
+            "(Bot page, Privileged Gateway Intents) or stop requesting it."
+        )
+        return EXIT_CONFIG
+    except (discord.GatewayNotFound, OSError) as exc:
+        log.error("cannot reach Discord (%s); check the network connection.", type(exc).__name__)
+        return EXIT_CONFIG
+    except KeyboardInterrupt:
+        log.info("stopped")
+    return 0
+
+
+def main() -> None:
+    sys.exit(run_bot())
+
+
+if __name__ == "__main__":
+    main()

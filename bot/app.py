@@ -1,0 +1,149 @@
+"""The bot object: `create_bot(settings)` builds it without touching the network; `setup_hook` does the rest.
+
+Start-up order in `setup_hook` (runs inside `login`, before the gateway connects):
+1. open the game service (storage),
+2. install the command translator,
+3. load the cogs (each failure logged, the others still load),
+4. register the persistent DynamicItems so old buttons work after a restart,
+5. sync the slash commands: to `TEST_GUILD_ID` (globals copied there) when set, else globally.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.replies import report_error
+from bot.components import DYNAMIC_ITEMS, is_known, is_ours
+from bot.i18n import Catalog, CatalogTranslator, default_catalog, tr
+from bot.service import GameService, UnavailableGameService
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+INITIAL_EXTENSIONS: tuple[str, ...] = ("bot.cogs.ttr",)
+# The game manager module exposes `create_game_service(settings) -> GameService`; until it exists the bot
+# runs with UnavailableGameService (board-data commands work, game commands say games are not available).
+SERVICE_FACTORY = "bot.manager:create_game_service"
+
+
+class TTRCommandTree(app_commands.CommandTree):
+    """Command tree whose error handler logs the failure and answers the user ephemerally."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
+    ) -> None:
+        await report_error(interaction, error)
+
+
+def default_service(settings: Settings) -> GameService:
+    module_name, _, attr = SERVICE_FACTORY.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        log.warning(
+            "no game manager (%s) yet: game commands will answer that games are unavailable", module_name
+        )
+        return UnavailableGameService()
+    factory = getattr(module, attr)
+    return factory(settings)  # type: ignore[no-any-return]
+
+
+class TTRBot(commands.Bot):
+    """Ticket to Ride bot: slash commands only, no privileged intents."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        service: GameService | None = None,
+        catalog: Catalog | None = None,
+        **options: Any,
+    ) -> None:
+        intents = discord.Intents.default()
+        intents.typing = False
+        intents.presences = False
+        intents.members = False
+        intents.message_content = False
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=TTRCommandTree,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,
+        )
+        self.settings = settings
+        self.service: GameService = service if service is not None else default_service(settings)
+        self.catalog = catalog or default_catalog()
+        self.synced: list[app_commands.AppCommand] = []
+        self._service_started = False
+
+    async def setup_hook(self) -> None:
+        await self.service.start()
+        self._service_started = True
+        await self.tree.set_translator(CatalogTranslator(self.catalog))
+        for extension in INITIAL_EXTENSIONS:
+            try:
+                await self.load_extension(extension)
+            except Exception:
+                log.exception("failed to load extension %s", extension)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.settings.sync_commands:
+            await self.sync_commands()
+
+    async def sync_commands(self) -> list[app_commands.AppCommand]:
+        guild_id = self.settings.test_guild_id
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            self.synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to test guild %s", len(self.synced), guild_id)
+        else:
+            self.synced = await self.tree.sync()
+            log.info(
+                "synced %d global commands (can take up to an hour to show everywhere)", len(self.synced)
+            )
+        return self.synced
+
+    async def on_ready(self) -> None:
+        assert self.user is not None
+        log.info("ready as %s (id %s) in %d servers", self.user, self.user.id, len(self.guilds))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer a press on one of our buttons whose id no template accepts any more (old format)."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if not is_ours(custom_id) or is_known(custom_id):
+            return
+        log.info("stale component id %r pressed by user %s", custom_id, interaction.user.id)
+        try:
+            await interaction.response.send_message(tr(interaction, "button.expired"), ephemeral=True)
+        except discord.HTTPException:
+            log.debug("could not answer stale component %r", custom_id, exc_info=True)
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            if self._service_started:
+                self._service_started = False
+                try:
+                    await self.service.close()
+                except Exception:
+                    log.exception("game service did not close cleanly")
+
+
+def create_bot(
+    settings: Settings | None = None, *, service: GameService | None = None, **options: Any
+) -> TTRBot:
+    """Build the bot; nothing touches the network until it is started."""
+    return TTRBot(settings or Settings(), service=service, **options)

@@ -1,0 +1,228 @@
+"""Turning service `Reply` values into Discord messages, and the one error reporter.
+
+Interaction rules this module encodes (each one bit us once):
+
+* An interaction must be answered within 3 s. `answer` waits up to `DEFER_AFTER` seconds for the service, then
+  defers with a "thinking" message and finishes later (15 min budget).
+* After `defer(thinking=True)`, the first followup *replaces* the thinking message and keeps its visibility.
+  So when the reply's visibility differs from the guess made at defer time, the thinking message is deleted
+  (public -> private) or edited into a short note (private -> public) before the real message is sent.
+* Ephemeral messages cannot be edited once their 15-minute token expires, so nothing relies on editing an old
+  private message: "My hand" is a persistent button that answers afresh each time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.components import build_view
+from bot.i18n import Catalog, default_catalog, interaction_locale
+from bot.service import EmbedSpec, GameError, Reply, Text
+
+log = logging.getLogger(__name__)
+
+DEFER_AFTER = 1.5  # seconds to wait for the service before deferring
+_DEFERRED = "ttr_deferred"  # interaction.extras key: True/False = thinking (ephemeral?), None = consumed
+
+
+def _catalog(interaction: discord.Interaction) -> Catalog:
+    return getattr(interaction.client, "catalog", None) or default_catalog()
+
+
+def _locale(interaction: discord.Interaction) -> str:
+    settings = getattr(interaction.client, "settings", None)
+    return interaction_locale(interaction, getattr(settings, "default_locale", None))
+
+
+def _embed(spec: EmbedSpec, catalog: Catalog, locale: str) -> discord.Embed:
+    embed = discord.Embed(
+        title=catalog.render(spec.title, locale),
+        description=catalog.render(spec.description, locale),
+        color=spec.color,
+    )
+    for f in spec.fields:
+        embed.add_field(
+            name=catalog.render(f.name, locale) or "\u200b",
+            value=catalog.render(f.value, locale) or "\u200b",
+            inline=f.inline,
+        )
+    if spec.footer is not None:
+        embed.set_footer(text=catalog.render(spec.footer, locale))
+    if spec.image:
+        embed.set_image(url=spec.image if "://" in spec.image else f"attachment://{spec.image}")
+    if spec.thumbnail:
+        embed.set_thumbnail(
+            url=spec.thumbnail if "://" in spec.thumbnail else f"attachment://{spec.thumbnail}"
+        )
+    return embed
+
+
+def message_kwargs(reply: Reply, catalog: Catalog, locale: str) -> dict[str, Any]:
+    """Keyword arguments shared by send_message, followup.send and edits."""
+    kwargs: dict[str, Any] = {
+        "content": catalog.render(reply.content, locale),
+        "embeds": [_embed(e, catalog, locale) for e in reply.embeds],
+    }
+    if reply.files:
+        kwargs["files"] = [
+            discord.File(
+                io.BytesIO(f.data), filename=f.filename, description=f.description, spoiler=f.spoiler
+            )
+            for f in reply.files
+        ]
+    view = build_view(reply.rows, catalog, locale)
+    if view is not None:
+        kwargs["view"] = view
+    return kwargs
+
+
+async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
+    """Defer with a thinking message, remembering its visibility for `send_reply`."""
+    if interaction.response.is_done():
+        return
+    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    interaction.extras[_DEFERRED] = ephemeral
+
+
+async def answer(
+    interaction: discord.Interaction,
+    call: Awaitable[Reply],
+    *,
+    private: bool,
+    defer_after: float | None = None,
+) -> None:
+    """Await a service call and show its reply, deferring first if the call is slow.
+
+    `private` is the visibility to guess when deferring: the command's usual answer.
+    """
+    delay = DEFER_AFTER if defer_after is None else defer_after
+    task = asyncio.ensure_future(call)
+    if delay > 0:
+        done, _ = await asyncio.wait({task}, timeout=delay)
+    else:
+        done = set()
+    if not done:
+        await defer(interaction, ephemeral=private)
+    reply = await task
+    await send_reply(interaction, reply)
+
+
+async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
+    """Send `reply` (and its `also` messages) as the answer to `interaction`."""
+    catalog, locale = _catalog(interaction), _locale(interaction)
+    kwargs = message_kwargs(reply, catalog, locale)
+    response = interaction.response
+    is_component = interaction.type is discord.InteractionType.component
+
+    if reply.edit_source and is_component and interaction.message is not None:
+        await _edit_source(interaction, kwargs)
+    elif not response.is_done():
+        await response.send_message(ephemeral=reply.ephemeral, **kwargs)
+    else:
+        thinking = interaction.extras.get(_DEFERRED)
+        interaction.extras[_DEFERRED] = None
+        if thinking is not None and thinking != reply.ephemeral:
+            if thinking:  # private thinking, public answer: close the private note, then post publicly
+                await interaction.edit_original_response(content=catalog.text("reply.posted_below", locale))
+            else:  # public thinking, private answer: remove the public placeholder
+                await interaction.delete_original_response()
+        await interaction.followup.send(ephemeral=reply.ephemeral, wait=False, **kwargs)
+
+    for extra in reply.also:
+        await send_reply(interaction, extra)
+
+
+async def _edit_source(interaction: discord.Interaction, kwargs: dict[str, Any]) -> None:
+    files = kwargs.pop("files", None)
+    if files is not None:
+        kwargs["attachments"] = files
+    kwargs.setdefault("view", None)
+    if not interaction.response.is_done():
+        await interaction.response.edit_message(**kwargs)
+        return
+    thinking = interaction.extras.get(_DEFERRED)
+    interaction.extras[_DEFERRED] = None
+    assert interaction.message is not None
+    await interaction.message.edit(**kwargs)
+    if thinking is not None:
+        await interaction.delete_original_response()
+
+
+# ---------------------------------------------------------------- errors
+
+
+def _error_message(error: BaseException) -> tuple[Text | str, bool]:
+    """The user-facing message for `error`, and whether it is expected (no traceback in the log)."""
+    if isinstance(error, GameError):
+        return error.message, True
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return Text("errors.guild_only"), True
+    if isinstance(error, app_commands.MissingPermissions | app_commands.BotMissingPermissions):
+        perms = ", ".join(getattr(error, "missing_permissions", []))
+        key = (
+            "errors.bot_permissions"
+            if isinstance(error, app_commands.BotMissingPermissions)
+            else "errors.permissions"
+        )
+        return Text(key, {"permissions": perms}), True
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return Text("errors.cooldown", {"seconds": f"{error.retry_after:.0f}"}), True
+    if isinstance(error, app_commands.TransformerError):
+        cause = error.__cause__
+        if isinstance(cause, GameError):
+            return cause.message, True
+        return Text("errors.bad_value", {"value": str(error.value)}), True
+    if isinstance(error, app_commands.CheckFailure):
+        return Text("errors.not_allowed"), True
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return Text("errors.out_of_date"), True
+    return Text("errors.unexpected"), False
+
+
+async def report_error(
+    interaction: discord.Interaction, error: BaseException, *, where: str | None = None
+) -> None:
+    """Log `error` with who/where/what and answer the user ephemerally. Never raises."""
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    message, expected = _error_message(original)
+    command = interaction.command.qualified_name if interaction.command is not None else None
+    what = where or (f"/{command}" if command else f"interaction {interaction.type.name}")
+    namespace = dict(interaction.namespace.__dict__) if interaction.command is not None else {}
+    details = (
+        "%s by user %s in guild %s channel %s failed (args=%r): %s",
+        what,
+        interaction.user.id,
+        interaction.guild_id,
+        interaction.channel_id,
+        namespace,
+        type(original).__name__,
+    )
+    if expected:
+        log.debug(*details)
+    else:
+        log.error(*details, exc_info=original)
+
+    if isinstance(original, discord.Forbidden | discord.NotFound) and not expected:
+        return  # we cannot talk there (missing access, expired token): nothing more to do
+    text = _catalog(interaction).render(message, _locale(interaction)) or ""
+    if not expected:
+        text = f"{text} (ref {interaction.id})"
+    try:
+        if interaction.response.is_done():
+            if interaction.extras.get(_DEFERRED) is False:  # a public thinking message: replace it privately
+                interaction.extras[_DEFERRED] = None
+                await interaction.delete_original_response()
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell user %s about a failed %s", interaction.user.id, what, exc_info=True)
+    except Exception:  # noqa: BLE001 - the reporter itself must never raise
+        log.exception("error while reporting an error for %s", what)

@@ -1,0 +1,245 @@
+"""Persistent game buttons and selects whose state lives in the custom id.
+
+Custom ids are `ttr:<game_id>:<action>[:<arg>]` (a select ends in `:*`), at most 100 characters. The item
+classes are registered once with `Bot.add_dynamic_items`, so a button posted before a restart still works
+after it: discord.py matches the id against the templates below and rebuilds the item, which asks the game
+service (and thus storage) what to do. Nothing about a game is kept in a view.
+
+Before any callback, `interaction_check` refuses an id naming a game that does not exist or belongs to
+another server, answering ephemerally so the click never fails silently.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import tr
+from bot.service import ButtonSpec, ComponentSpec, SelectSpec
+
+if TYPE_CHECKING:
+    from bot.i18n import Catalog
+
+log = logging.getLogger(__name__)
+
+PREFIX = "ttr"
+MAX_CUSTOM_ID = 100
+GAME_ID = r"[A-Za-z0-9_-]{1,24}"
+ACTION = r"[a-z][a-z0-9_]{0,23}"
+ARG = r"[^:*\s][^:\s]{0,39}"
+BUTTON_TEMPLATE = rf"{PREFIX}:(?P<game>{GAME_ID}):(?P<action>{ACTION})(?::(?P<arg>{ARG}))?"
+SELECT_TEMPLATE = rf"{PREFIX}:(?P<game>{GAME_ID}):(?P<action>{ACTION}):\*"
+_BUTTON_RE = re.compile(BUTTON_TEMPLATE)
+_SELECT_RE = re.compile(SELECT_TEMPLATE)
+
+_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def button_id(game_id: str, action: str, arg: str | None = None) -> str:
+    """`ttr:<game>:<action>[:<arg>]`; ValueError when a part has forbidden characters or it is too long."""
+    custom_id = f"{PREFIX}:{game_id}:{action}" + (f":{arg}" if arg is not None else "")
+    if len(custom_id) > MAX_CUSTOM_ID or not _BUTTON_RE.fullmatch(custom_id):
+        raise ValueError(f"bad button id parts: game={game_id!r} action={action!r} arg={arg!r}")
+    return custom_id
+
+
+def select_id(game_id: str, action: str) -> str:
+    custom_id = f"{PREFIX}:{game_id}:{action}:*"
+    if len(custom_id) > MAX_CUSTOM_ID or not _SELECT_RE.fullmatch(custom_id):
+        raise ValueError(f"bad select id parts: game={game_id!r} action={action!r}")
+    return custom_id
+
+
+def is_ours(custom_id: str) -> bool:
+    """True for an id in our namespace, whether or not a template still accepts it."""
+    return custom_id.startswith(PREFIX + ":")
+
+
+def is_known(custom_id: str) -> bool:
+    return bool(_BUTTON_RE.fullmatch(custom_id) or _SELECT_RE.fullmatch(custom_id))
+
+
+async def check_game_place(interaction: discord.Interaction, game_id: str) -> bool:
+    """Allow a press only for an existing game of this server; otherwise answer why, ephemerally."""
+    service = getattr(interaction.client, "service", None)
+    if service is None:
+        await _refuse(interaction, "errors.unavailable")
+        return False
+    guild_id = await service.game_guild(game_id)
+    if guild_id is None:
+        await _refuse(interaction, "button.game_gone")
+        return False
+    if guild_id != interaction.guild_id:
+        log.warning(
+            "refused button for game %s of guild %s pressed by user %s in guild %s",
+            game_id,
+            guild_id,
+            interaction.user.id,
+            interaction.guild_id,
+        )
+        await _refuse(interaction, "button.other_server")
+        return False
+    return True
+
+
+async def _refuse(interaction: discord.Interaction, key: str) -> None:
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(tr(interaction, key), ephemeral=True)
+        else:
+            await interaction.response.send_message(tr(interaction, key), ephemeral=True)
+    except discord.HTTPException:
+        log.debug("could not send refusal %s", key, exc_info=True)
+
+
+async def _press(
+    interaction: discord.Interaction, game_id: str, action: str, arg: str | None, values: Sequence[str]
+) -> None:
+    from bot.cogs.replies import answer, report_error
+
+    service = interaction.client.service  # type: ignore[attr-defined]
+    try:
+        await answer(
+            interaction,
+            service.press(
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                game_id=game_id,
+                action=action,
+                arg=arg,
+                values=tuple(values),
+            ),
+            private=True,
+        )
+    except Exception as error:  # noqa: BLE001 - every failure gets an answer and a log line
+        await report_error(interaction, error, where=f"button {action} of game {game_id}")
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+    """A button on a game message; pressing it calls `GameService.press(action=..., arg=...)`."""
+
+    def __init__(
+        self,
+        game_id: str,
+        action: str,
+        arg: str | None = None,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | discord.PartialEmoji | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                custom_id=button_id(game_id, action, arg),
+                label=label,
+                style=style,
+                emoji=emoji,
+                disabled=disabled,
+            )
+        )
+        self.game_id = game_id
+        self.action = action
+        self.arg = arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> GameButton:
+        return cls(
+            match["game"],
+            match["action"],
+            match["arg"],
+            label=item.label,
+            style=item.style,
+            emoji=item.emoji,
+            disabled=item.disabled,
+        )
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return await check_game_place(interaction, self.game_id)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _press(interaction, self.game_id, self.action, self.arg, ())
+
+
+class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
+    """A string select on a game message; the chosen values go to `GameService.press(values=...)`."""
+
+    def __init__(self, game_id: str, action: str, *, select: discord.ui.Select[Any] | None = None) -> None:
+        item = select or discord.ui.Select(custom_id=select_id(game_id, action))
+        item.custom_id = select_id(game_id, action)
+        super().__init__(item)
+        self.game_id = game_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
+    ) -> GameSelect:
+        return cls(match["game"], match["action"], select=item)
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return await check_game_place(interaction, self.game_id)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _press(interaction, self.game_id, self.action, None, self.item.values)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (GameButton, GameSelect)
+
+
+def build_view(
+    rows: Sequence[Sequence[ComponentSpec]], catalog: Catalog, locale: str
+) -> discord.ui.View | None:
+    """A timeout-free view from component specs (None when there are none)."""
+    if not rows:
+        return None
+    view = discord.ui.View(timeout=None)
+    for row_index, row in enumerate(rows):
+        for spec in row:
+            if isinstance(spec, ButtonSpec):
+                button = GameButton(
+                    spec.game_id,
+                    spec.action,
+                    spec.arg,
+                    label=catalog.render(spec.label, locale),
+                    style=_STYLES.get(spec.style, discord.ButtonStyle.secondary),
+                    emoji=spec.emoji,
+                    disabled=spec.disabled,
+                )
+                button.item.row = row_index
+                view.add_item(button)
+            elif isinstance(spec, SelectSpec):
+                select: discord.ui.Select[Any] = discord.ui.Select(
+                    custom_id=select_id(spec.game_id, spec.action),
+                    placeholder=catalog.render(spec.placeholder, locale),
+                    min_values=spec.min_values,
+                    max_values=spec.max_values,
+                    disabled=spec.disabled,
+                    row=row_index,
+                    options=[
+                        discord.SelectOption(
+                            label=catalog.render(o.label, locale) or o.value,
+                            value=o.value,
+                            description=catalog.render(o.description, locale),
+                            emoji=o.emoji,
+                            default=o.default,
+                        )
+                        for o in spec.options
+                    ],
+                )
+                view.add_item(GameSelect(spec.game_id, spec.action, select=select))
+            else:  # pragma: no cover - guarded by the type
+                raise TypeError(f"unknown component spec {spec!r}")
+    return view

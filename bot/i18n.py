@@ -1,0 +1,200 @@
+"""Message catalogues (`bot/locales/<lang>.json`) and the slash-command translator.
+
+A catalogue is a flat JSON object of key -> text with `{name}` placeholders. `Catalog.text(key, locale)` tries
+the exact Discord locale ("pt-BR"), then its language ("pt"), then English, then the key itself, so a missing
+translation shows English and a missing key shows the key instead of failing.
+
+Command names and descriptions are translated at sync time by `CatalogTranslator`, whose keys come from
+where the string is used:
+
+    cmd.<qualified.name>.name / .description        (commands and the `ttr` group)
+    cmd.<qualified.name>.param.<param>.name / .description
+    choice.<value>                                   (choice labels)
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import string
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Loc
+
+from bot.service import Message, Text
+
+log = logging.getLogger(__name__)
+
+LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+FALLBACK = "en"
+_CATALOG_FILE = re.compile(r"^[a-z]{2}(-[A-Z]{2})?$")
+
+
+class _SafeDict(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def language_of(locale: str | discord.Locale | None) -> str:
+    """`discord.Locale.french` -> "fr", "en-US" -> "en-US"; None -> ""."""
+    if locale is None:
+        return ""
+    return str(locale.value if isinstance(locale, discord.Locale) else locale).replace("_", "-")
+
+
+class Catalog:
+    """All message catalogues, keyed by locale code."""
+
+    def __init__(self, messages: Mapping[str, Mapping[str, str]], *, default: str = FALLBACK) -> None:
+        self.messages = {code: dict(table) for code, table in messages.items()}
+        self.default = default if default in self.messages else FALLBACK
+
+    @classmethod
+    def load(cls, directory: Path = LOCALES_DIR, *, default: str = FALLBACK) -> Catalog:
+        messages: dict[str, dict[str, str]] = {}
+        for path in sorted(directory.glob("*.json")):
+            if not _CATALOG_FILE.match(path.stem):
+                continue
+            with path.open(encoding="utf-8") as f:
+                data = json.load(f)
+            if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+                raise ValueError(f"{path}: a catalogue must be a flat object of strings")
+            messages[path.stem] = data
+        if FALLBACK not in messages:
+            raise ValueError(f"{directory}: no {FALLBACK}.json catalogue")
+        return cls(messages, default=default)
+
+    @property
+    def locales(self) -> list[str]:
+        return sorted(self.messages)
+
+    def chain(self, locale: str | discord.Locale | None) -> list[str]:
+        """Catalogues to try for `locale`, best first."""
+        code = language_of(locale)
+        out: list[str] = []
+        for candidate in (code, code.split("-")[0], self.default, FALLBACK):
+            if candidate and candidate in self.messages and candidate not in out:
+                out.append(candidate)
+        return out
+
+    def lookup(self, key: str, locale: str | discord.Locale | None) -> str | None:
+        for code in self.chain(locale):
+            text = self.messages[code].get(key)
+            if text is not None:
+                return text
+        return None
+
+    def exact(self, key: str, locale: str | discord.Locale | None) -> str | None:
+        """The translation in exactly this locale or its language, without falling back to English."""
+        code = language_of(locale)
+        for candidate in (code, code.split("-")[0]):
+            table = self.messages.get(candidate)
+            if table is not None and key in table:
+                return table[key]
+        return None
+
+    def text(self, key: str, locale: str | discord.Locale | None = None, /, **params: Any) -> str:
+        template = self.lookup(key, locale)
+        if template is None:
+            log.warning("missing message key %r", key)
+            return key
+        if not params:
+            return template
+        return string.Formatter().vformat(template, (), _SafeDict(params))
+
+    def render(self, message: Message | None, locale: str | discord.Locale | None) -> str | None:
+        """A reply's text in `locale`: plain strings pass through, `Text` is looked up."""
+        if message is None or isinstance(message, str):
+            return message
+        return self.text(message.key, locale, **dict(message.params))
+
+    def missing_keys(self, locale: str) -> set[str]:
+        return set(self.messages[FALLBACK]) - set(self.messages.get(locale, {}))
+
+
+@cache
+def default_catalog() -> Catalog:
+    return Catalog.load()
+
+
+def command_key(context: app_commands.TranslationContextTypes) -> str | None:
+    """The catalogue key of a command string from where discord.py says it is used."""
+    data: Any = context.data
+    location = context.location
+    if location in (Loc.command_name, Loc.command_description, Loc.group_name, Loc.group_description):
+        leaf = "name" if location in (Loc.command_name, Loc.group_name) else "description"
+        return f"cmd.{data.qualified_name.replace(' ', '.')}.{leaf}"
+    if location in (Loc.parameter_name, Loc.parameter_description):
+        leaf = "name" if location is Loc.parameter_name else "description"
+        return f"cmd.{data.command.qualified_name.replace(' ', '.')}.param.{data.name}.{leaf}"
+    if location is Loc.choice_name:
+        return f"choice.{data.value}"
+    return None
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Translate command names, descriptions and choices from the catalogues at sync time."""
+
+    def __init__(self, catalog: Catalog | None = None) -> None:
+        self.catalog = catalog or default_catalog()
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        key = string.extras.get("key") or command_key(context)
+        if key is None:
+            return None
+        # Only real translations: returning English for every locale would hide the default text.
+        return self.catalog.exact(key, locale) if language_of(locale).split("-")[0] != FALLBACK else None
+
+
+def interaction_locale(interaction: discord.Interaction, default: str | None = None) -> str:
+    """The language to answer in: the user's client language, else the server's, else the default."""
+    for candidate in (interaction.locale, interaction.guild_locale):
+        if candidate is not None:
+            return language_of(candidate)
+    return default or FALLBACK
+
+
+def tr(interaction: discord.Interaction, key: str, /, **params: Any) -> str:
+    """Shortcut used by cogs: the text of `key` in the interaction's language."""
+    catalog = getattr(interaction.client, "catalog", None) or default_catalog()
+    default = getattr(getattr(interaction.client, "settings", None), "default_locale", None)
+    return catalog.text(key, interaction_locale(interaction, default), **params)
+
+
+def check_placeholders(catalog: Catalog) -> list[str]:
+    """Problems where a translation's placeholders differ from English (used by tests)."""
+    fmt = string.Formatter()
+
+    def names(text: str) -> set[str]:
+        return {name for _, name, _, _ in fmt.parse(text) if name}
+
+    problems = []
+    english = catalog.messages[FALLBACK]
+    for code, table in catalog.messages.items():
+        for key, text in table.items():
+            if key in english and names(text) != names(english[key]):
+                problems.append(f"{code}:{key}")
+    return problems
+
+
+__all__: Iterable[str] = (
+    "Catalog",
+    "CatalogTranslator",
+    "Text",
+    "check_placeholders",
+    "default_catalog",
+    "interaction_locale",
+    "language_of",
+    "tr",
+)

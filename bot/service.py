@@ -1,0 +1,305 @@
+"""What the Discord adapter needs from the game manager.
+
+The cog turns a slash command or a button press into one call on a `GameService` and turns the returned
+`Reply` into Discord messages. The service owns everything else: loading the game from storage, the per-game
+lock, applying the engine action, persisting it and rendering images. It never touches discord.py objects;
+replies are plain data, so the manager can be tested without Discord and the adapter without a database.
+
+Every game method takes the place and person first: `guild_id` (None in a DM), `channel_id`, `user_id`.
+Text in replies is either a plain string or a `Text` (a message-catalogue key plus parameters) that the
+adapter translates into the user's language (see `bot/i18n.py`).
+
+Errors a person should read ("not your turn", "no such route") are either returned as an ephemeral `Reply` or
+raised as `GameError`; the adapter shows both ephemerally. Any other exception is a bug: it is logged with
+its traceback and the user gets a generic apology.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A message from the catalogue, translated by the adapter: `Text("game.joined", {"player": "<@1>"})`."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+Message = str | Text
+ButtonStyle = Literal["primary", "secondary", "success", "danger"]
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    name: Message
+    value: Message
+    inline: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class EmbedSpec:
+    title: Message | None = None
+    description: Message | None = None
+    fields: tuple[FieldSpec, ...] = ()
+    color: int | None = None
+    footer: Message | None = None
+    image: str | None = None  # a file name from Reply.files ("board.png"), or an https URL
+    thumbnail: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FileSpec:
+    filename: str  # "board.png"
+    data: bytes
+    description: str | None = None  # alt text
+    spoiler: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    """A persistent button; its custom id is `ttr:<game_id>:<action>[:<arg>]` (see bot/components.py)."""
+
+    game_id: str
+    action: str
+    label: Message
+    arg: str | None = None
+    style: ButtonStyle = "secondary"
+    emoji: str | None = None
+    disabled: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    label: Message
+    value: str
+    description: Message | None = None
+    emoji: str | None = None
+    default: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SelectSpec:
+    """A persistent string select; its custom id is `ttr:<game_id>:<action>` and the choices go to `press`."""
+
+    game_id: str
+    action: str
+    options: tuple[OptionSpec, ...]
+    placeholder: Message | None = None
+    min_values: int = 1
+    max_values: int = 1
+    disabled: bool = False
+
+
+ComponentSpec = ButtonSpec | SelectSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """One message to show. `rows` are action rows of at most 5 buttons or 1 select.
+
+    `ephemeral`: only the caller sees it (hands and tickets always are).
+    `edit_source`: for a button press, replace the message carrying the button (a lobby updating its
+    player list) instead of posting a new one.
+    `also`: further messages sent after this one, in order (e.g. a private "claimed" plus a public
+    announcement mentioning the next player).
+    """
+
+    content: Message | None = None
+    embeds: tuple[EmbedSpec, ...] = ()
+    files: tuple[FileSpec, ...] = ()
+    rows: tuple[tuple[ComponentSpec, ...], ...] = ()
+    ephemeral: bool = False
+    edit_source: bool = False
+    also: tuple[Reply, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One autocomplete suggestion: `name` is shown, `value` is sent back."""
+
+    name: str
+    value: str
+
+
+class GameError(Exception):
+    """A refusal a person should read, shown ephemerally ("It is not your turn.")."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message.key if isinstance(message, Text) else message)
+        self.message = message
+
+
+@runtime_checkable
+class GameService(Protocol):
+    """The game manager as the Discord adapter sees it. All methods are coroutines."""
+
+    async def start(self) -> None:
+        """Open storage (called once from `setup_hook`)."""
+
+    async def close(self) -> None:
+        """Close storage and workers (called from `Bot.close`); must leave no open connection."""
+
+    async def game_guild(self, game_id: str) -> int | None:
+        """The server a game belongs to, or None when there is no such game (guards button custom ids)."""
+
+    async def new_game(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        *,
+        board_id: str,
+        variant: str | None = None,
+        options: Sequence[str] = (),
+        max_players: int | None = None,
+    ) -> Reply:
+        """Open a lobby in this channel; the reply carries Join / Start buttons."""
+
+    async def press(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        *,
+        game_id: str,
+        action: str,
+        arg: str | None = None,
+        values: Sequence[str] = (),
+    ) -> Reply:
+        """A button or select on a game message: join, start, hand, confirm claim, keep tickets, ..."""
+
+    async def claim(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        *,
+        route: str,
+        color: str | None = None,
+        game_id: str | None = None,
+    ) -> Reply:
+        """Ask to claim a route; the reply is an ephemeral confirmation with a Confirm button."""
+
+    async def hand(
+        self, guild_id: int | None, channel_id: int, user_id: int, *, game_id: str | None = None
+    ) -> Reply:
+        """The caller's cards and tickets (ephemeral)."""
+
+    async def board(
+        self, guild_id: int | None, channel_id: int, user_id: int, *, game_id: str | None = None
+    ) -> Reply:
+        """The board image and face-up cards."""
+
+    async def status(
+        self, guild_id: int | None, channel_id: int, user_id: int, *, game_id: str | None = None
+    ) -> Reply:
+        """Whose turn, scores so far, trains and cards left."""
+
+    async def log(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        *,
+        game_id: str | None = None,
+        limit: int = 10,
+    ) -> Reply:
+        """The last actions of the game."""
+
+    async def settings(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        *,
+        game_id: str | None = None,
+        key: str | None = None,
+        value: str | None = None,
+    ) -> Reply:
+        """Show (no key) or change a game setting, e.g. turn deadline or notifications."""
+
+    async def games(
+        self, guild_id: int | None, channel_id: int, user_id: int, *, scope: str = "channel"
+    ) -> Reply:
+        """Games in this channel, this server ("server") or the caller's own ("mine")."""
+
+    async def stats(
+        self, guild_id: int | None, channel_id: int, user_id: int, *, target_user_id: int | None = None
+    ) -> Reply:
+        """Finished-game statistics of a player (default: the caller)."""
+
+    async def leave(
+        self, guild_id: int | None, channel_id: int, user_id: int, *, game_id: str | None = None
+    ) -> Reply:
+        """The caller leaves a lobby, or resigns from a running game."""
+
+    async def kick(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        *,
+        target_user_id: int,
+        game_id: str | None = None,
+    ) -> Reply:
+        """The host (or a moderator) removes a player."""
+
+    async def end(
+        self, guild_id: int | None, channel_id: int, user_id: int, *, game_id: str | None = None
+    ) -> Reply:
+        """The host (or a moderator) ends the game now."""
+
+    async def replace(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        *,
+        target_user_id: int,
+        replacement_user_id: int,
+        game_id: str | None = None,
+    ) -> Reply:
+        """Hand a seat over to another person (host or moderator)."""
+
+    async def complete(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        *,
+        field: str,
+        current: str,
+        game_id: str | None = None,
+    ) -> list[Choice]:
+        """Autocomplete for game fields: "game", "route", "color", "setting". At most 25 choices."""
+
+
+class UnavailableGameService:
+    """Stands in until the game manager exists: every game command answers that games are not available."""
+
+    _REPLY = Reply(content=Text("service.unavailable"), ephemeral=True)
+
+    async def start(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    async def game_guild(self, game_id: str) -> int | None:
+        return None
+
+    async def complete(self, *args: Any, **kwargs: Any) -> list[Choice]:
+        return []
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+
+        async def unavailable(*args: Any, **kwargs: Any) -> Reply:
+            return self._REPLY
+
+        return unavailable
