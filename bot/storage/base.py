@@ -120,7 +120,7 @@ class GameSummary:
     """A game without its (large) engine snapshot: what listings return."""
 
     id: str
-    guild_id: int
+    guild_id: int | None  # None: a game in a DM
     channel_id: int
     thread_id: int | None
     host_id: int
@@ -196,7 +196,7 @@ class PlayerResult:
     """A stored result row (guild and board are copied from the game when results are recorded)."""
 
     game_id: str
-    guild_id: int
+    guild_id: int | None
     seat: int
     user_id: int | None
     board: str
@@ -298,7 +298,7 @@ class GameRepository(Protocol):
     async def create_game(
         self,
         *,
-        guild_id: int,
+        guild_id: int | None,
         channel_id: int,
         host_id: int,
         board: str,
@@ -365,10 +365,12 @@ class GameRepository(Protocol):
         *,
         status: GameStatus | str | Iterable[GameStatus | str] | None = None,
         guild_id: int | None = None,
+        channel_id: int | None = None,
         limit: int = 50,
         after: str | None = None,
     ) -> Page:
-        """Newest first, keyset-paged."""
+        """Newest first, keyset-paged. ``channel_id`` matches games in that channel (with or without a
+        thread) and the game whose thread has that id."""
         ...
 
     def iter_game_ids(

@@ -285,7 +285,7 @@ class PostgresRepository:
     async def create_game(
         self,
         *,
-        guild_id: int,
+        guild_id: int | None,
         channel_id: int,
         host_id: int,
         board: str,
@@ -507,6 +507,7 @@ class PostgresRepository:
         *,
         status: GameStatus | str | Iterable[GameStatus | str] | None = None,
         guild_id: int | None = None,
+        channel_id: int | None = None,
         limit: int = 50,
         after: str | None = None,
     ) -> Page:
@@ -519,6 +520,9 @@ class PostgresRepository:
         if guild_id is not None:
             params.append(guild_id)
             where.append(f"guild_id = ${len(params)}")
+        if channel_id is not None:
+            params.append(channel_id)
+            where.append(f"(channel_id = ${len(params)} OR thread_id = ${len(params)})")
         if after is not None:
             key, last_id = c.decode_cursor(after)
             params += [datetime.fromisoformat(key), last_id]

@@ -325,7 +325,7 @@ class SQLiteRepository:
     async def create_game(
         self,
         *,
-        guild_id: int,
+        guild_id: int | None,
         channel_id: int,
         host_id: int,
         board: str,
@@ -540,6 +540,7 @@ class SQLiteRepository:
         *,
         status: GameStatus | str | Iterable[GameStatus | str] | None = None,
         guild_id: int | None = None,
+        channel_id: int | None = None,
         limit: int = 50,
         after: str | None = None,
     ) -> Page:
@@ -552,6 +553,9 @@ class SQLiteRepository:
         if guild_id is not None:
             where.append("guild_id = ?")
             params.append(guild_id)
+        if channel_id is not None:
+            where.append("(channel_id = ? OR thread_id = ?)")
+            params += [channel_id, channel_id]
         if after is not None:
             key, last_id = c.decode_cursor(after)
             where.append("(created_at, id) < (?, ?)")

@@ -7,7 +7,6 @@ with the reason, only when the server cannot be reached; any other failure fails
 
 from __future__ import annotations
 
-import asyncio
 import os
 import uuid
 from collections.abc import AsyncIterator
@@ -32,7 +31,7 @@ async def _postgres_reason() -> str | None:
         _pg_checked = True
         try:
             conn = await asyncpg.connect(PG_URL, timeout=5)
-        except (OSError, asyncio.TimeoutError, asyncpg.exceptions.CannotConnectNowError) as exc:
+        except (TimeoutError, OSError, asyncpg.exceptions.CannotConnectNowError) as exc:
             _pg_unreachable.append(f"PostgreSQL unreachable at {PG_URL}: {type(exc).__name__}: {exc}")
         else:
             await conn.close()

@@ -477,3 +477,26 @@ async def test_reopening_keeps_data(repo_url: str) -> None:
     async with open_repository(repo_url) as repo:
         assert (await repo.load_game(game.id)).snapshot == {"s": 1}
         assert await repo.schema_version() == 2
+
+
+async def test_direct_message_games_have_no_guild(repo: GameRepository) -> None:
+    game = await new_game(repo, guild_id=None, channel_id=77)
+    assert (await repo.load_game(game.id)).guild_id is None
+    assert (await repo.find_open_game(channel_id=77)).id == game.id  # type: ignore[union-attr]
+    await repo.append_action(
+        game.id, 0, None, {"type": "final"}, {}, status="finished",
+        results=[SeatResult(0, 101, 40, 1, True), SeatResult(1, 102, 30, 2, False)],
+    )  # fmt: skip
+    assert [r.guild_id for r in await repo.load_results(game.id)] == [None, None]
+    assert (await repo.player_stats(None, 101)).wins == 1  # None: every guild and DMs
+    assert (await repo.player_stats(1, 101)).games == 0
+    assert [r.user_id for r in await repo.leaderboard(None)] == [101, 102]
+
+
+async def test_list_games_in_a_channel_and_its_threads(repo: GameRepository) -> None:
+    direct = await new_game(repo, channel_id=50)
+    threaded = await new_game(repo, channel_id=50, thread_id=51)
+    elsewhere = await new_game(repo, channel_id=60)
+    assert {g.id for g in (await repo.list_games(channel_id=50)).items} == {direct.id, threaded.id}
+    assert [g.id for g in (await repo.list_games(channel_id=51)).items] == [threaded.id]
+    assert [g.id for g in (await repo.list_games(channel_id=60)).items] == [elsewhere.id]

@@ -9,7 +9,7 @@
 
 CREATE TABLE games (
     id           text        PRIMARY KEY,
-    guild_id     bigint      NOT NULL,
+    guild_id     bigint,             -- NULL: a game in a DM
     channel_id   bigint      NOT NULL,
     thread_id    bigint,
     host_id      bigint      NOT NULL,

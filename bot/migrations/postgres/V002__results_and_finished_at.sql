@@ -17,7 +17,7 @@ CREATE INDEX games_finished_at ON games (finished_at) WHERE finished_at IS NOT N
 CREATE TABLE game_results (
     game_id     text        NOT NULL,
     seat        integer     NOT NULL CHECK (seat >= 0),
-    guild_id    bigint      NOT NULL,
+    guild_id    bigint,
     user_id     bigint,
     board       text        NOT NULL,
     score       integer     NOT NULL,

@@ -8,7 +8,7 @@
 
 CREATE TABLE games (
     id           TEXT    PRIMARY KEY,
-    guild_id     INTEGER NOT NULL,
+    guild_id     INTEGER,            -- NULL: a game in a DM
     channel_id   INTEGER NOT NULL,
     thread_id    INTEGER,
     host_id      INTEGER NOT NULL,

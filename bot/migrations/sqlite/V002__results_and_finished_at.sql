@@ -17,7 +17,7 @@ CREATE INDEX games_finished_at ON games (finished_at) WHERE finished_at IS NOT N
 CREATE TABLE game_results (
     game_id     TEXT    NOT NULL,
     seat        INTEGER NOT NULL CHECK (seat >= 0),
-    guild_id    INTEGER NOT NULL,
+    guild_id    INTEGER,
     user_id     INTEGER,
     board       TEXT    NOT NULL,
     score       INTEGER NOT NULL,
