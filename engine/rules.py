@@ -43,13 +43,13 @@ MAX_PLAYERS = 5
 
 
 def new_game(board: Board | str, players: list[str] | int, *, variant: str | None = None,
-             options: tuple[str, ...] | list[str] = (), seed: int = 0) -> GameState:
+             options: tuple[str, ...] | list[str] = (), seed: int = 0, any_player_count: bool = False) -> GameState:
     """Set up a game: decks shuffled from `seed`, hands and face-up row dealt, every seat offered its tickets."""
     if isinstance(board, str):
         board = load_board(board)
     names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
     lo, hi = board.rules.get("players", [MIN_PLAYERS, MAX_PLAYERS])
-    if not lo <= len(names) <= hi:
+    if not lo <= len(names) <= hi and not (any_player_count and names):
         raise IllegalAction(f"{board.name} is played by {lo} to {hi} players, not {len(names)}.")
     variant_id = variant or board.default_variant
     board.variant(variant_id)  # raises on an unknown variant

@@ -1,0 +1,117 @@
+"""Score a finished position given as JSON (a physical game, or a check of the engine's scoring).
+
+Input: {"map": "europe", "variant": "classic", "options": [...], "players": [{"name": "Ann", "routes": [["Paris",
+"Wien"], ["Kyiv", "Smolensk", "red"]], "tickets": [["Paris", "Budapest"]], "stations": ["Zürich"],
+"depots_in_reserve": 2, ...board extras}]}. Names match case-insensitively and without accents.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import GameDataError
+from engine.rules import new_game
+from engine.scoring import ScoreSheet, final_scores, winners
+from engine.state import FINISHED, NOBODY, GameState
+from engine.turn import features_for
+from maps import COLORS, Board, BoardDataError, load_board
+from maps.board import select_tickets
+
+
+def _place(board: Board, name: Any) -> int:
+    if not isinstance(name, str):
+        raise GameDataError(f"a place name must be a string, not {name!r}")
+    try:
+        return board.city(name).id
+    except BoardDataError as exc:
+        raise GameDataError(str(exc)) from exc
+
+
+def resolve_route(board: Board, entry: Any, taken: list[int]) -> int:
+    if not isinstance(entry, list) or len(entry) not in (2, 3):
+        raise GameDataError(f"a route is [a, b] or [a, b, colour], not {entry!r}")
+    a, b = _place(board, entry[0]), _place(board, entry[1])
+    label = f"{board.cities[a].name}–{board.cities[b].name}"
+    candidates = board.routes_between(a, b)
+    if not candidates:
+        raise GameDataError(f"there is no route {label} on {board.name}")
+    if len(entry) == 3:
+        colour = str(entry[2]).lower()
+        candidates = [r for r in candidates if r.color_name == colour or (colour == "purple" and r.color_name == "pink")]
+        if not candidates:
+            raise GameDataError(f"{label} has no {entry[2]} route")
+    free = [r for r in candidates if taken[r.id] == NOBODY]
+    if not free:
+        raise GameDataError(f"{label} is claimed twice")
+    if len({r.color for r in free}) > 1 and len(entry) == 2:
+        colours = ", ".join(sorted({r.color_name for r in free}))
+        raise GameDataError(f"{label} is a multiple route ({colours}): say which, as [a, b, colour]")
+    return free[0].id
+
+
+def resolve_ticket(board: Board, variant: str, entry: Any) -> int:
+    if not isinstance(entry, list) or len(entry) != 2:
+        raise GameDataError(f"a ticket is [a, b], not {entry!r}")
+    a, b = _place(board, entry[0]), _place(board, entry[1])
+    for t in select_tickets(board.tickets, board.variant(variant)):
+        if {t.a, t.b} == {a, b}:
+            return t.id
+    raise GameDataError(f"{board.cities[a].name}–{board.cities[b].name} is not a ticket of {board.name} "
+                        f"({variant})")
+
+
+def position_from_json(data: Any) -> GameState:
+    if not isinstance(data, dict) or not isinstance(data.get("players"), list):
+        raise GameDataError('a score file is {"map": ..., "players": [...]}')
+    try:
+        board = load_board(str(data.get("map", "")))
+        names = [str(p["name"]) for p in data["players"]]
+        state = new_game(board, names, variant=data.get("variant"), options=tuple(data.get("options", ())),
+                         any_player_count=True)
+    except (BoardDataError, KeyError, TypeError) as exc:
+        raise GameDataError(str(exc)) from exc
+    except ValueError as exc:
+        raise GameDataError(str(exc)) from exc
+    state.pending.clear()
+    state.route_owner = [NOBODY] * len(board.routes)
+    rules = board.rules
+    for seat, (player, entry) in enumerate(zip(state.players, data["players"], strict=True)):
+        player.routes = []
+        for r in entry.get("routes", []):
+            rid = resolve_route(board, r, state.route_owner)
+            for other in board.groups_by_route[rid]:
+                if state.route_owner[other] == seat:
+                    raise GameDataError(f"{player.name} has two routes of {board.route_label(rid)}")
+            state.route_owner[rid] = seat
+            player.routes.append(rid)
+        player.trains = rules["trains_per_player"] - sum(board.routes[r].length for r in player.routes)
+        player.score = sum(board.route_points(board.routes[r].length) for r in player.routes)
+        player.tickets = [resolve_ticket(board, state.variant, t) for t in entry.get("tickets", [])]
+        stations = entry.get("stations", [])
+        if stations and not rules.get("stations_per_player"):
+            raise GameDataError(f"{board.name} has no stations")
+        if len(stations) > rules.get("stations_per_player", 0):
+            raise GameDataError(f"{player.name} has more than {rules.get('stations_per_player')} stations")
+        for city_name in stations:
+            city = _place(board, city_name)
+            if city in state.station_owner:
+                raise GameDataError(f"{board.cities[city].name} has two stations")
+            state.station_owner[city] = seat
+        player.stations = rules.get("stations_per_player", 0) - len(stations)
+        if "depots_in_reserve" in entry:
+            if "warehouses" not in state.options:
+                raise GameDataError('depots_in_reserve needs "options": ["warehouses"]')
+            player.depots = int(entry["depots_in_reserve"])
+        for f in features_for(state):
+            f.load_score_extras(state, seat, entry)
+    state.phase = FINISHED
+    return state
+
+
+def score_json(data: Any) -> dict[str, Any]:
+    state = position_from_json(data)
+    sheets: list[ScoreSheet] = final_scores(state)
+    return {"players": [s.to_json() for s in sheets], "winners": winners(sheets)}
+
+
+__all__ = ["COLORS", "position_from_json", "score_json"]
