@@ -128,15 +128,33 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
     else:
         thinking = interaction.extras.get(_DEFERRED)
         interaction.extras[_DEFERRED] = None
-        if thinking is not None and thinking != reply.ephemeral:
-            if thinking:  # private thinking, public answer: close the private note, then post publicly
-                await interaction.edit_original_response(content=catalog.text("reply.posted_below", locale))
-            else:  # public thinking, private answer: remove the public placeholder
-                await interaction.delete_original_response()
-        await interaction.followup.send(ephemeral=reply.ephemeral, wait=False, **kwargs)
+        if thinking is True and not reply.ephemeral:
+            # private thinking, public answer: close the private note, then post publicly
+            await interaction.edit_original_response(content=catalog.text("reply.posted_below", locale))
+            await interaction.followup.send(ephemeral=False, wait=False, **kwargs)
+        elif thinking is False and reply.ephemeral:
+            await _answer_privately_after_public_thinking(interaction, kwargs, catalog, locale)
+        else:
+            await interaction.followup.send(ephemeral=reply.ephemeral, wait=False, **kwargs)
 
     for extra in reply.also:
         await send_reply(interaction, extra)
+
+
+async def _answer_privately_after_public_thinking(
+    interaction: discord.Interaction, kwargs: dict[str, Any], catalog: Catalog, locale: str
+) -> None:
+    """The public thinking message must not become a private answer (its visibility is fixed).
+
+    Complete it with a short note first (a followup sent while it is still "thinking" would replace it),
+    send the private answer as a real followup, then delete the note.
+    """
+    await interaction.edit_original_response(content=catalog.text("reply.answered_privately", locale))
+    await interaction.followup.send(ephemeral=True, wait=False, **kwargs)
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException:
+        log.debug("could not delete the public placeholder", exc_info=True)
 
 
 async def _edit_source(interaction: discord.Interaction, kwargs: dict[str, Any]) -> None:
@@ -216,10 +234,14 @@ async def report_error(
         text = f"{text} (ref {interaction.id})"
     try:
         if interaction.response.is_done():
-            if interaction.extras.get(_DEFERRED) is False:  # a public thinking message: replace it privately
+            if interaction.extras.get(_DEFERRED) is False:  # a public thinking message: answer privately
                 interaction.extras[_DEFERRED] = None
-                await interaction.delete_original_response()
-            await interaction.followup.send(text, ephemeral=True)
+                catalog = _catalog(interaction)
+                await _answer_privately_after_public_thinking(
+                    interaction, {"content": text}, catalog, _locale(interaction)
+                )
+            else:
+                await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException:

@@ -1,0 +1,227 @@
+"""An in-memory GameService for adapter tests: records every call and answers with fixed replies."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.service import (
+    ButtonSpec,
+    Choice,
+    EmbedSpec,
+    FieldSpec,
+    FileSpec,
+    GameError,
+    OptionSpec,
+    Reply,
+    SelectSpec,
+    Text,
+)
+
+# A 1x1 transparent PNG.
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+
+
+@dataclass
+class Call:
+    method: str
+    guild_id: int | None
+    channel_id: int | None
+    user_id: int | None
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+
+class FakeGameService:
+    """Games are ids mapped to their guild; replies are canned but shaped like the real ones."""
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.guilds: dict[str, int] = {}  # game id -> guild id
+        self.players: dict[str, list[int]] = {}
+        self.delay = 0.0  # seconds every game call sleeps (to exercise deferring)
+        self.started = 0
+        self.closed = 0
+        self._ids = itertools.count(1)
+
+    # lifecycle -------------------------------------------------------------
+    async def start(self) -> None:
+        self.started += 1
+
+    async def close(self) -> None:
+        self.closed += 1
+
+    async def game_guild(self, game_id: str) -> int | None:
+        return self.guilds.get(game_id)
+
+    # helpers ---------------------------------------------------------------
+    async def _record(
+        self, method: str, guild_id: int | None, channel_id: int, user_id: int, **kw: Any
+    ) -> None:
+        self.calls.append(Call(method, guild_id, channel_id, user_id, kw))
+        if self.delay:
+            await asyncio.sleep(self.delay)
+
+    def add_game(self, guild_id: int) -> str:
+        game_id = f"g{next(self._ids)}"
+        self.guilds[game_id] = guild_id
+        self.players[game_id] = []
+        return game_id
+
+    def _current(self, guild_id: int | None, game_id: str | None) -> str:
+        if game_id:
+            return game_id
+        for gid, guild in self.guilds.items():
+            if guild == guild_id:
+                return gid
+        raise GameError(Text("fake.no_game"))
+
+    @staticmethod
+    def lobby_rows(game_id: str) -> tuple[tuple[ButtonSpec, ...], ...]:
+        return (
+            (
+                ButtonSpec(game_id, "join", "Join", style="success"),
+                ButtonSpec(game_id, "start", "Start", style="primary"),
+                ButtonSpec(game_id, "hand", "My hand"),
+            ),
+        )
+
+    # game commands -----------------------------------------------------------
+    async def new_game(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
+        await self._record("new_game", guild_id, channel_id, user_id, **kw)
+        game_id = self.add_game(guild_id)
+        self.players[game_id].append(user_id)
+        return Reply(
+            content=f"New {kw['board_id']} game `{game_id}` opened by <@{user_id}>.",
+            embeds=(EmbedSpec(title="Lobby", fields=(FieldSpec("Players", f"<@{user_id}>"),)),),
+            rows=self.lobby_rows(game_id),
+        )
+
+    async def press(self, guild_id, channel_id, user_id, *, game_id, action, arg=None, values=()) -> Reply:  # type: ignore[no-untyped-def]
+        await self._record(
+            "press",
+            guild_id,
+            channel_id,
+            user_id,
+            game_id=game_id,
+            action=action,
+            arg=arg,
+            values=tuple(values),
+        )
+        if action == "join":
+            self.players[game_id].append(user_id)
+            players = ", ".join(f"<@{p}>" for p in self.players[game_id])
+            return Reply(
+                content=f"Lobby `{game_id}`: {players}", rows=self.lobby_rows(game_id), edit_source=True
+            )
+        if action == "hand":
+            return Reply(
+                content=f"Hand of <@{user_id}> in `{game_id}`",
+                ephemeral=True,
+                rows=(
+                    (
+                        SelectSpec(
+                            game_id,
+                            "keep",
+                            options=(OptionSpec("Paris–Wien (8)", "t1"), OptionSpec("Roma–Berlin (9)", "t2")),
+                            max_values=2,
+                        ),
+                    ),
+                ),
+            )
+        if action == "keep":
+            return Reply(content=f"Kept {', '.join(values)}", ephemeral=True)
+        if action == "boom":
+            raise RuntimeError("fake failure in press")
+        return Reply(content=f"{action} {arg or ''}".strip(), ephemeral=True)
+
+    async def claim(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
+        await self._record("claim", guild_id, channel_id, user_id, **kw)
+        game_id = self._current(guild_id, kw.get("game_id"))
+        return Reply(
+            content=f"Claim {kw['route']} with {kw.get('color') or 'any colour'}?",
+            ephemeral=True,
+            rows=((ButtonSpec(game_id, "claim_ok", "Confirm", arg="r12", style="success"),),),
+        )
+
+    async def hand(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
+        await self._record("hand", guild_id, channel_id, user_id, **kw)
+        return Reply(content=Text("fake.hand", {"user": f"<@{user_id}>"}), ephemeral=True)
+
+    async def board(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
+        await self._record("board", guild_id, channel_id, user_id, **kw)
+        return Reply(
+            embeds=(EmbedSpec(title="Board", image="board.png"),),
+            files=(FileSpec("board.png", PNG, description="The board"),),
+        )
+
+    async def status(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
+        await self._record("status", guild_id, channel_id, user_id, **kw)
+        return Reply(content="Status: nobody's turn")
+
+    async def log(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
+        await self._record("log", guild_id, channel_id, user_id, **kw)
+        return Reply(content=f"last {kw['limit']} moves", ephemeral=True)
+
+    async def settings(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
+        await self._record("settings", guild_id, channel_id, user_id, **kw)
+        return Reply(content="settings", ephemeral=True)
+
+    async def games(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
+        await self._record("games", guild_id, channel_id, user_id, **kw)
+        return Reply(content=f"games in {kw['scope']}", ephemeral=True)
+
+    async def stats(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
+        await self._record("stats", guild_id, channel_id, user_id, **kw)
+        return Reply(content="stats")
+
+    async def leave(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
+        await self._record("leave", guild_id, channel_id, user_id, **kw)
+        raise GameError("You are not in a game here.")
+
+    async def kick(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
+        await self._record("kick", guild_id, channel_id, user_id, **kw)
+        return Reply(content=f"kicked <@{kw['target_user_id']}>")
+
+    async def end(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
+        await self._record("end", guild_id, channel_id, user_id, **kw)
+        raise RuntimeError("fake bug in end")
+
+    async def replace(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
+        await self._record("replace", guild_id, channel_id, user_id, **kw)
+        return Reply(content="replaced", also=(Reply(content="(private note)", ephemeral=True),))
+
+    async def complete(self, guild_id, channel_id, user_id, *, field, current, game_id=None) -> list[Choice]:  # type: ignore[no-untyped-def]
+        self.calls.append(
+            Call("complete", guild_id, channel_id, user_id, {"field": field, "current": current})
+        )
+        if field == "route":
+            routes = ["Paris – Wien", "Paris – Frankfurt", "Roma – Venezia"]
+            return [Choice(r, r) for r in routes if current.lower() in r.lower()]
+        if field == "game":
+            return [Choice(g, g) for g, guild in self.guilds.items() if guild == guild_id]
+        return []
+
+    def methods_called(self) -> list[str]:
+        return [c.method for c in self.calls]
+
+    def last(self, method: str) -> Call:
+        return next(c for c in reversed(self.calls) if c.method == method)
+
+
+def values_of(seq: Sequence[Any]) -> list[Any]:
+    return list(seq)
+
+
+def handled_errors(env: Any) -> list[BaseException]:
+    """Acknowledge the errors SimCord saw reach the tree error handler and return them unwrapped.
+
+    SimCord records every exception that reaches `CommandTree.on_error`, even ones the handler answered, and
+    fails the test at teardown unless the test reads `env.errors`.
+    """
+    return [getattr(e, "original", None) or e.__cause__ or e for e in env.errors]

@@ -1,0 +1,47 @@
+"""Fixtures for the Discord adapter tests.
+
+`simcord_env` (from simcord's pytest plugin) runs the production bot built by `create_bot` against SimCord's
+in-memory Discord; `fake_service` is the in-memory GameService behind it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from bot_fakes import FakeGameService
+
+from bot import Settings, create_bot
+
+
+@pytest.fixture
+def fake_service() -> FakeGameService:
+    return FakeGameService()
+
+
+@pytest.fixture
+def bot_settings(tmp_path) -> Settings:  # type: ignore[no-untyped-def]
+    return Settings(database_url=f"sqlite:///{tmp_path / 'ttr.db'}")
+
+
+@pytest.fixture
+def make_bot(bot_settings, fake_service):  # type: ignore[no-untyped-def]
+    """Build a fresh production bot around the shared fake service (a "new process" after a restart)."""
+
+    def build():  # type: ignore[no-untyped-def]
+        return create_bot(bot_settings, service=fake_service)
+
+    return build
+
+
+@pytest.fixture
+def simcord_bot(make_bot):  # type: ignore[no-untyped-def]
+    return make_bot()
+
+
+@pytest.fixture
+def world(simcord_env):  # type: ignore[no-untyped-def]
+    """A guild with a #games channel and two members."""
+    guild = simcord_env.create_guild("Rail Club")
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    bob = guild.add_member(simcord_env.create_user("bob"))
+    return guild, channel, alice, bob
