@@ -264,7 +264,7 @@ async def test_status_filters_paging_and_lazy_ids(repo: GameRepository) -> None:
         game = await new_game(repo, guild_id=guild, channel_id=100 + n, status=status)
         made[game.id] = (guild, status)
 
-    def expected(pred) -> set[str]:  # type: ignore[no-untyped-def]
+    def expected(pred) -> set[str]:
         return {gid for gid, (guild, status) in made.items() if pred(guild, status)}
 
     open_page = await repo.list_games(status=OPEN_STATUSES, limit=100)
@@ -369,7 +369,7 @@ async def test_timer_arguments_are_checked(repo: GameRepository) -> None:
     assert len(await repo.due_timers()) == 1
 
 
-def timedelta_tz(hours: int):  # type: ignore[no-untyped-def]
+def timedelta_tz(hours: int):
     from datetime import timezone
 
     return timezone(timedelta(hours=hours))

@@ -1,0 +1,1 @@
+"""Storage layer tests (contract over every backend, SQLite specifics, migrations)."""
