@@ -1,0 +1,328 @@
+"""Passengers (Märklin): 3 per player. After claiming a route the player may put one reserve passenger on one
+of the route's two cities (never a country; one passenger per city, whoever owns it). "Move a passenger" is a
+turn: the passenger travels from its city along claimed routes, never the same route twice (the routes of a
+double route are two routes), never into a country; the player's own routes are free, each route of another
+player costs one Passenger card. At each city it reaches it takes the top merchandise token (none at its start
+city; one per city per trip), then it leaves the game. The tokens score at once (engine.features.merchandise).
+
+The move action carries the whole trip (route ids in order). `legal_actions` cannot list every trail of a late
+board, so it offers, per passenger, every one-route move plus the `TRAIL_LIMIT` best trails (most merchandise,
+then fewest Passenger cards, then fewest routes; one trail per set of cities reached) found by a depth-first
+search of at most `SEARCH_BUDGET` route steps. `apply` accepts ANY valid trip.
+
+State: `state.module["passengers"]` = per place the seat of the passenger there, or -1;
+`player.extra["passengers"]` = passengers in reserve, `player.extra["passengers_moved"]` = passengers used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.actions import Action, register
+from engine.claims import Payment
+from engine.errors import IllegalAction
+from engine.features import Feature, register_feature
+from engine.features.merchandise import take_token, top_token
+from engine.state import LAST_ROUND, MAIN, NOBODY, GameState, Pending, register_pending
+from engine.turn import end_turn
+from maps import PASSENGER_CARD
+
+NAME = "passengers"
+RESERVE = "passengers"
+MOVED = "passengers_moved"
+NO_PASSENGER = -1
+TRAIL_LIMIT = 30  # best trails listed per passenger (besides every one-route move)
+SEARCH_BUDGET = 2000  # route steps the trail search may take per passenger
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class PlacePassenger(Action):
+    """After a claim: put a reserve passenger on `city` (one of the route's cities), or None to keep it."""
+
+    kind: ClassVar[str] = "place_passenger"
+    city: int | None = None
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class MovePassenger(Action):
+    """Move the seat's passenger standing on `start` along `routes` (route ids, in travel order)."""
+
+    kind: ClassVar[str] = "move_passenger"
+    start: int = 0
+    routes: tuple[int, ...] = ()
+
+
+@register_pending
+@dataclass(slots=True)
+class PassengerPlacement(Pending):
+    """The seat has claimed `route` and may put a reserve passenger on one of `cities` (or none)."""
+
+    kind: ClassVar[str] = "passenger_placement"
+    route: int = 0
+    cities: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Trip:
+    start: int
+    routes: tuple[int, ...]
+    cities: tuple[int, ...]  # cities reached, in order (repeats included)
+    token_cities: tuple[
+        int, ...
+    ]  # cities where a token is taken (first visit, not the start, pile not empty)
+    cards: int  # Passenger cards to pay
+    points: int  # value of the tokens taken
+
+
+def _rules(state: GameState) -> dict[str, Any]:
+    found: dict[str, Any] = state.board.rules.get(NAME, {})
+    return found
+
+
+def per_player(state: GameState) -> int:
+    return int(_rules(state).get("per_player", 3))
+
+
+def card_cost(state: GameState) -> int:
+    return int(_rules(state).get("cards_per_other_route", 1))
+
+
+def positions(state: GameState) -> list[int]:
+    """Per place: the seat of the passenger standing there, or -1."""
+    found: list[int] = state.module[NAME]
+    return found
+
+
+def passengers_of(state: GameState, seat: int) -> list[int]:
+    return [c for c, s in enumerate(positions(state)) if s == seat]
+
+
+def free_cities(state: GameState, route: int) -> list[int]:
+    """Cities of the route where a passenger may be put (not a country, nobody's passenger there)."""
+    r = state.board.routes[route]
+    pos = positions(state)
+    return [c for c in (r.a, r.b) if not state.board.cities[c].dead_end and pos[c] == NO_PASSENGER]
+
+
+def check_trip(state: GameState, seat: int, start: int, routes: tuple[int, ...] | list[int]) -> Trip:
+    """The trip of the seat's passenger from `start` along `routes`, or IllegalAction saying what is wrong."""
+    board = state.board
+    if not 0 <= start < len(board.cities):
+        raise IllegalAction("There is no such city.")
+    if positions(state)[start] != seat:
+        raise IllegalAction(f"You have no passenger in {board.cities[start].name}.")
+    if not routes:
+        raise IllegalAction("Say which routes the passenger travels along (at least one).")
+    owner = state.route_owner
+    price = card_cost(state)
+    city = start
+    used: set[int] = set()
+    visited = {start}
+    reached: list[int] = []
+    token_cities: list[int] = []
+    cards = 0
+    points = 0
+    for rid in routes:
+        if not isinstance(rid, int) or not 0 <= rid < len(board.routes):
+            raise IllegalAction(f"There is no route {rid!r}.")
+        label = board.route_label(rid)
+        route = board.routes[rid]
+        if city not in (route.a, route.b):
+            raise IllegalAction(
+                f"{label} does not leave from {board.cities[city].name}, where the passenger is."
+            )
+        if rid in used:
+            raise IllegalAction(f"The passenger cannot take {label} twice in one trip.")
+        if owner[rid] == NOBODY:
+            raise IllegalAction(f"{label} is not claimed: passengers only travel on claimed routes.")
+        nxt = route.b if route.a == city else route.a
+        if board.cities[nxt].dead_end:
+            raise IllegalAction(f"Passengers never go into a country ({board.cities[nxt].name}).")
+        used.add(rid)
+        if owner[rid] != seat:
+            cards += price
+        reached.append(nxt)
+        if nxt not in visited:
+            visited.add(nxt)
+            value = top_token(state, nxt)
+            if value:
+                token_cities.append(nxt)
+                points += value
+        city = nxt
+    have = state.players[seat].hand[PASSENGER_CARD]
+    if cards > have:
+        raise IllegalAction(
+            f"That trip uses other players' routes: it costs {cards} Passenger cards and you have {have}."
+        )
+    return Trip(start, tuple(routes), tuple(reached), tuple(token_cities), cards, points)
+
+
+def trip_options(
+    state: GameState, seat: int, start: int, *, limit: int = TRAIL_LIMIT, budget: int = SEARCH_BUDGET
+) -> list[tuple[int, ...]]:
+    """Trips worth offering for the passenger on `start`: every affordable one-route move, plus the `limit` best
+    trails found in `budget` search steps (one per set of cities reached, the cheapest then shortest)."""
+    board = state.board
+    owner = state.route_owner
+    routes_at = board.routes_at
+    cities = board.cities
+    price = card_cost(state)
+    have = state.players[seat].hand[PASSENGER_CARD]
+    best: dict[
+        frozenset[int], tuple[int, int, int, tuple[int, ...]]
+    ] = {}  # visited -> (-points, cards, len, path)
+    path: list[int] = []
+    used: set[int] = set()
+    steps = 0
+
+    def dfs(city: int, visited: frozenset[int], cards: int, points: int) -> None:
+        nonlocal steps
+        for rid in routes_at[city]:
+            if steps >= budget:
+                return
+            o = owner[rid]
+            if o == NOBODY or rid in used:
+                continue
+            cost = cards + (price if o != seat else 0)
+            if cost > have:
+                continue
+            r = board.routes[rid]
+            nxt = r.b if r.a == city else r.a
+            if cities[nxt].dead_end:
+                continue
+            steps += 1
+            gain = 0 if nxt in visited else top_token(state, nxt)
+            seen = visited | {nxt}
+            path.append(rid)
+            used.add(rid)
+            key = (-(points + gain), cost, len(path), tuple(path))
+            old = best.get(seen)
+            if old is None or key < old:
+                best[seen] = key
+            dfs(nxt, seen, cost, points + gain)
+            path.pop()
+            used.discard(rid)
+
+    dfs(start, frozenset((start,)), 0, 0)
+    ranked = sorted(best.values())[:limit]
+    out = [k[3] for k in ranked]
+    for rid in routes_at[start]:  # every one-route move, even those the ranking left out
+        o = owner[rid]
+        r = board.routes[rid]
+        nxt = r.b if r.a == start else r.a
+        if o == NOBODY or cities[nxt].dead_end or (o != seat and price > have):
+            continue
+        if (rid,) not in out:
+            out.append((rid,))
+    return out
+
+
+class Passengers(Feature):
+    name = NAME
+    action_types = (PlacePassenger, MovePassenger)
+    pending_types = (PassengerPlacement,)
+
+    def setup(self, state: GameState) -> None:
+        state.module[NAME] = [NO_PASSENGER] * len(state.board.cities)
+        for p in state.players:
+            p.extra[RESERVE] = per_player(state)
+            p.extra[MOVED] = 0
+
+    def turn_actions(self, state: GameState, seat: int) -> list[Action]:
+        if state.phase not in (MAIN, LAST_ROUND):
+            return []
+        return [
+            MovePassenger(start, trip)
+            for start in passengers_of(state, seat)
+            for trip in trip_options(state, seat, start)
+        ]
+
+    def after_claim(self, state: GameState, seat: int, route: int, pay: Payment) -> None:
+        if state.players[seat].extra.get(RESERVE, 0) <= 0:
+            return
+        cities = free_cities(state, route)
+        if cities:
+            state.pending[seat] = PassengerPlacement(route, tuple(cities))
+
+    def pending_actions(self, state: GameState, seat: int, pending: Pending) -> list[Action]:
+        assert isinstance(pending, PassengerPlacement)
+        return [*(PlacePassenger(c) for c in pending.cities), PlacePassenger(None)]
+
+    def apply(self, state: GameState, seat: int, action: Action) -> None:
+        if isinstance(action, PlacePassenger):
+            self._place(state, seat, action)
+        else:
+            assert isinstance(action, MovePassenger)
+            self._move(state, seat, action)
+
+    def _place(self, state: GameState, seat: int, action: PlacePassenger) -> None:
+        pending = state.pending.get(seat)
+        if not isinstance(pending, PassengerPlacement):
+            raise IllegalAction("You can put a passenger on the board only just after claiming a route.")
+        player = state.players[seat]
+        if action.city is not None:
+            board = state.board
+            if action.city not in pending.cities:
+                r = board.routes[pending.route]
+                names = " or ".join(board.cities[c].name for c in pending.cities)
+                why = (
+                    f"a passenger is already in {board.cities[action.city].name}"
+                    if action.city in (r.a, r.b) and not board.cities[action.city].dead_end
+                    else f"passengers go on a city of the route you claimed ({names})"
+                )
+                raise IllegalAction(f"You cannot put your passenger there: {why}.")
+            positions(state)[action.city] = seat
+            player.extra[RESERVE] -= 1
+            state.last_event["public"]["passenger_placed"] = action.city
+        del state.pending[seat]
+        end_turn(state)
+
+    def _move(self, state: GameState, seat: int, action: MovePassenger) -> None:
+        pending = state.pending.get(seat)
+        if pending is not None:
+            raise IllegalAction(
+                f"Finish what you started first ({pending.kind.replace('_', ' ')}) before moving a passenger."
+            )
+        if state.phase not in (MAIN, LAST_ROUND):
+            raise IllegalAction("You cannot move a passenger now.")
+        trip = check_trip(state, seat, action.start, tuple(action.routes))
+        player = state.players[seat]
+        if trip.cards:
+            player.hand[PASSENGER_CARD] -= trip.cards
+            state.discard.extend([PASSENGER_CARD] * trip.cards)
+        tokens = [v for c in trip.token_cities if (v := take_token(state, seat, c)) is not None]
+        positions(state)[trip.start] = NO_PASSENGER
+        player.extra[MOVED] = player.extra.get(MOVED, 0) + 1
+        state.last_event["public"]["passenger_trip"] = {
+            "start": trip.start,
+            "routes": list(trip.routes),
+            "tokens": tokens,
+            "cards": trip.cards,
+        }
+        state.last_event["points"] = sum(tokens)
+        end_turn(state)
+
+    def invariants(self, state: GameState) -> list[str]:
+        errors: list[str] = []
+        pos = positions(state)
+        for seat, p in enumerate(state.players):
+            reserve, moved = p.extra.get(RESERVE, 0), p.extra.get(MOVED, 0)
+            placed = sum(1 for s in pos if s == seat)
+            if min(reserve, moved) < 0 or reserve + placed + moved != per_player(state):
+                errors.append(
+                    f"seat {seat}: passengers {reserve} in reserve + {placed} placed + {moved} moved "
+                    f"!= {per_player(state)}"
+                )
+        for city, s in enumerate(pos):
+            if s != NO_PASSENGER and state.board.cities[city].dead_end:
+                errors.append(f"a passenger stands in the country {state.board.cities[city].name}")
+        return errors
+
+    def public_info(self, state: GameState) -> dict[str, Any]:
+        return {NAME: [[c, s] for c, s in enumerate(positions(state)) if s != NO_PASSENGER]}
+
+
+register_feature(Passengers())
