@@ -1,0 +1,843 @@
+"""The board image as SVG: one pure function, a board plus a public view in, SVG text out.
+
+>>> from maps.board import load_board
+>>> svg = render_board_svg(load_board("usa"))
+>>> svg.startswith("<svg")
+True
+
+Element ids and classes are stable (tests and callers may count them): ``route-<id>`` groups with class
+``route`` (plus ``owned``/``closed``/``tunnel``/``ferry``), ``space`` rectangles, ``city-<id>`` groups with class
+``city``, ``flag`` for dead-end endpoints, ``label`` texts, ``player-<seat>`` rows in the panel.
+"""
+
+from __future__ import annotations
+
+import math
+from xml.sax.saxutils import escape
+
+from maps.board import COLORS, GRAY, LOCOMOTIVE, Board
+
+from .layout import CANVAS_W, DOT_R, FLAG_H, FLAG_W, FONT_SIZE, MAP_W, PANEL_W, SPACE_H, Layout, layout_of
+from .model import BoardView, LastMove, PlayerPanel
+
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+SEA = "#cfe2ec"
+LAND = "#f4eedd"
+COAST = "#a9c3cf"
+BORDER = "#c4b59a"
+INK = "#2b2b2b"
+HILITE = "#ff2d95"
+
+# Route colours on the board, and the letter printed on them for colour-blind players.
+ROUTE_FILL = {
+    "red": "#d9342b", "blue": "#2f6fc0", "green": "#2e9e48", "yellow": "#f5cd1e", "black": "#30343a",
+    "white": "#fbfbf8", "orange": "#f2871c", "pink": "#e35ea6", "gray": "#b0aba3",
+}  # fmt: skip
+ROUTE_LETTER = {
+    "red": "R", "blue": "B", "green": "G", "yellow": "Y", "black": "K", "white": "W", "orange": "O", "pink": "P",
+    "gray": "",
+}  # fmt: skip
+LIGHT = {"yellow", "white", "gray", "orange"}
+
+# Player piece colours, and the shape marked on every piece for colour-blind players.
+PLAYER_FILL = {
+    "red": "#b3261e", "blue": "#1c4f9c", "green": "#1f7a35", "yellow": "#e8b400", "black": "#1b1d21",
+    "purple": "#6b3fc9", "orange": "#d9570f", "white": "#f3f3f0",
+}  # fmt: skip
+PLAYER_SHAPE = {
+    "red": "circle", "blue": "square", "green": "triangle", "yellow": "diamond", "black": "cross",
+    "purple": "star", "orange": "ring", "white": "bar",
+}  # fmt: skip
+CARD_FILL = {**ROUTE_FILL, "locomotive": "url(#rainbow)"}
+
+
+def _f(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def _player_fill(color: str) -> str:
+    return PLAYER_FILL.get(color, color)
+
+
+def _mark_ink(color: str) -> str:
+    return "#1b1d21" if color in ("yellow", "white") else "#ffffff"
+
+
+def _shape(kind: str, x: float, y: float, r: float, fill: str) -> str:
+    """A small player mark centred on (x, y)."""
+    if kind == "circle":
+        return f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" fill="{fill}"/>'
+    if kind == "square":
+        return (
+            f'<rect x="{_f(x - r)}" y="{_f(y - r)}" width="{_f(2 * r)}" height="{_f(2 * r)}" fill="{fill}"/>'
+        )
+    if kind == "triangle":
+        pts = f"{_f(x)},{_f(y - r * 1.15)} {_f(x + r * 1.1)},{_f(y + r * 0.85)} {_f(x - r * 1.1)},{_f(y + r * 0.85)}"
+        return f'<polygon points="{pts}" fill="{fill}"/>'
+    if kind == "diamond":
+        pts = f"{_f(x)},{_f(y - r * 1.25)} {_f(x + r * 1.1)},{_f(y)} {_f(x)},{_f(y + r * 1.25)} {_f(x - r * 1.1)},{_f(y)}"
+        return f'<polygon points="{pts}" fill="{fill}"/>'
+    if kind == "cross":
+        w = r * 0.55
+        return (
+            f'<path d="M{_f(x - r)},{_f(y - w)}h{_f(2 * r)}v{_f(2 * w)}h{_f(-2 * r)}Z'
+            f'M{_f(x - w)},{_f(y - r)}h{_f(2 * w)}v{_f(2 * r)}h{_f(-2 * w)}Z" fill="{fill}"/>'
+        )
+    if kind == "star":
+        pts = []
+        for i in range(10):
+            rr = r * 1.25 if i % 2 == 0 else r * 0.5
+            a = math.pi / 2 + i * math.pi / 5
+            pts.append(f"{_f(x + rr * math.cos(a))},{_f(y - rr * math.sin(a))}")
+        return f'<polygon points="{" ".join(pts)}" fill="{fill}"/>'
+    if kind == "ring":
+        return f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.8)}" fill="none" stroke="{fill}" stroke-width="{_f(r * 0.55)}"/>'
+    # bar
+    return f'<rect x="{_f(x - r * 1.2)}" y="{_f(y - r * 0.45)}" width="{_f(r * 2.4)}" height="{_f(r * 0.9)}" fill="{fill}"/>'
+
+
+def _defs() -> str:
+    stops = "".join(
+        f'<stop offset="{i / 6:.2f}" stop-color="{c}"/>'
+        for i, c in enumerate(["#d9342b", "#f2871c", "#f5cd1e", "#2e9e48", "#2f6fc0", "#6b3fc9", "#e35ea6"])
+    )
+    return (
+        "<defs>"
+        f'<linearGradient id="rainbow" x1="0" y1="0" x2="1" y2="1">{stops}</linearGradient>'
+        '<clipPath id="mapclip"><rect x="0" y="0" width="{mw}" height="{mh}"/></clipPath>'
+        "</defs>"
+    )
+
+
+def _loco(x: float, y: float, angle: float, s: float = 1.0) -> str:
+    """A small locomotive mark (ferry symbol) on a space."""
+    return (
+        f'<g transform="translate({_f(x)},{_f(y)}) rotate({_f(angle)}) scale({s})" class="loco">'
+        '<path d="M-6.5,2.5V-1.5H-2.5V-4.5H1V-1.5H5.5L6.5,1V2.5Z" fill="#1b1d21"/>'
+        '<circle cx="-3.5" cy="3.2" r="1.6" fill="#1b1d21"/><circle cx="3" cy="3.2" r="1.6" fill="#1b1d21"/>'
+        "</g>"
+    )
+
+
+def _wave(x: float, y: float, angle: float) -> str:
+    return (
+        f'<path class="wave" transform="translate({_f(x)},{_f(y)}) rotate({_f(angle)})" '
+        'd="M-7,1.5q1.75,-3.5 3.5,0t3.5,0t3.5,0t3.5,0" fill="none" stroke="#1c64a8" stroke-width="1.8" '
+        'stroke-linecap="round"/>'
+    )
+
+
+def _bullet(x: float, y: float, angle: float) -> str:
+    return (
+        f'<g transform="translate({_f(x)},{_f(y)}) rotate({_f(angle)})" class="bullet">'
+        '<path d="M-8,3.2V-2.2H2.5C6,-2.2 8.5,0.5 8.5,3.2Z" fill="#ffffff" stroke="#1b1d21" stroke-width="1"/>'
+        '<path d="M-8,1.2H7.6" stroke="#2f6fc0" stroke-width="1.2"/></g>'
+    )
+
+
+def _route_static(board: Board, lay: Layout, rid: int, colorblind: bool) -> str:
+    """A route as printed on the board (nobody's trains on it)."""
+    g = lay.routes[rid] if lay.routes[rid].route == rid else next(x for x in lay.routes if x.route == rid)
+    r = board.routes[rid]
+    cname = r.color_name
+    classes = ["route", f"color-{cname}"]
+    for flag, name in (
+        (r.tunnel, "tunnel"),
+        (r.locomotives, "ferry"),
+        (r.waves, "waves"),
+        (r.bullet, "bullet-route"),
+    ):
+        if flag:
+            classes.append(name)
+    out = [f'<g id="route-{rid}" class="{" ".join(classes)}">']
+    fill = ROUTE_FILL[cname]
+    stroke, sw, dash = ("#5b5750" if cname in LIGHT else "#1e1e1e"), "1", ""
+    if r.tunnel:
+        stroke, sw, dash = "#111111", "1.6", ' stroke-dasharray="3.2,2"'
+    for i, s in enumerate(g.spaces):
+        out.append(_space(s, fill, stroke, sw, dash))
+        if i < r.locomotives:
+            out.append(_loco(s.x, s.y, s.angle))
+        elif i < r.waves:
+            out.append(_wave(s.x, s.y, s.angle))
+    if colorblind and ROUTE_LETTER[cname]:
+        n = len(g.spaces)
+        picks = {n // 2} if n < 5 else {0, n // 2, n - 1}
+        ink = "#1b1d21" if cname in LIGHT else "#ffffff"
+        for i in sorted(picks):
+            s = g.spaces[i]
+            out.append(
+                f'<text class="rletter" x="0" y="3.6" transform="translate({_f(s.x)},{_f(s.y)}) rotate({_f(s.angle)})" '
+                f'fill="{ink}" font-size="10" font-weight="bold" text-anchor="middle">{ROUTE_LETTER[cname]}</text>'
+            )
+    if r.bullet and g.spaces:
+        s = g.spaces[len(g.spaces) // 2]
+        out.append(_bullet(s.x, s.y, s.angle))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _space(s, fill: str, stroke: str, sw: str, extra: str = "") -> str:
+    return (
+        f'<rect class="space" x="{_f(-s.length / 2)}" y="{_f(-SPACE_H / 2)}" width="{_f(s.length)}" '
+        f'height="{_f(SPACE_H)}" rx="2.2" transform="translate({_f(s.x)},{_f(s.y)}) rotate({_f(s.angle)})" '
+        f'fill="{fill}" stroke="{stroke}" stroke-width="{sw}"{extra}/>'
+    )
+
+
+def _rect_d(s, length: float, height: float, dx: float = 0.0, dy: float = 0.0) -> str:
+    """Path data of a rectangle centred on space `s`, rotated with it (one subpath, for merging)."""
+    a = math.radians(s.angle)
+    c, n = math.cos(a), math.sin(a)
+    hl, hh = length / 2, height / 2
+    pts = []
+    for u, v in ((-hl, -hh), (hl, -hh), (hl, hh), (-hl, hh)):
+        pts.append(f"{_f(s.x + dx + u * c - v * n)},{_f(s.y + dy + u * n + v * c)}")
+    return "M" + "L".join(pts) + "Z"
+
+
+def _shape_d(kind: str, x: float, y: float, r: float) -> str:
+    """Path data of a player mark (see PLAYER_SHAPE) centred on (x, y)."""
+
+    def poly(pts):
+        return "M" + "L".join(f"{_f(x + px)},{_f(y + py)}" for px, py in pts) + "Z"
+
+    def circle(rr):
+        return f"M{_f(x - rr)},{_f(y)}a{_f(rr)},{_f(rr)} 0 1,0 {_f(2 * rr)},0a{_f(rr)},{_f(rr)} 0 1,0 {_f(-2 * rr)},0Z"
+
+    if kind == "circle":
+        return circle(r)
+    if kind == "square":
+        return poly(((-r, -r), (r, -r), (r, r), (-r, r)))
+    if kind == "triangle":
+        return poly(((0, -r * 1.15), (r * 1.1, r * 0.85), (-r * 1.1, r * 0.85)))
+    if kind == "diamond":
+        return poly(((0, -r * 1.25), (r * 1.1, 0), (0, r * 1.25), (-r * 1.1, 0)))
+    if kind == "cross":
+        w = r * 0.5
+        return poly(
+            (
+                (-w, -r),
+                (w, -r),
+                (w, -w),
+                (r, -w),
+                (r, w),
+                (w, w),
+                (w, r),
+                (-w, r),
+                (-w, w),
+                (-r, w),
+                (-r, -w),
+                (-w, -w),
+            )
+        )
+    if kind == "star":
+        pts = []
+        for i in range(10):
+            rr = r * 1.3 if i % 2 == 0 else r * 0.55
+            a = math.pi / 2 + i * math.pi / 5
+            pts.append((rr * math.cos(a), -rr * math.sin(a)))
+        return poly(pts)
+    if kind == "ring":
+        return circle(r) + circle(r * 0.5)
+    return poly(((-r * 1.2, -r * 0.45), (r * 1.2, -r * 0.45), (r * 1.2, r * 0.45), (-r * 1.2, r * 0.45)))
+
+
+def _route_overlay(board: Board, lay: Layout, rid: int, view: BoardView, colorblind: bool) -> str:
+    """What a game puts on a route: a player's trains, or the grey-out of a closed twin route."""
+    g = next(x for x in lay.routes if x.route == rid)
+    owner = view.routes.get(rid)
+    if owner is not None:
+        player = view.players[owner].color if 0 <= owner < len(view.players) else "black"
+        fill = _player_fill(player)
+        stroke = "#000000" if player != "black" else "#8a8d92"
+        pieces = "".join(_rect_d(s, s.length + 2.0, SPACE_H + 4.0) for s in g.spaces)
+        out = [
+            f'<g id="owned-{rid}" class="owned owner-{owner} player-{escape(player)}">'
+            f'<path class="piece" d="{pieces}" fill="{fill}" stroke="{stroke}" stroke-width="1.6" '
+            'stroke-linejoin="round"/>'
+        ]
+        if colorblind:
+            kind = PLAYER_SHAPE.get(player, "circle")
+            marks = "".join(_shape_d(kind, s.x, s.y, 3.8) for s in g.spaces)
+            out.append(f'<path class="mark" d="{marks}" fill="{_mark_ink(player)}" fill-rule="evenodd"/>')
+        out.append("</g>")
+        return "".join(out)
+    if rid in view.closed:
+        covers = "".join(_rect_d(s, s.length + 1.5, SPACE_H + 1.5) for s in g.spaces)
+        mid = g.spaces[len(g.spaces) // 2]
+        return (
+            f'<g id="closed-{rid}" class="closed"><path d="{covers}" fill="{LAND}" opacity="0.72"/>'
+            f'<path class="closed-mark" transform="translate({_f(mid.x)},{_f(mid.y)})" d="M-4,-4L4,4M4,-4L-4,4" '
+            'stroke="#555" stroke-width="1.8"/></g>'
+        )
+    return ""
+
+
+def _shadows(lay: Layout, routes) -> str:
+    d = "".join(
+        _rect_d(s, s.length + 2.0, SPACE_H + 4.0, 1.2, 1.8)
+        for g in lay.routes
+        if g.route in routes
+        for s in g.spaces
+    )
+    return f'<path class="shadow" d="{d}" fill="#000000" opacity="0.28"/>' if d else ""
+
+
+def _labels_under(lay: Layout, routes: set[int]) -> set[int]:
+    """Cities whose name box touches a space of one of `routes` (pieces are drawn bigger than spaces)."""
+    out: set[int] = set()
+    if not routes:
+        return out
+    boxes = [(lab.city, lab.box) for lab in lay.labels]
+    for g in lay.routes:
+        if g.route not in routes:
+            continue
+        for s in g.spaces:
+            reach = s.length / 2 + SPACE_H
+            for city, (x0, y0, x1, y1) in boxes:
+                if x0 - reach < s.x < x1 + reach and y0 - reach < s.y < y1 + reach:
+                    out.add(city)
+    return out
+
+
+def _highlight_svg(lay: Layout, routes: tuple[int, ...], cities: tuple[int, ...]) -> str:
+    out = ['<g class="highlight">']
+    by_id = {g.route: g for g in lay.routes}
+    for rid in routes:
+        g = by_id.get(rid)
+        if g is None:
+            continue
+        for s in g.spaces:
+            out.append(
+                f'<rect x="{_f(-s.length / 2 - 6)}" y="{_f(-SPACE_H / 2 - 6)}" width="{_f(s.length + 12)}" '
+                f'height="{_f(SPACE_H + 12)}" rx="7" transform="translate({_f(s.x)},{_f(s.y)}) rotate({_f(s.angle)})" '
+                f'fill="{HILITE}" opacity="0.8"/>'
+            )
+    for c in cities:
+        for (cid, _f2), (x, y) in lay.cities.items():
+            if cid == c:
+                out.append(
+                    f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R + 8)}" fill="{HILITE}" opacity="0.8"/>'
+                )
+    out.append("</g>")
+    return "".join(out)
+
+
+def _station(x: float, y: float, color: str, colorblind: bool) -> str:
+    fill = _player_fill(color)
+    s = (
+        f'<path class="station" d="M{_f(x - 9)},{_f(y + 8)}v-9.5l9,-8 9,8v9.5Z" fill="{fill}" stroke="#111" '
+        'stroke-width="1.5" stroke-linejoin="round"/>'
+    )
+    if colorblind:
+        s += _shape(PLAYER_SHAPE.get(color, "circle"), x, y + 2, 3.2, _mark_ink(color))
+    return s
+
+
+def _cities_svg(board: Board, lay: Layout, colorblind: bool) -> str:
+    out = []
+    region_colors = {}
+    palette = [
+        "#e8590c",
+        "#1c7ed6",
+        "#37b24d",
+        "#ae3ec9",
+        "#f59f00",
+        "#0ca678",
+        "#d6336c",
+        "#5c7cfa",
+        "#74b816",
+    ]
+    for (c, _frame), (x, y) in sorted(lay.cities.items()):
+        city = board.cities[c]
+        if city.dead_end:
+            continue
+        region = city.extra.get("region")
+        ring = "#ffffff"
+        if region:
+            ring = region_colors.setdefault(region, palette[len(region_colors) % len(palette)])
+        out.append(
+            f'<g id="city-{c}" class="city"><circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R + 2.5)}" fill="{ring}"/>'
+            f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R)}" fill="#c0392b" stroke="#5a1a12" stroke-width="1.4"/>'
+            f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R * 0.42)}" fill="#ffffff" opacity="0.85"/></g>'
+        )
+    for fl in lay.flags:
+        out.append(
+            f'<g class="flag" id="flag-{fl.city}-{fl.route}"><rect x="{_f(fl.x - FLAG_W / 2)}" y="{_f(fl.y - FLAG_H / 2)}" '
+            f'width="{_f(FLAG_W)}" height="{_f(FLAG_H)}" rx="3" fill="#fffaf0" stroke="#5a4a32" stroke-width="1.4"/>'
+            f'<path d="M{_f(fl.x - FLAG_W / 2 + 4)},{_f(fl.y - 5)}h{_f(FLAG_W - 8)}M{_f(fl.x - FLAG_W / 2 + 4)},'
+            f'{_f(fl.y)}h{_f(FLAG_W - 8)}M{_f(fl.x - FLAG_W / 2 + 4)},{_f(fl.y + 5)}h{_f(FLAG_W - 8)}" '
+            'stroke="#8c7a5b" stroke-width="1.6"/></g>'
+        )
+    return "".join(out)
+
+
+def _pieces_svg(board: Board, lay: Layout, view: BoardView, colorblind: bool) -> str:
+    """Stations, depots, warehouse counts, passengers, merchandise and meeples on the cities."""
+    out = []
+    for c, seat in view.stations.items():
+        if 0 <= seat < len(view.players):
+            for _fr, (x, y) in lay.city_positions(c):
+                out.append(_station(x, y, view.players[seat].color, colorblind))
+    for c, seat in view.depots.items():
+        if 0 <= seat < len(view.players):
+            col = view.players[seat].color
+            for _fr, (x, y) in lay.city_positions(c):
+                out.append(
+                    f'<rect class="depot" x="{_f(x - 17)}" y="{_f(y - 17)}" width="9" height="9" '
+                    f'fill="{_player_fill(col)}" stroke="#111" stroke-width="1"/>'
+                )
+    for c, n in view.warehouse_cards.items():
+        for _fr, (x, y) in lay.city_positions(c):
+            out.append(_badge(x - 14, y + 13, str(n), "#fff3bf", "warehouse"))
+    for c, seats in view.passengers.items():
+        for _fr, (x, y) in lay.city_positions(c):
+            for k, seat in enumerate(seats):
+                if 0 <= seat < len(view.players):
+                    col = view.players[seat].color
+                    px = x - 10 + k * 7
+                    out.append(
+                        f'<g class="passenger"><circle cx="{_f(px)}" cy="{_f(y - 15)}" r="3.6" '
+                        f'fill="{_player_fill(col)}" stroke="#111" stroke-width="0.8"/></g>'
+                    )
+    for c, values in view.merchandise.items():
+        if values:
+            for _fr, (x, y) in lay.city_positions(c):
+                out.append(
+                    _badge(
+                        x + 14,
+                        y + 13,
+                        str(values[0]) + ("+" if len(values) > 1 else ""),
+                        "#d3f9d8",
+                        "merchandise",
+                    )
+                )
+    for c, counts in view.meeples.items():
+        for _fr, (x, y) in lay.city_positions(c):
+            k = 0
+            for colname, n in sorted(counts.items()):
+                if n <= 0:
+                    continue
+                px = x - 12 + k * 8
+                fill = PLAYER_FILL.get(colname, ROUTE_FILL.get(colname, colname))
+                out.append(
+                    f'<g class="meeple"><circle cx="{_f(px)}" cy="{_f(y + 15)}" r="3.6" fill="{fill}" '
+                    'stroke="#111" stroke-width="0.8"/>'
+                    + (
+                        f'<text x="{_f(px)}" y="{_f(y + 26)}" font-size="8" text-anchor="middle">{n}</text>'
+                        if n > 1
+                        else ""
+                    )
+                    + "</g>"
+                )
+                k += 1
+    return "".join(out)
+
+
+def _badge(x: float, y: float, text: str, fill: str, cls: str) -> str:
+    w = 6 + 6.5 * len(text)
+    return (
+        f'<g class="{cls}"><rect x="{_f(x - w / 2)}" y="{_f(y - 6.5)}" width="{_f(w)}" height="13" rx="3" '
+        f'fill="{fill}" stroke="#444" stroke-width="0.8"/><text x="{_f(x)}" y="{_f(y + 3.8)}" font-size="10" '
+        f'font-weight="bold" text-anchor="middle" fill="#222">{escape(text)}</text></g>'
+    )
+
+
+def _labels_svg(board: Board, lay: Layout, only: set[int] | None = None) -> str:
+    halo, ink = [], []
+    for lab in lay.labels:
+        if only is not None and lab.city not in only:
+            continue
+        size = FONT_SIZE if lab.frame == "main" else FONT_SIZE - 1
+        name = escape(board.cities[lab.city].name)
+        attrs = f'x="{_f(lab.x)}" y="{_f(lab.y)}" text-anchor="{lab.anchor}" font-size="{_f(size)}"'
+        halo.append(f"<text {attrs}>{name}</text>")
+        ink.append(f'<text class="label" {attrs}>{name}</text>')
+    for lab in lay.country_labels:
+        if only is not None:
+            continue
+        name = escape(board.cities[lab.city].name.upper())
+        attrs = f'x="{_f(lab.x)}" y="{_f(lab.y)}" text-anchor="{lab.anchor}" font-size="{_f(FONT_SIZE - 2)}"'
+        halo.append(f"<text {attrs}>{name}</text>")
+        ink.append(f'<text class="label country" fill="#6b5a3c" {attrs}>{name}</text>')
+    return (
+        f'<g font-family="{FONT}" font-weight="bold" fill="none" stroke="#ffffff" stroke-width="4.2" '
+        f'stroke-linejoin="round" opacity="0.92">{"".join(halo)}</g>'
+        f'<g font-family="{FONT}" font-weight="bold" fill="{INK}">{"".join(ink)}</g>'
+    )
+
+
+def _background(lay: Layout) -> str:
+    """Sea, land, borders and frame boxes: the part of the picture that never changes during a game."""
+    out = [f'<rect x="0" y="0" width="{_f(lay.map_w)}" height="{_f(lay.map_h)}" fill="{SEA}"/>']
+    for fr in lay.frames:
+        if fr.name != "main":
+            out.append(
+                f'<rect class="zoom-frame" x="{_f(fr.x)}" y="{_f(fr.y)}" width="{_f(fr.w)}" height="{_f(fr.h)}" '
+                f'fill="{SEA}" stroke="#5a6b75" stroke-width="2" rx="6"/>'
+            )
+            out.append(
+                f'<clipPath id="clip-{fr.name}"><rect x="{_f(fr.x)}" y="{_f(fr.y)}" width="{_f(fr.w)}" '
+                f'height="{_f(fr.h)}" rx="6"/></clipPath>'
+            )
+        clip = "url(#mapclip)" if fr.name == "main" else f"url(#clip-{fr.name})"
+        out.append(
+            f'<g clip-path="{clip}"><path class="land" d="{fr.land}" fill="{LAND}" stroke="{COAST}" '
+            f'stroke-width="1.6" stroke-linejoin="round" fill-rule="evenodd"/>'
+            f'<path class="borders" d="{fr.borders}" fill="none" stroke="{BORDER}" stroke-width="1.3" '
+            'stroke-dasharray="5,3" stroke-linejoin="round"/></g>'
+        )
+        if fr.name != "main":
+            out.append(
+                f'<text x="{_f(fr.x + 10)}" y="{_f(fr.y + 22)}" font-family="{FONT}" font-size="15" '
+                f'font-weight="bold" fill="#41525c">{escape(fr.name.title())}</text>'
+            )
+    return "".join(out)
+
+
+def _card(x: float, y: float, w: float, h: float, ctype: int) -> str:
+    name = "locomotive" if ctype == LOCOMOTIVE else (COLORS[ctype] if 0 <= ctype < len(COLORS) else "gray")
+    fill = CARD_FILL.get(name, "#cccccc")
+    letter = "L" if name == "locomotive" else ROUTE_LETTER.get(name, "?")
+    ink = "#1b1d21" if name in LIGHT else "#ffffff"
+    return (
+        f'<g class="card card-{name}"><rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" rx="5" '
+        f'fill="{fill}" stroke="#333" stroke-width="1.2"/>'
+        f'<text x="{_f(x + w / 2)}" y="{_f(y + h / 2 + 6)}" font-size="17" font-weight="bold" text-anchor="middle" '
+        f'fill="{ink}" stroke="{"none" if name != "locomotive" else "#000"}" stroke-width="0.6">{letter}</text></g>'
+    )
+
+
+def _panel_chrome(height: float, colorblind: bool) -> str:
+    """The panel's fixed parts (background, route-letter legend): drawn with the static map."""
+    x0, w = MAP_W, PANEL_W
+    out = [
+        f'<g class="panel-chrome" font-family="{FONT}"><rect x="{x0}" y="0" width="{w}" height="{_f(height)}" '
+        'fill="#f7f5f0"/>',
+        f'<line x1="{x0}" y1="0" x2="{x0}" y2="{_f(height)}" stroke="#b8b1a3" stroke-width="2"/>',
+    ]
+    if colorblind:
+        _legend(out, x0, height, w)
+    out.append("</g>")
+    return "".join(out)
+
+
+def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool) -> str:
+    """The panel's game parts: title, players, face-up row, piles, last move, final tickets."""
+    x0 = MAP_W
+    w = PANEL_W
+    out = [f'<g class="panel" font-family="{FONT}">']
+    y = 34.0
+    title = escape(view.title or f"Ticket to Ride · {board.name}")
+    out.append(
+        f'<text x="{x0 + 16}" y="{_f(y)}" font-size="20" font-weight="bold" fill="{INK}">{title}</text>'
+    )
+    if view.round is not None or view.final:
+        y += 22
+        sub = "Final scores" if view.final else f"Round {view.round}"
+        out.append(f'<text x="{x0 + 16}" y="{_f(y)}" font-size="14" fill="#555">{sub}</text>')
+    y += 14
+    show_cards = not view.final and bool(view.face_up or view.deck or view.discard)
+    reserved = (165 if show_cards else 0) + (80 if view.last_move and view.last_move.text else 0) + 90
+    n = max(1, len(view.players))
+    row_h = max(48.0, min(62.0, (height - y - reserved) / n - 7))
+    for seat, p in enumerate(view.players):
+        y = _player_row(out, seat, p, view, x0, y, w, colorblind, row_h)
+    if show_cards:
+        y += 12
+        out.append(
+            f'<text x="{x0 + 16}" y="{_f(y + 14)}" font-size="14" font-weight="bold" fill="{INK}">Face-up</text>'
+        )
+        y += 24
+        cw, ch = 52.0, 72.0
+        for k, ct in enumerate(view.face_up):
+            out.append(_card(x0 + 16 + k * (cw + 10), y, cw, ch, ct))
+        y += ch + 24
+        piles = [("cards", f"Deck {view.deck}"), ("cards", f"Discard {view.discard}")]
+        if view.tickets_left is not None:
+            piles.append(("tickets", f"Tickets {view.tickets_left}"))
+        for k, (kind, text) in enumerate(piles):
+            cx = x0 + 26 + k * 112
+            out.append(_icon(kind, cx, y - 5))
+            out.append(
+                f'<text class="piles" x="{_f(cx + 13)}" y="{_f(y)}" font-size="14" fill="{INK}">{text}</text>'
+            )
+        y += 6
+    if view.last_move and view.last_move.text:
+        y += 26
+        out.append(
+            f'<text x="{x0 + 16}" y="{_f(y)}" font-size="13" font-weight="bold" fill="{HILITE}">Last move</text>'
+        )
+        for line in _wrap(view.last_move.text, 42)[:3]:
+            y += 18
+            out.append(f'<text x="{x0 + 16}" y="{_f(y)}" font-size="14" fill="{INK}">{escape(line)}</text>')
+    if view.final and view.ticket_routes:
+        y = _tickets_block(out, board, view, x0, y + 14, w, height)
+    out.append("</g>")
+    return "".join(out)
+
+
+def _wrap(text: str, n: int) -> list[str]:
+    words, lines, cur = text.split(), [], ""
+    for wd in words:
+        if cur and len(cur) + 1 + len(wd) > n:
+            lines.append(cur)
+            cur = wd
+        else:
+            cur = f"{cur} {wd}".strip()
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+_ICONS = {  # 16x16 pictograms for the panel, drawn around (0, 0)
+    "trains": "M-8,4V-3H-3V-7H2V-3H6L8,1V4ZM-5,7a2,2 0 1,0 .1,0ZM4,7a2,2 0 1,0 .1,0Z",
+    "cards": "M-7,-6h8v12h-8ZM-2,-7.5h8v12h-8Z",
+    "tickets": "M-8,-5h16v10h-16ZM-4,-5v10",
+    "stations": "M-7,7v-7l7,-6 7,6v7Z",
+    "passengers": "M0,-7.5a3,3 0 1,0 .1,0ZM-5,7v-4a5,4 0 0,1 10,0v4Z",
+    "bullets": "M-8,4V-3H1C5,-3 8,0 8,4Z",
+    "depots": "M-7,7v-9h14v9ZM-8,-2l8,-5 8,5",
+    "track": "M-7,7V-7M-7,-7h11l-3,3 3,3h-11",
+    "done": "M-7,0l5,5 9,-10",
+}  # fmt: skip
+_ICON_LINE = {"cards", "tickets", "depots", "track", "done"}
+
+
+def _icon(kind: str, x: float, y: float) -> str:
+    d = _ICONS[kind]
+    if kind in _ICON_LINE:
+        return (
+            f'<path class="icon icon-{kind}" transform="translate({_f(x)},{_f(y)})" d="{d}" fill="#ffffff" '
+            'stroke="#555" stroke-width="1.5" stroke-linejoin="round"/>'
+        )
+    return f'<path class="icon icon-{kind}" transform="translate({_f(x)},{_f(y)})" d="{d}" fill="#555"/>'
+
+
+def _player_row(
+    out: list[str],
+    seat: int,
+    p: PlayerPanel,
+    view: BoardView,
+    x0: float,
+    y: float,
+    w: float,
+    colorblind: bool,
+    h: float = 62.0,
+) -> float:
+    turn = view.turn == seat and not view.final
+    bg = "#fff3c4" if turn else "#ffffff"
+    out.append(
+        f'<g id="player-{seat}" class="player"><rect x="{_f(x0 + 10)}" y="{_f(y)}" width="{_f(w - 20)}" height="{_f(h)}" '
+        f'rx="7" fill="{bg}" stroke="{"#e0a800" if turn else "#d6d0c4"}" stroke-width="{2.2 if turn else 1}"/>'
+    )
+    fill = _player_fill(p.color)
+    out.append(
+        f'<rect x="{_f(x0 + 20)}" y="{_f(y + 9)}" width="26" height="26" rx="5" fill="{fill}" stroke="#222"/>'
+    )
+    if colorblind:
+        out.append(_shape(PLAYER_SHAPE.get(p.color, "circle"), x0 + 33, y + 22, 6, _mark_ink(p.color)))
+    name = p.name if len(p.name) <= 18 else p.name[:17] + "…"
+    marker = "▶ " if turn else ""
+    out.append(
+        f'<text x="{_f(x0 + 56)}" y="{_f(y + 28)}" font-size="17" font-weight="bold" fill="{INK}">'
+        f"{escape(marker + name)}</text>"
+    )
+    out.append(
+        f'<text class="score" x="{_f(x0 + w - 22)}" y="{_f(y + 30)}" font-size="24" font-weight="bold" '
+        f'text-anchor="end" fill="{INK}">{p.score}</text>'
+    )
+    stats = [("trains", p.trains), ("cards", p.cards), ("tickets", p.tickets)]
+    for kind, value in (
+        ("stations", p.stations),
+        ("passengers", p.passengers),
+        ("bullets", p.bullet_trains),
+        ("depots", p.depots),
+        ("track", view.bullet_track.get(seat)),
+        ("done", p.completed_tickets),
+    ):
+        if value is not None:
+            stats.append((kind, value))
+    step = min(62.0, (w - 40) / len(stats))
+    for k, (kind, value) in enumerate(stats):
+        cx = x0 + 30 + k * step
+        out.append(_icon(kind, cx, y + h - 13))
+        out.append(
+            f'<text class="stat stat-{kind}" x="{_f(cx + 12)}" y="{_f(y + h - 7.5)}" font-size="15" '
+            f'font-weight="bold" fill="#333">{value}</text>'
+        )
+    out.append("</g>")
+    return y + h + 7
+
+
+def _tickets_block(out, board, view, x0, y, w, height) -> float:
+    """Every player's tickets, done or failed (final board only), in one or two columns."""
+    out.append(
+        f'<text x="{x0 + 16}" y="{_f(y + 8)}" font-size="14" font-weight="bold" fill="{INK}">Tickets</text>'
+    )
+    y += 14
+    items = [
+        (seat, t)
+        for seat, lines in sorted(view.ticket_routes.items())
+        if 0 <= seat < len(view.players)
+        for t in lines
+    ]
+    step = 15.0
+    room = max(1, int((height - 96 - y) // step))
+    cols = 1 if len(items) <= room else 2
+    shown = items[: room * cols]
+    colw = (w - 32) / cols
+    maxc = 30 if cols == 1 else 14
+    for k, (seat, t) in enumerate(shown):
+        col, row = divmod(k, room)
+        if cols == 1:
+            col, row = 0, k
+        cx = x0 + 16 + col * colw
+        cy = y + (row + 1) * step
+        p = view.players[seat]
+        mark = "✔" if t.done else "✘"
+        ink = "#1f7a35" if t.done else "#b3261e"
+        a, b = board.cities[t.a].name, board.cities[t.b].name
+        txt = f"{a}–{b}"
+        if len(txt) > maxc:
+            txt = f"{a[: maxc // 2 - 1]}.–{b[: maxc // 2 - 1]}."
+        out.append(
+            f'<g class="ticket-line"><rect x="{_f(cx)}" y="{_f(cy - 9)}" width="9" height="9" '
+            f'fill="{_player_fill(p.color)}" stroke="#222" stroke-width="0.6"/>'
+            f'<text x="{_f(cx + 13)}" y="{_f(cy)}" font-size="11.5" fill="{INK}">{escape(txt)}</text>'
+            f'<text x="{_f(cx + colw - 8)}" y="{_f(cy)}" font-size="11.5" text-anchor="end" fill="{ink}">'
+            f"{mark}{'+' if t.done else '−'}{t.points}</text></g>"
+        )
+    if len(shown) < len(items):
+        out.append(
+            f'<text x="{x0 + 16}" y="{_f(y + (room + 1) * step)}" font-size="11" fill="#555">'
+            f"+{len(items) - len(shown)} more</text>"
+        )
+    return y + min(len(items), room) * step
+
+
+def _legend(out: list[str], x0: float, height: float, w: float) -> None:
+    y = height - 70
+    out.append(f'<text x="{x0 + 16}" y="{_f(y)}" font-size="12" fill="#555">Route letters</text>')
+    y += 8
+    for k, name in enumerate(COLORS + ("gray",)):
+        cx = x0 + 16 + (k % 5) * 68
+        cy = y + (k // 5) * 24
+        fill = ROUTE_FILL[name]
+        ink = "#1b1d21" if name in LIGHT else "#ffffff"
+        out.append(
+            f'<rect x="{_f(cx)}" y="{_f(cy)}" width="20" height="14" rx="2" fill="{fill}" stroke="#333" stroke-width="0.8"/>'
+            f'<text x="{_f(cx + 10)}" y="{_f(cy + 11)}" font-size="10" font-weight="bold" text-anchor="middle" '
+            f'fill="{ink}">{ROUTE_LETTER[name]}</text>'
+            f'<text x="{_f(cx + 24)}" y="{_f(cy + 11)}" font-size="11" fill="#444">{name}</text>'
+        )
+
+
+def render_board_svg(
+    board: Board,
+    view: BoardView | None = None,
+    *,
+    width: int = 1600,
+    colorblind: bool = True,
+    highlight: LastMove | None = None,
+) -> str:
+    """The board with the public state of a game, as SVG text.
+
+    `view` holds only public information (:class:`render.model.BoardView`); without it the empty board is drawn.
+    `width` is the picture width in pixels (the drawing is laid out on a 1600-unit canvas and scaled).
+    `colorblind` adds a letter to every route colour and a shape to every player colour.
+    `highlight` replaces the view's ``last_move`` as the thing outlined on the map (pass ``LastMove()`` for none).
+    """
+    view = view or BoardView()
+    lay = layout_of(board)
+    height = canvas_height(lay, view)
+    return (
+        _svg_open(width, height)
+        + static_layer(board, colorblind=colorblind)
+        + game_layer(board, view, colorblind=colorblind, highlight=highlight, height=height)
+        + "</svg>"
+    )
+
+
+def canvas_height(lay: Layout, view: BoardView | None = None) -> float:
+    """Picture height in canvas units: the map's (the panel fits itself into it)."""
+    return lay.height
+
+
+def _svg_open(width: int, height: float) -> str:
+    px_h = round(width * height / CANVAS_W)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{px_h}" '
+        f'viewBox="0 0 {CANVAS_W} {_f(height)}" font-family="{FONT}">'
+    )
+
+
+def static_layer(board: Board, *, colorblind: bool = True) -> str:
+    """The map as printed: sea, land, borders, every route unclaimed, cities, flags, names and the panel's frame.
+
+    Never changes during a game, so the PNG path renders it once per board and reuses it.
+    """
+    lay = layout_of(board)
+    return "".join(
+        [
+            _defs().replace("{mw}", _f(lay.map_w)).replace("{mh}", _f(lay.map_h)),
+            _background(lay),
+            '<g class="routes">',
+            *(_route_static(board, lay, g.route, colorblind) for g in lay.routes),
+            "</g>",
+            _cities_svg(board, lay, colorblind),
+            _labels_svg(board, lay),
+            _panel_chrome(lay.height, colorblind),
+        ]
+    )
+
+
+def game_layer(
+    board: Board,
+    view: BoardView,
+    *,
+    colorblind: bool = True,
+    highlight: LastMove | None = None,
+    height: float | None = None,
+    labels_on_top: bool = True,
+) -> str:
+    """What a game adds over :func:`static_layer`: highlight, claimed/closed routes, pieces and the panel."""
+    lay = layout_of(board)
+    height = height or canvas_height(lay, view)
+    parts = [_defs().replace("{mw}", _f(lay.map_w)).replace("{mh}", _f(lay.map_h))]
+    hl = highlight if highlight is not None else view.last_move
+    hl_routes = tuple(hl.routes) if hl is not None else ()
+    if hl is not None and (hl.routes or hl.cities):
+        parts.append(_highlight_svg(lay, hl_routes, tuple(hl.cities)))
+    parts.append('<g class="claims">')
+    parts.append(_shadows(lay, set(view.routes)))
+    for rid in sorted(set(view.routes) | set(view.closed)):
+        if 0 <= rid < len(board.routes):
+            parts.append(_route_overlay(board, lay, rid, view, colorblind))
+    for rid in hl_routes:  # a highlighted free route is redrawn over its glow
+        if 0 <= rid < len(board.routes) and rid not in view.routes:
+            parts.append(
+                _route_static(board, lay, rid, colorblind).replace(f'id="route-{rid}"', f'id="hl-{rid}"')
+            )
+    parts.append("</g>")
+    parts.append(_pieces_svg(board, lay, view, colorblind))
+    covered = _labels_under(lay, set(view.routes) | set(hl_routes))
+    if covered and labels_on_top:  # names that a claimed route now hides are drawn again on top
+        parts.append(_labels_svg(board, lay, covered))
+    parts.append(_panel_svg(board, view, height, colorblind))
+    return "".join(parts)
+
+
+ROUTE_COLORS = {name: ROUTE_FILL[name] for name in (*COLORS, "gray")}
+__all__ = [
+    "render_board_svg",
+    "static_layer",
+    "game_layer",
+    "canvas_height",
+    "ROUTE_FILL",
+    "PLAYER_FILL",
+    "PLAYER_SHAPE",
+    "ROUTE_LETTER",
+    "GRAY",
+]

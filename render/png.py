@@ -1,0 +1,134 @@
+"""SVG to PNG with cairosvg, and the board PNG with its static part rendered once per board.
+
+The board picture is two layers (see :mod:`render.board_svg`): the printed map, which never changes during a
+game, and what the game adds. :func:`render_board_png` keeps the printed map as a rasterised cairo surface per
+(board, width, colour-blind flag) and only rasterises the game layer on top of a copy of it; the result is
+palette-quantised by Pillow, which keeps a 1600 px board well under 1.5 MB (typically 250-400 KB).
+"""
+
+from __future__ import annotations
+
+import io
+from collections import OrderedDict
+
+import cairocffi as cairo
+from cairosvg.parser import Tree
+from cairosvg.surface import PNGSurface
+from PIL import Image
+
+from maps.board import Board
+
+from .board_svg import (
+    _labels_svg,
+    _labels_under,
+    _svg_open,
+    canvas_height,
+    game_layer,
+    render_board_svg,
+    static_layer,
+)
+from .layout import CANVAS_W, layout_of
+from .model import BoardView
+
+PALETTE_COLORS = 192
+PNG_COMPRESS_LEVEL = 3
+_STATIC_CACHE: OrderedDict[tuple, cairo.ImageSurface] = OrderedDict()
+_STATIC_CACHE_SIZE = 8
+
+
+def _rasterise(svg: str, width: int, base: cairo.ImageSurface | None = None) -> cairo.ImageSurface:
+    """Draw `svg` (scaled to `width` px) onto a new surface, over a copy of `base` when given."""
+
+    class _Surface(PNGSurface):
+        def _create_surface(self, w, h):
+            w, h = int(round(w)), int(round(h))
+            surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, w, h)
+            if base is not None:
+                ctx = cairo.Context(surface)
+                ctx.set_source_surface(base, 0, 0)
+                ctx.paint()
+            return surface, w, h
+
+    tree = Tree(bytestring=svg.encode("utf-8"))
+    return _Surface(tree, None, 96, output_width=width).cairo
+
+
+def _encode(surface: cairo.ImageSurface, *, quantize: bool = True) -> bytes:
+    surface.flush()
+    w, h = surface.get_width(), surface.get_height()
+    img = Image.frombuffer("RGBA", (w, h), bytes(surface.get_data()), "raw", "BGRA", surface.get_stride(), 1)
+    img = img.convert("RGB")
+    if quantize:
+        img = img.quantize(colors=PALETTE_COLORS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return buf.getvalue()
+
+
+def svg_to_png(svg: str, *, width: int, quantize: bool = True) -> bytes:
+    """Rasterise SVG text to PNG bytes `width` pixels wide (palette-quantised unless `quantize` is False)."""
+    return _encode(_rasterise(svg, width), quantize=quantize)
+
+
+def _static_surface(
+    board: Board, width: int, colorblind: bool, labels_only: bool = False
+) -> cairo.ImageSurface:
+    """The printed map (or only its names, on a transparent surface) rasterised once and cached."""
+    key = (board.id, id(layout_of(board)), width, colorblind, labels_only)
+    surface = _STATIC_CACHE.get(key)
+    if surface is None:
+        lay = layout_of(board)
+        body = _labels_svg(board, lay) if labels_only else static_layer(board, colorblind=colorblind)
+        svg = _svg_open(width, lay.height) + body + "</svg>"
+        surface = _rasterise(svg, width)
+        _STATIC_CACHE[key] = surface
+        while len(_STATIC_CACHE) > _STATIC_CACHE_SIZE:
+            _STATIC_CACHE.popitem(last=False)
+    else:
+        _STATIC_CACHE.move_to_end(key)
+    return surface
+
+
+def render_board_png(
+    board: Board,
+    view: BoardView | None = None,
+    *,
+    width: int = 1600,
+    colorblind: bool = True,
+    highlight=None,
+    cache: bool = True,
+) -> bytes:
+    """The board picture as PNG bytes; same options as :func:`render.board_svg.render_board_svg`.
+
+    With `cache` (the default) the printed map is rasterised once per board/width and reused, which gives the same
+    picture (up to anti-aliasing at the map/panel edge) several times faster.
+    """
+    view = view or BoardView()
+    if not cache:
+        svg = render_board_svg(board, view, width=width, colorblind=colorblind, highlight=highlight)
+        return svg_to_png(svg, width=width)
+    lay = layout_of(board)
+    height = canvas_height(lay, view)
+    base = _static_surface(board, width, colorblind)
+    svg = (
+        _svg_open(width, height)
+        + game_layer(
+            board, view, colorblind=colorblind, highlight=highlight, height=height, labels_on_top=False
+        )
+        + "</svg>"
+    )
+    surface = _rasterise(svg, width, base)
+    hl = highlight if highlight is not None else view.last_move
+    covered = _labels_under(lay, set(view.routes) | set(hl.routes if hl is not None else ()))
+    if covered:  # names hidden by claimed routes: paint them again from the cached names layer
+        names = _static_surface(board, width, colorblind, labels_only=True)
+        k = width / CANVAS_W
+        ctx = cairo.Context(surface)
+        for lab in lay.labels:
+            if lab.city in covered:
+                x0, y0, x1, y1 = lab.box
+                ctx.rectangle(x0 * k - 3, y0 * k - 3, (x1 - x0) * k + 6, (y1 - y0) * k + 6)
+        ctx.clip()
+        ctx.set_source_surface(names, 0, 0)
+        ctx.paint()
+    return _encode(surface)
