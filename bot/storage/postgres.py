@@ -60,6 +60,27 @@ _RECORD_COLUMNS = _SUMMARY_COLUMNS + ", snapshot::text AS snapshot"
 _TIMER_COLUMNS = "id, game_id, kind, due_at, payload::text AS payload, created_at"
 _OPEN = "('lobby', 'active')"
 
+# The version guard, the snapshot, the counters and the action row in one statement.
+# $5 status or NULL to keep it, $6 whether $5 closes the game (sets finished_at once).
+_APPEND_SQL = """
+WITH bumped AS (
+    UPDATE games
+       SET version = version + 1,
+           action_count = action_count + 1,
+           snapshot = $3::json,
+           updated_at = $4,
+           status = COALESCE($5::text, status),
+           finished_at = CASE WHEN $5::text IS NULL THEN finished_at
+                              WHEN $6::boolean THEN COALESCE(finished_at, $4)
+                              ELSE NULL END
+     WHERE id = $1 AND version = $2
+ RETURNING id, version, action_count
+)
+INSERT INTO actions (game_id, seq, seat, action, version, created_at)
+SELECT id, action_count, $7, $8::jsonb, version, $4 FROM bumped
+RETURNING seq, version
+"""
+
 _UNAVAILABLE: tuple[type[BaseException], ...] = (
     OSError,  # refused, reset, unreachable (ConnectionError is a subclass)
     asyncio.TimeoutError,
@@ -352,7 +373,9 @@ class PostgresRepository:
         return record
 
     @staticmethod
-    async def _guard_failed(conn: asyncpg.Connection, game_id: str, expected: int) -> StorageError:
+    async def _guard_failed(
+        conn: asyncpg.Connection | asyncpg.Pool, game_id: str, expected: int
+    ) -> StorageError:
         actual = await conn.fetchval("SELECT version FROM games WHERE id = $1", game_id)
         if actual is None:
             return GameNotFound(game_id)
@@ -435,32 +458,24 @@ class PostgresRepository:
         status_v = c.status_value(status)
         checked = None if results is None else c.check_results(results)
         now = self._now()
-        async with self._write("append action") as conn:
-            if status_v is None:
-                row = await conn.fetchrow(
-                    "UPDATE games SET version = version + 1, action_count = action_count + 1,"
-                    " snapshot = $3::json, updated_at = $4"
-                    " WHERE id = $1 AND version = $2 RETURNING version, action_count",
-                    game_id, expected_version, snapshot_j, now,
-                )  # fmt: skip
-            else:
-                row = await conn.fetchrow(
-                    "UPDATE games SET version = version + 1, action_count = action_count + 1,"
-                    " snapshot = $3::json, updated_at = $4, status = $5,"
-                    " finished_at = CASE WHEN $6 THEN COALESCE(finished_at, $4) ELSE NULL END"
-                    " WHERE id = $1 AND version = $2 RETURNING version, action_count",
-                    game_id, expected_version, snapshot_j, now, status_v, c.is_closed(status_v),
-                )  # fmt: skip
-            if row is None:
-                raise await self._guard_failed(conn, game_id, expected_version)
-            version, seq = int(row["version"]), int(row["action_count"])
-            await conn.execute(
-                "INSERT INTO actions (game_id, seq, seat, action, version, created_at)"
-                " VALUES ($1, $2, $3, $4::jsonb, $5, $6)",
-                game_id, seq, seat, action_j, version, now,
-            )  # fmt: skip
-            if checked is not None:
+        args = (game_id, expected_version, snapshot_j, now, status_v, bool(status_v and c.is_closed(status_v)),
+                seat, action_j)  # fmt: skip
+        if checked is None:
+            # one statement is its own transaction: a single round trip, nothing half-applied
+            try:
+                pool = self._require_pool()
+                row = await pool.fetchrow(_APPEND_SQL, *args)
+                if row is None:
+                    raise await self._guard_failed(pool, game_id, expected_version)
+            except _DB_ERRORS as exc:
+                raise _map_error(exc, "append action") from exc
+        else:
+            async with self._write("append action") as conn:
+                row = await conn.fetchrow(_APPEND_SQL, *args)
+                if row is None:
+                    raise await self._guard_failed(conn, game_id, expected_version)
                 await self._write_results(conn, game_id, checked)
+        version, seq = int(row["version"]), int(row["seq"])
         return ActionRecord(game_id, seq, seat, action_d, version, now)
 
     async def load_actions(self, game_id: str, *, after_seq: int = 0) -> list[ActionRecord]:
