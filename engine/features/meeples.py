@@ -201,14 +201,16 @@ class Meeples(Feature):
         errors: list[str] = []
         names = colors(state)
         module = state.module[NAME]
+        n = per_color(state)
+        columns = list(zip(*module["places"], strict=True))
         for ci, name in enumerate(names):
-            on_board = sum(p[ci] for p in module["places"])
+            on_board = sum(columns[ci])
             held = [holdings(state, s)[ci] for s in range(state.num_players)]
             total = on_board + module["bag"][ci] + sum(held)
-            if total != per_color(state) or min(held) < 0 or min(p[ci] for p in module["places"]) < 0:
+            if total != n or min(held) < 0 or min(columns[ci]) < 0:
                 errors.append(
                     f"{name} meeples: {on_board} on the board + {module['bag'][ci]} in the bag + "
-                    f"{held} held != {per_color(state)}"
+                    f"{held} held != {n}"
                 )
         return errors
 

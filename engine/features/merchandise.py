@@ -25,11 +25,25 @@ POINTS_IN_PLAY = "points_in_play"
 DECLARED = "merchandise_declared"  # `ttr score`: a points total given instead of the token list
 
 
-def initial_piles(state: GameState) -> list[list[int]]:
+_INITIAL: dict[str, tuple[tuple[int, ...], ...]] = {}
+
+
+def initial_piles(state: GameState) -> tuple[tuple[int, ...], ...]:
     """The piles as the board data sets them up (top first); empty for countries and cities without goods."""
-    return [
-        [] if c.dead_end else [int(v) for v in c.extra.get("merchandise") or ()] for c in state.board.cities
-    ]
+    board = state.board
+    found = _INITIAL.get(board.id)
+    if found is None:
+        found = tuple(
+            () if c.dead_end else tuple(int(v) for v in c.extra.get("merchandise") or ())
+            for c in board.cities
+        )
+        _INITIAL[board.id] = found
+    return found
+
+
+def supply(state: GameState) -> Counter[int]:
+    """How many tokens of each value the game has."""
+    return Counter(v for pile in initial_piles(state) for v in pile)
 
 
 def piles(state: GameState) -> list[list[int]]:
@@ -66,7 +80,7 @@ class Merchandise(Feature):
     name = NAME
 
     def setup(self, state: GameState) -> None:
-        state.module[NAME] = initial_piles(state)
+        state.module[NAME] = [list(p) for p in initial_piles(state)]
         for p in state.players:
             p.extra[NAME] = []
             p.extra.setdefault(POINTS_IN_PLAY, 0)
@@ -79,22 +93,30 @@ class Merchandise(Feature):
 
     def invariants(self, state: GameState) -> list[str]:
         errors: list[str] = []
-        supply = Counter(v for pile in initial_piles(state) for v in pile)
-        now = Counter(v for pile in piles(state) for v in pile)
+        held = held_value = 0
         for seat, p in enumerate(state.players):
-            held = p.extra.get(NAME, [])
-            now.update(held)
-            if sum(held) != p.extra.get(POINTS_IN_PLAY, 0):
+            tokens = p.extra.get(NAME, [])
+            held += len(tokens)
+            held_value += sum(tokens)
+            if sum(tokens) + p.extra.get(DECLARED, 0) != p.extra.get(POINTS_IN_PLAY, 0):
                 errors.append(
-                    f"seat {seat}: merchandise {held} but points_in_play {p.extra.get(POINTS_IN_PLAY)}"
+                    f"seat {seat}: merchandise {tokens} but points_in_play {p.extra.get(POINTS_IN_PLAY)}"
                 )
-        if now != supply:
-            errors.append(
-                f"merchandise tokens not conserved: {sorted(now.items())} != {sorted(supply.items())}"
-            )
+        on_board = board_value = 0
         for city, (pile, first) in enumerate(zip(piles(state), initial_piles(state), strict=True)):
-            if pile != first[len(first) - len(pile) :]:
-                errors.append(f"pile of {state.board.cities[city].name} is {pile}, not the bottom of {first}")
+            on_board += len(pile)
+            board_value += sum(pile)
+            if len(pile) > len(first) or tuple(pile) != first[len(first) - len(pile) :]:
+                errors.append(
+                    f"pile of {state.board.cities[city].name} is {pile}, not the bottom of {list(first)}"
+                )
+        total = sum(len(first) for first in initial_piles(state))
+        value = sum(sum(first) for first in initial_piles(state))
+        if held + on_board != total or held_value + board_value != value:
+            errors.append(
+                f"merchandise tokens: {on_board} on the board + {held} held != {total}, "
+                f"or points {board_value} + {held_value} != {value}"
+            )
         return errors
 
     def load_score_extras(self, state: GameState, seat: int, data: dict[str, Any]) -> None:
@@ -114,21 +136,21 @@ class Merchandise(Feature):
             player.extra[POINTS_IN_PLAY] = player.extra.get(POINTS_IN_PLAY, 0) + value
             player.score += value
             return
-        supply = Counter(v for pile in initial_piles(state) for v in pile)
+        tokens = supply(state)
         for v in value:
-            if isinstance(v, bool) or not isinstance(v, int) or v not in supply:
+            if isinstance(v, bool) or not isinstance(v, int) or v not in tokens:
                 raise GameDataError(
                     f"{player.name}: {v!r} is not a merchandise token value "
-                    f"({', '.join(map(str, sorted(supply)))})"
+                    f"({', '.join(map(str, sorted(tokens)))})"
                 )
         held = Counter(value)
         for other in state.players:
             if other is not player:
                 held.update(other.extra.get(NAME, []))
         for v, n in held.items():
-            if n > supply[v]:
+            if n > tokens[v]:
                 raise GameDataError(
-                    f"there are only {supply[v]} merchandise tokens worth {v}; the score file has {n}"
+                    f"there are only {tokens[v]} merchandise tokens worth {v}; the score file has {n}"
                 )
         player.extra[NAME] = list(value)
         player.extra[POINTS_IN_PLAY] = player.extra.get(POINTS_IN_PLAY, 0) + sum(value)
