@@ -1,0 +1,98 @@
+"""The `ttr` command line: maps, simulate, replay and score, with their error handling."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.cli import main
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_maps_lists_every_board_and_flags_provisional_data(capsys):
+    code, out, _ = run(capsys, "maps")
+    assert code == 0
+    for board in ("europe", "usa", "germany", "marklin", "japan", "italy"):
+        assert board in out
+    assert "PROVISIONAL" in out.split("marklin")[1].splitlines()[0]
+    code, out, _ = run(capsys, "maps", "--json")
+    assert {row["id"] for row in json.loads(out)} >= {"europe", "usa"}
+
+
+def test_simulate_json_and_record_then_replay(capsys, tmp_path):
+    record = tmp_path / "game.json"
+    code, out, _ = run(capsys, "simulate", "--map", "europe", "--variant", "mega", "--option", "warehouses",
+                       "--players", "3", "--games", "3", "--seed", "7", "--json", "--record", str(record))
+    assert code == 0
+    result = json.loads(out)
+    for key in ("map", "variant", "players", "games", "errors", "invariant_violations", "mean_turns",
+                "games_per_second"):
+        assert key in result
+    assert (result["map"], result["variant"], result["players"], result["games"]) == ("europe", "mega", 3, 3)
+    assert result["errors"] == 0 and result["invariant_violations"] == 0
+    code, out, _ = run(capsys, "replay", str(record), "--json")
+    assert code == 0
+    scores = json.loads(out)
+    assert len(scores["players"]) == 3 and scores["winners"]
+    # a tampered record is refused, naming the first bad action
+    data = json.loads(record.read_text())
+    data["actions"][5]["seat"] = (data["actions"][5]["seat"] + 1) % 3
+    record.write_text(json.dumps(data))
+    code, _, err = run(capsys, "replay", str(record))
+    assert code == 2 and "action " in err and "not legal" in err
+
+
+def score_file(tmp_path, data) -> str:  # type: ignore[no-untyped-def]
+    path = tmp_path / "score.json"
+    path.write_text(json.dumps(data) if not isinstance(data, str) else data, encoding="utf-8")
+    return str(path)
+
+
+def test_score_output_format(capsys, tmp_path):
+    data = {"map": "usa", "players": [
+        {"name": "Ann", "routes": [["Seattle", "Portland"], ["Portland", "San Francisco", "green"]],
+         "tickets": [["Portland", "Nashville"], ["Seattle", "Los Angeles"]]},
+        {"name": "Bob", "routes": [["los angeles", "las vegas"]], "tickets": []},
+    ]}
+    code, out, _ = run(capsys, "score", score_file(tmp_path, data))
+    assert code == 0
+    result = json.loads(out)
+    ann = result["players"][0]
+    # Seattle–Portland 1 (1) + Portland–San Francisco 5 (10) = 11; Portland–Nashville 17 failed,
+    # Seattle–Los Angeles 9 failed; longest path 6 -> 10 points.
+    assert ann["route_points"] == 11 and ann["ticket_points"] == -26 and ann["bonuses"] == {"longest_path": 10}
+    assert ann["total"] == -5 and ann["longest_path"] == 6
+    assert set(ann) == {"name", "route_points", "tickets", "ticket_points", "completed_tickets", "longest_path",
+                        "bonuses", "total", "rank"}
+    assert ann["tickets"][0] == {"a": "Portland", "b": "Nashville", "points": 17, "completed": False}
+    assert result["winners"] == ["Bob"]
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Atlantis"]]}]}, "no place called"),
+    ({"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Roma"]]}]}, "no route Paris–Roma"),
+    ({"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Dieppe"]]},
+                                   {"name": "B", "routes": [["Dieppe", "Paris"]]}]}, "claimed twice"),
+    ({"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Bruxelles", "red"],
+                                                             ["Paris", "Bruxelles", "yellow"]]}]}, "two routes"),
+    ({"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Bruxelles"]]}]}, "say which"),
+    ({"map": "europe", "players": [{"name": "A", "tickets": [["Paris", "Lisboa"]]}]}, "not a ticket"),
+    ({"map": "mars", "players": [{"name": "A"}]}, "unknown board"),
+    ("{not json", "not valid JSON"),
+])
+def test_score_bad_input_exits_2_with_a_clear_message(capsys, tmp_path, data, message):
+    code, _, err = run(capsys, "score", score_file(tmp_path, data))
+    assert code == 2
+    assert message in err
+
+
+def test_score_accepts_accents_and_case(capsys, tmp_path):
+    data = {"map": "europe", "players": [{"name": "A", "routes": [["zurich", "MUNCHEN"]], "tickets": []}]}
+    code, out, _ = run(capsys, "score", score_file(tmp_path, data))
+    assert code == 0 and json.loads(out)["players"][0]["route_points"] == 2

@@ -1,0 +1,84 @@
+"""Random complete games on every Europe variant and USA, and property tests over random legal play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.actions import BuildStation, ClaimRoute, DrawFaceUp, KeepTickets, PayTunnel
+from engine.errors import IllegalAction
+from engine.rules import apply, legal_actions, new_game, to_act
+from engine.simulate import check_invariants, simulate
+from engine.state import GameState
+
+CASES = [
+    ("europe", "classic", ()),
+    ("europe", "1912", ()),
+    ("europe", "big-cities", ()),
+    ("europe", "mega", ()),
+    ("europe", "classic", ("warehouses",)),
+    ("europe", "big-cities", ("warehouses",)),
+    ("usa", "classic", ()),
+]
+
+
+@pytest.mark.parametrize(("board", "variant", "options"), CASES)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_have_no_error_and_no_invariant_violation(board, variant, options, players):
+    result = simulate(board, players, games=12, seed=1000 * players, variant=variant, options=options)
+    result.pop("_first")
+    assert result["errors"] == 0, result["error_messages"]
+    assert result["invariant_violations"] == 0, result["violation_messages"]
+    assert result["mean_turns"] > 20
+
+
+def random_illegal(state: GameState, seat: int, rng: random.Random):  # type: ignore[no-untyped-def]
+    board = state.board
+    kind = rng.randrange(5)
+    if kind == 0:
+        return ClaimRoute(rng.randrange(-2, len(board.routes) + 2), rng.randrange(-1, 10), rng.randrange(-1, 5))
+    if kind == 1:
+        return DrawFaceUp(rng.randrange(-1, 7))
+    if kind == 2:
+        return KeepTickets(tuple(rng.sample(range(len(board.tickets)), rng.randrange(0, 4))))
+    if kind == 3:
+        return BuildStation(rng.randrange(-1, len(board.cities) + 1), rng.randrange(0, 9), rng.randrange(0, 4))
+    return PayTunnel(rng.randrange(-1, 4))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 5), steps=st.integers(1, 400),
+       variant=st.sampled_from(["classic", "mega", "big-cities"]), warehouses=st.booleans())
+def test_property_random_play_keeps_invariants_and_refusals_change_nothing(seed, players, steps, variant,
+                                                                          warehouses):
+    rng = random.Random(seed)
+    state = new_game("europe", players, variant=variant, seed=seed,
+                     options=("warehouses",) if warehouses else ())
+    for _ in range(steps):
+        if state.finished:
+            break
+        seat = rng.choice(to_act(state))
+        legal = legal_actions(state, seat)
+        assert legal, "a seat to act always has an action"
+        # a random action: applied if legal, else refused with nothing changed
+        probe = random_illegal(state, seat, rng)
+        before = state.to_json()
+        if probe in legal:
+            apply(state, seat, probe)
+        else:
+            try:
+                apply(state, seat, probe)
+            except IllegalAction as exc:
+                assert str(exc)  # a message for the player
+                assert state.to_json() == before
+            # some probes are legal without being in the list (an equivalent payment spelled another way)
+        if state.finished:
+            break
+        seat = rng.choice(to_act(state))
+        apply(state, seat, rng.choice(legal_actions(state, seat)))
+        assert not check_invariants(state)
+    text = state.to_json()
+    assert GameState.from_json(text).to_json() == text
