@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 import discord
 
 from bot.app import create_bot
+from bot.service import GameService
 from bot.settings import Settings, SettingsError
 
 log = logging.getLogger("bot")
@@ -78,10 +79,30 @@ def check_database(settings: Settings, *, timeout: float = 3.0) -> None:
     )
 
 
-async def _run(settings: Settings) -> None:
-    bot = create_bot(settings)
+async def start_bot(settings: Settings, *, service: GameService | None = None) -> None:
+    """Log in, connect and serve until the bot is closed; start-up problems propagate as exceptions."""
+    bot = create_bot(settings, service=service)
     async with bot:
         await bot.start(settings.discord_token, reconnect=True)
+
+
+def explain_startup_error(exc: BaseException) -> str | None:
+    """One line telling the operator what to fix, or None for an error that is a bug."""
+    if isinstance(exc, StartupError | SettingsError):
+        return str(exc)
+    if isinstance(exc, discord.LoginFailure):
+        return (
+            "Discord refused the token (LoginFailure). Check DISCORD_TOKEN in the environment or .env: copy it "
+            "again from the developer portal (Bot page, Reset Token); it is the bot token, not the client secret."
+        )
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return (
+            "Discord refused a privileged intent this bot asked for (members, presences or message content). "
+            "Enable it on the developer portal (Bot page, Privileged Gateway Intents) or stop requesting it."
+        )
+    if isinstance(exc, discord.GatewayNotFound | OSError | TimeoutError):
+        return f"cannot reach Discord ({type(exc).__name__}); check the network connection and try again."
+    return None
 
 
 def run_bot(settings: Settings | None = None) -> int:
@@ -102,27 +123,15 @@ def run_bot(settings: Settings | None = None) -> int:
             settings.test_guild_id or "none (global commands)",
             settings.default_locale,
         )
-        asyncio.run(_run(settings))
-    except StartupError as exc:
-        log.error("%s", exc)
-        return EXIT_CONFIG
-    except discord.LoginFailure:
-        log.error(
-            "Discord refused the token (LoginFailure). Check DISCORD_TOKEN: copy it again from the developer "
-            "portal (Bot page, Reset Token) and make sure it is the bot token, not the client secret."
-        )
-        return EXIT_CONFIG
-    except discord.PrivilegedIntentsRequired:
-        log.error(
-            "Discord refused a privileged intent this bot asked for. Enable it on the developer portal "
-            "(Bot page, Privileged Gateway Intents) or stop requesting it."
-        )
-        return EXIT_CONFIG
-    except (discord.GatewayNotFound, OSError) as exc:
-        log.error("cannot reach Discord (%s); check the network connection.", type(exc).__name__)
-        return EXIT_CONFIG
+        asyncio.run(start_bot(settings))
     except KeyboardInterrupt:
         log.info("stopped")
+    except Exception as exc:
+        explanation = explain_startup_error(exc)
+        if explanation is None:
+            raise
+        log.error("%s", explanation)
+        return EXIT_CONFIG
     return 0
 
 

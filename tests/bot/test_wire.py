@@ -1,0 +1,138 @@
+"""The bot against a wire-level fake Discord (tests/bot/fake_discord.py): real HTTP, real websocket."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+
+import discord
+import pytest
+from bot_fakes import PNG, FakeGameService
+from fake_discord import EPHEMERAL, FakeDiscord
+
+from bot import create_bot
+from bot.__main__ import explain_startup_error, start_bot
+
+TOKEN = "wire.token.secret"
+
+
+@pytest.fixture
+async def fake_discord():  # type: ignore[no-untyped-def]
+    async with FakeDiscord(token=TOKEN) as fake:
+        yield fake
+
+
+@pytest.fixture
+async def running(fake_discord, bot_settings):  # type: ignore[no-untyped-def]
+    """A production bot logged in to the fake Discord and READY; closed afterwards."""
+    service = FakeGameService()
+    bot = create_bot(bot_settings, service=service, guild_ready_timeout=0.05)
+    task = asyncio.create_task(bot.start(TOKEN))
+    try:
+        await fake_discord.wait_ready(bot)
+        yield fake_discord, bot, service
+    finally:
+        await bot.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, 5)
+
+
+async def test_login_identify_ready_and_sync(running):  # type: ignore[no-untyped-def]
+    fake, bot, service = running
+    assert fake.identify is not None
+    assert fake.identify["token"] == TOKEN
+    assert fake.identify["intents"] == bot.intents.value
+    assert not bot.intents.message_content and not bot.intents.members  # no privileged intents
+    assert bot.user is not None and bot.user.id == fake.application_id
+    assert bot.get_guild(fake.guild_id) is not None
+    assert service.started == 1
+    [ttr] = fake.commands[None]  # one global command group
+    subcommands = {o["name"] for o in ttr["options"]}
+    assert {"maps", "rules", "new", "claim", "hand", "board", "status", "log", "settings"} <= subcommands
+    assert {"games", "stats", "leave", "kick", "end", "replace"} <= subcommands
+    assert ttr["description_localizations"]["fr"] == "Jouer aux Aventuriers du Rail"
+    maps = next(o for o in ttr["options"] if o["name"] == "maps")
+    assert maps["description_localizations"]["fr"].startswith("Lister")
+    assert ttr.get("contexts") == [0] or ttr.get("dm_permission") is False  # guild only
+
+
+async def test_slash_round_trip_in_french(running):  # type: ignore[no-untyped-def]
+    fake, _bot, _service = running
+    token = await fake.slash("ttr", "maps", user=fake.alice, locale="fr")
+    request = await fake.wait_for(fake.callback_for(token))
+    assert request.json["type"] == 4
+    data = request.json["data"]
+    assert data["flags"] & EPHEMERAL
+    assert data["embeds"][0]["title"] == "Plateaux"
+    assert any("Europe" in f["name"] for f in data["embeds"][0]["fields"])
+
+
+async def test_stub_command_and_button_click(running):  # type: ignore[no-untyped-def]
+    fake, _bot, service = running
+    token = await fake.slash("ttr", "new", user=fake.alice, map="usa")
+    await fake.wait_for(fake.callback_for(token))
+    lobby_id = fake.interactions[token]["message_id"]
+    lobby = fake.messages[lobby_id]
+    ids = [c["custom_id"] for row in lobby["components"] for c in row["components"]]
+    assert ids == ["ttr:g1:join", "ttr:g1:start", "ttr:g1:hand"]
+    assert service.last("new_game").kwargs["board_id"] == "usa"
+
+    click = await fake.click(lobby_id, "ttr:g1:join", user=fake.bob)
+    request = await fake.wait_for(fake.callback_for(click))
+    assert request.json["type"] == 7  # UPDATE_MESSAGE: the lobby is edited in place
+    assert f"<@{fake.bob['id']}>" in fake.messages[lobby_id]["content"]
+
+    hand = await fake.click(lobby_id, "ttr:g1:hand", user=fake.bob)
+    request = await fake.wait_for(fake.callback_for(hand))
+    assert request.json["type"] == 4 and request.json["data"]["flags"] & EPHEMERAL
+
+
+async def test_png_uploaded_as_multipart(running):  # type: ignore[no-untyped-def]
+    fake, bot, _service = running
+    token = await fake.slash("ttr", "board", user=fake.alice)
+    request = await fake.wait_for(fake.callback_for(token))
+    assert request.files["files[0]"][0] == "board.png"
+    assert request.files["files[0]"][2] == PNG
+    assert request.json["type"] == 4
+    assert request.json["data"]["embeds"][0]["image"]["url"] == "attachment://board.png"
+    [attachment] = fake.messages[fake.interactions[token]["message_id"]]["attachments"]
+    assert fake.uploads[attachment["id"]] == PNG
+
+    # The plain channel-message route takes multipart uploads too (turn notices with a board image).
+    channel = bot.get_channel(fake.channel_id)
+    sent = await channel.send("your turn", file=discord.File(io.BytesIO(PNG), "board.png"))
+    assert sent.attachments[0].filename == "board.png"
+    upload = await fake.wait_for(lambda r: r.path == f"/channels/{fake.channel_id}/messages")
+    assert upload.files["files[0]"][2] == PNG and upload.json["content"] == "your turn"
+
+
+async def test_close_closes_the_service(fake_discord, bot_settings):  # type: ignore[no-untyped-def]
+    service = FakeGameService()
+    bot = create_bot(bot_settings, service=service, guild_ready_timeout=0.05)
+    task = asyncio.create_task(bot.start(TOKEN))
+    await fake_discord.wait_ready(bot)
+    await bot.close()
+    await asyncio.wait_for(task, 5)
+    assert service.closed == 1
+
+
+async def test_bad_token_is_explained_without_leaking_it(bot_settings, caplog):  # type: ignore[no-untyped-def]
+    caplog.set_level(logging.DEBUG)
+    async with FakeDiscord(login_status=401):
+        settings = bot_settings.with_overrides(discord_token=TOKEN)
+        with pytest.raises(discord.LoginFailure) as info:
+            await start_bot(settings, service=FakeGameService())
+    message = explain_startup_error(info.value)
+    assert message is not None and "DISCORD_TOKEN" in message and ".env" in message
+    assert TOKEN not in caplog.text
+    assert TOKEN not in repr(settings)
+
+
+async def test_disallowed_intents_are_explained(bot_settings):  # type: ignore[no-untyped-def]
+    async with FakeDiscord(close_code=4014):
+        settings = bot_settings.with_overrides(discord_token=TOKEN)
+        with pytest.raises(discord.PrivilegedIntentsRequired) as info:
+            await asyncio.wait_for(start_bot(settings, service=FakeGameService()), 10)
+    assert "Privileged Gateway Intents" in (explain_startup_error(info.value) or "")
