@@ -363,13 +363,7 @@ def _cities_svg(board: Board, lay: Layout, colorblind: bool) -> str:
             f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R * 0.42)}" fill="#ffffff" opacity="0.85"/></g>'
         )
     for fl in lay.flags:
-        out.append(
-            f'<g class="flag" id="flag-{fl.city}-{fl.route}"><rect x="{_f(fl.x - FLAG_W / 2)}" y="{_f(fl.y - FLAG_H / 2)}" '
-            f'width="{_f(FLAG_W)}" height="{_f(FLAG_H)}" rx="3" fill="#fffaf0" stroke="#5a4a32" stroke-width="1.4"/>'
-            f'<path d="M{_f(fl.x - FLAG_W / 2 + 4)},{_f(fl.y - 5)}h{_f(FLAG_W - 8)}M{_f(fl.x - FLAG_W / 2 + 4)},'
-            f'{_f(fl.y)}h{_f(FLAG_W - 8)}M{_f(fl.x - FLAG_W / 2 + 4)},{_f(fl.y + 5)}h{_f(FLAG_W - 8)}" '
-            'stroke="#8c7a5b" stroke-width="1.6"/></g>'
-        )
+        out.append(_flag(board.cities[fl.city].name, fl))
     return "".join(out)
 
 
@@ -432,6 +426,61 @@ def _pieces_svg(board: Board, lay: Layout, view: BoardView, colorblind: bool) ->
                     + "</g>"
                 )
                 k += 1
+    return "".join(out)
+
+
+# National flags for the dead-end countries (by normalised name, any language the boards use).
+_FLAGS = {
+    "france": ("v", "#0055a4", "#ffffff", "#ef4135"), "frankreich": ("v", "#0055a4", "#ffffff", "#ef4135"),
+    "francia": ("v", "#0055a4", "#ffffff", "#ef4135"),
+    "netherlands": ("h", "#ae1c28", "#ffffff", "#21468b"), "niederlande": ("h", "#ae1c28", "#ffffff", "#21468b"),
+    "austria": ("h", "#ed2939", "#ffffff", "#ed2939"), "osterreich": ("h", "#ed2939", "#ffffff", "#ed2939"),
+    "croazia": ("h", "#ff0000", "#ffffff", "#171796"), "croatia": ("h", "#ff0000", "#ffffff", "#171796"),
+    "monaco": ("h", "#ce1126", "#ffffff"),
+    "schweiz": ("cross", "#da291c"), "svizzera": ("cross", "#da291c"), "switzerland": ("cross", "#da291c"),
+    "danemark": ("nordic", "#c8102e"), "denmark": ("nordic", "#c8102e"),
+}  # fmt: skip
+
+
+def _flag(name: str, fl) -> str:
+    """A dead-end endpoint: the country's flag (a neutral pennant when the country is not known)."""
+    from maps.board import normalize_name
+
+    spec = _FLAGS.get(normalize_name(name))
+    x, y, w, h = fl.x - FLAG_W / 2, fl.y - FLAG_H / 2, FLAG_W, FLAG_H
+    out = [f'<g class="flag" id="flag-{fl.city}-{fl.route}">']
+    if spec is None:
+        out.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" fill="#fffaf0"/>')
+        out.append(
+            f'<path d="M{_f(x + 5)},{_f(y + 4)}l{_f(w - 10)},{_f(h / 2 - 4)}l{_f(10 - w)},{_f(h / 2 - 4)}Z" '
+            'fill="#8c7a5b"/>'
+        )
+    elif spec[0] in ("v", "h"):
+        cols = spec[1:]
+        n = len(cols)
+        for k, c in enumerate(cols):
+            if spec[0] == "v":
+                out.append(
+                    f'<rect x="{_f(x + k * w / n)}" y="{_f(y)}" width="{_f(w / n + 0.3)}" height="{_f(h)}" fill="{c}"/>'
+                )
+            else:
+                out.append(
+                    f'<rect x="{_f(x)}" y="{_f(y + k * h / n)}" width="{_f(w)}" height="{_f(h / n + 0.3)}" fill="{c}"/>'
+                )
+    elif spec[0] == "cross":
+        out.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" fill="{spec[1]}"/>')
+        cx, cy = fl.x, fl.y
+        out.append(f'<path d="M{_f(cx - 2)},{_f(cy - 6)}h4v4h4v4h-4v4h-4v-4h-4v-4h4Z" fill="#ffffff"/>')
+    else:  # nordic cross
+        out.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" fill="{spec[1]}"/>')
+        out.append(
+            f'<path d="M{_f(x + w * 0.32)},{_f(y)}v{_f(h)}M{_f(x)},{_f(fl.y)}h{_f(w)}" stroke="#ffffff" '
+            'stroke-width="3.2"/>'
+        )
+    out.append(
+        f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" rx="1.5" fill="none" stroke="#3a3226" '
+        'stroke-width="1.4"/></g>'
+    )
     return "".join(out)
 
 

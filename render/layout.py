@@ -144,19 +144,24 @@ class _Conic:
 class _Fit:
     """Projection followed by the scale/offset that puts a set of points into a box."""
 
-    def __init__(self, proj: _Conic, pts: list[Point], box: tuple[float, float, float, float]) -> None:
+    def __init__(
+        self, proj: _Conic, pts: list[Point], box: tuple[float, float, float, float], stretch: float = 1.0
+    ) -> None:
         self.proj = proj
         xs = [p[0] for p in pts]
         ys = [p[1] for p in pts]
         bw, bh = max(xs) - min(xs) or 1e-9, max(ys) - min(ys) or 1e-9
         x0, y0, w, h = box
-        self.k = min(w / bw, h / bh)
-        self.dx = x0 + (w - bw * self.k) / 2 - min(xs) * self.k
-        self.dy = y0 + (h - bh * self.k) / 2 - min(ys) * self.k
+        k = min(w / bw, h / bh)
+        # A board that leaves room on one axis is stretched a little along it (cities and coasts alike).
+        self.kx = min(w / bw, k * stretch)
+        self.ky = min(h / bh, k * stretch)
+        self.dx = x0 + (w - bw * self.kx) / 2 - min(xs) * self.kx
+        self.dy = y0 + (h - bh * self.ky) / 2 - min(ys) * self.ky
 
     def __call__(self, lon: float, lat: float) -> Point:
         x, y = self.proj(lon, lat)
-        return x * self.k + self.dx, y * self.k + self.dy
+        return x * self.kx + self.dx, y * self.ky + self.dy
 
 
 # ---------------------------------------------------------------------------------------------------- helpers
@@ -305,6 +310,7 @@ def _relax(
     needs: list[tuple[int, int, float]],
     box: tuple[float, float, float, float],
     iters: int = 600,
+    pull: float = 0.02,
 ) -> None:
     ids = list(pos)
     x0, y0, x1, y1 = box
@@ -324,21 +330,38 @@ def _relax(
         for i in ids:
             ax, ay = anchors[i]
             px, py = pos[i]
-            dx = disp[i][0] + (ax - px) * 0.02
-            dy = disp[i][1] + (ay - py) * 0.02
+            dx = disp[i][0] + (ax - px) * pull
+            dy = disp[i][1] + (ay - py) * pull
             moved += abs(dx) + abs(dy)
             pos[i] = (min(x1, max(x0, px + dx)), min(y1, max(y0, py + dy)))
         if moved < 0.05:
             break
 
 
-def _pick_corner(pts: list[Point], w: float, h: float, map_w: float, map_h: float) -> tuple[float, float]:
-    best, where = None, (0.0, 0.0)
+def _pick_spot(
+    pts: list[Point],
+    samples: list[Point],
+    w: float,
+    h: float,
+    map_w: float,
+    map_h: float,
+    used: list[tuple[float, float, float, float]],
+) -> tuple[float, float]:
+    """Top-left corner for a w*h inset that covers the fewest cities and route samples (edges preferred)."""
+    best, where = None, (10.0, 10.0)
     m = 10.0
-    for cx, cy in ((m, m), (map_w - w - m, m), (m, map_h - h - m), (map_w - w - m, map_h - h - m)):
-        inside = sum(1 for x, y in pts if cx - 30 <= x <= cx + w + 30 and cy - 30 <= y <= cy + h + 30)
-        if best is None or inside < best:
-            best, where = inside, (cx, cy)
+    xs = [m + k * 20.0 for k in range(int((map_w - w - 2 * m) // 20) + 1)]
+    ys = [m + k * 20.0 for k in range(int((map_h - h - 2 * m) // 20) + 1)]
+    for cx in xs:
+        for cy in ys:
+            if any(cx < u[2] + 8 and u[0] - 8 < cx + w and cy < u[3] + 8 and u[1] - 8 < cy + h for u in used):
+                continue
+            inside = sum(1 for x, y in pts if cx - 40 <= x <= cx + w + 40 and cy - 40 <= y <= cy + h + 40)
+            cover = sum(1 for x, y in samples if cx - 10 <= x <= cx + w + 10 and cy - 10 <= y <= cy + h + 10)
+            edge = min(cx, map_w - w - cx) + min(cy, map_h - h - cy)
+            cost = inside * 100 + cover * 5 + edge * 0.05
+            if best is None or cost < best:
+                best, where = cost, (cx, cy)
     return where
 
 
@@ -393,6 +416,13 @@ def compute_layout(board: Board) -> Layout:
         )
     )
     main_pts = [fit(board.cities[i].lon, board.cities[i].lat) for i in in_frame["main"]]
+    # Route samples on the main map, so zoom insets go where they hide the least
+    main_xy = dict(zip(in_frame["main"], main_pts, strict=True))
+    samples: list[Point] = []
+    for r in board.routes:
+        if r.a in main_xy and r.b in main_xy and _route_frame(board, r.id) == "main":
+            (ax, ay), (bx, by) = main_xy[r.a], main_xy[r.b]
+            samples += [(ax + (bx - ax) * t / 8, ay + (by - ay) * t / 8) for t in range(9)]
     for z in sorted(k for k in in_frame if k != "main"):
         ids = in_frame[z]
         zproj = _Conic([board.cities[i].lat for i in ids], [board.cities[i].lon for i in ids])
@@ -402,7 +432,9 @@ def compute_layout(board: Board) -> Layout:
         zys = [p[1] for p in zr]
         za = (max(zys) - min(zys)) / ((max(zxs) - min(zxs)) or 1e-9)
         zh = max(220.0, min(map_h * 0.45, zw * za + 80))
-        cx, cy = _pick_corner(main_pts, zw, zh, MAP_W, map_h)
+        cx, cy = _pick_spot(
+            main_pts, samples, zw, zh, MAP_W, map_h, [b for k, b in boxes.items() if k != "main"]
+        )
         zfit = _Fit(zproj, zr, (cx + 40, cy + 40, zw - 80, zh - 80))
         zgeo = (geo.get("zooms") or {}).get(z, {})
         fits[z] = zfit
@@ -442,7 +474,9 @@ def compute_layout(board: Board) -> Layout:
             for b in ids[k + 1 :]:
                 needs.append((a, b, MIN_CITY_DIST))
         x0, y0, x1, y1 = boxes[fname]
-        _relax(pos, anchors, needs, (x0 + 24, y0 + 24, x1 - 24, y1 - 24))
+        _relax(
+            pos, anchors, needs, (x0 + 24, y0 + 30, x1 - 24, y1 - 24), pull=0.02 if fname == "main" else 0.004
+        )
         for i, p in pos.items():
             cities[(i, fname)] = p
 
@@ -674,7 +708,18 @@ def _place_labels(board, cities, geoms, flags, boxes, pref):
     by_country: dict[int, list[Flag]] = {}
     for fl in flags:
         by_country.setdefault(fl.city, []).append(fl)
+    clusters: list[tuple[int, list[Flag]]] = []
     for c, fls in by_country.items():
+        groups: list[list[Flag]] = []
+        for fl in fls:
+            for grp in groups:
+                if any(_dist((fl.x, fl.y), (o.x, o.y)) < 110 for o in grp):
+                    grp.append(fl)
+                    break
+            else:
+                groups.append([fl])
+        clusters += [(c, grp) for grp in groups]
+    for c, fls in clusters:
         name = board.cities[c].name
         size = FONT_SIZE - 2
         w = text_width(name, size)
@@ -682,15 +727,27 @@ def _place_labels(board, cities, geoms, flags, boxes, pref):
         fy = max(f.y for f in fls)
         best = None
         for dname, (dx, dy, anchor) in _DIRS.items():
-            (ax, ay), box = _label_box(
-                fx, fy + (FLAG_H / 2 - DOT_R if dy > 0 else 0), dx, dy, anchor, w, size
-            )
-            bx0, by0, bx1, by1 = boxes["main"]
-            if box[0] < bx0 + 2 or box[2] > bx1 - 2 or box[1] < by0 + 2 or box[3] > by1 - 2:
-                continue
-            cost = sum(1 for t in taken if _overlap(t, box)) * 1000 + grid.count(box) * 3 + (dname != "s") * 2
-            if best is None or cost < best[0]:
-                best = (cost, ax, ay, anchor, box)
+            for far in (4.0, 12.0, 22.0):
+                (ax, ay), box = _label_box(
+                    fx + dx * far,
+                    fy + dy * far + (FLAG_H / 2 - DOT_R if dy > 0 else 0),
+                    dx,
+                    dy,
+                    anchor,
+                    w,
+                    size,
+                )
+                bx0, by0, bx1, by1 = boxes["main"]
+                if box[0] < bx0 + 2 or box[2] > bx1 - 2 or box[1] < by0 + 2 or box[3] > by1 - 2:
+                    continue
+                cost = (
+                    sum(1 for t in taken if _overlap(t, box)) * 1000
+                    + grid.count(box) * 40
+                    + (dname != "s") * 2
+                    + far
+                )
+                if best is None or cost < best[0]:
+                    best = (cost, ax, ay, anchor, box)
         if best is None:
             continue
         _, ax, ay, anchor, box = best
