@@ -12,8 +12,9 @@ URLs
     the bot, not across a power cut; FULL for that).
 
     ``postgresql://user@host:5432/dbname`` (or ``postgres://``); query options ``schema`` (tables
-    go in that schema, created if missing), ``min_size`` and ``max_size`` (pool). Other query
-    parameters are passed to asyncpg.
+    go in that schema, created if missing), ``min_size`` and ``max_size`` (pool),
+    ``lock_timeout_ms`` (default 5000: a write waiting longer on a row lock raises StorageUnavailable).
+    Other query parameters are passed to asyncpg.
 
 This package imports neither discord nor the engine: snapshots and actions are opaque JSON dicts.
 """
@@ -104,7 +105,7 @@ def open_repository(url: str, **kwargs: Any) -> GameRepository:
         pg_options: dict[str, Any] = {}
         if "schema" in query:
             pg_options["schema"] = query.pop("schema")
-        for key in ("min_size", "max_size"):
+        for key in ("min_size", "max_size", "lock_timeout_ms"):
             if key in query:
                 pg_options[key] = int(query.pop(key))
         dsn = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(query), parts.fragment))

@@ -162,6 +162,7 @@ class PostgresRepository:
         min_size: int = 1,
         max_size: int = 10,
         command_timeout: float | None = 30.0,
+        lock_timeout_ms: int = 5000,
         connect_timeout: float = 10.0,
         clock: Callable[[], datetime] = utcnow,
         url: str | None = None,
@@ -175,6 +176,7 @@ class PostgresRepository:
         self.min_size = min_size
         self.max_size = max_size
         self.command_timeout = command_timeout
+        self.lock_timeout_ms = int(lock_timeout_ms)
         self.connect_timeout = connect_timeout
         self._clock = clock
         self._migrate_to = migrate_to
@@ -198,7 +200,9 @@ class PostgresRepository:
         async with self._connect_lock:
             if self._pool is not None:
                 return
-            server_settings = {"application_name": "ttr-discord"}
+            # lock_timeout: a write stuck behind a lock held elsewhere gives up (StorageUnavailable,
+            # nothing written) instead of hanging the game manager
+            server_settings = {"application_name": "ttr-discord", "lock_timeout": f"{self.lock_timeout_ms}ms"}
             if self.schema is not None:
                 server_settings["search_path"] = self.schema
             pool: asyncpg.Pool | None = None

@@ -292,6 +292,11 @@ class SQLiteRepository:
                 await conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
                 raise _map_error(exc, doing) from exc
+            except BaseException:
+                # cancelled while waiting for the lock: BEGIN still runs on the connection's thread,
+                # so queue a ROLLBACK behind it (statements run in order) before letting others in
+                await self._rollback(conn)
+                raise
             try:
                 yield conn
                 await conn.execute("COMMIT")

@@ -135,3 +135,24 @@ def test_process_exits_promptly(tmp_path: Path, close: bool) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "done"
+
+
+async def test_cancelled_while_waiting_for_the_lock_leaves_the_writer_clean(tmp_path: Path) -> None:
+    path = tmp_path / "cancel.db"
+    async with open_repository(f"sqlite:///{path}?busy_timeout=5000") as repo:
+        game = await new_game(repo)
+        blocker = sqlite3.connect(path, isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")
+        try:
+            task = asyncio.create_task(repo.append_action(game.id, 0, 0, {"a": 1}, {"turn": 1}))
+            await asyncio.sleep(0.2)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+        finally:
+            blocker.execute("ROLLBACK")
+            blocker.close()
+        # the cancelled BEGIN completed on the worker thread and was rolled back behind it
+        record = await asyncio.wait_for(repo.append_action(game.id, 0, 1, {"b": 2}, {"turn": 2}), timeout=10)
+        assert (record.seq, record.version) == (1, 1)
+        assert [a.action for a in await repo.load_actions(game.id)] == [{"b": 2}]
