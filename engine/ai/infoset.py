@@ -1,0 +1,112 @@
+"""What one seat may know, and determinization: a copy of the game where everything the seat cannot see is
+dealt again at random, consistently with what it can see.
+
+The AI players receive the real `GameState` but read only its public fields and their own seat's secrets
+(hand, kept tickets, own pending choice). Search (the hard level) plays on determinized copies, so it never
+peeks at the deck order or at another player's hand or tickets.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from engine.state import GameState, TicketChoice
+from engine.views import player_view
+from maps import CARD_TYPES
+
+
+def seat_view(state: GameState, seat: int) -> dict[str, Any]:
+    """Everything `seat` may see (the engine's player view plus the public history)."""
+    view = player_view(state, seat)
+    view["history"] = [(s, a) for s, a in state.history]
+    return view
+
+
+def determinize(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """A copy of `state` in which the hidden parts are re-dealt at random from what `seat` cannot see.
+
+    - Train cards: the deck, the other players' hands and the warehouses' contents (only their totals are
+      public) are pooled, shuffled and dealt back with the same counts. The discard pile, the face-up row and
+      revealed tunnel cards were all seen by everyone and stay.
+    - Tickets: per ticket deck (short/long/regular), the other players' kept and offered tickets, the ticket
+      decks and the box are pooled, shuffled and dealt back with the same counts per deck.
+    - The copy's random generator is reseeded from `rng`, so future draws are not the real ones either.
+    """
+    s = state.copy()
+    others = [o for o in range(s.num_players) if o != seat]
+    # -- train cards
+    pool: list[int] = list(s.deck)
+    for o in others:
+        for card, n in enumerate(s.players[o].hand):
+            pool.extend([card] * n)
+    for wh in s.warehouses:
+        for card, n in enumerate(wh):
+            pool.extend([card] * n)
+    rng.shuffle(pool)
+    pos = 0
+    for o in others:
+        hand = s.players[o].hand
+        count = sum(hand)
+        new = [0] * CARD_TYPES
+        for card in pool[pos : pos + count]:
+            new[card] += 1
+        pos += count
+        s.players[o].hand = new
+    for w, wh in enumerate(s.warehouses):
+        count = sum(wh)
+        new = [0] * CARD_TYPES
+        for card in pool[pos : pos + count]:
+            new[card] += 1
+        pos += count
+        s.warehouses[w] = new
+    s.deck = pool[pos:]
+    # -- tickets
+    tickets = s.board.tickets
+    slots: list[tuple[str, Any, int]] = []  # (deck type, container key, index) to refill, in a fixed order
+    hidden: dict[str, list[int]] = {}
+
+    def take(t: int, key: Any, i: int) -> None:
+        d = tickets[t].deck
+        hidden.setdefault(d, []).append(t)
+        slots.append((d, key, i))
+
+    for o in others:
+        for i, t in enumerate(s.players[o].tickets):
+            take(t, ("player", o), i)
+        pending = s.pending.get(o)
+        if isinstance(pending, TicketChoice):
+            for i, t in enumerate(pending.offered):
+                take(t, ("offer", o), i)
+    for name, deck in s.ticket_decks.items():
+        for i, t in enumerate(deck):
+            take(t, ("deck", name), i)
+    for i, t in enumerate(s.box):
+        take(t, ("box", None), i)
+    for i, t in enumerate(s.setup_rejected):
+        take(t, ("rejected", None), i)
+    for pile in hidden.values():
+        rng.shuffle(pile)
+    offers: dict[int, list[int]] = {}
+    cursor = {d: 0 for d in hidden}
+    for d, key, i in slots:
+        t = hidden[d][cursor[d]]
+        cursor[d] += 1
+        kind, where = key
+        if kind == "player":
+            s.players[where].tickets[i] = t
+        elif kind == "offer":
+            offers.setdefault(where, list(s.pending[where].offered))[i] = t  # type: ignore[union-attr]
+        elif kind == "deck":
+            s.ticket_decks[where][i] = t
+        elif kind == "box":
+            s.box[i] = t
+        else:
+            s.setup_rejected[i] = t
+    for o, offered in offers.items():
+        pending = s.pending[o]
+        assert isinstance(pending, TicketChoice)
+        s.pending[o] = replace(pending, offered=tuple(offered))
+    s.rng = random.Random(rng.getrandbits(64))
+    return s
