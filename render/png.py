@@ -53,11 +53,15 @@ def _rasterise(svg: str, width: int, base: cairo.ImageSurface | None = None) -> 
     return _Surface(tree, None, 96, output_width=width).cairo
 
 
-def _encode(surface: cairo.ImageSurface, *, quantize: bool = True) -> bytes:
+def _to_image(surface: cairo.ImageSurface) -> Image.Image:
     surface.flush()
     w, h = surface.get_width(), surface.get_height()
     img = Image.frombuffer("RGBA", (w, h), bytes(surface.get_data()), "raw", "BGRA", surface.get_stride(), 1)
-    img = img.convert("RGB")
+    return img.convert("RGB")
+
+
+def _encode(surface: cairo.ImageSurface, *, quantize: bool = True) -> bytes:
+    img = _to_image(surface)
     if quantize:
         img = img.quantize(colors=PALETTE_COLORS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buf = io.BytesIO()
@@ -89,6 +93,11 @@ def _static_surface(
     return surface
 
 
+def svg_to_image(svg: str, *, width: int) -> Image.Image:
+    """Rasterise SVG text to an RGB Pillow image `width` pixels wide."""
+    return _to_image(_rasterise(svg, width))
+
+
 def render_board_png(
     board: Board,
     view: BoardView | None = None,
@@ -101,12 +110,31 @@ def render_board_png(
     """The board picture as PNG bytes; same options as :func:`render.board_svg.render_board_svg`.
 
     With `cache` (the default) the printed map is rasterised once per board/width and reused, which gives the same
-    picture (up to anti-aliasing at the map/panel edge) several times faster.
+    picture several times faster; `cache=False` rasterises the whole SVG of :func:`render_board_svg`.
     """
+    return _encode(
+        _board_surface(board, view, width=width, colorblind=colorblind, highlight=highlight, cache=cache)
+    )
+
+
+def render_board_image(board: Board, view: BoardView | None = None, **opts) -> Image.Image:
+    """The board picture as an RGB Pillow image (for GIF frames and compositions)."""
+    return _to_image(_board_surface(board, view, **opts))
+
+
+def _board_surface(
+    board: Board,
+    view: BoardView | None = None,
+    *,
+    width: int = 1600,
+    colorblind: bool = True,
+    highlight=None,
+    cache: bool = True,
+) -> cairo.ImageSurface:
     view = view or BoardView()
     if not cache:
         svg = render_board_svg(board, view, width=width, colorblind=colorblind, highlight=highlight)
-        return svg_to_png(svg, width=width)
+        return _rasterise(svg, width)
     lay = layout_of(board)
     height = canvas_height(lay, view)
     base = _static_surface(board, width, colorblind)
@@ -131,4 +159,4 @@ def render_board_png(
         ctx.clip()
         ctx.set_source_surface(names, 0, 0)
         ctx.paint()
-    return _encode(surface)
+    return surface

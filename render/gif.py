@@ -1,0 +1,51 @@
+"""An animated GIF of a game: one frame per round, from a list of public views.
+
+>>> from maps.board import load_board
+>>> data = render_game_gif(load_board("usa"), [BoardView(), BoardView()], width=400)
+>>> data[:6] == b"GIF89a"
+True
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from PIL import Image
+
+from maps.board import Board
+
+from .model import BoardView
+from .png import render_board_image
+
+
+def render_game_gif(
+    board: Board,
+    views: Sequence[BoardView],
+    *,
+    width: int = 800,
+    frame_ms: int = 600,
+    last_frame_ms: int = 4000,
+    colorblind: bool = True,
+) -> bytes:
+    """GIF bytes: each view becomes a frame (``frame_ms`` each, the last held ``last_frame_ms``), looping."""
+    if not views:
+        raise ValueError("render_game_gif needs at least one view")
+    frames: list[Image.Image] = []
+    palette_src: Image.Image | None = None
+    for view in views:
+        img = render_board_image(board, view, width=width, colorblind=colorblind)
+        if palette_src is None:
+            # One palette for the whole animation (taken from the busiest frame would be better; the last
+            # frame is added below), so colours do not flicker between frames.
+            palette_src = render_board_image(board, views[-1], width=width, colorblind=colorblind).quantize(
+                colors=255, method=Image.Quantize.FASTOCTREE
+            )
+        frames.append(img.quantize(palette=palette_src, dither=Image.Dither.NONE))
+    durations = [frame_ms] * (len(frames) - 1) + [last_frame_ms]
+    buf = io.BytesIO()
+    frames[0].save(
+        buf, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0, optimize=False,
+        disposal=1,
+    )  # fmt: skip
+    return buf.getvalue()

@@ -1,0 +1,125 @@
+"""End-of-game score breakdown: one stacked bar per player, gains to the right, losses to the left.
+
+Takes plain data: a :class:`ScoreRow` per player with named parts (e.g. ``{"routes": 54, "tickets": 31,
+"failed tickets": -12, "stations": 8, "longest path": 10}``). Parts keep their order across players.
+
+>>> svg = render_summary_svg([ScoreRow("Ann", "red", {"routes": 40, "tickets": -5})])
+>>> "Ann" in svg and "35" in svg
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape
+
+from .board_svg import FONT, INK, PLAYER_SHAPE, _f, _mark_ink, _player_fill, _shape
+from .png import svg_to_png
+
+PART_COLORS = [
+    "#4e79a7",
+    "#f28e2b",
+    "#59a14f",
+    "#b07aa1",
+    "#edc948",
+    "#76b7b2",
+    "#ff9da7",
+    "#9c755f",
+    "#bab0ac",
+]
+LOSS_COLOR = "#d95f5f"
+PART_PATTERN_OPACITY = 0.35
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    name: str
+    color: str  # seat colour (render.model.PLAYER_COLORS)
+    parts: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(self.parts.values())
+
+
+def render_summary_svg(rows: Sequence[ScoreRow], *, width: int = 1000, title: str = "Final scores") -> str:
+    """A horizontal stacked bar chart of every player's score parts, sorted by total (winner on top)."""
+    W = 1000.0
+    rows = sorted(rows, key=lambda r: -r.total)
+    names: list[str] = []
+    for r in rows:
+        for k in r.parts:
+            if k not in names:
+                names.append(k)
+    color_of = {k: PART_COLORS[i % len(PART_COLORS)] for i, k in enumerate(names)}
+    max_pos = max([sum(v for v in r.parts.values() if v > 0) for r in rows] + [1])
+    max_neg = max([-sum(v for v in r.parts.values() if v < 0) for r in rows] + [0])
+    x_label, x_end = 200.0, W - 80
+    scale = (x_end - x_label - 10) / (max_pos + max_neg)
+    zero = x_label + 10 + max_neg * scale
+    bar_h, step = 34.0, 60.0
+    H = 70 + len(rows) * step + 30 + ((len(names) + 3) // 4) * 26 + 10
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{round(width * H / W)}" '
+        f'viewBox="0 0 {_f(W)} {_f(H)}" font-family="{FONT}">',
+        f'<rect width="{_f(W)}" height="{_f(H)}" fill="#f7f5f0"/>',
+        f'<text x="20" y="40" font-size="26" font-weight="bold" fill="{INK}">{escape(title)}</text>',
+        f'<line x1="{_f(zero)}" y1="56" x2="{_f(zero)}" y2="{_f(70 + len(rows) * step)}" stroke="#888"/>',
+    ]
+    for i, r in enumerate(rows):
+        y = 70 + i * step
+        out.append(f'<g class="score-row" id="score-{i}">')
+        out.append(
+            f'<rect x="20" y="{_f(y + 4)}" width="26" height="26" rx="5" fill="{_player_fill(r.color)}" '
+            'stroke="#222"/>'
+        )
+        out.append(_shape(PLAYER_SHAPE.get(r.color, "circle"), 33, y + 17, 6, _mark_ink(r.color)))
+        name = r.name if len(r.name) <= 14 else r.name[:13] + "…"
+        out.append(
+            f'<text x="54" y="{_f(y + 24)}" font-size="18" font-weight="bold" fill="{INK}">{escape(name)}</text>'
+        )
+        xp, xn = zero, zero
+        for k in names:
+            v = r.parts.get(k, 0)
+            if v == 0:
+                continue
+            w = abs(v) * scale
+            if v > 0:
+                x, xp = xp, xp + w
+                fill = color_of[k]
+            else:
+                xn -= w
+                x = xn
+                fill = LOSS_COLOR
+            out.append(
+                f'<rect class="part" x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(bar_h)}" '
+                f'fill="{fill}" stroke="#ffffff" stroke-width="1.5"/>'
+            )
+            if w >= 30:
+                out.append(
+                    f'<text x="{_f(x + w / 2)}" y="{_f(y + 23)}" font-size="14" font-weight="bold" '
+                    f'text-anchor="middle" fill="#ffffff">{v}</text>'
+                )
+        out.append(
+            f'<text class="total" x="{_f(xp + 10)}" y="{_f(y + 25)}" font-size="22" font-weight="bold" '
+            f'fill="{INK}">{r.total}</text></g>'
+        )
+    y = 70 + len(rows) * step + 20
+    legend = [*((k, color_of[k]) for k in names if any(r.parts.get(k, 0) > 0 for r in rows))]
+    if any(v < 0 for r in rows for v in r.parts.values()):
+        legend.append(("lost (failed tickets…)", LOSS_COLOR))
+    for j, (k, c) in enumerate(legend):
+        x = 20 + (j % 4) * 240
+        yy = y + (j // 4) * 26
+        out.append(
+            f'<rect x="{_f(x)}" y="{_f(yy)}" width="16" height="16" fill="{c}"/>'
+            f'<text x="{_f(x + 22)}" y="{_f(yy + 13)}" font-size="14" fill="#333">{escape(k)}</text>'
+        )
+    out.append("</svg>")
+    return "".join(out)
+
+
+def render_summary_png(rows: Sequence[ScoreRow], *, width: int = 1000, title: str = "Final scores") -> bytes:
+    """The score chart as PNG bytes (see :func:`render_summary_svg`)."""
+    return svg_to_png(render_summary_svg(rows, width=width, title=title), width=width)
