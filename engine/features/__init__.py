@@ -14,6 +14,7 @@ from engine.actions import Action
 from engine.state import GameState, Pending
 
 if TYPE_CHECKING:
+    from engine.claims import Payment
     from engine.scoring import ScoreSheet
 
 FEATURES: dict[str, Feature] = {}
@@ -45,7 +46,7 @@ class Feature:
         """False when the module places something else than the player's trains (Japan's bullet trains)."""
         return True
 
-    def after_claim(self, state: GameState, seat: int, route: int, cards_paid: int) -> None:
+    def after_claim(self, state: GameState, seat: int, route: int, pay: Payment) -> None:
         """The route is now the player's; the module may set a pending decision (which keeps the turn open)."""
 
     def before_draw(self, state: GameState, seat: int, action: Action) -> None:

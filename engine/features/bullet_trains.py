@@ -21,6 +21,7 @@ from engine.state import NOBODY, GameState
 from maps import BoardDataError
 
 if TYPE_CHECKING:
+    from engine.claims import Payment
     from engine.scoring import ScoreSheet
 
 NAME = "bullet_trains"
@@ -99,11 +100,11 @@ class BulletTrains(Feature):
             return False
         return not places_bullet_train(state, route)
 
-    def after_claim(self, state: GameState, seat: int, route: int, cards_paid: Any) -> None:
+    def after_claim(self, state: GameState, seat: int, route: int, pay: Payment) -> None:
         # complete_claim asked uses_own_trains just before: the supply has not changed since.
         if not places_bullet_train(state, route):
             return
-        cards = cards_paid.cards() if hasattr(cards_paid, "cards") else int(cards_paid)
+        cards = pay.cards()  # the track moves by the number of cards played
         _record_claim(state, seat, route, cards)
         state.last_event["public"]["bullet_track"] = cards
 
