@@ -21,6 +21,7 @@ from typing import Any, Final, Protocol, runtime_checkable
 JSONDict = dict[str, Any]
 
 __all__ = [
+    "CLOSED_STATUSES",
     "OPEN_STATUSES",
     "UNSET",
     "ActionRecord",
