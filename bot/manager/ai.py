@@ -1,0 +1,109 @@
+"""Choosing actions for seats the manager plays itself: AI seats, delegated seats, absent players.
+
+The AI proper lives in ``engine.ai`` (``choose_action(state, seat, level, rng, *, budget_ms=None)``); it is
+imported lazily, and when it is missing, fails or answers an illegal action, a uniformly random legal action is
+played instead (logged). AI decisions are CPU work and run in a worker thread, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import random
+from collections.abc import Awaitable, Callable
+
+from engine.actions import (
+    Action,
+    DeclineTunnel,
+    DrawBlind,
+    DrawFaceUp,
+    KeepTickets,
+    Pass,
+    TakeWarehouses,
+)
+from engine.rules import legal_actions
+from engine.state import GameState, TicketChoice, TunnelPayment, WarehouseChoice
+
+__all__ = ["AIChooser", "choose_ai_action", "engine_ai", "minimal_action", "random_action"]
+
+log = logging.getLogger(__name__)
+
+#: ``(state, seat, level, rng) -> Action`` awaited by the manager; the default is :func:`choose_ai_action`.
+AIChooser = Callable[[GameState, int, str, random.Random], Awaitable[Action]]
+
+_MISSING = object()
+_engine_ai: object = None  # None: not looked up yet; _MISSING: looked up, absent
+
+
+def engine_ai() -> Callable[..., Action] | None:
+    """``engine.ai.choose_action`` if it exists (looked up once per process), else None."""
+    global _engine_ai
+    if _engine_ai is None:
+        try:
+            module = importlib.import_module("engine.ai")
+            found = getattr(module, "choose_action", None)
+        except Exception as exc:  # a half-written module must not take the bot down
+            log.warning("engine.ai could not be imported (%s); AI seats play random legal actions", exc)
+            found = None
+        _engine_ai = found if callable(found) else _MISSING
+    return None if _engine_ai is _MISSING else _engine_ai  # type: ignore[return-value]
+
+
+def random_action(state: GameState, seat: int, rng: random.Random) -> Action:
+    """A uniformly random legal action (the fallback AI). Raises LookupError when there is none."""
+    legal = legal_actions(state, seat)
+    if not legal:
+        raise LookupError(f"seat {seat} has no legal action (phase {state.phase})")
+    return legal[rng.randrange(len(legal))]
+
+
+async def choose_ai_action(
+    state: GameState, seat: int, level: str, rng: random.Random, *, budget_ms: int | None = None
+) -> Action:
+    """Ask ``engine.ai`` in a worker thread (on a copy of the state); fall back to a random legal action."""
+    choose = engine_ai()
+    if choose is not None:
+        snapshot = state.copy()
+        try:
+            action = await asyncio.to_thread(choose, snapshot, seat, level, rng, budget_ms=budget_ms)
+        except Exception:
+            log.exception(
+                "engine.ai failed for seat %d (level %s); playing a random legal action", seat, level
+            )
+        else:
+            if action in legal_actions(state, seat):
+                return action
+            log.error(
+                "engine.ai answered an illegal action %r for seat %d; playing a random one", action, seat
+            )
+    return random_action(state, seat, rng)
+
+
+def minimal_action(state: GameState, seat: int, legal: list[Action] | None = None) -> Action:
+    """The "skip" policy: the most harmless legal move, one that can never cost points.
+
+    Pending decisions are closed at the least cost (keep the fewest, lowest-valued tickets; give up a tunnel;
+    empty no warehouse); a turn is spent drawing cards, blind first (a card in hand never costs points);
+    passing when nothing can be drawn; otherwise the first legal action.
+    """
+    legal = legal_actions(state, seat) if legal is None else legal
+    if not legal:
+        raise LookupError(f"seat {seat} has no legal action (phase {state.phase})")
+    pending = state.pending.get(seat)
+    if isinstance(pending, TicketChoice):
+        cheapest = sorted(pending.offered, key=lambda t: (state.board.tickets[t].points, t))[
+            : pending.keep_min
+        ]
+        wanted = KeepTickets(tuple(sorted(cheapest)))
+        if wanted in legal:
+            return wanted
+    if isinstance(pending, TunnelPayment) and DeclineTunnel() in legal:
+        return DeclineTunnel()
+    if isinstance(pending, WarehouseChoice) and TakeWarehouses(()) in legal:
+        return TakeWarehouses(())
+    for kind in (DrawBlind, DrawFaceUp, Pass):
+        for action in legal:
+            if isinstance(action, kind):
+                return action
+    return legal[0]

@@ -1,0 +1,1276 @@
+"""The async game manager: lifecycle, one serialised entry point for actions, persistence, timers, views.
+
+Guarantees
+----------
+* One asyncio lock per game: every change of a game (action, lobby change, timer) runs under it, in one order.
+* An action is applied to a COPY of the cached state; the cache is replaced only after the storage acknowledged
+  the action (``append_action``: log row + snapshot + version in one transaction). On any storage failure the game
+  is evicted from the cache, so the next access reloads what is stored: nothing is ever half-applied.
+* ``StorageUnavailable`` is retried a few times with the same expected version (safe: see bot.storage.base); a
+  ``VersionConflict`` after such a retry is checked against the log (did our write land after all?).
+  A ``VersionConflict`` otherwise (another process wrote) reloads the game and re-checks the action.
+* The game that ends is written FINISHED with its results in the same transaction as its last action.
+* Timers are rows (``turn`` chains: reminder 1, reminder 2, absent-player policy; ``resume``: AI seats have moves
+  to make). One dispatcher task serves them, woken by an asyncio.Event when a timer is added or the clock moves.
+  New timers are written before stale ones are deleted and every timer re-checks its game when it fires, so a
+  crash at any moment leaves a game with at least one timer that puts it back on track.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Protocol, TypeVar
+
+from bot.manager.ai import AIChooser, choose_ai_action, minimal_action
+from bot.manager.clock import Clock, SystemClock
+from bot.manager.events import (
+    GameEvent,
+    Outcome,
+    PrivateEvent,
+    final_sheets,
+    private_bits,
+    private_events,
+    public_events,
+    results_of,
+    turn_token,
+)
+from bot.manager.settings import AI_LEVELS, GameSettings, SettingError
+from bot.storage import (
+    OPEN_STATUSES,
+    ActionRecord,
+    GameNotFound,
+    GameRecord,
+    GameRepository,
+    GameStatus,
+    Seat,
+    SeatResult,
+    StorageError,
+    StorageUnavailable,
+    Timer,
+    VersionConflict,
+)
+from engine import views
+from engine.actions import Action, action_from_json
+from engine.errors import GameDataError, IllegalAction
+from engine.rules import apply, legal_actions, new_game, to_act
+from engine.state import GameState
+from maps import BoardDataError, load_board
+
+__all__ = ["GameInfo", "GameManager", "Notifier", "NullNotifier", "Refused", "SeatInfo"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+TURN_TIMER = "turn"
+RESUME_TIMER = "resume"
+_PARKED_STAGE = 3  # "wait" policy: the chain is over for this turn; the row only marks it
+_PARKED_FOR = timedelta(days=3650)
+_RESUME_GRACE = timedelta(seconds=30)
+_MAX_AUTOMATIC_STEPS = 5000
+
+
+class Refused(Exception):
+    """A request the manager turned down; nothing changed. `message` is for the player, `code` for code:
+    no_game, not_seated, not_host, not_lobby, not_active, stale, illegal, seat_ai, storage, conflict,
+    lobby_full, already_seated, channel_busy, bad_board, bad_setting, bad_action, too_few_players."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Notifier(Protocol):
+    """How the manager reaches the bot layer for things no command is waiting for. Errors are logged."""
+
+    async def on_turn(self, game_id: str, outcome: Outcome) -> None:
+        """Moves made without a command (absent-player policy, AI seats resumed after a restart)."""
+
+    async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
+        """Reminder number `n` (1 or 2) for the player who must act in `game_id`."""
+
+    async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
+        """The absent-player policy is being applied to `seat` ("ai", "skip" or "wait")."""
+
+
+class NullNotifier:
+    async def on_turn(self, game_id: str, outcome: Outcome) -> None:
+        return None
+
+    async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
+        return None
+
+    async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    seat: int
+    name: str
+    user_id: int | None
+    ai_level: str | None  # None: a person plays it; set on an AI seat or a seat handed to the AI
+    score: int | None = None
+    trains: int | None = None
+    cards: int | None = None
+    tickets: int | None = None
+    to_act: bool = False
+    next_timer: datetime | None = None  # next reminder / absent-policy moment while this seat must act
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A public summary of one game (``status``): lobby or play, no secret."""
+
+    game_id: str
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    host_id: int
+    board: str
+    variant: str
+    options: tuple[str, ...]
+    status: GameStatus
+    settings: GameSettings
+    seats: tuple[SeatInfo, ...]
+    phase: str | None = None
+    turn: int | None = None
+    current: int | None = None
+    to_act: tuple[int, ...] = ()
+    tokens: Mapping[int, str] = field(default_factory=dict)
+    last_round_left: int | None = None
+    action_count: int = 0
+    final: tuple[Mapping[str, Any], ...] = ()  # score sheets once finished
+
+
+@dataclass(eq=False)
+class _Game:
+    id: str
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    host_id: int
+    board: str
+    variant: str
+    options: dict[str, Any]
+    status: GameStatus
+    raw_settings: dict[str, Any]
+    seats: tuple[Seat, ...]
+    version: int
+    action_count: int
+    state: GameState | None
+    timers: list[Timer]
+
+    @classmethod
+    def from_record(cls, rec: GameRecord, timers: list[Timer]) -> _Game:
+        state = GameState.from_dict(rec.snapshot) if rec.snapshot else None
+        if state is not None and len(state.history) != rec.action_count:
+            log.error(
+                "game %s: snapshot has %d actions, log has %d", rec.id, len(state.history), rec.action_count
+            )
+        return cls(
+            rec.id,
+            rec.guild_id,
+            rec.channel_id,
+            rec.thread_id,
+            rec.host_id,
+            rec.board,
+            rec.variant,
+            dict(rec.options),
+            rec.status,
+            dict(rec.settings),
+            tuple(rec.seats),
+            rec.version,
+            rec.action_count,
+            state,
+            list(timers),
+        )
+
+    @property
+    def settings(self) -> GameSettings:
+        try:
+            return GameSettings.from_json(self.raw_settings)
+        except SettingError:
+            log.warning("game %s: stored settings invalid, using defaults", self.id)
+            return GameSettings()
+
+    @property
+    def engine_options(self) -> tuple[str, ...]:
+        return tuple(sorted(k for k, v in self.options.items() if v))
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.user_id == user_id:
+                return i
+        return None
+
+    def user_ids(self) -> list[int | None]:
+        return [s.user_id for s in self.seats]
+
+
+class _Collector:
+    """Gathers the events of the actions one request caused."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.events: list[GameEvent] = []
+        self.private: list[PrivateEvent] = []
+        self.seqs: list[int] = []
+        self.results: tuple[SeatResult, ...] = ()
+
+    def outcome(self, game: _Game) -> Outcome:
+        state = game.state
+        seats = tuple(to_act(state)) if state is not None and game.status == GameStatus.ACTIVE else ()
+        tokens = {s: turn_token(state, s) for s in seats} if state is not None else {}
+        return Outcome(
+            self.game_id,
+            game.status,
+            tuple(self.events),
+            tuple(self.private),
+            seats,
+            tokens,
+            self.results,
+            tuple(self.seqs),
+        )
+
+
+class _LockTable:
+    """One asyncio.Lock per key, dropped when nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, list[Any]] = {}
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: str) -> AsyncIterator[None]:
+        entry = self._locks.get(key)
+        if entry is None:
+            entry = self._locks[key] = [asyncio.Lock(), 0]
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self._locks[key]
+
+
+class GameManager:
+    """Owns every game's lifecycle between the Discord adapter and the engine. See the module docstring.
+
+    ``repo`` is a connected :class:`~bot.storage.GameRepository` (the manager does not close it unless
+    ``owns_repo``). ``ai`` picks AI moves (default: engine.ai in a worker thread, random fallback).
+    """
+
+    def __init__(
+        self,
+        repo: GameRepository,
+        *,
+        notifier: Notifier | None = None,
+        clock: Clock | None = None,
+        cache_size: int = 256,
+        retry_delays: Sequence[float] = (0.05, 0.2, 0.5),
+        ai: AIChooser | None = None,
+        ai_budget_ms: int | None = None,
+        owns_repo: bool = False,
+        max_sleep: float = 300.0,
+    ) -> None:
+        self._repo = repo
+        self._notifier: Notifier = notifier or NullNotifier()
+        self.clock: Clock = clock or SystemClock()
+        self._cache: OrderedDict[str, _Game] = OrderedDict()
+        self._cache_size = max(1, cache_size)
+        self._retry_delays = tuple(retry_delays)
+        self._ai_budget_ms = ai_budget_ms
+        self._ai: AIChooser = ai or self._default_ai
+        self._owns_repo = owns_repo
+        self._locks = _LockTable()
+        self._wake = asyncio.Event()
+        self._dispatcher: asyncio.Task[None] | None = None
+        self._max_sleep = max_sleep
+        self._open_ids: set[str] = set()
+        self._closing = False
+
+    # ------------------------------------------------------------------ start / stop
+
+    @property
+    def repository(self) -> GameRepository:
+        return self._repo
+
+    async def start(self, *, dispatcher: bool = True) -> None:
+        """Learn the ids of the open games (lazily: no game is loaded) and start the timer dispatcher, which
+        serves the timer rows stored before a restart as well."""
+        self._closing = False
+        self._open_ids = {gid async for gid in self._repo.iter_game_ids(status=OPEN_STATUSES)}
+        subscribe = getattr(self.clock, "subscribe", None)
+        if subscribe is not None:
+            subscribe(self._wake.set)
+        if dispatcher and self._dispatcher is None:
+            self._dispatcher = asyncio.create_task(self._dispatch_loop(), name="ttr-timer-dispatcher")
+
+    async def close(self) -> None:
+        self._closing = True
+        unsubscribe = getattr(self.clock, "unsubscribe", None)
+        if unsubscribe is not None:
+            unsubscribe(self._wake.set)
+        task, self._dispatcher = self._dispatcher, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._owns_repo:
+            await self._repo.close()
+
+    async def __aenter__(self) -> GameManager:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def open_game_ids(self) -> frozenset[str]:
+        """Ids of the lobby/active games (known since start, kept up to date by this manager)."""
+        return frozenset(self._open_ids)
+
+    # ------------------------------------------------------------------ cache and storage plumbing
+
+    def _evict(self, game_id: str) -> None:
+        self._cache.pop(game_id, None)
+
+    async def _storage(self, op: Callable[[], Awaitable[T]]) -> T:
+        """Run a storage call, retrying while the database is unavailable; then refuse."""
+        last: StorageUnavailable | None = None
+        for delay in (0.0, *self._retry_delays):
+            if delay:
+                await asyncio.sleep(delay)
+            try:
+                return await op()
+            except StorageUnavailable as exc:
+                last = exc
+                log.warning("storage unavailable (%s), retrying", exc)
+        raise Refused(
+            "storage",
+            "The game database is busy right now; nothing was changed. Please try again in a moment.",
+        ) from last
+
+    async def _get(self, game_id: str) -> _Game:
+        game = self._cache.get(game_id)
+        if game is not None:
+            self._cache.move_to_end(game_id)
+            return game
+        try:
+            rec = await self._storage(lambda: self._repo.load_game(game_id))
+        except GameNotFound:
+            raise Refused("no_game", f"There is no game {game_id}.") from None
+        timers: list[Timer] = []
+        if rec.status == GameStatus.ACTIVE:
+            timers = await self._storage(lambda: self._repo.timers_for_game(game_id))
+        try:
+            game = _Game.from_record(rec, timers)
+        except GameDataError as exc:
+            log.error("game %s: stored snapshot unreadable: %s", game_id, exc)
+            raise Refused("no_game", f"Game {game_id} cannot be read; the admins were told.") from exc
+        self._cache[game_id] = game
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return game
+
+    async def _update(self, game: _Game, **fields: Any) -> None:
+        """update_game under the version guard; on success the cached game follows. VersionConflict propagates
+        (after evicting the game)."""
+        try:
+            version = await self._storage(lambda: self._repo.update_game(game.id, game.version, **fields))
+        except (VersionConflict, Refused, GameNotFound):
+            self._evict(game.id)
+            raise
+        game.version = version
+        if "status" in fields:
+            game.status = GameStatus(fields["status"])
+            if game.status in OPEN_STATUSES:
+                self._open_ids.add(game.id)
+            else:
+                self._open_ids.discard(game.id)
+        if "seats" in fields:
+            game.seats = tuple(fields["seats"])
+        if "settings" in fields:
+            game.raw_settings = dict(fields["settings"])
+        if "host_id" in fields:
+            game.host_id = fields["host_id"]
+        if "snapshot" in fields:
+            game.state = GameState.from_dict(fields["snapshot"])
+
+    async def _append(
+        self,
+        game: _Game,
+        seat: int,
+        action_json: dict[str, Any],
+        work: GameState,
+        status: GameStatus | None,
+        results: Sequence[SeatResult] | None,
+    ) -> ActionRecord:
+        snapshot = work.to_dict()
+        expected = game.version
+        unavailable: StorageUnavailable | None = None
+        for delay in (0.0, *self._retry_delays):
+            if delay:
+                await asyncio.sleep(delay)
+            try:
+                return await self._repo.append_action(
+                    game.id, expected, seat, action_json, snapshot, status, results=results
+                )
+            except StorageUnavailable as exc:
+                unavailable = exc
+                log.warning(
+                    "game %s: storage unavailable while saving an action (%s), retrying", game.id, exc
+                )
+            except VersionConflict:
+                if unavailable is not None:  # maybe the attempt that "failed" did land
+                    rows = await self._storage(
+                        lambda: self._repo.load_actions(game.id, after_seq=game.action_count)
+                    )
+                    if (
+                        len(rows) == 1
+                        and rows[0].seat == seat
+                        and rows[0].action == action_json
+                        and rows[0].version == expected + 1
+                    ):
+                        return rows[0]
+                self._evict(game.id)
+                raise
+        self._evict(game.id)
+        raise Refused(
+            "storage",
+            "The game could not be saved right now, so your move was not played "
+            "(nothing changed). Please try again in a moment.",
+        ) from unavailable
+
+    async def _locked_retry(self, game_id: str, body: Callable[[_Game], Awaitable[T]]) -> T:
+        """Run `body` on the game under its lock; reload and run again when another writer got in first."""
+        async with self._locks.hold(game_id):
+            for _ in range(3):
+                game = await self._get(game_id)
+                try:
+                    return await body(game)
+                except VersionConflict:
+                    self._evict(game_id)
+            raise Refused("conflict", "The game changed while your request was handled; please look again.")
+
+    # ------------------------------------------------------------------ lobby
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        board: str = "europe",
+        variant: str | None = None,
+        options: Sequence[str] = (),
+        settings: Mapping[str, Any] | None = None,
+        thread_id: int | None = None,
+        join: bool = True,
+    ) -> GameInfo:
+        """Open a lobby in this channel (or thread); the host takes the first seat unless ``join=False``."""
+        try:
+            b = load_board(board)
+            variant_id = variant or b.default_variant
+            b.variant(variant_id)
+            for opt in options:
+                if opt not in b.options:
+                    raise BoardDataError(
+                        f"{b.name} has no option {opt!r} (options: {', '.join(b.options) or 'none'})"
+                    )
+        except BoardDataError as exc:
+            raise Refused("bad_board", str(exc)) from None
+        try:
+            game_settings = GameSettings.from_json(settings)
+        except (SettingError, TypeError) as exc:
+            raise Refused("bad_setting", str(exc)) from None
+        place = f"place:{thread_id}" if thread_id is not None else f"place:c{channel_id}"
+        async with self._locks.hold(place):
+            existing = await self._storage(
+                lambda: self._repo.find_open_game(
+                    channel_id=None if thread_id is not None else channel_id, thread_id=thread_id
+                )
+            )
+            if existing is not None:
+                raise Refused(
+                    "channel_busy", f"Game {existing.id} is already open here; finish or end it first."
+                )
+            seats = [Seat(host_name, host_id)] if join else []
+            rec = await self._storage(
+                lambda: self._repo.create_game(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_id=host_id,
+                    board=b.id,
+                    variant=variant_id,
+                    options={o: True for o in options},
+                    settings=game_settings.to_json(),
+                    seats=seats,
+                    thread_id=thread_id,
+                    status=GameStatus.LOBBY,
+                )
+            )
+        self._open_ids.add(rec.id)
+        game = _Game.from_record(rec, [])
+        self._cache[rec.id] = game
+        return self._info(game)
+
+    def _require(self, game: _Game, *statuses: GameStatus) -> None:
+        if game.status in statuses:
+            return
+        if game.status == GameStatus.LOBBY:
+            raise Refused("not_active", f"Game {game.id} has not started yet.")
+        if GameStatus.LOBBY in statuses and game.status == GameStatus.ACTIVE:
+            raise Refused("not_lobby", f"Game {game.id} has already started.")
+        raise Refused("not_active", f"Game {game.id} is over ({game.status.value}).")
+
+    def _require_host(self, game: _Game, user_id: int, moderator: bool = False) -> None:
+        if user_id != game.host_id and not moderator:
+            raise Refused("not_host", "Only the host of the game can do that.")
+
+    def _max_players(self, game: _Game) -> int:
+        lo, hi = load_board(game.board).rules.get("players", [2, 5])
+        wanted = game.settings.max_players
+        return min(hi, wanted) if wanted else hi
+
+    async def join(self, game_id: str, user_id: int, name: str) -> GameInfo:
+        async def body(game: _Game) -> GameInfo:
+            self._require(game, GameStatus.LOBBY)
+            if game.seat_of(user_id) is not None:
+                raise Refused("already_seated", "You are already in this game.")
+            if len(game.seats) >= self._max_players(game):
+                raise Refused("lobby_full", f"Game {game.id} is full ({len(game.seats)} players).")
+            await self._update(game, seats=(*game.seats, Seat(name, user_id)))
+            return self._info(game)
+
+        return await self._locked_retry(game_id, body)
+
+    async def add_ai(
+        self, game_id: str, user_id: int, level: str = "normal", name: str | None = None
+    ) -> GameInfo:
+        if level not in AI_LEVELS:
+            raise Refused("bad_setting", f"AI levels are {', '.join(AI_LEVELS)}.")
+
+        async def body(game: _Game) -> GameInfo:
+            self._require(game, GameStatus.LOBBY)
+            self._require_host(game, user_id)
+            if len(game.seats) >= self._max_players(game):
+                raise Refused("lobby_full", f"Game {game.id} is full ({len(game.seats)} players).")
+            n = sum(1 for s in game.seats if s.user_id is None) + 1
+            seat = Seat(name or f"AI {n} ({level})", None, level)
+            await self._update(game, seats=(*game.seats, seat))
+            return self._info(game)
+
+        return await self._locked_retry(game_id, body)
+
+    async def remove_seat(self, game_id: str, user_id: int, seat: int) -> GameInfo:
+        """The host removes a seat from the lobby (an AI, or a player who joined)."""
+
+        async def body(game: _Game) -> GameInfo:
+            self._require(game, GameStatus.LOBBY)
+            self._require_host(game, user_id)
+            if not 0 <= seat < len(game.seats):
+                raise Refused("not_seated", f"There is no seat {seat + 1}.")
+            if game.seats[seat].user_id == game.host_id:
+                raise Refused("not_host", "The host leaves with leave, or ends the game.")
+            await self._update(game, seats=game.seats[:seat] + game.seats[seat + 1 :])
+            return self._info(game)
+
+        return await self._locked_retry(game_id, body)
+
+    async def leave(self, game_id: str, user_id: int) -> Outcome:
+        """Leave a lobby (a host leaving passes the lobby to the next person, or closes it when alone), or
+        resign from a running game: the seat goes to an AI (level normal) for good, and the player gets no
+        result. When no person is left at the table, the game is abandoned."""
+
+        async def body(game: _Game) -> Outcome:
+            self._require(game, GameStatus.LOBBY, GameStatus.ACTIVE)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise Refused("not_seated", "You are not in this game.")
+            out = _Collector(game.id)
+            name = game.seats[seat].name
+            if game.status == GameStatus.LOBBY:
+                seats = game.seats[:seat] + game.seats[seat + 1 :]
+                humans = [s for s in seats if s.user_id is not None]
+                if user_id == game.host_id and not humans:
+                    await self._update(game, seats=seats, status=GameStatus.ABANDONED)
+                    out.events.append(
+                        GameEvent(
+                            game.id, 0, "abandoned", None, f"{name} left; the lobby is closed.", {}, "system"
+                        )
+                    )
+                    return out.outcome(game)
+                fields: dict[str, Any] = {"seats": seats}
+                if user_id == game.host_id:
+                    fields["host_id"] = humans[0].user_id
+                await self._update(game, **fields)
+                out.events.append(
+                    GameEvent(game.id, 0, "left", None, f"{name} left the lobby.", {}, "player")
+                )
+                return out.outcome(game)
+            seats = list(game.seats)
+            seats[seat] = Seat(name, None, "normal")
+            fields = {"seats": seats}
+            humans = [s for s in seats if s.user_id is not None]
+            if not humans:
+                fields["status"] = GameStatus.ABANDONED
+            elif user_id == game.host_id:
+                fields["host_id"] = humans[0].user_id
+            await self._update(game, **fields)
+            out.events.append(
+                GameEvent(
+                    game.id,
+                    0,
+                    "seat_ai",
+                    seat,
+                    f"{name} resigned; an AI plays their seat.",
+                    {"seat": seat, "level": "normal"},
+                    "player",
+                )
+            )
+            if game.status == GameStatus.ABANDONED:
+                await self._clear_timers(game)
+                out.events.append(
+                    GameEvent(
+                        game.id,
+                        0,
+                        "abandoned",
+                        None,
+                        "No player is left: the game is abandoned.",
+                        {},
+                        "system",
+                    )
+                )
+                return out.outcome(game)
+            await self._after_moves(game, out)
+            return out.outcome(game)
+
+        return await self._locked_retry(game_id, body)
+
+    async def update_settings(self, game_id: str, user_id: int, **changes: Any) -> GameSettings:
+        """The host changes settings (values may be typed text). Timers already running keep their times."""
+
+        async def body(game: _Game) -> GameSettings:
+            self._require(game, GameStatus.LOBBY, GameStatus.ACTIVE)
+            self._require_host(game, user_id)
+            try:
+                new = game.settings.with_values(**changes)
+            except SettingError as exc:
+                raise Refused("bad_setting", str(exc)) from None
+            await self._update(game, settings={**game.raw_settings, **new.to_json()})
+            return new
+
+        return await self._locked_retry(game_id, body)
+
+    async def start_game(self, game_id: str, user_id: int, *, seed: int | None = None) -> Outcome:
+        """The host starts the game: cards dealt, every seat offered its tickets (chosen in any order)."""
+
+        async def body(game: _Game) -> Outcome:
+            self._require(game, GameStatus.LOBBY)
+            self._require_host(game, user_id)
+            board = load_board(game.board)
+            lo, hi = board.rules.get("players", [2, 5])
+            if not lo <= len(game.seats) <= hi:
+                raise Refused(
+                    "too_few_players",
+                    f"{board.name} is played by {lo} to {hi} players; this game has {len(game.seats)}.",
+                )
+            try:
+                state = new_game(
+                    board,
+                    [s.name for s in game.seats],
+                    variant=game.variant,
+                    options=game.engine_options,
+                    seed=secrets.randbits(62) if seed is None else seed,
+                )
+            except (IllegalAction, BoardDataError) as exc:
+                raise Refused("bad_board", str(exc)) from None
+            # timers first (a crash before the status changes leaves timers of a lobby, which are dropped)
+            game.state, game.status = state, GameStatus.ACTIVE
+            try:
+                await self._ensure_timers(game)
+                await self._update(game, status=GameStatus.ACTIVE, snapshot=state.to_dict())
+            except BaseException:
+                self._evict(game.id)
+                raise
+            out = _Collector(game.id)
+            names = ", ".join(s.name for s in game.seats)
+            out.events.append(
+                GameEvent(
+                    game.id,
+                    0,
+                    "started",
+                    None,
+                    f"The game on {board.name} begins: {names}. Everyone chooses their tickets.",
+                    {"players": [s.name for s in game.seats]},
+                    "host",
+                )
+            )
+            for seat, s in enumerate(game.seats):
+                out.private.extend(
+                    private_events(
+                        game.id,
+                        0,
+                        seat,
+                        s.user_id,
+                        {"hand": {}, "tickets": []},
+                        private_bits(state, seat),
+                        "start",
+                    )
+                )
+            await self._after_moves(game, out)
+            return out.outcome(game)
+
+        return await self._locked_retry(game_id, body)
+
+    async def abandon(self, game_id: str, user_id: int, *, moderator: bool = False) -> Outcome:
+        """End a lobby or a running game now (host, or a server manager: the bot checks and passes
+        ``moderator=True``). No results are recorded."""
+
+        async def body(game: _Game) -> Outcome:
+            self._require(game, GameStatus.LOBBY, GameStatus.ACTIVE)
+            self._require_host(game, user_id, moderator)
+            await self._update(game, status=GameStatus.ABANDONED)
+            await self._clear_timers(game)
+            out = _Collector(game.id)
+            out.events.append(
+                GameEvent(
+                    game.id, 0, "abandoned", None, f"Game {game.id} was ended.", {"by_user": user_id}, "host"
+                )
+            )
+            return out.outcome(game)
+
+        return await self._locked_retry(game_id, body)
+
+    # ------------------------------------------------------------------ seats and the AI
+
+    async def hand_to_ai(self, game_id: str, user_id: int, level: str = "normal") -> Outcome:
+        """The player lets an AI play their seat until they take it back (their result still counts)."""
+        if level not in AI_LEVELS:
+            raise Refused("bad_setting", f"AI levels are {', '.join(AI_LEVELS)}.")
+
+        async def body(game: _Game) -> Outcome:
+            self._require(game, GameStatus.ACTIVE)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise Refused("not_seated", "You are not in this game.")
+            seats = list(game.seats)
+            seats[seat] = Seat(seats[seat].name, user_id, level)
+            await self._update(game, seats=seats)
+            out = _Collector(game.id)
+            out.events.append(
+                GameEvent(
+                    game.id,
+                    0,
+                    "seat_ai",
+                    seat,
+                    f"{seats[seat].name} handed their seat to an AI ({level}).",
+                    {"seat": seat, "level": level},
+                    "player",
+                )
+            )
+            await self._after_moves(game, out)
+            return out.outcome(game)
+
+        return await self._locked_retry(game_id, body)
+
+    async def take_back(self, game_id: str, user_id: int) -> Outcome:
+        async def body(game: _Game) -> Outcome:
+            self._require(game, GameStatus.ACTIVE)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise Refused("not_seated", "You are not in this game.")
+            seats = list(game.seats)
+            seats[seat] = Seat(seats[seat].name, user_id, None)
+            await self._update(game, seats=seats)
+            out = _Collector(game.id)
+            out.events.append(
+                GameEvent(
+                    game.id,
+                    0,
+                    "seat_human",
+                    seat,
+                    f"{seats[seat].name} is back at the table.",
+                    {"seat": seat},
+                    "player",
+                )
+            )
+            await self._ensure_timers(game)
+            return out.outcome(game)
+
+        return await self._locked_retry(game_id, body)
+
+    async def _default_ai(self, state: GameState, seat: int, level: str, rng: random.Random) -> Action:
+        return await choose_ai_action(state, seat, level, rng, budget_ms=self._ai_budget_ms)
+
+    async def _choose(self, game: _Game, seat: int, level: str) -> Action:
+        assert game.state is not None
+        rng = random.Random(f"{game.id}:{len(game.state.history)}:{seat}")
+        return await self._ai(game.state, seat, level, rng)
+
+    def _ai_seats_to_act(self, game: _Game) -> list[int]:
+        if game.status != GameStatus.ACTIVE or game.state is None or game.state.finished:
+            return []
+        return [s for s in to_act(game.state) if game.seats[s].ai_level is not None]
+
+    async def _run_ai(self, game: _Game, out: _Collector) -> None:
+        """AI-controlled seats play until a person must act or the game is over."""
+        steps = 0
+        while True:
+            seats = self._ai_seats_to_act(game)
+            if not seats:
+                return
+            seat = seats[0]
+            action = await self._choose(game, seat, str(game.seats[seat].ai_level))
+            await self._commit(game, seat, action, out, "ai")
+            steps += 1
+            if steps >= _MAX_AUTOMATIC_STEPS:
+                log.error("game %s: AI seats made %d moves in a row; stopping", game.id, steps)
+                return
+
+    async def _play_absent(self, game: _Game, seat: int, policy: str, out: _Collector) -> None:
+        """The absent-player policy plays `seat`'s current turn (all its steps)."""
+        state = game.state
+        assert state is not None
+        key = (state.phase, state.turn)
+        level = game.settings.absent_ai_level
+        for _ in range(100):
+            state = game.state
+            assert state is not None
+            if (
+                game.status != GameStatus.ACTIVE
+                or state.finished
+                or (state.phase, state.turn) != key
+                or seat not in to_act(state)
+                or game.seats[seat].ai_level is not None
+            ):
+                return
+            if policy == "ai":
+                action = await self._choose(game, seat, level)
+            else:
+                action = minimal_action(state, seat)
+            await self._commit(game, seat, action, out, f"absent_{policy}")
+
+    async def _after_moves(self, game: _Game, out: _Collector) -> None:
+        """After a change: AI seats play, timers follow the new situation. A failure here never undoes what
+        was already accepted; the ``resume`` timer carries on later."""
+        try:
+            if self._ai_seats_to_act(game):
+                await self._ensure_timers(game)  # writes the resume timer before the AI moves
+                await self._run_ai(game, out)
+            await self._ensure_timers(game)
+        except (Refused, StorageError, VersionConflict) as exc:
+            log.warning(
+                "game %s: automatic moves or timers interrupted (%s); the timers will resume", game.id, exc
+            )
+            self._evict(game.id)
+
+    # ------------------------------------------------------------------ actions
+
+    async def act(
+        self,
+        game_id: str,
+        user_id: int,
+        action: Action | Mapping[str, Any],
+        *,
+        expected_turn: str | None = None,
+    ) -> Outcome:
+        """Play `action` for `user_id`'s seat. Refused (nothing changed) when the game is not running, the user
+        has no seat or handed it to the AI, `expected_turn` is not the current turn token
+        (:func:`bot.manager.events.turn_token`), the rules forbid it, or storage cannot save it. Then AI seats
+        play their turns; the outcome holds every resulting event."""
+        if not isinstance(action, Action):
+            try:
+                action = action_from_json(dict(action))
+            except (GameDataError, TypeError) as exc:
+                raise Refused("bad_action", f"That is not an action: {exc}") from None
+        parsed: Action = action
+
+        async def body(game: _Game) -> Outcome:
+            self._require(game, GameStatus.ACTIVE)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise Refused("not_seated", "You are not playing in this game.")
+            if game.seats[seat].ai_level is not None:
+                raise Refused("seat_ai", "An AI is playing your seat; take it back first.")
+            assert game.state is not None
+            if expected_turn is not None and str(expected_turn) != turn_token(game.state, seat):
+                raise Refused(
+                    "stale",
+                    "That button belongs to an earlier moment of the game, so nothing was "
+                    "done. Please use the latest message.",
+                )
+            out = _Collector(game.id)
+            await self._commit(game, seat, parsed, out, "player")
+            await self._after_moves(game, out)
+            return out.outcome(game)
+
+        return await self._locked_retry(game_id, body)
+
+    async def _commit(self, game: _Game, seat: int, action: Action, out: _Collector, by: str) -> None:
+        """Apply on a copy, persist, then adopt the copy and describe it. Raises Refused / VersionConflict with
+        the cache untouched (or evicted)."""
+        state = game.state
+        assert state is not None
+        before_public = views.public_view(state)
+        before_private = private_bits(state, seat)
+        work = state.copy()
+        try:
+            apply(work, seat, action)
+        except IllegalAction as exc:
+            raise Refused("illegal", str(exc)) from None
+        action_json = action.to_json()
+        status: GameStatus | None = None
+        results: tuple[SeatResult, ...] | None = None
+        sheets: list[dict[str, Any]] | None = None
+        if work.finished:
+            sheets = final_sheets(work)
+            results = results_of(sheets, game.user_ids())
+            status = GameStatus.FINISHED
+        rec = await self._append(game, seat, action_json, work, status, results)
+        game.state, game.version, game.action_count = work, rec.version, rec.seq
+        if status is not None:
+            game.status = status
+            self._open_ids.discard(game.id)
+            out.results = results or ()
+        board = work.board
+        out.seqs.append(rec.seq)
+        out.events.extend(
+            public_events(
+                game.id, rec.seq, board, before_public, views.public_view(work), action_json, by, sheets
+            )
+        )
+        out.private.extend(
+            private_events(
+                game.id,
+                rec.seq,
+                seat,
+                game.seats[seat].user_id,
+                before_private,
+                private_bits(work, seat),
+                action.kind,
+            )
+        )
+
+    # ------------------------------------------------------------------ timers
+
+    def _desired_timers(self, game: _Game) -> dict[tuple[Any, ...], dict[str, Any]]:
+        state = game.state
+        if game.status != GameStatus.ACTIVE or state is None or state.finished:
+            return {}
+        out: dict[tuple[Any, ...], dict[str, Any]] = {}
+        key = f"{state.phase}:{state.turn}"
+        for seat in to_act(state):
+            if game.seats[seat].ai_level is None:
+                out[(TURN_TIMER, seat, key)] = {"seat": seat, "key": key, "stage": 0}
+            else:
+                out[(RESUME_TIMER,)] = {}
+        return out
+
+    @staticmethod
+    def _timer_key(t: Timer) -> tuple[Any, ...]:
+        if t.kind == TURN_TIMER:
+            return (TURN_TIMER, t.payload.get("seat"), t.payload.get("key"))
+        return (t.kind,)
+
+    async def _ensure_timers(self, game: _Game) -> None:
+        """Make the game's timer rows match who must act now: add the missing ones, then delete stale ones."""
+        desired = self._desired_timers(game)
+        have: dict[tuple[Any, ...], Timer] = {}
+        stale: list[Timer] = []
+        for t in sorted(game.timers, key=lambda t: -int(t.payload.get("stage", 0))):
+            k = self._timer_key(t)
+            if k in desired and k not in have:
+                have[k] = t
+            else:
+                stale.append(t)
+        now = self.clock.now()
+        settings = game.settings
+        for k, payload in desired.items():
+            if k in have:
+                continue
+            if k[0] == TURN_TIMER:
+                due = now + timedelta(hours=settings.remind_after_hours)
+            else:
+                due = now + _RESUME_GRACE
+            timer = await self._storage(
+                lambda k=k, payload=payload, due=due: self._repo.add_timer(game.id, k[0], due, payload)
+            )
+            game.timers.append(timer)
+            self._wake.set()
+        for t in stale:
+            await self._storage(lambda t=t: self._repo.delete_timer(t.id))
+            game.timers.remove(t)
+
+    async def _clear_timers(self, game: _Game) -> None:
+        await self._storage(lambda: self._repo.delete_timers(game.id))
+        game.timers.clear()
+
+    async def run_due_timers(self, limit: int = 100) -> int:
+        """Serve every timer due by the clock now (the dispatcher calls this; tests may too). Returns how many
+        were handled."""
+        due = await self._repo.due_timers(self.clock.now(), limit=limit)
+        for timer in due:
+            try:
+                await self._fire(timer)
+            except StorageUnavailable:
+                raise
+            except Refused as exc:
+                if exc.code == "storage":
+                    raise StorageUnavailable(exc.message) from exc
+                log.warning("timer %s of game %s: %s", timer.id, timer.game_id, exc.message)
+                with contextlib.suppress(StorageError):
+                    await self._repo.delete_timer(timer.id)
+            except Exception:
+                log.exception("timer %s of game %s failed; dropping it", timer.id, timer.game_id)
+                with contextlib.suppress(StorageError):
+                    await self._repo.delete_timer(timer.id)
+        return len(due)
+
+    async def _fire(self, timer: Timer) -> None:
+        notes: list[Callable[[], Awaitable[None]]] = []
+        async with self._locks.hold(timer.game_id):
+            try:
+                game = await self._get(timer.game_id)
+            except Refused as exc:
+                if exc.code == "no_game":
+                    await self._repo.delete_timer(timer.id)
+                    return
+                raise
+            if game.status != GameStatus.ACTIVE:
+                await self._storage(lambda: self._repo.delete_timers(game.id))
+                game.timers.clear()
+                return
+            mine = next((t for t in game.timers if t.id == timer.id), None)
+            if mine is None:  # the cached list is newer than the query (already handled or replaced)
+                game.timers = await self._storage(lambda: self._repo.timers_for_game(game.id))
+                mine = next((t for t in game.timers if t.id == timer.id), None)
+                if mine is None:
+                    return
+            key = self._timer_key(mine)
+            stage = int(mine.payload.get("stage", 0))
+            superseded = any(
+                self._timer_key(t) == key and int(t.payload.get("stage", 0)) > stage
+                for t in game.timers
+                if t.id != mine.id
+            )
+            out = _Collector(game.id)
+            if key not in self._desired_timers(game) or superseded or stage >= _PARKED_STAGE:
+                await self._drop_timer(game, mine)
+                await self._ensure_timers(game)
+                return
+            if mine.kind == RESUME_TIMER:
+                await self._after_moves(game, out)
+                await self._drop_timer(game, mine)
+            else:
+                seat = int(mine.payload["seat"])
+                user_id = game.seats[seat].user_id
+                settings = game.settings
+                if stage < 2:
+                    wait = settings.remind_again_hours if stage == 0 else settings.absent_after_hours
+                    await self._next_stage(game, mine, stage + 1, timedelta(hours=wait))
+                    if user_id is not None:
+                        notes.append(lambda: self._notifier.on_reminder(game.id, seat, user_id, stage + 1))
+                else:
+                    policy = settings.absent_policy
+                    notes.append(lambda: self._notifier.on_absent(game.id, seat, user_id, policy))
+                    if policy == "wait":
+                        await self._next_stage(game, mine, _PARKED_STAGE, _PARKED_FOR)
+                    else:
+                        try:
+                            await self._play_absent(game, seat, policy, out)
+                        except VersionConflict:
+                            self._evict(game.id)
+                            return
+                        await self._after_moves(game, out)
+                        await self._drop_timer(game, mine)
+            if out.events:
+                outcome = out.outcome(game)
+                notes.append(lambda: self._notifier.on_turn(game.id, outcome))
+        for note in notes:  # outside the lock: the bot may call back into the manager
+            try:
+                await note()
+            except Exception:
+                log.exception("notifier failed for game %s", timer.game_id)
+
+    async def _next_stage(self, game: _Game, timer: Timer, stage: int, wait: timedelta) -> None:
+        payload = {**timer.payload, "stage": stage}
+        new = await self._storage(
+            lambda: self._repo.add_timer(game.id, timer.kind, self.clock.now() + wait, payload)
+        )
+        game.timers.append(new)
+        await self._drop_timer(game, timer)
+        self._wake.set()
+
+    async def _drop_timer(self, game: _Game, timer: Timer) -> None:
+        await self._storage(lambda: self._repo.delete_timer(timer.id))
+        game.timers = [t for t in game.timers if t.id != timer.id]
+
+    async def _dispatch_loop(self) -> None:
+        backoff = 1.0
+        while not self._closing:
+            try:
+                self._wake.clear()
+                handled = await self.run_due_timers()
+                if handled:
+                    continue
+                nxt = await self._repo.next_timer_due()
+                timeout = self._max_sleep
+                if nxt is not None:
+                    timeout = min(timeout, max(0.0, (nxt - self.clock.now()).total_seconds()))
+                if timeout > 0:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._wake.wait(), timeout)
+                backoff = 1.0
+            except asyncio.CancelledError:
+                raise
+            except StorageError as exc:
+                log.warning("timer dispatcher: storage problem (%s); retrying in %.0f s", exc, backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 60.0)
+            except Exception:
+                log.exception("timer dispatcher failed; restarting in %.0f s", backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 60.0)
+
+    # ------------------------------------------------------------------ views and records
+
+    async def game_info(self, game_id: str) -> GameInfo:
+        return self._info(await self._get(game_id))
+
+    status = game_info  # the issue calls it status(game_id)
+
+    async def find_open_game(
+        self, *, channel_id: int | None = None, thread_id: int | None = None
+    ) -> GameInfo | None:
+        rec = await self._storage(
+            lambda: self._repo.find_open_game(channel_id=channel_id, thread_id=thread_id)
+        )
+        return None if rec is None else await self.game_info(rec.id)
+
+    async def games_of(self, user_id: int, *, open_only: bool = True) -> list[str]:
+        rows = await self._storage(
+            lambda: self._repo.games_for_player(user_id, status=OPEN_STATUSES if open_only else None)
+        )
+        return [r.id for r in rows]
+
+    async def seat_of(self, game_id: str, user_id: int) -> int | None:
+        return (await self._get(game_id)).seat_of(user_id)
+
+    async def turn_token(self, game_id: str, user_id: int | None = None) -> str | None:
+        game = await self._get(game_id)
+        if game.state is None:
+            return None
+        seat = game.seat_of(user_id) if user_id is not None else None
+        return turn_token(game.state, seat)
+
+    async def legal_actions(self, game_id: str, user_id: int) -> list[Action]:
+        """What `user_id` may play now (empty when it is not their turn or the AI plays their seat)."""
+        game = await self._get(game_id)
+        seat = game.seat_of(user_id)
+        if game.state is None or seat is None or game.status != GameStatus.ACTIVE:
+            return []
+        if game.seats[seat].ai_level is not None:
+            return []
+        return legal_actions(game.state, seat)
+
+    async def public_view(self, game_id: str) -> dict[str, Any]:
+        game = await self._get(game_id)
+        if game.state is None:
+            raise Refused("not_active", f"Game {game_id} has not started yet.")
+        return views.public_view(game.state)
+
+    async def player_view(self, game_id: str, user_id: int) -> dict[str, Any]:
+        game = await self._get(game_id)
+        if game.state is None:
+            raise Refused("not_active", f"Game {game_id} has not started yet.")
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise Refused("not_seated", "You are not playing in this game.")
+        return views.player_view(game.state, seat)
+
+    async def export_record(self, game_id: str) -> dict[str, Any]:
+        """The game as a record that ``engine.record.replay`` (``ttr replay FILE``) plays back exactly: the
+        setup from the snapshot, the actions from the stored log."""
+        game = await self._get(game_id)
+        if game.state is None:
+            raise Refused("not_active", f"Game {game_id} has not started yet.")
+        rows = await self._storage(lambda: self._repo.load_actions(game_id))
+        state = game.state
+        return {
+            "format": 1,
+            "map": state.board.id,
+            "variant": state.variant,
+            "options": list(state.options),
+            "players": [p.name for p in state.players],
+            "seed": state.seed,
+            "actions": [{"seat": r.seat, "action": r.action} for r in rows],
+        }
+
+    def _info(self, game: _Game) -> GameInfo:
+        state = game.state
+        acting = tuple(to_act(state)) if state is not None and game.status == GameStatus.ACTIVE else ()
+        next_due: dict[int, datetime] = {}
+        for t in game.timers:
+            if t.kind == TURN_TIMER and int(t.payload.get("stage", 0)) < _PARKED_STAGE:
+                seat = int(t.payload.get("seat", -1))
+                if seat not in next_due or t.due_at < next_due[seat]:
+                    next_due[seat] = t.due_at
+        seats = []
+        for i, s in enumerate(game.seats):
+            level = None if s.ai_level is None else str(s.ai_level)
+            if state is not None and i < state.num_players:
+                p = state.players[i]
+                seats.append(
+                    SeatInfo(
+                        i,
+                        s.name,
+                        s.user_id,
+                        level,
+                        p.score,
+                        p.trains,
+                        sum(p.hand),
+                        len(p.tickets),
+                        i in acting,
+                        next_due.get(i),
+                    )
+                )
+            else:
+                seats.append(SeatInfo(i, s.name, s.user_id, level))
+        final: tuple[Mapping[str, Any], ...] = ()
+        if state is not None and state.finished:
+            final = tuple(final_sheets(state))
+        return GameInfo(
+            game.id,
+            game.guild_id,
+            game.channel_id,
+            game.thread_id,
+            game.host_id,
+            game.board,
+            game.variant,
+            game.engine_options,
+            game.status,
+            game.settings,
+            tuple(seats),
+            phase=None if state is None else state.phase,
+            turn=None if state is None else state.turn,
+            current=None if state is None else state.current,
+            to_act=acting,
+            tokens={s: turn_token(state, s) for s in acting} if state is not None else {},
+            last_round_left=None if state is None else state.last_round_left,
+            action_count=game.action_count,
+            final=final,
+        )

@@ -1,0 +1,99 @@
+"""Per-game settings of asynchronous play, with their defaults and validation.
+
+Stored as the ``settings`` JSON of the game row. Unknown keys found in storage are kept untouched (another
+layer may store its own keys there) but are not part of :class:`GameSettings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Final
+
+__all__ = ["ABSENT_POLICIES", "AI_LEVELS", "GameSettings", "SettingError"]
+
+#: What happens when a player has not acted ``absent_after_hours`` after the second reminder.
+#: ``ai``: an AI player (level ``absent_ai_level``) plays that one turn for them.
+#: ``skip``: the turn is played with the most harmless move (see ``bot.manager.ai.minimal_action``).
+#: ``wait``: nothing; the game waits for the player (or for the host to end it).
+ABSENT_POLICIES: Final = ("ai", "skip", "wait")
+AI_LEVELS: Final = ("easy", "normal", "hard")
+
+_MAX_HOURS = 24 * 60  # sixty days
+
+
+class SettingError(ValueError):
+    """A setting name or value that is not allowed; the message is for the player."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameSettings:
+    """Timers of asynchronous play, counted from the moment a seat became the one to act."""
+
+    remind_after_hours: float = 12.0  # first reminder
+    remind_again_hours: float = 12.0  # second reminder, after the first
+    absent_after_hours: float = 24.0  # absent-player policy, after the second reminder
+    absent_policy: str = "ai"
+    absent_ai_level: str = "normal"
+    max_players: int | None = None  # None: the board's maximum
+
+    def __post_init__(self) -> None:
+        for name in ("remind_after_hours", "remind_again_hours", "absent_after_hours"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= _MAX_HOURS:
+                raise SettingError(f"{name} must be a number of hours in (0, {_MAX_HOURS}], not {value!r}.")
+        if self.absent_policy not in ABSENT_POLICIES:
+            raise SettingError(
+                f"absent_policy must be one of {', '.join(ABSENT_POLICIES)}, not {self.absent_policy!r}."
+            )
+        if self.absent_ai_level not in AI_LEVELS:
+            raise SettingError(
+                f"absent_ai_level must be one of {', '.join(AI_LEVELS)}, not {self.absent_ai_level!r}."
+            )
+        if self.max_players is not None and (
+            isinstance(self.max_players, bool)
+            or not isinstance(self.max_players, int)
+            or not 2 <= self.max_players <= 5
+        ):
+            raise SettingError(f"max_players must be 2 to 5, not {self.max_players!r}.")
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> GameSettings:
+        """Settings from a stored dict; unknown keys are ignored, missing ones take their default."""
+        known = {k: v for k, v in (data or {}).items() if k in cls.names()}
+        return cls(**known)
+
+    def with_values(self, **changes: Any) -> GameSettings:
+        """A copy with `changes` applied; values may be typed text (``"6"``, ``"skip"``, ``"none"``)."""
+        parsed: dict[str, Any] = {}
+        for key, value in changes.items():
+            if key not in self.names():
+                raise SettingError(f"There is no setting {key!r} (settings: {', '.join(self.names())}).")
+            parsed[key] = _parse(key, value)
+        return replace(self, **parsed)
+
+
+def _parse(key: str, value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    text = value.strip().lower()
+    if key.endswith("_hours"):
+        try:
+            return float(text.removesuffix("h"))
+        except ValueError:
+            raise SettingError(f"{key} takes a number of hours, not {value!r}.") from None
+    if key == "max_players":
+        if text in ("", "none", "default"):
+            return None
+        try:
+            return int(text)
+        except ValueError:
+            raise SettingError(f"max_players takes a number, not {value!r}.") from None
+    return text
