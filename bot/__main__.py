@@ -28,11 +28,15 @@ class StartupError(RuntimeError):
 
 
 def setup_logging(level: str = "INFO") -> None:
-    """Log to stderr with timestamps; discord.py's own chatter stays at INFO or above."""
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"))
+    """Log to stderr with timestamps (unless logging is already configured, e.g. by pytest).
+
+    discord.py's own chatter stays at INFO or above; its HTTP module only logs warnings.
+    """
     root = logging.getLogger()
-    root.handlers[:] = [handler]
+    if not root.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"))
+        root.addHandler(handler)
     root.setLevel(level)
     logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))
     logging.getLogger("discord.http").setLevel(logging.WARNING)

@@ -32,6 +32,8 @@ async def test_maps_lists_boards_and_variants(simcord_env, world):  # type: igno
     assert "Europe" in text and "USA" in text
     assert "`1912`" in text and "`big-cities`" in text
     assert "Warehouses" in text  # Europe's option
+    assert "Märklin" in text and "provisional" in text  # provisional data is flagged
+    assert embed.footer.text.startswith("⚠")
 
 
 async def test_maps_share_is_public(simcord_env, world):  # type: ignore[no-untyped-def]

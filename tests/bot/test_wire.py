@@ -136,3 +136,17 @@ async def test_disallowed_intents_are_explained(bot_settings):  # type: ignore[n
         with pytest.raises(discord.PrivilegedIntentsRequired) as info:
             await asyncio.wait_for(start_bot(settings, service=FakeGameService()), 10)
     assert "Privileged Gateway Intents" in (explain_startup_error(info.value) or "")
+
+
+async def test_test_guild_gets_a_copy_of_the_commands(fake_discord, bot_settings):  # type: ignore[no-untyped-def]
+    settings = bot_settings.with_overrides(test_guild_id=fake_discord.guild_id)
+    bot = create_bot(settings, service=FakeGameService(), guild_ready_timeout=0.05)
+    task = asyncio.create_task(bot.start(TOKEN))
+    try:
+        await fake_discord.wait_ready(bot)
+        assert None not in fake_discord.commands  # no global sync
+        [ttr] = fake_discord.commands[fake_discord.guild_id]
+        assert ttr["name"] == "ttr" and ttr["guild_id"] == str(fake_discord.guild_id)
+    finally:
+        await bot.close()
+        await asyncio.wait_for(task, 5)

@@ -1,0 +1,167 @@
+"""Catalogues and translator, custom-id rules, per-board rules text, and the service protocol."""
+
+from __future__ import annotations
+
+import re
+import string
+from types import SimpleNamespace
+
+import discord
+import pytest
+from bot_fakes import FakeGameService
+from discord import app_commands
+from discord.app_commands import TranslationContext, TranslationContextLocation
+
+from bot.components import BUTTON_TEMPLATE, MAX_CUSTOM_ID, button_id, is_known, is_ours, select_id
+from bot.i18n import Catalog, CatalogTranslator, check_placeholders, default_catalog
+from bot.rules_text import board_features, topic_ids, topics
+from bot.service import GameService, Text, UnavailableGameService
+from maps.board import board_ids, load_board
+
+# --------------------------------------------------------------------- catalogues
+
+
+def test_catalogues_agree() -> None:
+    catalog = default_catalog()
+    assert set(catalog.locales) >= {"en", "fr"}
+    assert check_placeholders(catalog) == []
+    english = set(catalog.messages["en"])
+    for code, table in catalog.messages.items():
+        extra = {k for k in table if k not in english and not k.startswith(("cmd.", "choice."))}
+        assert not extra, f"{code} has keys English lacks: {sorted(extra)}"
+    assert catalog.missing_keys("fr") == set()
+
+
+def test_fallback_chain() -> None:
+    catalog = Catalog({"en": {"a": "A {x}", "b": "B"}, "fr": {"a": "FR {x}"}})
+    assert catalog.text("a", "fr", x=1) == "FR 1"
+    assert catalog.text("a", discord.Locale.french, x=1) == "FR 1"
+    assert catalog.text("b", "fr") == "B"  # missing in French: English
+    assert catalog.text("a", "pt-BR", x=2) == "A 2"  # no Portuguese: English
+    assert catalog.text("nope", "fr") == "nope"  # missing key: the key, not a crash
+    assert catalog.text("a", "fr") == "FR {x}"  # missing parameter: left as is
+    assert catalog.render(Text("a", {"x": 3}), "en-GB") == "A 3"
+    assert catalog.render("plain", "fr") == "plain"
+
+
+def _context(location: TranslationContextLocation, data: object) -> TranslationContext:  # type: ignore[type-arg]
+    return TranslationContext(location=location, data=data)  # type: ignore[arg-type]
+
+
+async def test_translator_uses_command_keys() -> None:
+    translator = CatalogTranslator()
+    command = SimpleNamespace(qualified_name="ttr maps")
+    ctx = _context(TranslationContextLocation.command_description, command)
+    text = app_commands.locale_str("List the boards and their variants")
+    assert (
+        await translator.translate(text, discord.Locale.french, ctx)
+        == "Lister les plateaux et leurs variantes"
+    )
+    assert await translator.translate(text, discord.Locale.american_english, ctx) is None
+    assert (
+        await translator.translate(text, discord.Locale.japanese, ctx) is None
+    )  # no catalogue: default text
+    param = SimpleNamespace(name="topic", command=SimpleNamespace(qualified_name="ttr rules"))
+    ctx = _context(TranslationContextLocation.parameter_description, param)
+    assert (await translator.translate(text, discord.Locale.french, ctx) or "").startswith("Quelle partie")
+
+
+def test_every_command_has_a_french_description() -> None:
+    from bot import Settings, create_bot
+    from bot.cogs.ttr import TTRCog
+
+    catalog = default_catalog()
+    group = TTRCog(create_bot(Settings(), service=FakeGameService())).app_command
+    assert group is not None and group.name == "ttr"
+
+    assert catalog.exact("cmd.ttr.description", "fr")
+    for command in group.commands:
+        key = f"cmd.{command.qualified_name.replace(' ', '.')}"
+        assert catalog.exact(f"{key}.description", "fr"), key
+        for param in command.parameters:
+            assert catalog.exact(f"{key}.param.{param.name}.description", "fr"), (key, param.name)
+
+
+# --------------------------------------------------------------------- custom ids
+
+
+def test_button_ids() -> None:
+    assert button_id("g12", "join") == "ttr:g12:join"
+    assert button_id("g12", "claim_ok", "r140") == "ttr:g12:claim_ok:r140"
+    assert select_id("g12", "keep") == "ttr:g12:keep:*"
+    longest = button_id("x" * 24, "a" * 24, "z" * 40)
+    assert len(longest) <= MAX_CUSTOM_ID
+    assert re.fullmatch(BUTTON_TEMPLATE, longest)
+
+
+@pytest.mark.parametrize(
+    ("game", "action", "arg"),
+    [
+        ("g:1", "join", None),
+        ("g1", "Join", None),
+        ("g1", "join", "a:b"),
+        ("g1", "join", "*"),
+        ("x" * 25, "j", None),
+    ],
+)
+def test_bad_button_parts_are_refused(game: str, action: str, arg: str | None) -> None:
+    with pytest.raises(ValueError):
+        button_id(game, action, arg)
+
+
+def test_namespace_checks() -> None:
+    assert is_ours("ttr:whatever") and not is_ours("other:ttr")
+    assert is_known("ttr:g1:join") and is_known("ttr:g1:keep:*") and not is_known("ttr:g1")
+
+
+# --------------------------------------------------------------------- rules text
+
+
+@pytest.mark.parametrize("board_id", board_ids())
+@pytest.mark.parametrize("locale", ["en-US", "fr"])
+def test_rules_are_filled_for_every_board(board_id: str, locale: str) -> None:
+    board = load_board(board_id)
+    found = topics(board, locale)
+    assert [t.id for t in found][:2] == ["overview", "setup"]
+    for topic in found:
+        assert topic.title and topic.text
+        leftovers = [name for _, name, _, _ in string.Formatter().parse(topic.text) if name]
+        assert not leftovers, (board_id, topic.id, leftovers)
+    ids = {t.id for t in found}
+    for feature in ("stations", "tunnels", "ferries"):
+        assert (feature in ids) == (feature in board_features(board)), (board_id, feature)
+    if "special" in ids:  # features without a text are named, never silently skipped
+        assert next(t for t in found if t.id == "special").text.count(",") >= 0
+
+
+def test_rules_numbers_come_from_the_board() -> None:
+    europe = {t.id: t.text for t in topics(load_board("europe"), "en")}
+    assert "45 trains" in europe["overview"]
+    assert "8→21" in europe["claim"]
+    assert "European Express" in europe["scoring"]
+    assert "1 long and 3 regular destination tickets, keeping at least 2" in europe["setup"]
+    usa = {t.id: t.text for t in topics(load_board("usa"), "en")}
+    assert "stations" not in usa and "6→15" in usa["claim"]
+    assert set(topic_ids()) >= {"overview", "stations"}
+    germany = {t.id: t.text for t in topics(load_board("germany"), "en")}
+    assert "20 points and the second most 10" in germany["passengers"]
+    assert "Globetrotter bonus of 15" in germany["scoring"] and "longest" not in germany["scoring"]
+    assert "4 destination tickets taken as they like" in germany["setup"]
+    japan = {t.id: t.text for t in topics(load_board("japan"), "en")}
+    assert "bullet trains" in japan["special"]
+
+
+# --------------------------------------------------------------------- service protocol
+
+
+def test_fakes_satisfy_the_protocol() -> None:
+    assert isinstance(FakeGameService(), GameService)
+    assert isinstance(UnavailableGameService(), GameService)
+
+
+async def test_unavailable_service_answers_every_method() -> None:
+    service = UnavailableGameService()
+    reply = await service.claim(1, 2, 3, route="Paris - Wien")
+    assert reply.ephemeral and reply.content == Text("service.unavailable")
+    assert await service.game_guild("g1") is None
+    assert await service.complete(1, 2, 3, field="route", current="") == []
