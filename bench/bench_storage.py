@@ -76,6 +76,18 @@ def make_snapshot(target_bytes: int = 20_000, seed: int = 7) -> dict[str, object
     return snapshot
 
 
+def rss_kib() -> int:
+    """Resident set size of this process (Linux), 0 where unknown."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def percentile(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
     index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
@@ -142,6 +154,7 @@ async def bench_listing(url: str, games: int, fill: Callable[[], Awaitable[None]
     await fill()
     filled = time.perf_counter() - start
 
+    rss_before = rss_kib()
     tracemalloc.start()
     start = time.perf_counter()
     repo = open_repository(url)
@@ -156,6 +169,7 @@ async def bench_listing(url: str, games: int, fill: Callable[[], Awaitable[None]
             count += 1
         listed = time.perf_counter() - start
         _, list_peak = tracemalloc.get_traced_memory()
+        rss_growth = rss_kib() - rss_before
     finally:
         await repo.close()
         tracemalloc.stop()
@@ -167,6 +181,7 @@ async def bench_listing(url: str, games: int, fill: Callable[[], Awaitable[None]
         "open_peak": open_peak,
         "list": listed,
         "list_peak": list_peak,
+        "rss_growth": rss_growth,
         "count": count,
     }
 
@@ -183,7 +198,8 @@ def print_listing(label: str, stats: dict[str, float]) -> None:
     print(
         f"{label:28s} {int(stats['count'])} active games: open {fmt_ms(stats['open'])}"
         f" (peak {stats['open_peak'] / 1024:.0f} KiB), list ids lazily {fmt_ms(stats['list'])}"
-        f" (peak {stats['list_peak'] / 1024:.0f} KiB traced); filling took {stats['fill']:.1f} s"
+        f" (peak {stats['list_peak'] / 1024:.0f} KiB traced, RSS +{stats['rss_growth'] / 1024:.1f} MiB with tracing on);"
+        f" filling took {stats['fill']:.1f} s"
     )
 
 
@@ -254,7 +270,8 @@ async def main() -> None:
     snapshot = make_snapshot()
     print(
         f"snapshot {len(json.dumps(snapshot, separators=(',', ':'))) / 1000:.1f} KB JSON;"
-        f" python {sys.version.split()[0]}; temp dir {args.dir or tempfile.gettempdir()}"
+        f" python {sys.version.split()[0]}; temp dir {args.dir or tempfile.gettempdir()};"
+        f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} (other work skews the tails)"
     )
     if args.backend in ("sqlite", "all"):
         await run_sqlite(args, snapshot)
