@@ -872,10 +872,13 @@ class GameManager:
                 await self._ensure_timers(game)  # writes the resume timer before the AI moves
                 await self._run_ai(game, out)
             await self._ensure_timers(game)
-        except (Refused, StorageError, VersionConflict) as exc:
+        except (Refused, StorageError) as exc:
             log.warning(
                 "game %s: automatic moves or timers interrupted (%s); the timers will resume", game.id, exc
             )
+            self._evict(game.id)
+        except Exception:
+            log.exception("game %s: automatic moves failed; the resume timer will try again", game.id)
             self._evict(game.id)
 
     # ------------------------------------------------------------------ actions
