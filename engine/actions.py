@@ -6,7 +6,7 @@ here with `register`, so records and saved states can name any action.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from engine.errors import GameDataError
@@ -21,11 +21,17 @@ class Action:
     free: ClassVar[bool] = False
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        for k, v in data.items():
-            if isinstance(v, tuple):
-                data[k] = list(v)
-        return {"type": self.kind, **data}
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:
+            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in fields(self))
+        data: dict[str, Any] = {"type": self.kind}
+        for name in names:
+            v = getattr(self, name)
+            data[name] = list(v) if isinstance(v, tuple) else v
+        return data
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def register(cls: type[Action]) -> type[Action]:

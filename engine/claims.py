@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from engine.actions import ClaimRoute
 from engine.state import NOBODY, GameState
@@ -32,7 +33,6 @@ def multi_routes_open(state: GameState) -> bool:
 def claim_block(state: GameState, seat: int, route_id: int) -> str | None:
     """Why `seat` may not claim `route_id` now (payment aside), or None."""
     board = state.board
-    route = board.routes[route_id]
     label = board.route_label(route_id)
     owner = state.route_owner[route_id]
     if owner != NOBODY:
@@ -51,8 +51,19 @@ def claim_block(state: GameState, seat: int, route_id: int) -> str | None:
     return None
 
 
-def cost_in_trains(state: GameState, route_id: int) -> int:
-    return state.board.routes[route_id].length
+def route_open(state: GameState, seat: int, route_id: int) -> bool:
+    """`claim_block(...) is None`, without building messages (the legal-action hot path)."""
+    owner = state.route_owner
+    if owner[route_id] != NOBODY:
+        return False
+    group = state.board.groups_by_route[route_id]
+    if len(group) > 1:
+        multi = multi_routes_open(state)
+        for other in group:
+            o = owner[other]
+            if o == seat or (o != NOBODY and not multi):
+                return False
+    return True
 
 
 def payment_of(state: GameState, action: ClaimRoute) -> Payment | str:
@@ -106,28 +117,27 @@ def affordability_error(state: GameState, seat: int, route_id: int, pay: Payment
     return None
 
 
-def payment_options(state: GameState, seat: int, route_id: int) -> list[ClaimRoute]:
-    """Every distinct legal payment for the route from the seat's hand (the route itself being claimable)."""
-    route = state.board.routes[route_id]
-    player = state.players[seat]
-    hand = player.hand
-    length = route.length
-    waves = route.waves
+PaymentShape = tuple[int, int, int, int]  # (colour, locomotives, plus4, ferry_cards)
+
+
+def payment_shapes(route_color: int, length: int, symbols: int, waves: int, hand: tuple[int, ...],
+                   ferry_cards: int) -> list[PaymentShape]:
+    """Every distinct legal payment of a route of this shape from this hand, in the order legal_actions lists
+    them. Pure function of its arguments, so callers memoise it per turn."""
     locos_have = hand[LOCOMOTIVE]
-    out: list[ClaimRoute] = []
-    ferry_max = min(player.ferry_cards, (waves + 1) // 2) if waves else 0
+    out: list[PaymentShape] = []
+    ferry_max = min(ferry_cards, (waves + 1) // 2) if waves else 0
     plus4_max = min(hand[LOCOMOTIVE_PLUS4], length) if length >= PLUS4_MIN_LENGTH else 0
-    colors = range(len(COLORS)) if route.color == GRAY else (route.color,)
+    colors = range(len(COLORS)) if route_color == GRAY else (route_color,)
     for ferry in range(ferry_max + 1):
         covered = min(2 * ferry, waves)
-        min_locos = route.locomotives + waves - covered
+        min_locos = symbols + waves - covered
         for plus4 in range(plus4_max + 1):
             rest = length - covered - plus4  # to pay with colour cards and Locomotives
             if rest < min_locos or min_locos > locos_have:
                 continue
-            # all wild
-            if locos_have >= rest:
-                out.append(ClaimRoute(route_id, LOCOMOTIVE, rest, plus4, ferry))
+            if locos_have >= rest:  # all wild
+                out.append((LOCOMOTIVE, rest, plus4, ferry))
             for c in colors:
                 have = hand[c]
                 if not have:
@@ -135,5 +145,36 @@ def payment_options(state: GameState, seat: int, route_id: int) -> list[ClaimRou
                 lo = max(min_locos, rest - have)
                 hi = min(locos_have, rest - 1)
                 for locos in range(lo, hi + 1):
-                    out.append(ClaimRoute(route_id, c, locos, plus4, ferry))
+                    out.append((c, locos, plus4, ferry))
     return out
+
+
+_SHAPES_CACHE: dict[tuple[Any, ...], list[PaymentShape]] = {}
+_SHAPES_CACHE_MAX = 200_000
+
+
+def cached_payment_shapes(key: tuple[int, int, int, int], hand: tuple[int, ...], ferry_cards: int
+                          ) -> list[PaymentShape]:
+    """payment_shapes, remembered across turns and games (hands repeat a lot). Do not mutate the result."""
+    color = key[0]
+    # a coloured route's payments depend only on that colour, the wild cards and the ferry cards
+    ck = (key, hand, ferry_cards) if color == GRAY else (key, hand[color], hand[LOCOMOTIVE],
+                                                            hand[LOCOMOTIVE_PLUS4], ferry_cards)
+    found = _SHAPES_CACHE.get(ck)
+    if found is None:
+        if len(_SHAPES_CACHE) >= _SHAPES_CACHE_MAX:
+            _SHAPES_CACHE.clear()
+        found = _SHAPES_CACHE[ck] = payment_shapes(*key, hand, ferry_cards)
+    return found
+
+
+def route_shape(state: GameState, route_id: int) -> tuple[int, int, int, int]:
+    r = state.board.routes[route_id]
+    return (r.color, r.length, r.locomotives, r.waves)
+
+
+def payment_options(state: GameState, seat: int, route_id: int) -> list[ClaimRoute]:
+    """Every distinct legal payment for the route from the seat's hand (the route itself being claimable)."""
+    player = state.players[seat]
+    shapes = payment_shapes(*route_shape(state, route_id), tuple(player.hand), player.ferry_cards)
+    return [ClaimRoute(route_id, c, k, p4, f) for c, k, p4, f in shapes]

@@ -6,6 +6,7 @@ it then changes the state in place. The same checks serve people and the simulat
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
 
 from engine import cards as deck_ops
@@ -21,7 +22,15 @@ from engine.actions import (
     Pass,
 )
 from engine.cards import EMPTY
-from engine.claims import affordability_error, claim_block, payment_of, payment_options
+from engine.claims import (
+    PLUS4_MIN_LENGTH,
+    PaymentShape,
+    affordability_error,
+    cached_payment_shapes,
+    claim_block,
+    multi_routes_open,
+    payment_of,
+)
 from engine.errors import IllegalAction
 from engine.state import (
     DEPOTS,
@@ -35,8 +44,8 @@ from engine.state import (
     TicketChoice,
     TicketMix,
 )
-from engine.turn import complete_claim, end_turn, features_for, finish
-from maps import CARD_NAMES, LOCOMOTIVE, Board, BoardDataError, load_board
+from engine.turn import complete_claim, end_turn, features_for, finish, hooks_for
+from maps import CARD_NAMES, LOCOMOTIVE, LOCOMOTIVE_PLUS4, Board, BoardDataError, load_board
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -116,23 +125,68 @@ def draw_actions(state: GameState, seat: int, *, second: bool) -> list[Action]:
     return out
 
 
-def claim_actions(state: GameState, seat: int) -> list[Action]:
-    out: list[Action] = []
+RouteEntry = tuple[int, int, tuple[int, ...] | None]  # route id, length, its multiple-route group or None
+_ROUTE_TABLES: dict[str, list[tuple[tuple[int, int, int, int], list[RouteEntry]]]] = {}
+
+
+def _route_table(board: Board) -> list[tuple[tuple[int, int, int, int], list[RouteEntry]]]:
+    """Routes grouped by payment shape (colour, length, ferry symbols, waves), once per board: a hand that cannot
+    pay a shape skips all its routes at once."""
+    table = _ROUTE_TABLES.get(board.id)
+    if table is None:
+        by_key: dict[tuple[int, int, int, int], list[RouteEntry]] = {}
+        for r in board.routes:
+            group = board.groups_by_route[r.id]
+            by_key.setdefault((r.color, r.length, r.locomotives, r.waves), []).append(
+                (r.id, r.length, group if len(group) > 1 else None))
+        table = _ROUTE_TABLES[board.id] = list(by_key.items())
+    return table
+
+
+def claimable_routes(state: GameState, seat: int) -> list[tuple[int, list[PaymentShape]]]:
+    """Each route the seat may claim now with its payments, in route id order (the legal-action hot path)."""
+    out: list[tuple[int, list[PaymentShape]]] = []
     player = state.players[seat]
-    features = features_for(state)
-    routes = state.board.routes
+    hooks = hooks_for(state)
     owner = state.route_owner
-    for rid in range(len(routes)):
-        if owner[rid] != NOBODY:
+    hand = tuple(player.hand)
+    ferry = player.ferry_cards
+    trains = player.trains
+    multi = multi_routes_open(state)
+    blockers = hooks.claim_error
+    other_trains = hooks.uses_own_trains
+    locos = hand[LOCOMOTIVE]
+    plus4 = hand[LOCOMOTIVE_PLUS4]
+    best_color = max(hand[:LOCOMOTIVE])
+    for key, entries in _route_table(state.board):
+        color, length, symbols, waves = key
+        # quick reject: not enough cards of any kind for this shape (most shapes, most turns)
+        if symbols > locos or (best_color if color < 0 else hand[color]) + locos + (
+            plus4 if length >= PLUS4_MIN_LENGTH else 0
+        ) + min(2 * ferry, waves) < length:
             continue
-        if claim_block(state, seat, rid) is not None:
+        shapes = cached_payment_shapes(key, hand, ferry)
+        if not shapes:
             continue
-        if any(f.claim_error(state, seat, rid) for f in features):
-            continue
-        if routes[rid].length > player.trains and all(f.uses_own_trains(state, seat, rid) for f in features):
-            continue
-        out.extend(payment_options(state, seat, rid))
+        for rid, length, group in entries:
+            if owner[rid] != NOBODY:
+                continue
+            if group is not None and any(
+                owner[o] == seat or (owner[o] != NOBODY and not multi) for o in group
+            ):
+                continue
+            if blockers and any(f.claim_error(state, seat, rid) for f in blockers):
+                continue
+            if length > trains and all(f.uses_own_trains(state, seat, rid) for f in other_trains):
+                continue
+            out.append((rid, shapes))
+    out.sort()
     return out
+
+
+def claim_actions(state: GameState, seat: int) -> list[Action]:
+    return [ClaimRoute(rid, c, k, p4, f) for rid, shapes in claimable_routes(state, seat)
+            for c, k, p4, f in shapes]
 
 
 def ticket_draw_actions(state: GameState) -> list[Action]:
@@ -354,3 +408,33 @@ _HANDLERS = {
     KeepTickets: _keep,
     Pass: _pass,
 }
+
+
+def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Action:
+    """`legal_actions(state, seat)[rng.randrange(n)]` without building every claim: the same action for the
+    same random draw, at a fraction of the cost (the simulator's and the AI playouts' hot path)."""
+    pending = state.pending.get(seat)
+    if pending is not None or state.phase != MAIN and state.phase != "last_round" or seat != state.current:
+        legal = legal_actions(state, seat)
+        return legal[rng.randrange(len(legal))]
+    draws = draw_actions(state, seat, second=False)
+    claims = claimable_routes(state, seat)
+    n_claims = sum(len(shapes) for _, shapes in claims)
+    rest = ticket_draw_actions(state)
+    for f in features_for(state):
+        rest.extend(f.turn_actions(state, seat))
+    total = len(draws) + n_claims + len(rest)
+    if not total or (not draws and not n_claims and all(a.free for a in rest)):
+        rest.append(Pass())
+        total += 1
+    k = rng.randrange(total)
+    if k < len(draws):
+        return draws[k]
+    k -= len(draws)
+    if k < n_claims:
+        for rid, shapes in claims:
+            if k < len(shapes):
+                c, locos, p4, ferry = shapes[k]
+                return ClaimRoute(rid, c, locos, p4, ferry)
+            k -= len(shapes)
+    return rest[k - n_claims]

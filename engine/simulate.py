@@ -14,7 +14,7 @@ from typing import Any
 
 from engine import cards, tickets
 from engine.errors import IllegalAction
-from engine.rules import apply, legal_actions, new_game, to_act
+from engine.rules import apply, legal_actions, new_game, random_legal_action, to_act
 from engine.scoring import ScoreSheet, final_scores
 from engine.state import GameState
 from engine.turn import features_for
@@ -89,11 +89,18 @@ def play_game(board_id: str, players: int, seed: int, *, variant: str | None = N
             break
         seats = to_act(state)
         seat = seats[0] if len(seats) == 1 else rng.choice(seats)
-        legal = legal_actions(state, seat)
-        if not legal:
-            result.errors.append(f"seat {seat} must act but has no legal action (phase {state.phase})")
-            break
-        action = choosers[seat](state, seat, legal) if choosers else legal[rng.randrange(len(legal))]
+        if choosers:
+            legal = legal_actions(state, seat)
+            if not legal:
+                result.errors.append(f"seat {seat} must act but has no legal action (phase {state.phase})")
+                break
+            action = choosers[seat](state, seat, legal)
+        else:
+            try:
+                action = random_legal_action(state, seat, rng)
+            except (IndexError, ValueError):
+                result.errors.append(f"seat {seat} must act but has no legal action (phase {state.phase})")
+                break
         try:
             apply(state, seat, action)
         except IllegalAction as exc:

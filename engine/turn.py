@@ -3,15 +3,11 @@ of the game."""
 
 from __future__ import annotations
 
-
 from engine.cards import fill_empty_slots
 from engine.claims import Payment
 from engine.features import Feature, active_features
 from engine.state import FINISHED, LAST_ROUND, GameState
 from maps import LOCOMOTIVE, LOCOMOTIVE_PLUS4
-
-
-
 
 _FEATURE_CACHE: dict[tuple[str, tuple[str, ...]], list[Feature]] = {}
 
@@ -22,6 +18,32 @@ def features_for(state: GameState) -> list[Feature]:
     if found is None:
         found = active_features(state)
         _FEATURE_CACHE[key] = found
+    return found
+
+
+class Hooks:
+    """The active modules that override each optional hook (so hot loops skip the no-op defaults)."""
+
+    __slots__ = ("claim_error", "uses_own_trains", "after_claim", "end_triggered")
+
+    def __init__(self, features: list[Feature]):
+        def overriding(name: str) -> list[Feature]:
+            return [f for f in features if getattr(type(f), name) is not getattr(Feature, name)]
+
+        self.claim_error = overriding("claim_error")
+        self.uses_own_trains = overriding("uses_own_trains")
+        self.after_claim = overriding("after_claim")
+        self.end_triggered = overriding("end_triggered")
+
+
+_HOOKS_CACHE: dict[tuple[str, tuple[str, ...]], Hooks] = {}
+
+
+def hooks_for(state: GameState) -> Hooks:
+    key = (state.board.id, state.options)
+    found = _HOOKS_CACHE.get(key)
+    if found is None:
+        found = _HOOKS_CACHE[key] = Hooks(features_for(state))
     return found
 
 

@@ -33,6 +33,9 @@ def determinize(state: GameState, seat: int, rng: random.Random) -> GameState:
     - Tickets: per ticket deck (short/long/regular), the other players' kept and offered tickets, the ticket
       decks and the box are pooled, shuffled and dealt back with the same counts per deck.
     - The copy's random generator is reseeded from `rng`, so future draws are not the real ones either.
+
+    The hidden parts are sorted before they are shuffled, so the result depends only on what the seat can see
+    and on `rng`: two states that look the same to the seat give the same determinizations.
     """
     s = state.copy()
     others = [o for o in range(s.num_players) if o != seat]
@@ -44,6 +47,7 @@ def determinize(state: GameState, seat: int, rng: random.Random) -> GameState:
     for wh in s.warehouses:
         for card, n in enumerate(wh):
             pool.extend([card] * n)
+    pool.sort()  # the seat knows the multiset, not the order: start from a canonical order
     rng.shuffle(pool)
     pos = 0
     for o in others:
@@ -86,8 +90,9 @@ def determinize(state: GameState, seat: int, rng: random.Random) -> GameState:
         take(t, ("box", None), i)
     for i, t in enumerate(s.setup_rejected):
         take(t, ("rejected", None), i)
-    for pile in hidden.values():
-        rng.shuffle(pile)
+    for d in sorted(hidden):
+        hidden[d].sort()
+        rng.shuffle(hidden[d])
     offers: dict[int, list[int]] = {}
     cursor = {d: 0 for d in hidden}
     for d, key, i in slots:

@@ -225,18 +225,20 @@ def make_plan(
     return plan
 
 
-def plan_cost(state: GameState, seat: int, tickets: Sequence[int], graph: Graph) -> tuple[int, float, int]:
+def plan_cost(
+    state: GameState, seat: int, tickets: Sequence[int], graph: Graph
+) -> tuple[int, float, list[int]]:
     """(trains needed, path cost, tickets that cannot be linked) for linking all of `tickets`."""
     board = state.board
     cost = dict(graph.cost)
     trains = 0
     total = 0.0
-    missing = 0
+    missing: list[int] = []
     for t in sorted(tickets, key=lambda t: -board.tickets[t].points):
         tk = board.tickets[t]
         found = shortest_path(board, cost, board.place_nodes[tk.a], board.place_nodes[tk.b])
         if found is None:
-            missing += 1
+            missing.append(t)
             continue
         d, path = found
         total += d

@@ -111,49 +111,42 @@ def filler_targets(state: GameState, seat: int, graph: planning.Graph, n: int = 
 # ---- tickets ------------------------------------------------------------------------------------------------
 
 
+def completion_chance(state: GameState, seat: int, trains: int, hand_cards: int | None = None) -> float:
+    """Rough chance of linking tickets that need `trains` more trains, from the trains and turns left."""
+    player = state.players[seat]
+    ratio = trains / max(1, player.trains)
+    if ratio > 1.0:
+        return 0.0
+    p_trains = 1.0 if ratio <= 0.72 else 1.0 - (ratio - 0.72) / 0.28 * 0.85
+    cards = player.card_count() if hand_cards is None else hand_cards
+    turns_needed = max(0, trains - cards) / 2.0 + trains / 3.2
+    p_time = max(0.0, min(1.0, 1.45 - turns_needed / max(1.0, rounds_left(state))))
+    return min(p_trains, p_time, 0.97)
+
+
 def ticket_set_value(
-    state: GameState, seat: int, keep: Sequence[int], graph: planning.Graph, hand_cards: int | None = None
+    state: GameState, seat: int, keep: Sequence[int], graph: planning.Graph, hand_cards: int | None = None,
+    *, count_done: bool = False,
 ) -> float:
-    """Expected ticket points of the seat's uncompleted tickets plus `keep`, from the trains and turns they need."""
+    """Expected ticket points of the seat's uncompleted tickets plus `keep` (plus, with `count_done`, those
+    already completed), from the trains and turns they need."""
     board = state.board
     player = state.players[seat]
     uf = network(state, player.routes + shared_routes(state))
-    todo = [
-        t for t in (*player.tickets, *keep) if not joined(state, uf, board.tickets[t].a, board.tickets[t].b)
-    ]
-    done_new = [t for t in keep if t not in todo]
-    value = float(sum(board.tickets[t].points for t in done_new))
+    tickets = (*player.tickets, *keep)
+    todo = [t for t in tickets if not joined(state, uf, board.tickets[t].a, board.tickets[t].b)]
+    done = [t for t in (tickets if count_done else keep) if t not in todo]
+    value = float(sum(board.tickets[t].points for t in done))
     bonus_per_ticket = 3.0 if board.rules.get("most_tickets_bonus") else 0.0
-    value += bonus_per_ticket * len(done_new)
+    value += bonus_per_ticket * len(done)
     if not todo:
         return value
-    trains, _, _ = planning.plan_cost(state, seat, todo, graph)
-    # tickets that cannot be linked count as lost
-    reachable = []
-    for t in todo:
-        tk = board.tickets[t]
-        if (
-            planning.shortest_path(board, graph.cost, board.place_nodes[tk.a], board.place_nodes[tk.b])
-            is None
-        ):
-            value -= tk.points
-        else:
-            reachable.append(t)
+    trains, _, lost = planning.plan_cost(state, seat, todo, graph)
+    value -= sum(board.tickets[t].points for t in lost)
+    reachable = [t for t in todo if t not in lost]
     if not reachable:
         return value
-    have = player.trains
-    ratio = trains / max(1, have)
-    if ratio > 1.0:
-        p_trains = 0.0
-    elif ratio <= 0.72:
-        p_trains = 1.0
-    else:
-        p_trains = 1.0 - (ratio - 0.72) / 0.28 * 0.85
-    cards = player.card_count() if hand_cards is None else hand_cards
-    turns_needed = max(0, trains - cards) / 2.0 + trains / 3.2
-    rl = rounds_left(state)
-    p_time = max(0.0, min(1.0, 1.45 - turns_needed / max(1.0, rl)))
-    p = min(p_trains, p_time, 0.97)
+    p = completion_chance(state, seat, trains, hand_cards)
     pts = sum(board.tickets[t].points for t in reachable)
     value += pts * (2 * p - 1) + bonus_per_ticket * p * len(reachable)
     return value

@@ -1,15 +1,147 @@
-"""Hard level: placeholder until written."""
+"""Hard level: determinized Monte Carlo over the normal policy's best candidates.
+
+For a decision worth searching (the start of a turn, a ticket choice), the normal policy proposes its best few
+actions. Several determinized worlds are dealt (engine.ai.infoset.determinize: the seat's view kept, everything
+hidden re-dealt); in each world every candidate is applied and the game is played on by the normal policy for
+all seats over a short horizon (or to the end). The final position is valued for every player (points scored,
+tickets done or likely, module bonuses, what trains and cards are still worth) and the candidate with the best
+mean margin over the best opponent wins. The same worlds and playout seeds serve every candidate (common
+random numbers), so the comparison is between actions, not luck.
+
+Worlds are searched one at a time until `max_worlds` or the time budget runs out; with a generous budget the
+result depends only on the state and `rng`.
+"""
 
 from __future__ import annotations
 
 import random
+import time
+from dataclasses import dataclass
 
 from engine.actions import Action
-from engine.ai.policy import ranked
-from engine.state import GameState
+from engine.ai import plan as planning
+from engine.ai.infoset import determinize
+from engine.ai.policy import completion_chance, ranked
+from engine.rules import apply, legal_actions, to_act
+from engine.scoring import ScoreSheet, final_scores, joined, network, shared_routes
+from engine.state import MAIN, GameState, TicketChoice, TicketMix
+from engine.turn import features_for
+
+DEFAULT_BUDGET_MS = 900.0
+
+
+@dataclass
+class SearchSettings:
+    candidates: int = 3  # normal policy's best actions considered
+    max_worlds: int = 8  # determinized worlds per decision
+    horizon_rounds: float = 2.0  # rounds of play after the decision (every seat once per round)
+    margin: float = 2.0  # a candidate must beat the normal choice by this mean margin to replace it
+
+
+SETTINGS = SearchSettings()
 
 
 def search(
-    state: GameState, seat: int, legal: list[Action], rng: random.Random, *, budget_ms: float | None = None
+    state: GameState,
+    seat: int,
+    legal: list[Action],
+    rng: random.Random,
+    *,
+    budget_ms: float | None = None,
+    settings: SearchSettings = SETTINGS,
 ) -> Action:
-    return ranked(state, seat, legal, rng, "normal")[0][1]
+    started = time.perf_counter()
+    budget = (DEFAULT_BUDGET_MS if budget_ms is None else budget_ms) / 1000.0
+    scored = ranked(state, seat, legal, rng, "normal")
+    pending = state.pending.get(seat)
+    worth = pending is None and state.phase == MAIN or isinstance(pending, TicketChoice | TicketMix)
+    if not worth or len(scored) < 2:
+        return scored[0][1]
+    cands: list[Action] = []
+    for _, a in scored:
+        if a not in cands:
+            cands.append(a)
+        if len(cands) >= settings.candidates:
+            break
+    if len(cands) < 2:
+        return cands[0]
+    totals = [0.0] * len(cands)
+    worlds = 0
+    horizon_turns = max(2, round(settings.horizon_rounds * state.num_players))
+    for _ in range(settings.max_worlds):
+        world = determinize(state, seat, rng)
+        seed = rng.getrandbits(32)
+        for i, a in enumerate(cands):
+            s = world.copy()
+            s.rng = random.Random(seed)
+            apply(s, seat, a)
+            playout(s, seat, horizon_turns, random.Random(seed ^ 0x9E3779B9))
+            totals[i] += margin(s, seat)
+        worlds += 1
+        if time.perf_counter() - started > budget * 0.8:
+            break
+    means = [t / worlds for t in totals]
+    best = max(range(len(cands)), key=lambda i: (means[i], -i))
+    if means[best] < means[0] + settings.margin:
+        return cands[0]
+    return cands[best]
+
+
+def playout(state: GameState, seat: int, horizon_turns: int, rng: random.Random) -> None:
+    """Play on with the normal policy for every seat until `horizon_turns` more turns have ended (or the end);
+    the decision's own turn is finished first."""
+    stop = state.turn + horizon_turns
+    steps = 0
+    while not state.finished and (state.turn < stop or state.pending) and steps < 400:
+        acting = to_act(state)
+        who = acting[0] if len(acting) == 1 else rng.choice(acting)
+        legal = legal_actions(state, who)
+        action = legal[0] if len(legal) == 1 else ranked(state, who, legal, rng, "normal")[0][1]
+        apply(state, who, action)
+        steps += 1
+
+
+def margin(state: GameState, seat: int) -> float:
+    values = evaluate(state)
+    mine = values[seat]
+    best_other = max(v for s, v in enumerate(values) if s != seat)
+    return mine - best_other
+
+
+def evaluate(state: GameState) -> list[float]:
+    """Every player's expected final score from this position (exact once the game is over). Reads everything:
+    it is only ever run on determinized copies."""
+    if state.finished:
+        return [float(s.total) for s in final_scores(state)]
+    board = state.board
+    shared = shared_routes(state)
+    sheets = [ScoreSheet(seat, p.name) for seat, p in enumerate(state.players)]
+    for f in features_for(state):
+        f.score(state, sheets)
+    out: list[float] = []
+    for seat, p in enumerate(state.players):
+        v = float(sum(board.route_points(board.routes[r].length) for r in p.routes))
+        v += sum(sheets[seat].bonuses.values())
+        # tickets: done, or the chance of linking them in time
+        uf = network(state, p.routes + shared)
+        todo = []
+        for t in p.tickets:
+            tk = board.tickets[t]
+            if joined(state, uf, tk.a, tk.b):
+                v += tk.points
+            else:
+                todo.append(t)
+        spare = p.trains
+        if todo:
+            graph = planning.seat_graph(state, seat, allow_borrow=False)
+            trains, _, lost = planning.plan_cost(state, seat, todo, graph)
+            v -= sum(board.tickets[t].points for t in lost)
+            reachable = [t for t in todo if t not in lost]
+            if reachable:
+                chance = completion_chance(state, seat, trains)
+                v += sum(board.tickets[t].points for t in reachable) * (2 * chance - 1)
+                spare = max(0, p.trains - trains)
+        # trains still to place and cards in hand turn into route points later
+        v += 0.9 * min(spare, p.card_count() + 4) + 0.15 * p.card_count()
+        out.append(v)
+    return out

@@ -82,3 +82,35 @@ def test_property_random_play_keeps_invariants_and_refusals_change_nothing(seed,
         assert not check_invariants(state)
     text = state.to_json()
     assert GameState.from_json(text).to_json() == text
+
+
+class FixedDraw:
+    """A stand-in generator whose randrange returns a chosen index."""
+
+    def __init__(self, k: int):
+        self.k = k
+        self.n: int | None = None
+
+    def randrange(self, n: int) -> int:
+        self.n = n
+        return self.k
+
+
+@pytest.mark.parametrize(("board", "options"), [("europe", ()), ("europe", ("warehouses",)), ("usa", ())])
+def test_fast_sampler_is_exactly_legal_actions_by_index(board, options):
+    from engine.rules import random_legal_action
+
+    rng = random.Random(5)
+    for seed in range(6):
+        state = new_game(board, rng.randrange(2, 6), seed=seed, options=options)
+        for _ in range(rng.randrange(20, 300)):
+            if state.finished:
+                break
+            seat = rng.choice(to_act(state))
+            legal = legal_actions(state, seat)
+            probe = FixedDraw(0)
+            random_legal_action(state, seat, probe)
+            assert probe.n == len(legal)
+            for k in range(len(legal)):
+                assert random_legal_action(state, seat, FixedDraw(k)) == legal[k]
+            apply(state, seat, rng.choice(legal))
