@@ -125,8 +125,13 @@ def completion_chance(state: GameState, seat: int, trains: int, hand_cards: int 
 
 
 def ticket_set_value(
-    state: GameState, seat: int, keep: Sequence[int], graph: planning.Graph, hand_cards: int | None = None,
-    *, count_done: bool = False,
+    state: GameState,
+    seat: int,
+    keep: Sequence[int],
+    graph: planning.Graph,
+    hand_cards: int | None = None,
+    *,
+    count_done: bool = False,
 ) -> float:
     """Expected ticket points of the seat's uncompleted tickets plus `keep` (plus, with `count_done`, those
     already completed), from the trains and turns they need."""

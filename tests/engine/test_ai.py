@@ -1,0 +1,197 @@
+"""AI players: legal play over complete games on every board, information sets, determinism, strength."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.actions import ClaimRoute, DrawTickets, KeepTickets
+from engine.ai import LEVELS, choose_action, determinize, seat_view
+from engine.ai.search import SearchSettings, search
+from engine.ai.tournament import play_match, tournament
+from engine.rules import apply, legal_actions, new_game, to_act
+from engine.state import MAIN, GameState
+from maps import board_ids, load_board
+
+BOARDS = board_ids()
+
+
+def advance(state: GameState, actions: int, seed: int, level: str = "normal") -> GameState:
+    """Play `actions` actions with the given AI level for everyone (to reach mid-game positions)."""
+    rng = random.Random(seed)
+    for _ in range(actions):
+        if state.finished:
+            break
+        acting = to_act(state)
+        seat = acting[0] if len(acting) == 1 else rng.choice(acting)
+        apply(state, seat, choose_action(state, seat, level, rng))
+    return state
+
+
+# ---- legality over complete games --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_every_ai_action_is_legal_over_complete_games(board: str) -> None:
+    for seed, seats in ((1, ["normal", "easy", "random", "normal"]), (2, ["easy", "normal"])):
+        result = play_match(board, None, (), seats, seed, check=True)
+        assert result.errors == []
+        assert len(result.scores) == len(seats), "the game reached its end"
+
+
+def test_ai_plays_europe_with_warehouses_and_depots() -> None:
+    result = play_match("europe", None, ("warehouses",), ["normal", "easy", "normal"], 5, check=True)
+    assert result.errors == []
+    assert result.scores
+
+
+def test_hard_level_plays_a_legal_game() -> None:
+    result = play_match("usa", None, (), ["hard", "normal"], 3, budget_ms=40, check=True)
+    assert result.errors == []
+    assert result.scores
+
+
+# ---- information sets ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("board", ["europe", "germany", "marklin"])
+def test_determinize_keeps_what_the_seat_sees_and_changes_the_rest(board: str) -> None:
+    state = advance(new_game(board, 4, seed=11), 60, seed=11)
+    assert not state.finished
+    for seat in range(4):
+        changed_deck = changed_hidden = 0
+        for k in range(5):
+            world = determinize(state, seat, random.Random(k))
+            assert seat_view(world, seat) == seat_view(state, seat)
+            assert world.players[seat].hand == state.players[seat].hand
+            assert world.players[seat].tickets == state.players[seat].tickets
+            # counts stay, contents are re-dealt
+            for o in range(4):
+                assert sum(world.players[o].hand) == sum(state.players[o].hand)
+                assert len(world.players[o].tickets) == len(state.players[o].tickets)
+            assert sorted(
+                world.deck + [c for o in range(4) if o != seat for c in _cards(world, o)]
+            ) == sorted(state.deck + [c for o in range(4) if o != seat for c in _cards(state, o)])
+            changed_deck += world.deck != state.deck
+            changed_hidden += any(
+                world.players[o].hand != state.players[o].hand
+                or world.players[o].tickets != state.players[o].tickets
+                for o in range(4)
+                if o != seat
+            )
+            assert world.rng.getstate() != state.rng.getstate()
+        assert changed_deck >= 4 and changed_hidden >= 4
+
+
+def _cards(state: GameState, seat: int) -> list[int]:
+    return [c for c, n in enumerate(state.players[seat].hand) for _ in range(n)]
+
+
+def test_determinize_depends_only_on_the_seat_view() -> None:
+    """Two states the seat cannot tell apart give the same determinization for the same rng."""
+    state = advance(new_game("usa", 3, seed=4), 40, seed=4)
+    other = determinize(state, 0, random.Random(99))  # same view, other hidden deal
+    a = determinize(state, 0, random.Random(5))
+    b = determinize(other, 0, random.Random(5))
+    assert a.deck == b.deck
+    assert [p.hand for p in a.players] == [p.hand for p in b.players]
+    assert [p.tickets for p in a.players] == [p.tickets for p in b.players]
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_decisions_never_depend_on_hidden_information(level: str) -> None:
+    """The same decision on the real state and on a re-deal of what the seat cannot see."""
+    for seed in range(4):
+        state = advance(new_game("europe", 3, seed=seed), 30 + 7 * seed, seed=seed)
+        seat = to_act(state)[0]
+        twin = determinize(state, seat, random.Random(1000 + seed))
+        budget = 60000 if level == "hard" else None
+        a = choose_action(state, seat, level, random.Random(seed), budget_ms=budget)
+        b = choose_action(twin, seat, level, random.Random(seed), budget_ms=budget)
+        assert a == b
+
+
+# ---- determinism --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_decisions_are_deterministic_for_a_seed(level: str) -> None:
+    state = advance(new_game("usa", 2, seed=8), 25, seed=8)
+    seat = to_act(state)[0]
+    budget = 60000 if level == "hard" else None
+    first = [choose_action(state, seat, level, random.Random(s), budget_ms=budget) for s in range(3)]
+    again = [choose_action(state, seat, level, random.Random(s), budget_ms=budget) for s in range(3)]
+    assert first == again
+    legal = legal_actions(state, seat)
+    assert all(a in legal for a in first)
+
+
+def test_matches_are_reproducible() -> None:
+    a = play_match("europe", None, (), ["normal", "easy", "random"], 21)
+    b = play_match("europe", None, (), ["normal", "easy", "random"], 21)
+    assert a.scores == b.scores and a.actions == b.actions
+
+
+# ---- sensible play ------------------------------------------------------------------------------------------
+
+
+def test_normal_beats_random_in_most_games() -> None:
+    result = tournament("usa", ["normal", "random"], 20, seed=300)
+    assert result["games"] == 20
+    assert result["wins"][0] >= 18
+    assert result["mean_scores"][0] > 60
+
+
+def test_normal_keeps_tickets_it_can_link_and_claims_its_planned_routes() -> None:
+    board = load_board("usa")
+    state = new_game(board, 2, seed=3)
+    for seat in (0, 1):
+        action = choose_action(state, seat, "normal", random.Random(0))
+        assert isinstance(action, KeepTickets)
+        assert len(action.tickets) >= 2
+        apply(state, seat, action)
+    assert state.phase == MAIN
+    # give seat 0 plenty of every colour: its first action is a claim on its plan
+    state.players[0].hand = [6] * 8 + [2, 0, 0]
+    action = choose_action(state, 0, "normal", random.Random(0))
+    assert isinstance(action, ClaimRoute)
+    from engine.ai.plan import make_plan
+
+    assert action.route in make_plan(state, 0).routes
+
+
+def test_normal_draws_tickets_once_its_tickets_are_done() -> None:
+    from engine.ai.plan import make_plan
+
+    for seed in range(30):
+        state = new_game("usa", 2, seed=seed)
+        for seat in (0, 1):
+            apply(state, seat, choose_action(state, seat, "normal", random.Random(0)))
+        if make_plan(state, 0).trains <= 20:
+            break
+    board = state.board
+    # hand seat 0 the routes of its tickets' paths: its tickets are done, 25+ trains are left
+    for r in make_plan(state, 0).routes:
+        state.route_owner[r] = 0
+        state.players[0].routes.append(r)
+        state.players[0].trains -= board.routes[r].length
+        state.players[0].score += board.route_points(board.routes[r].length)
+    assert state.players[0].trains >= 25
+    action = choose_action(state, 0, "normal", random.Random(0))
+    assert isinstance(action, DrawTickets)
+
+
+def test_search_settings_limit_the_work() -> None:
+    state = advance(new_game("usa", 2, seed=9), 20, seed=9)
+    seat = to_act(state)[0]
+    legal = legal_actions(state, seat)
+    action = search(
+        state,
+        seat,
+        legal,
+        random.Random(0),
+        budget_ms=5000,
+        settings=SearchSettings(candidates=2, max_worlds=1, horizon_rounds=0.5),
+    )
+    assert action in legal
