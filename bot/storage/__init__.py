@@ -78,7 +78,7 @@ def open_repository(url: str, **kwargs: Any) -> GameRepository:
     """A repository for ``url``, not yet connected: ``async with`` it, or ``await repo.connect()``
     and later ``await repo.close()``. Keyword arguments go to the backend's constructor."""
     parts = urlsplit(url)
-    scheme = parts.scheme.lower()
+    scheme = parts.scheme.lower().split("+")[0]  # "postgresql+asyncpg" and "sqlite+aiosqlite" are accepted
     query = dict(parse_qsl(parts.query, keep_blank_values=True))
     if scheme == "sqlite":
         from .sqlite import SQLiteRepository
@@ -108,6 +108,6 @@ def open_repository(url: str, **kwargs: Any) -> GameRepository:
         for key in ("min_size", "max_size", "lock_timeout_ms"):
             if key in query:
                 pg_options[key] = int(query.pop(key))
-        dsn = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(query), parts.fragment))
+        dsn = urlunsplit(("postgresql", parts.netloc, parts.path, urlencode(query), parts.fragment))
         return PostgresRepository(dsn, url=url, **{**pg_options, **kwargs})
     raise ValueError(f"unsupported storage URL scheme {parts.scheme!r} in {url!r} (use sqlite or postgresql)")

@@ -30,6 +30,8 @@ def test_url_options() -> None:
     assert (repo.schema, repo.max_size, repo.lock_timeout_ms) == ("games", 4, 250)
     assert repo.dsn == "postgresql://u@db.example:5433/ttr"
     assert isinstance(open_repository("postgres://u@h/db"), PostgresRepository)
+    with_driver = open_repository("postgresql+asyncpg://u@h/db")
+    assert isinstance(with_driver, PostgresRepository) and with_driver.dsn == "postgresql://u@h/db"
     with pytest.raises(ValueError):
         open_repository("postgresql://u@h/db?schema=bad;name")
 

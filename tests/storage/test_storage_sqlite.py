@@ -84,6 +84,7 @@ def test_url_parsing(tmp_path: Path) -> None:
     absolute = open_repository(f"sqlite:///{tmp_path}/g.db?busy_timeout=1234")
     assert isinstance(absolute, SQLiteRepository)
     assert absolute.path == f"{tmp_path}/g.db" and absolute.busy_timeout_ms == 1234
+    assert open_repository("sqlite+aiosqlite:///ttr.db").path == "ttr.db"  # type: ignore[attr-defined]
     memory = open_repository("sqlite:///:memory:")
     assert isinstance(memory, SQLiteRepository) and memory.path == ":memory:"
     with pytest.raises(ValueError):
