@@ -378,7 +378,7 @@ def test_score_file_meeples():
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_random_games_keep_every_invariant(players):
-    report = simulate(BOARD, players, 25, seed=1000 * players)
+    report = simulate(BOARD, players, 20, seed=1000 * players)
     assert report["errors"] == 0, report["error_messages"]
     assert report["invariant_violations"] == 0, report["violation_messages"]
     first = report["_first"]
