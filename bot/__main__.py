@@ -6,7 +6,9 @@ Start-up failures end with one clear line naming what to fix and exit status 2; 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -86,8 +88,23 @@ def check_database(settings: Settings, *, timeout: float = 3.0) -> None:
 async def start_bot(settings: Settings, *, service: GameService | None = None) -> None:
     """Log in, connect and serve until the bot is closed; start-up problems propagate as exceptions."""
     bot = create_bot(settings, service=service)
-    async with bot:
-        await bot.start(settings.discord_token, reconnect=True)
+    loop = asyncio.get_running_loop()
+    stopping: set[asyncio.Task[None]] = set()
+
+    def stop() -> None:  # SIGTERM (docker stop, systemd): close cleanly so storage is closed too
+        log.info("SIGTERM received, closing")
+        task = loop.create_task(bot.close())
+        stopping.add(task)
+        task.add_done_callback(stopping.discard)
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # not on Windows / not the main thread
+        loop.add_signal_handler(signal.SIGTERM, stop)
+    try:
+        async with bot:
+            await bot.start(settings.discord_token, reconnect=True)
+    finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGTERM)
 
 
 def explain_startup_error(exc: BaseException) -> str | None:

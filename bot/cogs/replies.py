@@ -167,10 +167,22 @@ async def _edit_source(interaction: discord.Interaction, kwargs: dict[str, Any])
         return
     thinking = interaction.extras.get(_DEFERRED)
     interaction.extras[_DEFERRED] = None
-    assert interaction.message is not None
-    await interaction.message.edit(**kwargs)
-    if thinking is not None:
-        await interaction.delete_original_response()
+    message = interaction.message
+    assert message is not None
+    if thinking is None:  # deferred update: the original response *is* the source message
+        await interaction.edit_original_response(**kwargs)
+        return
+    if message.flags.ephemeral:
+        # Only the token that created an ephemeral message may edit it: answer afresh instead.
+        kwargs.pop("attachments", None)
+        if files is not None:
+            kwargs["files"] = files
+        if kwargs.get("view") is None:
+            kwargs.pop("view", None)
+        await interaction.followup.send(ephemeral=True, wait=False, **kwargs)
+        return
+    await message.edit(**kwargs)
+    await interaction.delete_original_response()
 
 
 # ---------------------------------------------------------------- errors

@@ -318,7 +318,9 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
     @app_commands.describe(game=GAME_DESCRIBE)
     @app_commands.autocomplete(game=game_autocomplete)
     async def board(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        await answer(interaction, self.service.board(*self._where(interaction), game_id=game), private=False)
+        # Rendering a board image is slow: show "thinking" at once instead of after DEFER_AFTER.
+        call = self.service.board(*self._where(interaction), game_id=game)
+        await answer(interaction, call, private=False, defer_after=0)
 
     @app_commands.command(name="status", description="Whose turn it is, scores and cards left")
     @app_commands.describe(game=GAME_DESCRIBE)

@@ -218,6 +218,17 @@ async def test_join_button_edits_the_lobby(simcord_env, world, fake_service):  #
     assert channel.last_message.id == lobby.response.id
 
 
+async def test_slow_join_button_still_edits_the_lobby(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
+    _guild, channel, alice, bob = world
+    lobby = await alice.slash(channel, "ttr new", map="usa")
+    fake_service.delay = 5.0
+    clicked = await bob.click(lobby.response, label="Join")
+    await simcord_env.advance_time(5)
+    assert clicked.acknowledged
+    assert channel.last_message.id == lobby.response.id  # the thinking note is gone again
+    assert f"<@{bob.id}>" in channel.last_message.content
+
+
 async def test_button_works_after_restart(simcord_env, world, fake_service, make_bot):  # type: ignore[no-untyped-def]
     _guild, channel, alice, bob = world
     lobby = await alice.slash(channel, "ttr new", map="europe")

@@ -10,7 +10,7 @@ import logging
 import discord
 import pytest
 from bot_fakes import PNG, FakeGameService
-from fake_discord import EPHEMERAL, FakeDiscord
+from fake_discord import EPHEMERAL, LOADING, FakeDiscord
 
 from bot import create_bot
 from bot.__main__ import explain_startup_error, start_bot
@@ -92,12 +92,19 @@ async def test_stub_command_and_button_click(running):  # type: ignore[no-untype
 async def test_png_uploaded_as_multipart(running):  # type: ignore[no-untyped-def]
     fake, bot, _service = running
     token = await fake.slash("ttr", "board", user=fake.alice)
-    request = await fake.wait_for(fake.callback_for(token))
-    assert request.files["files[0]"][0] == "board.png"
-    assert request.files["files[0]"][2] == PNG
-    assert request.json["type"] == 4
-    assert request.json["data"]["embeds"][0]["image"]["url"] == "attachment://board.png"
-    [attachment] = fake.messages[fake.interactions[token]["message_id"]]["attachments"]
+    callback = await fake.wait_for(fake.callback_for(token))
+    assert callback.json["type"] == 5  # board images are slow: "thinking" first
+    followup = await fake.wait_for(
+        lambda r: r.method == "POST" and r.path.endswith(f"/webhooks/{fake.application_id}/{token}")
+    )
+    assert followup.files["files[0]"][0] == "board.png"
+    assert followup.files["files[0]"][2] == PNG
+    assert followup.json["embeds"][0]["image"]["url"] == "attachment://board.png"
+    # the first followup replaced the thinking message instead of adding a second one
+    message = fake.messages[fake.interactions[token]["message_id"]]
+    assert not message["flags"] & LOADING and not message["flags"] & EPHEMERAL
+    assert fake.interactions[token].get("followups") is None
+    [attachment] = message["attachments"]
     assert fake.uploads[attachment["id"]] == PNG
 
     # The plain channel-message route takes multipart uploads too (turn notices with a board image).
