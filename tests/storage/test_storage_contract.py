@@ -500,3 +500,37 @@ async def test_list_games_in_a_channel_and_its_threads(repo: GameRepository) -> 
     assert {g.id for g in (await repo.list_games(channel_id=50)).items} == {direct.id, threaded.id}
     assert [g.id for g in (await repo.list_games(channel_id=51)).items] == [threaded.id]
     assert [g.id for g in (await repo.list_games(channel_id=60)).items] == [elsewhere.id]
+
+
+async def test_mixed_concurrent_updates_and_appends_keep_version_and_log_consistent(
+    repo: GameRepository,
+) -> None:
+    game = await new_game(repo)
+    done = {"append": 0, "update": 0}
+
+    async def worker(n: int) -> None:
+        for _ in range(3):
+            while True:
+                current = await repo.load_game(game.id)
+                try:
+                    if n % 2:
+                        await repo.append_action(
+                            game.id, current.version, n % 3, {"n": n}, {"v": current.version + 1}
+                        )
+                        done["append"] += 1
+                    else:
+                        await repo.update_game(game.id, current.version, settings={"last": n})
+                        done["update"] += 1
+                    break
+                except VersionConflict:
+                    await asyncio.sleep(0)
+
+    await asyncio.wait_for(asyncio.gather(*(worker(n) for n in range(12))), timeout=120)
+    loaded = await repo.load_game(game.id)
+    assert done == {"append": 18, "update": 18}
+    assert loaded.version == 36 and loaded.action_count == 18
+    actions = await repo.load_actions(game.id)
+    assert [a.seq for a in actions] == list(range(1, 19))
+    versions = [a.version for a in actions]
+    assert versions == sorted(versions) and len(set(versions)) == 18 and max(versions) <= 36
+    assert loaded.snapshot == {"v": actions[-1].version}
