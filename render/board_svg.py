@@ -274,6 +274,29 @@ def _route_overlay(board: Board, lay: Layout, rid: int, view: BoardView, colorbl
     return ""
 
 
+def _claims_compact(lay: Layout, view: BoardView, colorblind: bool) -> str:
+    """All claimed routes as one piece path and one mark path per player (same picture, far fewer elements)."""
+    by_seat: dict[int, list] = {}
+    for g in lay.routes:
+        seat = view.routes.get(g.route)
+        if seat is not None:
+            by_seat.setdefault(seat, []).append(g)
+    out = []
+    for seat, geoms in sorted(by_seat.items()):
+        player = view.players[seat].color if 0 <= seat < len(view.players) else "black"
+        stroke = "#000000" if player != "black" else "#8a8d92"
+        d = "".join(_rect_d(s, s.length + 2.0, SPACE_H + 4.0) for g in geoms for s in g.spaces)
+        out.append(
+            f'<path class="piece" d="{d}" fill="{_player_fill(player)}" stroke="{stroke}" stroke-width="1.6" '
+            'stroke-linejoin="round"/>'
+        )
+        if colorblind:
+            kind = PLAYER_SHAPE.get(player, "circle")
+            m = "".join(_shape_d(kind, s.x, s.y, 3.8) for g in geoms for s in g.spaces)
+            out.append(f'<path class="mark" d="{m}" fill="{_mark_ink(player)}" fill-rule="evenodd"/>')
+    return "".join(out)
+
+
 def _shadows(lay: Layout, routes) -> str:
     d = "".join(
         _rect_d(s, s.length + 2.0, SPACE_H + 4.0, 1.2, 1.8)
@@ -850,6 +873,7 @@ def game_layer(
     highlight: LastMove | None = None,
     height: float | None = None,
     labels_on_top: bool = True,
+    compact: bool = False,
 ) -> str:
     """What a game adds over :func:`static_layer`: highlight, claimed/closed routes, pieces and the panel."""
     lay = layout_of(board)
@@ -861,7 +885,9 @@ def game_layer(
         parts.append(_highlight_svg(lay, hl_routes, tuple(hl.cities)))
     parts.append('<g class="claims">')
     parts.append(_shadows(lay, set(view.routes)))
-    for rid in sorted(set(view.routes) | set(view.closed)):
+    if compact:
+        parts.append(_claims_compact(lay, view, colorblind))
+    for rid in sorted(set(view.closed) if compact else set(view.routes) | set(view.closed)):
         if 0 <= rid < len(board.routes):
             parts.append(_route_overlay(board, lay, rid, view, colorblind))
     for rid in hl_routes:  # a highlighted free route is redrawn over its glow

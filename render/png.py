@@ -141,7 +141,13 @@ def _board_surface(
     svg = (
         _svg_open(width, height)
         + game_layer(
-            board, view, colorblind=colorblind, highlight=highlight, height=height, labels_on_top=False
+            board,
+            view,
+            colorblind=colorblind,
+            highlight=highlight,
+            height=height,
+            labels_on_top=False,
+            compact=True,
         )
         + "</svg>"
     )

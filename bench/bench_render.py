@@ -1,0 +1,112 @@
+"""Board picture benchmark: median time of one 1600 px PNG (cairosvg included), PNG size, and event-loop lag.
+
+    python bench/bench_render.py [board ...] [--runs N]
+
+Per board: the first picture (layout + printed map rasterised, once per process), then the median of N
+mid-game pictures (every 3rd route claimed, stations, face-up row, last move), the uncached full-SVG path for
+comparison, and the PNG size. Then 20 pictures through a 2-worker RenderPool while a coroutine measures how late
+the event loop wakes up (the bot's responsiveness). Target: median under 150 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from maps.board import Board, board_ids, load_board  # noqa: E402
+from render.model import BoardView, LastMove, PlayerPanel  # noqa: E402
+from render.png import render_board_png  # noqa: E402
+from render.pool import RenderPool  # noqa: E402
+
+COLORS = ("red", "blue", "green", "yellow", "black")
+
+
+def midgame_view(board: Board) -> BoardView:
+    owned = {r.id: r.id % 5 for r in board.routes if r.id % 3 == 0}
+    players = tuple(
+        PlayerPanel(
+            f"Player {i + 1}", COLORS[i], score=20 + 7 * i, trains=30 - i, cards=5 + i, tickets=3, stations=2
+        )
+        for i in range(5)
+    )
+    rid = next(iter(owned))
+    return BoardView(
+        routes=owned, stations={0: 1, 2: 3}, players=players, turn=2, face_up=(0, 3, 8, 5, 6), deck=48, discard=9,
+        tickets_left=31, last_move=LastMove(seat=owned[rid], routes=(rid,), text=f"Claimed {board.route_label(rid)}"),
+        round=15,
+    )  # fmt: skip
+
+
+def bench_board(board_id: str, runs: int) -> dict[str, float]:
+    board = load_board(board_id)
+    view = midgame_view(board)
+    t = time.perf_counter()
+    render_board_png(board, view)
+    first = time.perf_counter() - t
+    times, size = [], 0
+    for _ in range(runs):
+        t = time.perf_counter()
+        size = len(render_board_png(board, view))
+        times.append(time.perf_counter() - t)
+    full = []
+    for _ in range(max(3, runs // 4)):
+        t = time.perf_counter()
+        render_board_png(board, view, cache=False)
+        full.append(time.perf_counter() - t)
+    return {"first": first, "median": statistics.median(times), "p90": sorted(times)[int(len(times) * 0.9) - 1],
+            "uncached": statistics.median(full), "size": size}  # fmt: skip
+
+
+async def loop_lag(board_id: str, n: int = 20) -> tuple[float, float, float]:
+    """(max lag, mean lag, wall time) of the event loop while `n` pictures render in a 2-worker pool."""
+    view = midgame_view(load_board(board_id))
+    async with RenderPool(workers=2, warm=(board_id,)) as pool:
+        await asyncio.gather(*(pool.render_board(board_id, None, width=200) for _ in range(2)))
+        lags: list[float] = []
+        stop = asyncio.Event()
+
+        async def watch() -> None:
+            while not stop.is_set():
+                t = time.perf_counter()
+                await asyncio.sleep(0.005)
+                lags.append(time.perf_counter() - t - 0.005)
+
+        watcher = asyncio.create_task(watch())
+        t = time.perf_counter()
+        await asyncio.gather(*(pool.render_board(board_id, view) for _ in range(n)))
+        wall = time.perf_counter() - t
+        stop.set()
+        await watcher
+    return max(lags), statistics.mean(lags), wall
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("boards", nargs="*", default=[b for b in ("europe", "usa") if b in board_ids()] + [
+        b for b in board_ids() if b not in ("europe", "usa")])  # fmt: skip
+    ap.add_argument("--runs", type=int, default=15)
+    args = ap.parse_args(argv)
+    print(f"{'board':10} {'first ms':>9} {'median ms':>10} {'p90 ms':>8} {'uncached ms':>12} {'PNG KB':>8}")
+    worst = 0.0
+    for bid in args.boards:
+        r = bench_board(bid, args.runs)
+        worst = max(worst, r["median"])
+        print(f"{bid:10} {r['first'] * 1000:9.0f} {r['median'] * 1000:10.0f} {r['p90'] * 1000:8.0f} "
+              f"{r['uncached'] * 1000:12.0f} {r['size'] / 1024:8.0f}")  # fmt: skip
+    lag_max, lag_mean, wall = asyncio.run(loop_lag(args.boards[0]))
+    print(f"pool: 20 x {args.boards[0]} in {wall:.2f} s ({wall / 20 * 1000:.0f} ms/picture with 2 workers); "
+          f"event-loop lag max {lag_max * 1000:.1f} ms, mean {lag_mean * 1000:.2f} ms")  # fmt: skip
+    print(
+        f"target median < 150 ms: {'OK' if worst < 0.150 else 'MISSED'} (worst board median {worst * 1000:.0f} ms)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
