@@ -87,8 +87,11 @@ def network(state: GameState, routes: list[int]) -> UnionFind:
 def joined(state: GameState, uf: UnionFind, a: int, b: int) -> bool:
     """Are places a and b linked? Dead ends have one node per route, so any pair of their nodes counts."""
     pn = state.board.place_nodes
-    roots_a = {uf.find(x) for x in pn[a]}
-    return any(uf.find(y) in roots_a for y in pn[b])
+    na, nb = pn[a], pn[b]
+    if len(na) == 1 and len(nb) == 1:
+        return uf.find(na[0]) == uf.find(nb[0])
+    roots_a = {uf.find(x) for x in na}
+    return any(uf.find(y) in roots_a for y in nb)
 
 
 def ticket_points(state: GameState, uf: UnionFind, tickets: list[int]) -> int:
@@ -107,10 +110,14 @@ def shared_routes(state: GameState) -> list[int]:
 
 
 def best_station_routes(state: GameState, seat: int, base: UnionFind) -> tuple[UnionFind, list[int]]:
-    """Choose, for each of the seat's stations, the borrowed route that scores its tickets best."""
+    """Choose, for each of the seat's stations, the borrowed route that scores its tickets best.
+
+    Borrowing only adds links, so only the tickets not yet completed can change; each candidate route is kept
+    only if it joins two different components of the player's network (one per pair of components)."""
     cities = [c for c, o in state.station_owner.items() if o == seat]
-    tickets = state.players[seat].tickets
-    if not cities or not tickets:
+    open_tickets = [t for t in state.players[seat].tickets
+                    if not joined(state, base, state.board.tickets[t].a, state.board.tickets[t].b)]
+    if not cities or not open_tickets:
         return base, []
     nodes = state.board.route_nodes
     choices: list[list[int | None]] = []
@@ -120,11 +127,11 @@ def best_station_routes(state: GameState, seat: int, base: UnionFind) -> tuple[U
         for r in borrow_options(state, seat, city):
             a, b = nodes[r]
             key = frozenset((base.find(a), base.find(b)))
-            if len(key) == 2 and key not in seen:  # only routes that join two of the player's components
+            if len(key) == 2 and key not in seen:
                 seen.add(key)
                 opts.append(r)
         choices.append(opts)
-    best_uf, best_routes, best_points = base, [], ticket_points(state, base, tickets)
+    best_uf, best_routes, best_points = base, [], ticket_points(state, base, open_tickets)
     for combo in product(*choices):
         picked = [r for r in combo if r is not None]
         if not picked:
@@ -133,7 +140,7 @@ def best_station_routes(state: GameState, seat: int, base: UnionFind) -> tuple[U
         for r in picked:
             a, b = nodes[r]
             uf.union(a, b)
-        pts = ticket_points(state, uf, tickets)
+        pts = ticket_points(state, uf, open_tickets)
         if pts > best_points:
             best_uf, best_routes, best_points = uf, picked, pts
     return best_uf, best_routes

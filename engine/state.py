@@ -8,6 +8,8 @@ may be shown to one player.
 
 from __future__ import annotations
 
+import array
+import base64
 import copy
 import json
 import random
@@ -42,6 +44,11 @@ class PlayerState:
 
     def card_count(self) -> int:
         return sum(self.hand)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "hand": self.hand[:], "tickets": self.tickets[:], "trains": self.trains,
+                "stations": self.stations, "score": self.score, "routes": self.routes[:],
+                "ferry_cards": self.ferry_cards, "depots": self.depots, "extra": copy.deepcopy(self.extra)}
 
 
 # ---- Pending decisions -------------------------------------------------------------------------------------
@@ -127,6 +134,21 @@ class WarehouseChoice(Pending):
     owners: tuple[int, ...] = ()
 
 
+def _pack_rng(rng: random.Random) -> list[Any]:
+    """The generator's state as [version, base64 of its 625 words, gauss]: compact and fast to (de)serialise."""
+    version, internal, gauss = rng.getstate()
+    return [version, base64.b64encode(array.array("I", internal).tobytes()).decode("ascii"), gauss]
+
+
+def _unpack_rng(data: list[Any]) -> random.Random:
+    version, packed, gauss = data
+    words = array.array("I")
+    words.frombytes(base64.b64decode(packed))
+    rng = random.Random()
+    rng.setstate((version, tuple(words), gauss))
+    return rng
+
+
 # ---- The state ---------------------------------------------------------------------------------------------
 
 
@@ -207,15 +229,14 @@ class GameState:
 
     # -- JSON ---------------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        version, internal, gauss = self.rng.getstate()
         return {
             "format": 1,
             "board": self.board.id,
             "variant": self.variant,
             "options": list(self.options),
             "seed": self.seed,
-            "rng": [version, list(internal), gauss],
-            "players": [asdict(p) for p in self.players],
+            "rng": _pack_rng(self.rng),
+            "players": [p.to_dict() for p in self.players],
             "deck": self.deck,
             "discard": self.discard,
             "face_up": self.face_up,
@@ -249,9 +270,7 @@ class GameState:
             s.variant = d["variant"]
             s.options = tuple(d["options"])
             s.seed = d["seed"]
-            s.rng = random.Random()
-            version, internal, gauss = d["rng"]
-            s.rng.setstate((version, tuple(internal), gauss))
+            s.rng = _unpack_rng(d["rng"])
             s.players = [PlayerState(**p) for p in d["players"]]
             s.deck = list(d["deck"])
             s.discard = list(d["discard"])

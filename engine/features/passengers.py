@@ -178,11 +178,15 @@ def trip_options(
     used: set[int] = set()
     steps = 0
 
+    expanded: set[tuple[int, frozenset[int], int]] = set()
+
     def dfs(city: int, visited: frozenset[int], cards: int, points: int) -> None:
         nonlocal steps
+        if (city, visited, cards) in expanded:
+            return  # reached here before with the same cities and cost: its trails are (nearly) these
+        expanded.add((city, visited, cards))
+        steps_here = []
         for rid in routes_at[city]:
-            if steps >= budget:
-                return
             o = owner[rid]
             if o == NOBODY or rid in used:
                 continue
@@ -193,16 +197,21 @@ def trip_options(
             nxt = r.b if r.a == city else r.a
             if cities[nxt].dead_end:
                 continue
-            steps += 1
             gain = 0 if nxt in visited else top_token(state, nxt)
+            steps_here.append((-gain, cost, rid, nxt))
+        steps_here.sort()  # richest and cheapest first: the budget goes to the best trails
+        for neg_gain, cost, rid, nxt in steps_here:
+            if steps >= budget:
+                return
+            steps += 1
             seen = visited | {nxt}
             path.append(rid)
             used.add(rid)
-            key = (-(points + gain), cost, len(path), tuple(path))
+            key = (neg_gain - points, cost, len(path), tuple(path))
             old = best.get(seen)
             if old is None or key < old:
                 best[seen] = key
-            dfs(nxt, seen, cost, points + gain)
+            dfs(nxt, seen, cost, points - neg_gain)
             path.pop()
             used.discard(rid)
 
