@@ -294,7 +294,8 @@ class SQLiteRepository:
                 raise _map_error(exc, doing) from exc
             except BaseException:
                 # cancelled while waiting for the lock: BEGIN still runs on the connection's thread,
-                # so queue a ROLLBACK behind it (statements run in order) before letting others in
+                # so queue a ROLLBACK behind it (statements run in order) before letting others in.
+                # The cancelled caller thus returns once the lock came or busy_timeout expired.
                 await self._rollback(conn)
                 raise
             try:
