@@ -1,0 +1,137 @@
+"""Hidden information never reaches a public event: random games on every board, every public event checked
+against every hand, every offered and kept ticket, the blind cards and the seed."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from manager_helpers import started_game, state_of
+
+from bot.manager import GameEvent, GameManager, Outcome
+from engine.state import TicketChoice
+from maps import CARD_NAMES, load_board
+
+FORBIDDEN_KEYS = {
+    "hand",
+    "tickets",
+    "offered",
+    "offered_tickets",
+    "seed",
+    "rng",
+    "deck_order",
+    "private",
+    "drew",
+    "sources",
+}
+TICKET_KINDS = {"draw_tickets", "keep_tickets", "choose_ticket_mix"}
+
+
+def _keys(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in _keys(v)}
+    if isinstance(value, list | tuple):
+        return {k for v in value for k in _keys(v)}
+    return set()
+
+
+def _ticket_labels(board_id: str, ticket_ids: set[int]) -> set[str]:
+    board = load_board(board_id)
+    out = set()
+    for t in ticket_ids:
+        tk = board.tickets[t]
+        a, b = board.cities[tk.a].name, board.cities[tk.b].name
+        out |= {f"{a} – {b} ({tk.points})", f"{a}–{b} ({tk.points})", f"{b} – {a} ({tk.points})"}
+    return out
+
+
+def check_public(
+    event: GameEvent, *, board_id: str, seed: int, secret_tickets: set[int], hands: list[dict[str, int]]
+) -> None:
+    text = event.text
+    blob = json.dumps(event.data, ensure_ascii=False)
+    where = f"{event.kind} event {text!r}"
+    assert str(seed) not in text and str(seed) not in blob, where
+    if event.kind == "game_over":
+        return  # tickets are revealed at the end of the game, by the rules
+    assert not (_keys(dict(event.data)) & FORBIDDEN_KEYS), where
+    for label in _ticket_labels(board_id, secret_tickets):
+        assert label not in text and label not in blob, where
+    for hand in hands:
+        if sum(hand.values()) > 1:
+            assert json.dumps(hand) not in blob, where
+    words = set(text.replace(",", " ").replace(".", " ").split())
+    if event.kind == "draw_blind":
+        assert not words & set(CARD_NAMES), where  # the card drawn blind stays private
+    if event.kind in TICKET_KINDS:
+        board = load_board(board_id)
+        cities = {c.name for c in board.cities}
+        assert not any(city in text for city in cities), where
+        assert "args" not in event.data or event.kind == "draw_tickets", where
+
+
+@pytest.mark.parametrize(
+    ("board", "options", "seed", "moves"),
+    [
+        ("europe", (), 1, None),
+        ("europe", ("warehouses",), 2, 150),
+        ("usa", (), 3, None),
+        ("germany", (), 4, 120),
+        ("japan", (), 5, 120),
+        ("italy", (), 6, 120),
+        ("marklin", (), 7, 120),
+    ],
+)
+async def test_public_events_never_carry_hidden_information(
+    manager: GameManager, board: str, options: tuple[str, ...], seed: int, moves: int | None
+) -> None:
+    big_seed = 8_765_432_109_876 + seed  # a seed long enough not to appear by chance in a text
+    gid, first = await started_game(manager, humans=2, ais=1, board=board, seed=big_seed, options=options)
+    rng = random.Random(seed)
+    outcomes: list[Outcome] = [first]
+    offered: set[int] = set()
+    state = await state_of(manager, gid)
+    n = 0
+    while state.phase != "finished" and (moves is None or n < moves):
+        for pending in state.pending.values():
+            if isinstance(pending, TicketChoice):
+                offered |= set(pending.offered)
+        info = await manager.status(gid)
+        seat = rng.choice([s for s in info.to_act if info.seats[s].user_id is not None])
+        uid = info.seats[seat].user_id
+        assert uid is not None
+        legal = await manager.legal_actions(gid, uid)
+        outcome = await manager.act(gid, uid, rng.choice(legal), expected_turn=info.tokens[seat])
+        outcomes.append(outcome)
+        # private events go to the actor's seat only
+        assert all(p.seat in {e.seat for e in outcome.events} for p in outcome.private)
+        state = await state_of(manager, gid)
+        n += 1
+    kept = {t for p in state.players for t in p.tickets}
+    hands = [{CARD_NAMES[c]: k for c, k in enumerate(p.hand) if k} for p in state.players]
+    events = [e for o in outcomes for e in o.events]
+    assert len(events) >= n
+    for event in events:
+        check_public(event, board_id=board, seed=state.seed, secret_tickets=kept | offered, hands=hands)
+    blind = [p for o in outcomes for p in o.private if p.kind == "drew"]
+    assert blind, "the private side carries the blind cards"
+    if moves is None:
+        assert events[-1].kind == "game_over"
+
+
+def test_the_checker_catches_leaks() -> None:
+    """The check above is not vacuous: a blind card, a kept ticket or the seed in a public event fail it."""
+    board = load_board("europe")
+    tk = board.tickets[0]
+    label = f"{board.cities[tk.a].name} – {board.cities[tk.b].name} ({tk.points})"
+    leaks = [
+        GameEvent("g", 1, "draw_blind", 0, "Ann drew a red card from the deck."),
+        GameEvent("g", 1, "keep_tickets", 0, f"Ann kept {label}."),
+        GameEvent("g", 1, "claim_route", 0, "Ann claimed X.", {"hand": {"red": 2}}),
+        GameEvent("g", 1, "draw_face_up", 0, "Ann took a red card; seed 8765432109877."),
+    ]
+    for event in leaks:
+        with pytest.raises(AssertionError):
+            check_public(event, board_id="europe", seed=8_765_432_109_877, secret_tickets={0}, hands=[])
