@@ -171,7 +171,7 @@ class Meeples(Feature):
         if not isinstance(pending, MeepleChoice):
             raise IllegalAction("You take meeples only just after claiming a route.")
         board = state.board
-        if action.city not in pending.cities:
+        if isinstance(action.city, bool) or action.city not in pending.cities:
             names = " and ".join(board.cities[c].name for c in dict.fromkeys(pending.cities))
             raise IllegalAction(f"Take your meeples from the ends of the route you claimed ({names}).")
         names = colors(state)

@@ -110,7 +110,7 @@ def free_cities(state: GameState, route: int) -> list[int]:
 def check_trip(state: GameState, seat: int, start: int, routes: tuple[int, ...] | list[int]) -> Trip:
     """The trip of the seat's passenger from `start` along `routes`, or IllegalAction saying what is wrong."""
     board = state.board
-    if not 0 <= start < len(board.cities):
+    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < len(board.cities):
         raise IllegalAction("There is no such city.")
     if positions(state)[start] != seat:
         raise IllegalAction(f"You have no passenger in {board.cities[start].name}.")
@@ -126,7 +126,7 @@ def check_trip(state: GameState, seat: int, start: int, routes: tuple[int, ...] 
     cards = 0
     points = 0
     for rid in routes:
-        if not isinstance(rid, int) or not 0 <= rid < len(board.routes):
+        if isinstance(rid, bool) or not isinstance(rid, int) or not 0 <= rid < len(board.routes):
             raise IllegalAction(f"There is no route {rid!r}.")
         label = board.route_label(rid)
         route = board.routes[rid]

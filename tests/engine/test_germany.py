@@ -384,3 +384,26 @@ def test_random_games_keep_every_invariant(players):
     first = report["_first"]
     assert first.state.finished
     assert sum(sum(holdings(first.state, seat)) for seat in range(players)) > 0
+
+
+def test_saved_state_with_a_meeple_choice_loads_in_a_fresh_process(tmp_path):
+    """Board modules register their actions and decisions when imported: reading a saved state or an action
+    must import them (the bot loads games in processes that have not started one)."""
+    import subprocess
+    import sys
+
+    s = started(BOARD, 2)
+    set_meeples(s, {"Berlin": {"red": 1, "black": 1}})
+    give(s, 0, red=3)
+    apply(s, 0, ClaimRoute(route_id(s, "Berlin", "Magdeburg"), card("red"), 0))
+    saved = tmp_path / "state.json"
+    saved.write_text(s.to_json(), encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from engine.state import GameState\n"
+        "from engine.actions import action_from_json\n"
+        "s = GameState.from_json(open(sys.argv[1], encoding='utf-8').read())\n"
+        "print(s.pending[0].kind, action_from_json({'type': 'take_meeple', 'city': 1, 'color': 'red'}).kind)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(saved)], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["meeple_choice", "take_meeple"]
