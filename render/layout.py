@@ -395,10 +395,18 @@ def compute_layout(board: Board) -> Layout:
     aspect = (max(ys) - min(ys)) / ((max(xs) - min(xs)) or 1e-9)
     inner_w = MAP_W - 2 * MAP_PAD - 40
     map_h = max(760.0, min(1150.0, inner_w * aspect + 2 * MAP_PAD + 40))
+    # Room at the edges for dead-end flags that have no place of their own (Italy's neighbours)
+    pad = 110.0 if any(c.dead_end and (c.lat is None or c.lon is None) for c in board.cities) else 0.0
     fit = _Fit(
         proj,
         raw and [proj(board.cities[i].lon, board.cities[i].lat) for i in main_ids],
-        (MAP_PAD + 20, MAP_PAD + 20, MAP_W - 2 * MAP_PAD - 40, map_h - 2 * MAP_PAD - 40),
+        (
+            MAP_PAD + 20 + pad,
+            MAP_PAD + 20 + pad,
+            MAP_W - 2 * MAP_PAD - 40 - 2 * pad,
+            map_h - 2 * MAP_PAD - 40 - 2 * pad,
+        ),
+        stretch=1.5,
     )
 
     frames: list[Frame] = []

@@ -1,0 +1,131 @@
+"""Engine state -> the renderer's public views. Reads only `engine.views.public_view` (and, for a player's own
+hand picture, `player_view` of that player), so no hidden information can reach a public image."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.scoring import ScoreSheet, final_scores
+from engine.state import GameState
+from engine.views import player_view, public_view
+from maps import CARD_NAMES
+from render.hand import HandTicket
+from render.model import PLAYER_COLORS, BoardView, LastMove, PlayerPanel, TicketLine
+from render.summary import ScoreRow
+
+
+def seat_color(seat: int) -> str:
+    return PLAYER_COLORS[seat % len(PLAYER_COLORS)]
+
+
+def _closed_routes(state: GameState, owner: list[int]) -> frozenset[int]:
+    need = state.board.rules.get("min_players_for_multi_routes", 4)
+    if state.num_players >= need:
+        return frozenset()
+    closed = set()
+    for group in state.board.groups:
+        if len(group) > 1 and any(owner[r] >= 0 for r in group):
+            closed.update(r for r in group if owner[r] < 0)
+    return frozenset(closed)
+
+
+def _last_move(view: dict[str, Any]) -> LastMove | None:
+    event = view.get("last_event") or {}
+    if "seat" not in event:
+        return None
+    public = event.get("public", {})
+    routes = (public["route"],) if "route" in public and not public.get("tunnel_declined") else ()
+    cities = tuple(public[k] for k in ("station", "depot") if k in public)
+    return LastMove(seat=event["seat"], routes=routes, cities=cities)
+
+
+def board_view(state: GameState, *, sheets: list[ScoreSheet] | None = None, title: str = "") -> BoardView:
+    """The public picture of a game. At the end (state finished) the ticket routes and final scores show."""
+    view = public_view(state)
+    owner = view["route_owner"]
+    modules = view.get("modules", {})
+    final = state.finished
+    if final and sheets is None:
+        sheets = final_scores(state)
+    bullet = modules.get("bullet_trains")
+    players = []
+    for p in view["players"]:
+        seat = p["seat"]
+        extra = p.get("extra", {})
+        players.append(
+            PlayerPanel(
+                name=p["name"],
+                color=seat_color(seat),
+                score=sheets[seat].total if final and sheets else p["score"],
+                trains=p["trains"],
+                cards=p["cards"],
+                tickets=p["tickets"],
+                stations=p["stations"] if state.board.rules.get("stations_per_player") else None,
+                passengers=extra.get("passengers") if "passengers" in extra else None,
+                bullet_trains=None,
+                depots=p["depots"] if "warehouses" in state.options else None,
+                completed_tickets=sheets[seat].completed_tickets if final and sheets else None,
+            )
+        )
+    depots = {int(c): s for c, s in view["depots"].items()}
+    warehouse_cards = {c: view["warehouses"][s] for c, s in depots.items()} if view["warehouses"] else {}
+    passengers: dict[int, tuple[int, ...]] = {}
+    for city, seat in modules.get("passengers", []):
+        passengers[city] = (*passengers.get(city, ()), seat)
+    merchandise = {c: tuple(p) for c, p in enumerate(modules.get("merchandise", [])) if p}
+    meeples: dict[int, dict[str, int]] = {}
+    if "meeples" in modules:
+        colors = modules["meeples"]["colors"]
+        for c, counts in enumerate(modules["meeples"]["places"]):
+            if any(counts):
+                meeples[c] = {colors[i]: n for i, n in enumerate(counts) if n}
+    ticket_routes: dict[int, tuple[TicketLine, ...]] = {}
+    if final and sheets:
+        for s in sheets:
+            ticket_routes[s.seat] = tuple(
+                TicketLine(
+                    state.board.tickets[t.ticket].a, state.board.tickets[t.ticket].b, t.points, t.completed
+                )
+                for t in s.tickets
+            )
+    return BoardView(
+        routes={r: o for r, o in enumerate(owner) if o >= 0},
+        closed=_closed_routes(state, owner),
+        stations={int(c): s for c, s in view["stations"].items()},
+        players=tuple(players),
+        turn=None if final else view["current"],
+        face_up=tuple(CARD_NAMES.index(c) for c in view["face_up"] if c is not None),
+        deck=view["deck"],
+        discard=view["discard"],
+        tickets_left=sum(view["ticket_decks"].values()),
+        last_move=_last_move(view),
+        round=state.turn // max(1, state.num_players) + 1,
+        final=final,
+        ticket_routes=ticket_routes,
+        depots=depots,
+        warehouse_cards=warehouse_cards,
+        passengers=passengers,
+        merchandise=merchandise,
+        meeples=meeples,
+        bullet_track={s: t for s, t in enumerate(bullet["track"])} if bullet else {},
+        title=title,
+    )
+
+
+def hand_picture_data(state: GameState, seat: int) -> tuple[dict[str, int], list[HandTicket]]:
+    """A player's own cards and tickets for the private hand picture (only ever sent to that player)."""
+    mine = player_view(state, seat)["you"]
+    tickets = [
+        HandTicket(t["a"], t["b"], t["points"], t["done"], t["trains_needed"]) for t in mine["tickets"]
+    ]
+    return dict(mine["hand"]), tickets
+
+
+def summary_rows(state: GameState, sheets: list[ScoreSheet] | None = None) -> list[ScoreRow]:
+    sheets = sheets or final_scores(state)
+    rows = []
+    for s in sheets:
+        parts = {"routes": s.route_points, "tickets": s.ticket_points}
+        parts.update({k.replace("_", " "): v for k, v in s.bonuses.items() if v})
+        rows.append(ScoreRow(s.name, seat_color(s.seat), parts))
+    return rows
