@@ -1,0 +1,76 @@
+"""The engine -> picture adapter shows only public information: changing everything hidden (hands, kept tickets,
+deck order, the seed and generator) leaves the board picture byte-identical."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.rules import apply, new_game, random_legal_action, to_act
+from engine.state import GameState
+from render.board_svg import render_board_svg
+from render.from_engine import board_view, hand_picture_data, summary_rows
+
+
+def play(board: str, players: int, seed: int, turns: int) -> GameState:
+    state = new_game(board, players, seed=seed)
+    rng = random.Random(seed)
+    while not state.finished and state.turn < turns:
+        seat = rng.choice(to_act(state))
+        apply(state, seat, random_legal_action(state, seat, rng))
+    return state
+
+
+def scramble_secrets(state: GameState, rng: random.Random) -> GameState:
+    """Same public position, different secrets: hands re-dealt with the same counts, tickets and deck shuffled."""
+    s = state.copy()
+    pool: list[int] = list(s.deck)
+    for p in s.players:
+        for card, n in enumerate(p.hand):
+            pool += [card] * n
+    rng.shuffle(pool)
+    for p in s.players:
+        n = sum(p.hand)
+        p.hand = [0] * len(p.hand)
+        for card in pool[:n]:
+            p.hand[card] += 1
+        pool = pool[n:]
+    s.deck = pool
+    unseen = [t for p in s.players for t in p.tickets] + [t for d in s.ticket_decks.values() for t in d]
+    rng.shuffle(unseen)
+    for p in s.players:
+        p.tickets, unseen = unseen[: len(p.tickets)], unseen[len(p.tickets) :]
+    s.seed = rng.randrange(10**9)
+    s.rng = random.Random(s.seed)
+    return s
+
+
+@pytest.mark.parametrize(
+    ("board", "players"),
+    [("europe", 4), ("usa", 3), ("germany", 5), ("marklin", 4), ("japan", 4), ("italy", 2)],
+)
+def test_board_picture_depends_on_public_information_only(board, players):
+    state = play(board, players, seed=7, turns=40)
+    svg = render_board_svg(state.board, board_view(state))
+    rng = random.Random(1)
+    for _ in range(3):
+        other = scramble_secrets(state, rng)
+        assert render_board_svg(other.board, board_view(other)) == svg
+
+
+def test_final_board_shows_tickets_and_final_scores():
+    state = play("europe", 3, seed=3, turns=10_000)
+    assert state.finished
+    view = board_view(state)
+    assert view.final and view.turn is None
+    assert sum(len(v) for v in view.ticket_routes.values()) == sum(len(p.tickets) for p in state.players)
+    rows = summary_rows(state)
+    assert [r.total for r in rows] == [p.score for p in view.players]
+
+
+def test_hand_picture_data_is_the_players_own():
+    state = play("europe", 3, seed=5, turns=30)
+    cards, tickets = hand_picture_data(state, 1)
+    assert sum(cards.values()) == sum(state.players[1].hand)
+    assert len(tickets) == len(state.players[1].tickets)
