@@ -172,8 +172,8 @@ class Meeples(Feature):
             raise IllegalAction("You take meeples only just after claiming a route.")
         board = state.board
         if isinstance(action.city, bool) or action.city not in pending.cities:
-            names = " and ".join(board.cities[c].name for c in dict.fromkeys(pending.cities))
-            raise IllegalAction(f"Take your meeples from the ends of the route you claimed ({names}).")
+            ends = " and ".join(board.cities[c].name for c in dict.fromkeys(pending.cities))
+            raise IllegalAction(f"Take your meeples from the ends of the route you claimed ({ends}).")
         names = colors(state)
         if action.color not in names:
             raise IllegalAction(f"Meeples are {', '.join(names)}; there is no {action.color!r} meeple.")
