@@ -346,6 +346,13 @@ class GameManager:
     def _evict(self, game_id: str) -> None:
         self._cache.pop(game_id, None)
 
+    def _remember(self, game: _Game) -> None:
+        """After a write: this object is the newest copy (a reader may have loaded an older one meanwhile)."""
+        self._cache[game.id] = game
+        self._cache.move_to_end(game.id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
     async def _storage(self, op: Callable[[], Awaitable[T]]) -> T:
         """Run a storage call, retrying while the database is unavailable; then refuse."""
         last: StorageUnavailable | None = None
@@ -393,6 +400,7 @@ class GameManager:
             self._evict(game.id)
             raise
         game.version = version
+        self._remember(game)
         if "status" in fields:
             game.status = GameStatus(fields["status"])
             if game.status in OPEN_STATUSES:
@@ -945,6 +953,7 @@ class GameManager:
             status = GameStatus.FINISHED
         rec = await self._append(game, seat, action_json, work, status, results)
         game.state, game.version, game.action_count = work, rec.version, rec.seq
+        self._remember(game)
         if status is not None:
             game.status = status
             self._open_ids.discard(game.id)

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import uuid
+from collections.abc import AsyncIterator
 
+import asyncpg
 import pytest
 from manager_helpers import HUMANS, play_random, random_ai, started_game, state_of
 
@@ -171,3 +175,51 @@ async def test_two_managers_on_one_database_stay_consistent(db_url: str, repo: G
         assert sorted(seqs) == [r.seq for r in rows][-len(seqs) :] and len(set(seqs)) == len(seqs)
         stored = await repo.load_game(gid)
         assert replay(await second.export_record(gid)).to_dict() == stored.snapshot
+
+
+@pytest.fixture
+async def pg_url() -> AsyncIterator[str]:
+    """A fresh schema in the test PostgreSQL database (skipped when the server cannot be reached)."""
+    base = os.environ.get("TTR_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+    try:
+        conn = await asyncpg.connect(base, timeout=5)
+    except (TimeoutError, OSError, asyncpg.exceptions.CannotConnectNowError) as exc:
+        pytest.skip(f"PostgreSQL unreachable at {base}: {exc}")
+    await conn.close()
+    schema = f"ttr_mgr_{uuid.uuid4().hex[:12]}"
+    try:
+        yield f"{base}?schema={schema}"
+    finally:
+        conn = await asyncpg.connect(base, timeout=5)
+        try:
+            await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        finally:
+            await conn.close()
+
+
+async def test_postgres_concurrent_play_two_managers(pg_url: str) -> None:
+    clock = ManualClock()
+    async with open_repository(pg_url) as repo, open_repository(pg_url) as repo2:
+        first = GameManager(repo, clock=clock, ai=random_ai)
+        second = GameManager(repo2, clock=clock, ai=random_ai)
+        gid = await _in_play(first)
+        await second.status(gid)
+        seqs: list[int] = []
+
+        async def player(m: GameManager, uid: int, seed: int) -> None:
+            rng = random.Random(seed)
+            for _ in range(12):
+                legal = await m.legal_actions(gid, uid)
+                if not legal:
+                    await asyncio.sleep(0.001)
+                    continue
+                try:
+                    seqs.extend((await m.act(gid, uid, rng.choice(legal))).seqs)
+                except Refused as exc:
+                    assert exc.code in {"illegal", "conflict", "not_active"}, exc.message
+
+        pairs = [(first, ANN), (second, BOB), (first, CLEO), (second, ANN), (first, BOB), (second, CLEO)]
+        await asyncio.wait_for(asyncio.gather(*(player(m, uid, i) for i, (m, uid) in enumerate(pairs))), 30)
+        assert len(set(seqs)) == len(seqs) and seqs
+        stored = await repo.load_game(gid)
+        assert replay(await first.export_record(gid)).to_dict() == stored.snapshot
