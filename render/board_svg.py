@@ -410,45 +410,47 @@ def _pieces_svg(board: Board, lay: Layout, view: BoardView, colorblind: bool) ->
             out.append(_badge(x - 14, y + 13, str(n), "#fff3bf", "warehouse"))
     for c, seats in view.passengers.items():
         for _fr, (x, y) in lay.city_positions(c):
+            n = len(seats)
             for k, seat in enumerate(seats):
                 if 0 <= seat < len(view.players):
                     col = view.players[seat].color
-                    px = x - 10 + k * 7
-                    out.append(
-                        f'<g class="passenger"><circle cx="{_f(px)}" cy="{_f(y - 15)}" r="3.6" '
-                        f'fill="{_player_fill(col)}" stroke="#111" stroke-width="0.8"/></g>'
-                    )
+                    out.append(_person(x - (n - 1) * 5 + k * 10, y - 17, _player_fill(col), "passenger"))
     for c, values in view.merchandise.items():
         if values:
+            text = str(values[0]) + (f" +{len(values) - 1}" if len(values) > 1 else "")
             for _fr, (x, y) in lay.city_positions(c):
-                out.append(
-                    _badge(
-                        x + 14,
-                        y + 13,
-                        str(values[0]) + ("+" if len(values) > 1 else ""),
-                        "#d3f9d8",
-                        "merchandise",
-                    )
-                )
+                out.append(_badge(x + 16, y + 14, text, "#d3f9d8", "merchandise"))
     for c, counts in view.meeples.items():
         for _fr, (x, y) in lay.city_positions(c):
-            k = 0
-            for colname, n in sorted(counts.items()):
-                if n <= 0:
-                    continue
-                px = x - 12 + k * 8
+            shown = [(name, n) for name, n in sorted(counts.items()) if n > 0]
+            for k, (colname, n) in enumerate(shown):
+                px = x - (len(shown) - 1) * 8 + k * 16
                 fill = PLAYER_FILL.get(colname, ROUTE_FILL.get(colname, colname))
-                out.append(
-                    f'<g class="meeple"><circle cx="{_f(px)}" cy="{_f(y + 15)}" r="3.6" fill="{fill}" '
-                    'stroke="#111" stroke-width="0.8"/>'
-                    + (
-                        f'<text x="{_f(px)}" y="{_f(y + 26)}" font-size="8" text-anchor="middle">{n}</text>'
-                        if n > 1
-                        else ""
+                out.append(_person(px, y + 19, fill, "meeple"))
+                if n > 1:
+                    out.append(
+                        f'<text x="{_f(px + 5)}" y="{_f(y + 28)}" font-size="9" font-weight="bold" fill="#111">{n}</text>'
                     )
-                    + "</g>"
+    if view.regions:
+        regions = sorted(set(view.regions.values()))
+        palette = [
+            "#e8590c",
+            "#1c7ed6",
+            "#37b24d",
+            "#ae3ec9",
+            "#f59f00",
+            "#0ca678",
+            "#d6336c",
+            "#5c7cfa",
+            "#74b816",
+        ]
+        for c, region in view.regions.items():
+            ring = palette[regions.index(region) % len(palette)]
+            for _fr, (x, y) in lay.city_positions(c):
+                out.append(
+                    f'<circle class="region" cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R + 1.5)}" fill="none" '
+                    f'stroke="{ring}" stroke-width="2.5"/>'
                 )
-                k += 1
     return "".join(out)
 
 
@@ -505,6 +507,14 @@ def _flag(name: str, fl) -> str:
         'stroke-width="1.4"/></g>'
     )
     return "".join(out)
+
+
+def _person(x: float, y: float, fill: str, cls: str) -> str:
+    """A little person (passenger / meeple) standing at (x, y)."""
+    return (
+        f'<path class="{cls}" d="M{_f(x - 2.8)},{_f(y - 4.5)}a2.8,2.8 0 1,0 5.6,0a2.8,2.8 0 1,0 -5.6,0Z'
+        f'M{_f(x - 4.5)},{_f(y + 6)}v-3.5a4.5,4 0 0,1 9,0v3.5Z" fill="{fill}" stroke="#111" stroke-width="1"/>'
+    )
 
 
 def _badge(x: float, y: float, text: str, fill: str, cls: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import math
 import re
 
 import pytest
@@ -12,7 +13,7 @@ from render_helpers import midgame
 
 from maps.board import board_ids, load_board
 from render.board_svg import PLAYER_FILL, render_board_svg
-from render.layout import layout_for
+from render.layout import DOT_R, SPACE_H, layout_for
 from render.model import BoardView, LastMove, PlayerPanel
 from render.png import render_board_png
 
@@ -37,7 +38,7 @@ def test_every_route_space_and_city_is_drawn(board_id):
             assert any(lab.city == c.id for lab in lay.labels), c.name
 
 
-@pytest.mark.parametrize("board_id", BOARDS)
+@pytest.mark.parametrize("board_id", ALL_BOARDS)
 def test_labels_never_overlap_each_other_or_dots(board_id):
     lay = layout_for(board_id)
     boxes = [lab.box for lab in lay.labels] + [lab.box for lab in lay.country_labels]
@@ -50,7 +51,22 @@ def test_labels_never_overlap_each_other_or_dots(board_id):
             assert not overlap(a, b), (a, b)
         for (_c, _f), (x, y) in lay.cities.items():
             assert not overlap(a, (x - 7, y - 7, x + 7, y + 7))
+        for fl in lay.flags:
+            assert not overlap(a, (fl.x - 12, fl.y - 8, fl.x + 12, fl.y + 8))
         assert a[0] >= 0 and a[2] <= lay.map_w and a[1] >= 0 and a[3] <= lay.map_h
+
+
+@pytest.mark.parametrize("board_id", ALL_BOARDS)
+def test_train_spaces_keep_clear_of_other_cities(board_id):
+    board = load_board(board_id)
+    lay = layout_for(board_id)
+    for g in lay.routes:
+        r = board.routes[g.route]
+        for (c, frame), (x, y) in lay.cities.items():
+            if c in (r.a, r.b) or frame != g.frame:
+                continue
+            for s in g.spaces:
+                assert math.hypot(s.x - x, s.y - y) >= DOT_R + SPACE_H / 2 - 1, (board.route_label(r.id), c)
 
 
 @pytest.mark.parametrize("board_id", BOARDS)
