@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.replies import report_error
+from bot.cogs.replies import DiscordNotifier, report_error
 from bot.components import DYNAMIC_ITEMS, is_known, is_ours
 from bot.i18n import Catalog, CatalogTranslator, default_catalog, tr
 from bot.service import GameService, UnavailableGameService
@@ -87,7 +87,8 @@ class TTRBot(commands.Bot):
         self._service_started = False
 
     async def setup_hook(self) -> None:
-        await self.service.start()
+        self.notifier = DiscordNotifier(self, self.catalog, self.settings.default_locale)
+        await self.service.start(self.notifier)
         self._service_started = True
         await self.tree.set_translator(CatalogTranslator(self.catalog))
         for extension in INITIAL_EXTENSIONS:

@@ -134,11 +134,26 @@ class GameError(Exception):
 
 
 @runtime_checkable
+class Notifier(Protocol):
+    """What the adapter gives the service for messages outside any interaction (turn reminders, deadlines).
+
+    Both methods swallow Discord errors: they return None / False when the channel is gone, the bot lost
+    access or the user refuses DMs, so the caller can react (e.g. pause the game) without try/except.
+    """
+
+    async def post(self, channel_id: int, reply: Reply, *, locale: str | None = None) -> int | None:
+        """Send `reply` to a channel (ephemeral is ignored); the new message id, or None on failure."""
+
+    async def direct(self, user_id: int, reply: Reply, *, locale: str | None = None) -> bool:
+        """Send `reply` to a user by DM; False when it could not be delivered."""
+
+
+@runtime_checkable
 class GameService(Protocol):
     """The game manager as the Discord adapter sees it. All methods are coroutines."""
 
-    async def start(self) -> None:
-        """Open storage (called once from `setup_hook`)."""
+    async def start(self, notifier: Notifier) -> None:
+        """Open storage and keep `notifier` for later announcements (called once from `setup_hook`)."""
 
     async def close(self) -> None:
         """Close storage and workers (called from `Bot.close`); must leave no open connection."""
@@ -283,7 +298,7 @@ class UnavailableGameService:
 
     _REPLY = Reply(content=Text("service.unavailable"), ephemeral=True)
 
-    async def start(self) -> None:
+    async def start(self, notifier: Notifier) -> None:
         return None
 
     async def close(self) -> None:

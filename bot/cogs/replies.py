@@ -185,6 +185,43 @@ async def _edit_source(interaction: discord.Interaction, kwargs: dict[str, Any])
     await interaction.delete_original_response()
 
 
+# ---------------------------------------------------------------- outside interactions
+
+
+class DiscordNotifier:
+    """`bot.service.Notifier` over a running bot: channel posts and DMs, errors logged and swallowed."""
+
+    def __init__(
+        self, client: discord.Client, catalog: Catalog | None = None, default_locale: str = "en"
+    ) -> None:
+        self.client = client
+        self.catalog = catalog or default_catalog()
+        self.default_locale = default_locale
+
+    async def post(self, channel_id: int, reply: Reply, *, locale: str | None = None) -> int | None:
+        try:
+            channel = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
+            if not isinstance(channel, discord.abc.Messageable):
+                log.warning("channel %s cannot receive messages", channel_id)
+                return None
+            message = await channel.send(**message_kwargs(reply, self.catalog, locale or self.default_locale))
+        except discord.HTTPException as exc:
+            log.warning("could not post to channel %s: %s %s", channel_id, exc.status, exc.text)
+            return None
+        for extra in reply.also:
+            await self.post(channel_id, extra, locale=locale)
+        return message.id
+
+    async def direct(self, user_id: int, reply: Reply, *, locale: str | None = None) -> bool:
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            await user.send(**message_kwargs(reply, self.catalog, locale or self.default_locale))
+        except discord.HTTPException as exc:
+            log.info("could not DM user %s: %s %s", user_id, exc.status, exc.text)
+            return False
+        return True
+
+
 # ---------------------------------------------------------------- errors
 
 
@@ -221,6 +258,9 @@ async def report_error(
 ) -> None:
     """Log `error` with who/where/what and answer the user ephemerally. Never raises."""
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if interaction.type is discord.InteractionType.autocomplete:  # nothing can be shown to the user
+        log.error("autocomplete failed for user %s", interaction.user.id, exc_info=original)
+        return
     message, expected = _error_message(original)
     command = interaction.command.qualified_name if interaction.command is not None else None
     what = where or (f"/{command}" if command else f"interaction {interaction.type.name}")

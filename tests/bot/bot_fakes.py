@@ -46,12 +46,14 @@ class FakeGameService:
         self.players: dict[str, list[int]] = {}
         self.delay = 0.0  # seconds every game call sleeps (to exercise deferring)
         self.started = 0
+        self.notifier: Any = None
         self.closed = 0
         self._ids = itertools.count(1)
 
     # lifecycle -------------------------------------------------------------
-    async def start(self) -> None:
+    async def start(self, notifier: Any) -> None:
         self.started += 1
+        self.notifier = notifier
 
     async def close(self) -> None:
         self.closed += 1

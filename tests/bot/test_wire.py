@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 
 import discord
@@ -14,6 +13,7 @@ from fake_discord import EPHEMERAL, LOADING, FakeDiscord
 
 from bot import create_bot
 from bot.__main__ import explain_startup_error, start_bot
+from bot.service import EmbedSpec, FileSpec, Reply
 
 TOKEN = "wire.token.secret"
 
@@ -90,7 +90,7 @@ async def test_stub_command_and_button_click(running):  # type: ignore[no-untype
 
 
 async def test_png_uploaded_as_multipart(running):  # type: ignore[no-untyped-def]
-    fake, bot, _service = running
+    fake, _bot, service = running
     token = await fake.slash("ttr", "board", user=fake.alice)
     callback = await fake.wait_for(fake.callback_for(token))
     assert callback.json["type"] == 5  # board images are slow: "thinking" first
@@ -107,12 +107,19 @@ async def test_png_uploaded_as_multipart(running):  # type: ignore[no-untyped-de
     [attachment] = message["attachments"]
     assert fake.uploads[attachment["id"]] == PNG
 
-    # The plain channel-message route takes multipart uploads too (turn notices with a board image).
-    channel = bot.get_channel(fake.channel_id)
-    sent = await channel.send("your turn", file=discord.File(io.BytesIO(PNG), "board.png"))
-    assert sent.attachments[0].filename == "board.png"
+    # Messages outside interactions (turn notices) go through the notifier and the channel-message route.
+    notice = Reply(
+        content="your turn",
+        embeds=(EmbedSpec(image="board.png"),),
+        files=(FileSpec("board.png", PNG),),
+        rows=(FakeGameService.lobby_rows("g1")[0][2:],),
+    )
+    message_id = await service.notifier.post(fake.channel_id, notice)
     upload = await fake.wait_for(lambda r: r.path == f"/channels/{fake.channel_id}/messages")
     assert upload.files["files[0]"][2] == PNG and upload.json["content"] == "your turn"
+    assert upload.json["components"][0]["components"][0]["custom_id"] == "ttr:g1:hand"
+    assert message_id == int(list(fake.messages)[-1])
+    assert await service.notifier.post(123, notice) is None  # unknown channel: None, not an exception
 
 
 async def test_close_closes_the_service(fake_discord, bot_settings):  # type: ignore[no-untyped-def]
