@@ -53,7 +53,7 @@ def default_service(settings: Settings) -> GameService:
         )
         return UnavailableGameService()
     factory = getattr(module, attr)
-    return factory(settings)  # type: ignore[no-any-return]
+    return factory(settings)
 
 
 class TTRBot(commands.Bot):
@@ -122,7 +122,8 @@ class TTRBot(commands.Bot):
         """Answer a press on one of our buttons whose id no template accepts any more (old format)."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
         if not is_ours(custom_id) or is_known(custom_id):
             return
         log.info("stale component id %r pressed by user %s", custom_id, interaction.user.id)

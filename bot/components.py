@@ -154,8 +154,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GameButton:
+        assert isinstance(item, discord.ui.Button)
         return cls(
             match["game"],
             match["action"],
@@ -185,8 +186,9 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GameSelect:
+        assert isinstance(item, discord.ui.Select)
         return cls(match["game"], match["action"], select=item)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:

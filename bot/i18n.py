@@ -18,7 +18,7 @@ import json
 import logging
 import re
 import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -188,7 +188,7 @@ def check_placeholders(catalog: Catalog) -> list[str]:
     return problems
 
 
-__all__: Iterable[str] = (
+__all__ = [
     "Catalog",
     "CatalogTranslator",
     "Text",
@@ -197,4 +197,4 @@ __all__: Iterable[str] = (
     "interaction_locale",
     "language_of",
     "tr",
-)
+]

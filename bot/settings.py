@@ -68,7 +68,7 @@ class Settings:
 
     @property
     def log_level_number(self) -> int:
-        return logging.getLevelName(self.log_level)  # type: ignore[no-any-return]
+        return logging.getLevelName(self.log_level)
 
     def redacted_database_url(self) -> str:
         """The database URL with any password replaced, for log lines."""

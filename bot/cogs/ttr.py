@@ -134,7 +134,7 @@ def _service_completer(field: str):  # noqa: ANN202 - returns a discord.py autoc
         try:
             found = await bot.service.complete(
                 interaction.guild_id,
-                interaction.channel_id,
+                interaction.channel_id or 0,
                 interaction.user.id,
                 field=field,
                 current=current,
