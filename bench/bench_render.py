@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import time
@@ -49,17 +50,18 @@ def bench_board(board_id: str, runs: int) -> dict[str, float]:
     t = time.perf_counter()
     render_board_png(board, view)
     first = time.perf_counter() - t
-    times, size = [], 0
+    times, cpu, size = [], [], 0
     for _ in range(runs):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         size = len(render_board_png(board, view))
         times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
     full = []
     for _ in range(max(3, runs // 4)):
         t = time.perf_counter()
         render_board_png(board, view, cache=False)
         full.append(time.perf_counter() - t)
-    return {"first": first, "median": statistics.median(times), "p90": sorted(times)[int(len(times) * 0.9) - 1],
+    return {"first": first, "median": statistics.median(times), "cpu": statistics.median(cpu), "p90": sorted(times)[int(len(times) * 0.9) - 1],
             "uncached": statistics.median(full), "size": size}  # fmt: skip
 
 
@@ -92,12 +94,16 @@ def main(argv: list[str] | None = None) -> int:
         b for b in board_ids() if b not in ("europe", "usa")])  # fmt: skip
     ap.add_argument("--runs", type=int, default=15)
     args = ap.parse_args(argv)
-    print(f"{'board':10} {'first ms':>9} {'median ms':>10} {'p90 ms':>8} {'uncached ms':>12} {'PNG KB':>8}")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"{os.cpu_count()} CPUs, load average {load:.1f} (wall times grow with other work on the machine)")
+    print(
+        f"{'board':10} {'first ms':>9} {'median ms':>10} {'cpu ms':>7} {'p90 ms':>8} {'uncached ms':>12} {'PNG KB':>8}"
+    )
     worst = 0.0
     for bid in args.boards:
         r = bench_board(bid, args.runs)
         worst = max(worst, r["median"])
-        print(f"{bid:10} {r['first'] * 1000:9.0f} {r['median'] * 1000:10.0f} {r['p90'] * 1000:8.0f} "
+        print(f"{bid:10} {r['first'] * 1000:9.0f} {r['median'] * 1000:10.0f} {r['cpu'] * 1000:7.0f} {r['p90'] * 1000:8.0f} "
               f"{r['uncached'] * 1000:12.0f} {r['size'] / 1024:8.0f}")  # fmt: skip
     lag_max, lag_mean, wall = asyncio.run(loop_lag(args.boards[0]))
     print(f"pool: 20 x {args.boards[0]} in {wall:.2f} s ({wall / 20 * 1000:.0f} ms/picture with 2 workers); "
