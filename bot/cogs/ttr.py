@@ -227,14 +227,16 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
     @app_commands.describe(
         topic="Which part of the rules (default: a list of topics)",
         map="Which board (default: the first board)",
+        variant="Ticket variant (default: the board's usual one)",
         share="Show the answer to the whole channel",
     )
-    @app_commands.autocomplete(topic=topic_autocomplete)
+    @app_commands.autocomplete(topic=topic_autocomplete, variant=variant_autocomplete)
     async def rules(
         self,
         interaction: discord.Interaction,
         topic: str | None = None,
         map: app_commands.Transform[Board, BoardTransformer] | None = None,  # noqa: A002 - the option's name
+        variant: str | None = None,
         share: bool = False,
     ) -> None:
         boards = _boards()
@@ -242,7 +244,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
             raise GameError(Text("maps.none"))
         board = map or boards[0]
         locale = str(interaction.locale)
-        found = topics(board, locale)
+        found = topics(board, locale, find_variant(board, variant))
         embed = discord.Embed(color=EMBED_COLOR)
         if topic is None:
             overview = found[0]

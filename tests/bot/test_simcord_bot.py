@@ -50,6 +50,9 @@ async def test_rules_overview_and_topic(simcord_env, world):  # type: ignore[no-
     assert "Europe" in embed.title and "45 trains" in embed.description
     assert "`stations`" in embed.fields[0].value
 
+    mega = await alice.slash(channel, "ttr rules", topic="setup", map="europe", variant="mega")
+    assert "2 long destination tickets, keeping at most 1" in mega.response.embeds[0].description
+
     stations = await alice.slash(channel, "ttr rules", topic="stations", map="europe")
     text = stations.response.embeds[0].description
     assert "3 stations" in text and "4 points" in text
