@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,7 @@ def cmd_maps(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress_bar(total: int):  # type: ignore[no-untyped-def]
+def _progress_bar(total: int) -> Callable[[int], None] | None:
     if not sys.stderr.isatty() or total < 20:
         return None
 

@@ -7,7 +7,9 @@ it then changes the state in place. The same checks serve people and the simulat
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import combinations
+from typing import Any
 
 from engine import cards as deck_ops
 from engine import tickets as ticket_ops
@@ -399,7 +401,8 @@ def _pass(state: GameState, seat: int, action: Pass, pending: Pending | None) ->
         end_turn(state)
 
 
-_HANDLERS = {
+Handler = Callable[[GameState, int, Any, Pending | None], None]
+_HANDLERS: dict[type[Action], Handler] = {
     DrawBlind: _draw,
     DrawFaceUp: _draw,
     ClaimRoute: _claim,
