@@ -13,12 +13,21 @@ Element ids and classes are stable (tests and callers may count them): ``route-<
 from __future__ import annotations
 
 import math
-from xml.sax.saxutils import escape
+import re
+from xml.sax.saxutils import escape as _xml_escape
 
 from maps.board import COLORS, GRAY, LOCOMOTIVE, Board
 
 from .layout import CANVAS_W, DOT_R, FLAG_H, FLAG_W, FONT_SIZE, MAP_W, PANEL_W, SPACE_H, Layout, layout_of
 from .model import BoardView, LastMove, PlayerPanel
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def escape(text: str) -> str:
+    """XML-escape `text` and drop characters XML cannot hold (player names come from Discord)."""
+    return _xml_escape(_NOT_XML.sub("", str(text)))
+
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 SEA = "#cfe2ec"

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
 
 from maps.board import CARD_NAMES
 
-from .board_svg import CARD_FILL, FONT, INK, LIGHT, ROUTE_LETTER, _f
+from .board_svg import CARD_FILL, FONT, INK, LIGHT, ROUTE_LETTER, _f, escape
 from .png import svg_to_png
 
 

@@ -304,6 +304,18 @@ def _route_frame(board: Board, rid: int) -> str:
     return "main"
 
 
+def _schematic(pts: dict[int, Point], mix: float = 0.55) -> dict[int, Point]:
+    """Spread a dense cluster like a subway map: blend each coordinate with its evenly spaced rank."""
+    out = {i: list(p) for i, p in pts.items()}
+    for axis in (0, 1):
+        order = sorted(pts, key=lambda i: pts[i][axis])
+        lo, hi = pts[order[0]][axis], pts[order[-1]][axis]
+        for rank, i in enumerate(order):
+            even = lo + (hi - lo) * rank / (len(order) - 1)
+            out[i][axis] = pts[i][axis] * (1 - mix) + even * mix
+    return {i: (p[0], p[1]) for i, p in out.items()}
+
+
 def _relax(
     pos: dict[int, Point],
     anchors: dict[int, Point],
@@ -470,6 +482,8 @@ def compute_layout(board: Board) -> Layout:
             if nd:
                 p = (p[0] + nd[0], p[1] + nd[1])
             anchors[i] = p
+        if fname != "main" and len(ids) > 2:
+            anchors = _schematic(anchors)
         pos = dict(anchors)
         needs: list[tuple[int, int, float]] = []
         idset = set(ids)

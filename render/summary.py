@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape
 
-from .board_svg import FONT, INK, PLAYER_SHAPE, _f, _mark_ink, _player_fill, _shape
+from .board_svg import FONT, INK, PLAYER_SHAPE, _f, _mark_ink, _player_fill, _shape, escape
 from .png import svg_to_png
 
 PART_COLORS = [

@@ -142,3 +142,14 @@ def test_highlight_option_overrides_last_move():
     assert 'class="highlight"' not in render_board_svg(board, view, highlight=LastMove())
     svg = render_board_svg(board, BoardView(), highlight=LastMove(routes=(5,), cities=(1,)))
     assert 'class="highlight"' in svg and 'id="hl-5"' in svg
+
+
+def test_player_text_is_escaped_and_cleaned():
+    board = load_board("usa")
+    view = BoardView(
+        players=(PlayerPanel("Eve\x01 <script>&", "purple"),), last_move=LastMove(text="a\x00b </svg>")
+    )
+    svg = render_board_svg(board, view)
+    assert "<script>" not in svg and "\x01" not in svg and "\x00" not in svg
+    assert "&lt;script&gt;&amp;" in svg
+    assert render_board_png(board, view, width=400)[:4] == b"\x89PNG"
