@@ -137,7 +137,8 @@ class FakeGameService:
                 ),
             )
         if action == "keep":
-            return Reply(content=f"Kept {', '.join(values)}", ephemeral=True)
+            # replaces the private hand message the select sits on
+            return Reply(content=f"Kept {', '.join(values)}", ephemeral=True, edit_source=True)
         if action == "boom":
             raise RuntimeError("fake failure in press")
         return Reply(content=f"{action} {arg or ''}".strip(), ephemeral=True)
@@ -176,7 +177,7 @@ class FakeGameService:
 
     async def games(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
         await self._record("games", guild_id, channel_id, user_id, **kw)
-        return Reply(content=f"games in {kw['scope']}", ephemeral=True)
+        return Reply(content=f"games in {kw['scope']}", ephemeral=kw["scope"] != "server")
 
     async def stats(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
         await self._record("stats", guild_id, channel_id, user_id, **kw)

@@ -247,7 +247,43 @@ async def test_select_after_hand_button(simcord_env, world, fake_service):  # ty
     lobby = await alice.slash(channel, "ttr new", map="europe")
     hand = await alice.click(lobby.response, label="My hand")
     kept = await alice.select(hand.response, ["t1", "t2"], custom_id="ttr:g1:keep:*")
-    assert kept.ephemeral and kept.response.content == "Kept t1, t2"
+    assert kept.acknowledged and kept.response.id == hand.response.id  # the private hand was updated
+    assert kept.response.content == "Kept t1, t2" and kept.response.ephemeral
+
+
+async def test_slow_select_on_private_message_answers_afresh(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
+    _guild, channel, alice, _bob = world
+    lobby = await alice.slash(channel, "ttr new", map="europe")
+    hand = await alice.click(lobby.response, label="My hand")
+    fake_service.delay = 5.0
+    kept = await alice.select(hand.response, ["t2"], custom_id="ttr:g1:keep:*")
+    await simcord_env.advance_time(5)
+    assert (
+        kept.ephemeral and kept.response.content == "Kept t2"
+    )  # the private thinking note became the answer
+
+
+async def test_slow_public_answer_after_private_thinking(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
+    _guild, channel, alice, _bob = world
+    fake_service.delay = 5.0
+    result = await alice.slash(channel, "ttr games", scope="server")  # guessed private, answers publicly
+    await simcord_env.advance_time(5)
+    assert result.ephemeral and result.response.content == "Posted in the channel."
+    assert [m.content for m in result.followups] == ["games in server"]
+    assert not result.followups[0].ephemeral
+    assert channel.last_message.content == "games in server"
+
+
+async def test_without_game_manager_game_commands_say_so(simcord_env, world, bot_settings):  # type: ignore[no-untyped-def]
+    from bot import create_bot
+    from bot.service import UnavailableGameService
+
+    _guild, channel, alice, _bob = world
+    await simcord_env.restart_bot(create_bot(bot_settings, service=UnavailableGameService()))
+    result = await alice.slash(channel, "ttr hand")
+    assert result.ephemeral and "not available" in result.response.content
+    maps = await alice.slash(channel, "ttr maps")
+    assert maps.response.embeds
 
 
 async def test_button_of_another_server_is_refused(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
