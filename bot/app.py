@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.replies import DiscordNotifier, report_error
+from bot.cogs.replies import DiscordMessenger, report_error
 from bot.components import DYNAMIC_ITEMS, is_known, is_ours
 from bot.i18n import Catalog, CatalogTranslator, default_catalog, tr
 from bot.service import GameService, UnavailableGameService
@@ -27,9 +27,10 @@ from bot.settings import Settings
 log = logging.getLogger(__name__)
 
 INITIAL_EXTENSIONS: tuple[str, ...] = ("bot.cogs.ttr",)
-# The game manager module exposes `create_game_service(settings) -> GameService`; until it exists the bot
-# runs with UnavailableGameService (board-data commands work, game commands say games are not available).
-SERVICE_FACTORY = "bot.manager:create_game_service"
+# The game-flows module (Discord actions -> bot.manager.GameManager calls -> Reply values) exposes
+# `create_game_service(settings) -> GameService`. Until it exists the bot runs with UnavailableGameService:
+# board-data commands work, game commands answer that games are not available.
+SERVICE_FACTORY = "bot.flows:create_game_service"
 
 
 class TTRCommandTree(app_commands.CommandTree):
@@ -52,7 +53,10 @@ def default_service(settings: Settings) -> GameService:
             "no game manager (%s) yet: game commands will answer that games are unavailable", module_name
         )
         return UnavailableGameService()
-    factory = getattr(module, attr)
+    factory = getattr(module, attr, None)
+    if factory is None:
+        log.warning("%s has no %s: game commands will answer that games are unavailable", module_name, attr)
+        return UnavailableGameService()
     return factory(settings)
 
 
@@ -87,8 +91,8 @@ class TTRBot(commands.Bot):
         self._service_started = False
 
     async def setup_hook(self) -> None:
-        self.notifier = DiscordNotifier(self, self.catalog, self.settings.default_locale)
-        await self.service.start(self.notifier)
+        self.messenger = DiscordMessenger(self, self.catalog, self.settings.default_locale)
+        await self.service.start(self.messenger)
         self._service_started = True
         await self.tree.set_translator(CatalogTranslator(self.catalog))
         for extension in INITIAL_EXTENSIONS:

@@ -134,7 +134,7 @@ class GameError(Exception):
 
 
 @runtime_checkable
-class Notifier(Protocol):
+class Messenger(Protocol):
     """What the adapter gives the service for messages outside any interaction (turn reminders, deadlines).
 
     Both methods swallow Discord errors: they return None / False when the channel is gone, the bot lost
@@ -152,8 +152,8 @@ class Notifier(Protocol):
 class GameService(Protocol):
     """The game manager as the Discord adapter sees it. All methods are coroutines."""
 
-    async def start(self, notifier: Notifier) -> None:
-        """Open storage and keep `notifier` for later announcements (called once from `setup_hook`)."""
+    async def start(self, messenger: Messenger) -> None:
+        """Open storage and keep `messenger` for later announcements (called once from `setup_hook`)."""
 
     async def close(self) -> None:
         """Close storage and workers (called from `Bot.close`); must leave no open connection."""
@@ -298,7 +298,7 @@ class UnavailableGameService:
 
     _REPLY = Reply(content=Text("service.unavailable"), ephemeral=True)
 
-    async def start(self, notifier: Notifier) -> None:
+    async def start(self, messenger: Messenger) -> None:
         return None
 
     async def close(self) -> None:

@@ -188,8 +188,8 @@ async def _edit_source(interaction: discord.Interaction, kwargs: dict[str, Any])
 # ---------------------------------------------------------------- outside interactions
 
 
-class DiscordNotifier:
-    """`bot.service.Notifier` over a running bot: channel posts and DMs, errors logged and swallowed."""
+class DiscordMessenger:
+    """`bot.service.Messenger` over a running bot: channel posts and DMs, errors logged and swallowed."""
 
     def __init__(
         self, client: discord.Client, catalog: Catalog | None = None, default_locale: str = "en"

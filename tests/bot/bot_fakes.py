@@ -46,14 +46,14 @@ class FakeGameService:
         self.players: dict[str, list[int]] = {}
         self.delay = 0.0  # seconds every game call sleeps (to exercise deferring)
         self.started = 0
-        self.notifier: Any = None
+        self.messenger: Any = None
         self.closed = 0
         self._ids = itertools.count(1)
 
     # lifecycle -------------------------------------------------------------
-    async def start(self, notifier: Any) -> None:
+    async def start(self, messenger: Any) -> None:
         self.started += 1
-        self.notifier = notifier
+        self.messenger = messenger
 
     async def close(self) -> None:
         self.closed += 1
@@ -228,3 +228,8 @@ def handled_errors(env: Any) -> list[BaseException]:
     fails the test at teardown unless the test reads `env.errors`.
     """
     return [getattr(e, "original", None) or e.__cause__ or e for e in env.errors]
+
+
+def create_game_service(settings: Any) -> FakeGameService:
+    """Factory with the signature `bot.app.SERVICE_FACTORY` expects."""
+    return FakeGameService()

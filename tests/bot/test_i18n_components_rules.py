@@ -165,3 +165,16 @@ async def test_unavailable_service_answers_every_method() -> None:
     assert reply.ephemeral and reply.content == Text("service.unavailable")
     assert await service.game_guild("g1") is None
     assert await service.complete(1, 2, 3, field="route", current="") == []
+
+
+def test_default_service_falls_back_when_the_flows_are_missing(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import bot.app
+    from bot import Settings
+
+    monkeypatch.setattr(bot.app, "SERVICE_FACTORY", "bot.no_such_module:create_game_service")
+    assert isinstance(bot.app.default_service(Settings()), UnavailableGameService)
+    monkeypatch.setattr(bot.app, "SERVICE_FACTORY", "bot.settings:no_such_factory")
+    assert isinstance(bot.app.default_service(Settings()), UnavailableGameService)
+    sentinel = FakeGameService()
+    monkeypatch.setattr(bot.app, "SERVICE_FACTORY", "bot_fakes:create_game_service")
+    assert type(bot.app.default_service(Settings())) is type(sentinel)

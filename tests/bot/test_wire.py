@@ -107,19 +107,19 @@ async def test_png_uploaded_as_multipart(running):  # type: ignore[no-untyped-de
     [attachment] = message["attachments"]
     assert fake.uploads[attachment["id"]] == PNG
 
-    # Messages outside interactions (turn notices) go through the notifier and the channel-message route.
+    # Messages outside interactions (turn notices) go through the messenger and the channel-message route.
     notice = Reply(
         content="your turn",
         embeds=(EmbedSpec(image="board.png"),),
         files=(FileSpec("board.png", PNG),),
         rows=(FakeGameService.lobby_rows("g1")[0][2:],),
     )
-    message_id = await service.notifier.post(fake.channel_id, notice)
+    message_id = await service.messenger.post(fake.channel_id, notice)
     upload = await fake.wait_for(lambda r: r.path == f"/channels/{fake.channel_id}/messages")
     assert upload.files["files[0]"][2] == PNG and upload.json["content"] == "your turn"
     assert upload.json["components"][0]["components"][0]["custom_id"] == "ttr:g1:hand"
     assert message_id == int(list(fake.messages)[-1])
-    assert await service.notifier.post(123, notice) is None  # unknown channel: None, not an exception
+    assert await service.messenger.post(123, notice) is None  # unknown channel: None, not an exception
 
 
 async def test_close_closes_the_service(fake_discord, bot_settings):  # type: ignore[no-untyped-def]
