@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import random
 import secrets
@@ -168,6 +169,7 @@ class _Game:
     action_count: int
     state: GameState | None
     timers: list[Timer]
+    last_move_at: datetime  # when the current wait began, at the latest (the last change of the game)
 
     @classmethod
     def from_record(cls, rec: GameRecord, timers: list[Timer]) -> _Game:
@@ -192,6 +194,7 @@ class _Game:
             rec.action_count,
             state,
             list(timers),
+            rec.updated_at,
         )
 
     @property
@@ -707,7 +710,7 @@ class GameManager:
             except (IllegalAction, BoardDataError) as exc:
                 raise Refused("bad_board", str(exc)) from None
             # timers first (a crash before the status changes leaves timers of a lobby, which are dropped)
-            game.state, game.status = state, GameStatus.ACTIVE
+            game.state, game.status, game.last_move_at = state, GameStatus.ACTIVE, self.clock.now()
             try:
                 await self._ensure_timers(game)
                 await self._update(game, status=GameStatus.ACTIVE, snapshot=state.to_dict())
@@ -953,6 +956,7 @@ class GameManager:
             status = GameStatus.FINISHED
         rec = await self._append(game, seat, action_json, work, status, results)
         game.state, game.version, game.action_count = work, rec.version, rec.seq
+        game.last_move_at = self.clock.now()
         self._remember(game)
         if status is not None:
             game.status = status
@@ -978,54 +982,61 @@ class GameManager:
         )
 
     # ------------------------------------------------------------------ timers
-
-    def _desired_timers(self, game: _Game) -> dict[tuple[Any, ...], dict[str, Any]]:
-        state = game.state
-        if game.status != GameStatus.ACTIVE or state is None or state.finished:
-            return {}
-        out: dict[tuple[Any, ...], dict[str, Any]] = {}
-        key = f"{state.phase}:{state.turn}"
-        for seat in to_act(state):
-            if game.seats[seat].ai_level is None:
-                out[(TURN_TIMER, seat, key)] = {"seat": seat, "key": key, "stage": 0}
-            else:
-                out[(RESUME_TIMER,)] = {}
-        return out
+    #
+    # One "turn" row per active game watches whoever (people) must act; it is NOT rewritten when the turn
+    # passes (a move costs no timer write). Its payload names the wait it was armed for (``key``: phase, turn
+    # and current seat) and the stage reached (0: before reminder 1, 1: before reminder 2, 2: before the
+    # absent-player policy, 3: parked by the "wait" policy). When it fires for a wait that is over, it is
+    # re-armed for the current wait, counted from the game's last move. A "resume" row exists while AI seats
+    # have moves to make, so that a crash in the middle of them is picked up again.
 
     @staticmethod
-    def _timer_key(t: Timer) -> tuple[Any, ...]:
-        if t.kind == TURN_TIMER:
-            return (TURN_TIMER, t.payload.get("seat"), t.payload.get("key"))
-        return (t.kind,)
+    def _wait_key(state: GameState) -> str:
+        return f"{state.phase}:{state.turn}:{state.current}"
+
+    def _waiting(self, game: _Game) -> tuple[list[int], bool]:
+        """(people who must act, whether AI-controlled seats must act)."""
+        state = game.state
+        if game.status != GameStatus.ACTIVE or state is None or state.finished:
+            return [], False
+        seats = to_act(state)
+        humans = [s for s in seats if game.seats[s].ai_level is None]
+        return humans, len(humans) < len(seats)
 
     async def _ensure_timers(self, game: _Game) -> None:
-        """Make the game's timer rows match who must act now: add the missing ones, then delete stale ones."""
-        desired = self._desired_timers(game)
-        have: dict[tuple[Any, ...], Timer] = {}
-        stale: list[Timer] = []
-        for t in sorted(game.timers, key=lambda t: -int(t.payload.get("stage", 0))):
-            k = self._timer_key(t)
-            if k in desired and k not in have:
-                have[k] = t
-            else:
-                stale.append(t)
+        """Make sure the rows exist that will move this game on; drop those that never will."""
+        humans, ai = self._waiting(game)
+        turn_rows = sorted(
+            (t for t in game.timers if t.kind == TURN_TIMER),
+            key=lambda t: (-int(t.payload.get("stage", 0)), t.id),
+        )
+        resume_rows = [t for t in game.timers if t.kind == RESUME_TIMER]
         now = self.clock.now()
-        settings = game.settings
-        for k, payload in desired.items():
-            if k in have:
-                continue
-            if k[0] == TURN_TIMER:
-                due = now + timedelta(hours=settings.remind_after_hours)
-            else:
-                due = now + _RESUME_GRACE
-            timer = await self._storage(
-                lambda k=k, payload=payload, due=due: self._repo.add_timer(game.id, k[0], due, payload)
-            )
-            game.timers.append(timer)
-            self._wake.set()
+        if humans:
+            assert game.state is not None
+            key = self._wait_key(game.state)
+            due = max(now, game.last_move_at) + timedelta(hours=game.settings.remind_after_hours)
+            if not turn_rows:
+                await self._add_timer(game, TURN_TIMER, due, {"key": key, "stage": 0})
+            elif turn_rows[0].payload.get("key") != key and turn_rows[0].due_at > due:
+                # a row kept from an earlier wait must not fire later than this wait needs (reminders
+                # already sent, or parked by the "wait" policy): start this wait's own chain
+                await self._replace_timer(game, turn_rows[0], due, {"key": key, "stage": 0})
+                turn_rows = turn_rows[1:]
+        if ai and not resume_rows:
+            await self._add_timer(game, RESUME_TIMER, now + _RESUME_GRACE, {})
+        stale = turn_rows[1:]  # a crash between "add" and "drop" can leave two: keep the most advanced
+        if not humans and not ai:
+            stale = turn_rows
+        if not ai:
+            stale += resume_rows
         for t in stale:
-            await self._storage(lambda t=t: self._repo.delete_timer(t.id))
-            game.timers.remove(t)
+            await self._drop_timer(game, t)
+
+    async def _add_timer(self, game: _Game, kind: str, due: datetime, payload: dict[str, Any]) -> None:
+        timer = await self._storage(lambda: self._repo.add_timer(game.id, kind, due, payload))
+        game.timers.append(timer)
+        self._wake.set()
 
     async def _clear_timers(self, game: _Game) -> None:
         await self._storage(lambda: self._repo.delete_timers(game.id))
@@ -1063,8 +1074,7 @@ class GameManager:
                     return
                 raise
             if game.status != GameStatus.ACTIVE:
-                await self._storage(lambda: self._repo.delete_timers(game.id))
-                game.timers.clear()
+                await self._clear_timers(game)
                 return
             mine = next((t for t in game.timers if t.id == timer.id), None)
             if mine is None:  # the cached list is newer than the query (already handled or replaced)
@@ -1072,43 +1082,14 @@ class GameManager:
                 mine = next((t for t in game.timers if t.id == timer.id), None)
                 if mine is None:
                     return
-            key = self._timer_key(mine)
-            stage = int(mine.payload.get("stage", 0))
-            superseded = any(
-                self._timer_key(t) == key and int(t.payload.get("stage", 0)) > stage
-                for t in game.timers
-                if t.id != mine.id
-            )
             out = _Collector(game.id)
-            if key not in self._desired_timers(game) or superseded or stage >= _PARKED_STAGE:
-                await self._drop_timer(game, mine)
-                await self._ensure_timers(game)
-                return
             if mine.kind == RESUME_TIMER:
                 await self._after_moves(game, out)
                 await self._drop_timer(game, mine)
+            elif mine.kind == TURN_TIMER:
+                await self._fire_turn(game, mine, out, notes)
             else:
-                seat = int(mine.payload["seat"])
-                user_id = game.seats[seat].user_id
-                settings = game.settings
-                if stage < 2:
-                    wait = settings.remind_again_hours if stage == 0 else settings.absent_after_hours
-                    await self._next_stage(game, mine, stage + 1, timedelta(hours=wait))
-                    if user_id is not None:
-                        notes.append(lambda: self._notifier.on_reminder(game.id, seat, user_id, stage + 1))
-                else:
-                    policy = settings.absent_policy
-                    notes.append(lambda: self._notifier.on_absent(game.id, seat, user_id, policy))
-                    if policy == "wait":
-                        await self._next_stage(game, mine, _PARKED_STAGE, _PARKED_FOR)
-                    else:
-                        try:
-                            await self._play_absent(game, seat, policy, out)
-                        except VersionConflict:
-                            self._evict(game.id)
-                            return
-                        await self._after_moves(game, out)
-                        await self._drop_timer(game, mine)
+                await self._drop_timer(game, mine)
             if out.events:
                 outcome = out.outcome(game)
                 notes.append(lambda: self._notifier.on_turn(game.id, outcome))
@@ -1118,14 +1099,65 @@ class GameManager:
             except Exception:
                 log.exception("notifier failed for game %s", timer.game_id)
 
-    async def _next_stage(self, game: _Game, timer: Timer, stage: int, wait: timedelta) -> None:
-        payload = {**timer.payload, "stage": stage}
-        new = await self._storage(
-            lambda: self._repo.add_timer(game.id, timer.kind, self.clock.now() + wait, payload)
-        )
-        game.timers.append(new)
+    async def _fire_turn(
+        self, game: _Game, timer: Timer, out: _Collector, notes: list[Callable[[], Awaitable[None]]]
+    ) -> None:
+        humans, _ai = self._waiting(game)
+        others = [t for t in game.timers if t.kind == TURN_TIMER and t.id != timer.id]
+        if not humans or any(
+            int(t.payload.get("stage", 0)) >= int(timer.payload.get("stage", 0)) for t in others
+        ):
+            await self._drop_timer(game, timer)  # nobody to wait for, or a duplicate
+            await self._ensure_timers(game)
+            return
+        assert game.state is not None
+        settings = game.settings
+        now = self.clock.now()
+        key = self._wait_key(game.state)
+        stage = int(timer.payload.get("stage", 0))
+        if timer.payload.get("key") != key:  # armed for a wait that is over: this wait began at the last move
+            due = game.last_move_at + timedelta(hours=settings.remind_after_hours)
+            if due > now:
+                await self._replace_timer(game, timer, due, {"key": key, "stage": 0})
+                return
+            stage = 0
+        if stage >= _PARKED_STAGE:
+            await self._replace_timer(game, timer, now + _PARKED_FOR, {"key": key, "stage": _PARKED_STAGE})
+            return
+        if stage < 2:
+            wait = settings.remind_again_hours if stage == 0 else settings.absent_after_hours
+            await self._replace_timer(
+                game, timer, now + timedelta(hours=wait), {"key": key, "stage": stage + 1}
+            )
+            for seat in humans:
+                user_id = game.seats[seat].user_id
+                if user_id is not None:
+                    notes.append(
+                        functools.partial(self._notifier.on_reminder, game.id, seat, user_id, stage + 1)
+                    )
+            return
+        policy = settings.absent_policy
+        for seat in humans:
+            notes.append(
+                functools.partial(self._notifier.on_absent, game.id, seat, game.seats[seat].user_id, policy)
+            )
+        if policy == "wait":
+            await self._replace_timer(game, timer, now + _PARKED_FOR, {"key": key, "stage": _PARKED_STAGE})
+            return
+        try:
+            for seat in humans:
+                await self._play_absent(game, seat, policy, out)
+        except VersionConflict:
+            self._evict(game.id)
+            return
+        await self._after_moves(game, out)
         await self._drop_timer(game, timer)
-        self._wake.set()
+        await self._ensure_timers(game)
+
+    async def _replace_timer(self, game: _Game, timer: Timer, due: datetime, payload: dict[str, Any]) -> None:
+        """Add the successor first, then drop the old row: a crash in between leaves two, never none."""
+        await self._add_timer(game, timer.kind, due, payload)
+        await self._drop_timer(game, timer)
 
     async def _drop_timer(self, game: _Game, timer: Timer) -> None:
         await self._storage(lambda: self._repo.delete_timer(timer.id))
@@ -1236,11 +1268,16 @@ class GameManager:
         state = game.state
         acting = tuple(to_act(state)) if state is not None and game.status == GameStatus.ACTIVE else ()
         next_due: dict[int, datetime] = {}
-        for t in game.timers:
-            if t.kind == TURN_TIMER and int(t.payload.get("stage", 0)) < _PARKED_STAGE:
-                seat = int(t.payload.get("seat", -1))
-                if seat not in next_due or t.due_at < next_due[seat]:
-                    next_due[seat] = t.due_at
+        humans, _ai = self._waiting(game)
+        rows = [t for t in game.timers if t.kind == TURN_TIMER]
+        if humans and rows and state is not None:
+            row = max(rows, key=lambda t: int(t.payload.get("stage", 0)))
+            if row.payload.get("key") != self._wait_key(state):  # re-armed from the last move when it fires
+                due = max(row.due_at, game.last_move_at + timedelta(hours=game.settings.remind_after_hours))
+            else:
+                due = row.due_at
+            if int(row.payload.get("stage", 0)) < _PARKED_STAGE:
+                next_due = dict.fromkeys(humans, due)
         seats = []
         for i, s in enumerate(game.seats):
             level = None if s.ai_level is None else str(s.ai_level)

@@ -28,8 +28,8 @@ def notifier() -> RecordingNotifier:
 
 
 @pytest.fixture
-async def repo(db_url: str) -> AsyncIterator[GameRepository]:
-    async with open_repository(db_url) as repository:
+async def repo(db_url: str, clock: ManualClock) -> AsyncIterator[GameRepository]:
+    async with open_repository(db_url, clock=clock.now) as repository:
         yield repository
 
 

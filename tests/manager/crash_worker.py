@@ -10,14 +10,28 @@ The parent kills it with SIGKILL at random moments.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import random
 import sys
+import types
+from pathlib import Path
 
-from bot.manager import GameManager, ManualClock, random_action
-from bot.storage import open_repository
-from engine.actions import Action
-from engine.state import GameState
+# The manager needs neither discord nor the bot's app: skip bot/__init__.py (which imports the discord
+# adapter) so that this worker starts fast and does not depend on the adapter's state.
+_BOT = Path(__file__).resolve().parents[2] / "bot"
+_bot = types.ModuleType("bot")
+_bot.__path__ = [str(_BOT)]
+_bot.__file__ = str(_BOT / "__init__.py")
+_bot.__spec__ = importlib.util.spec_from_file_location(
+    "bot", _BOT / "__init__.py", submodule_search_locations=[str(_BOT)]
+)
+sys.modules.setdefault("bot", _bot)
+
+from bot.manager import GameManager, ManualClock, random_action  # noqa: E402
+from bot.storage import open_repository  # noqa: E402
+from engine.actions import Action  # noqa: E402
+from engine.state import GameState  # noqa: E402
 
 
 async def _random_ai(state: GameState, seat: int, level: str, rng: random.Random) -> Action:

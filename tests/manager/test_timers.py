@@ -28,7 +28,8 @@ async def test_two_reminders_then_an_ai_plays_the_absent_players_turn(
 ) -> None:
     gid = await _ann_to_play(manager)
     timers = await repo.timers_for_game(gid)
-    assert [(t.kind, t.payload["seat"]) for t in timers] == [("turn", 0)]
+    # one row per game, armed when the ticket choice began; moves do not rewrite it
+    assert [(t.kind, t.payload["stage"], t.payload["key"]) for t in timers] == [("turn", 0, "setup:0:0")]
     assert (await manager.status(gid)).seats[0].next_timer == timers[0].due_at
     clock.advance(hours=11, minutes=59)
     assert await manager.run_due_timers() == 0 and notifier.reminders == []
@@ -49,7 +50,7 @@ async def test_two_reminders_then_an_ai_plays_the_absent_players_turn(
     assert gid in outcome.events[0].game_id and outcome.to_act == (1,)
     assert len(notifier.reminders) == 2  # at most two per turn
     timers = await repo.timers_for_game(gid)
-    assert [(t.kind, t.payload["seat"], t.payload["stage"]) for t in timers] == [("turn", 1, 0)]
+    assert [(t.kind, t.payload["stage"], t.payload["key"]) for t in timers] == [("turn", 0, "main:1:1")]
     assert (await manager.status(gid)).seats[0].ai_level is None  # only that turn: the seat stays Ann's
 
 
@@ -93,19 +94,22 @@ async def test_wait_policy_waits_without_more_reminders(
     await manager.act(gid, ANN, DrawBlind())
     await manager.act(gid, ANN, DrawBlind())
     timers = await repo.timers_for_game(gid)
-    assert [(t.payload["seat"], t.payload["stage"]) for t in timers] == [(1, 0)]  # a fresh chain for Bob
+    assert [(t.payload["key"], t.payload["stage"]) for t in timers] == [("main:1:1", 0)]  # Bob's own chain
+    clock.advance(hours=12)
+    await manager.run_due_timers()
+    assert notifier.reminders[-1] == (gid, 1, BOB, 1)
 
 
 async def test_timers_fire_after_a_restart(db_url: str) -> None:
     clock = ManualClock()
-    async with open_repository(db_url) as repo:
+    async with open_repository(db_url, clock=clock.now) as repo:
         m1 = GameManager(repo, clock=clock, ai=random_ai)
         await m1.start(dispatcher=False)
         gid = await _ann_to_play(m1)
         await m1.close()
     clock.advance(hours=13)  # the bot was down while the reminder fell due
     notifier = RecordingNotifier()
-    async with open_repository(db_url) as repo:
+    async with open_repository(db_url, clock=clock.now) as repo:
         m2 = GameManager(repo, clock=clock, ai=random_ai, notifier=notifier)
         await m2.start()  # the dispatcher task serves the stored rows
         try:
@@ -163,4 +167,4 @@ async def test_stale_timers_of_a_turn_already_played_are_dropped(
     clock.advance(hours=13)
     await manager.run_due_timers()
     assert notifier.reminders == [(gid, 1, BOB, 1)]  # nothing for Ann's finished turn
-    assert [t.payload["seat"] for t in await repo.timers_for_game(gid)] == [1]
+    assert [t.payload["key"] for t in await repo.timers_for_game(gid)] == ["main:1:1"]
