@@ -227,12 +227,12 @@ def make_plan(
 
 def plan_cost(
     state: GameState, seat: int, tickets: Sequence[int], graph: Graph
-) -> tuple[int, float, list[int]]:
-    """(trains needed, path cost, tickets that cannot be linked) for linking all of `tickets`."""
+) -> tuple[int, int, list[int]]:
+    """(trains needed, cards needed, tickets that cannot be linked) for linking all of `tickets`."""
     board = state.board
     cost = dict(graph.cost)
     trains = 0
-    total = 0.0
+    cards = 0
     missing: list[int] = []
     for t in sorted(tickets, key=lambda t: -board.tickets[t].points):
         tk = board.tickets[t]
@@ -240,13 +240,13 @@ def plan_cost(
         if found is None:
             missing.append(t)
             continue
-        d, path = found
-        total += d
-        for r in path:
+        for r in found[1]:
             if cost[r] > 0:
                 trains += graph.train_cost.get(r, 0)
+                if r in graph.train_cost:
+                    cards += board.routes[r].length
                 cost[r] = 0.0
-    return trains, total, missing
+    return trains, cards, missing
 
 
 # ---- cards ---------------------------------------------------------------------------------------------------

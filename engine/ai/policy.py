@@ -111,15 +111,19 @@ def filler_targets(state: GameState, seat: int, graph: planning.Graph, n: int = 
 # ---- tickets ------------------------------------------------------------------------------------------------
 
 
-def completion_chance(state: GameState, seat: int, trains: int, hand_cards: int | None = None) -> float:
-    """Rough chance of linking tickets that need `trains` more trains, from the trains and turns left."""
+def completion_chance(
+    state: GameState, seat: int, trains: int, cards: int | None = None, hand_cards: int | None = None
+) -> float:
+    """Rough chance of linking tickets that need `trains` more trains and `cards` more cards (default: as many
+    as trains), from the trains and turns left."""
     player = state.players[seat]
     ratio = trains / max(1, player.trains)
     if ratio > 1.0:
         return 0.0
     p_trains = 1.0 if ratio <= 0.72 else 1.0 - (ratio - 0.72) / 0.28 * 0.85
-    cards = player.card_count() if hand_cards is None else hand_cards
-    turns_needed = max(0, trains - cards) / 2.0 + trains / 3.2
+    in_hand = player.card_count() if hand_cards is None else hand_cards
+    cards = trains if cards is None else cards
+    turns_needed = max(0, cards - in_hand) / 2.0 + cards / 3.2
     p_time = max(0.0, min(1.0, 1.45 - turns_needed / max(1.0, rounds_left(state))))
     return min(p_trains, p_time, 0.97)
 
@@ -146,12 +150,12 @@ def ticket_set_value(
     value += bonus_per_ticket * len(done)
     if not todo:
         return value
-    trains, _, lost = planning.plan_cost(state, seat, todo, graph)
+    trains, cards, lost = planning.plan_cost(state, seat, todo, graph)
     value -= sum(board.tickets[t].points for t in lost)
     reachable = [t for t in todo if t not in lost]
     if not reachable:
         return value
-    p = completion_chance(state, seat, trains, hand_cards)
+    p = completion_chance(state, seat, trains, cards, hand_cards)
     pts = sum(board.tickets[t].points for t in reachable)
     value += pts * (2 * p - 1) + bonus_per_ticket * p * len(reachable)
     return value

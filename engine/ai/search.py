@@ -18,10 +18,10 @@ import random
 import time
 from dataclasses import dataclass
 
-from engine.actions import Action
+from engine.actions import Action, DrawBlind, DrawFaceUp
 from engine.ai import plan as planning
 from engine.ai.infoset import determinize
-from engine.ai.policy import completion_chance, ranked
+from engine.ai.policy import completion_chance, ranked, rounds_left
 from engine.rules import apply, legal_actions, to_act
 from engine.scoring import ScoreSheet, final_scores, joined, network, shared_routes
 from engine.state import MAIN, GameState, TicketChoice, TicketMix
@@ -32,10 +32,11 @@ DEFAULT_BUDGET_MS = 900.0
 
 @dataclass
 class SearchSettings:
-    candidates: int = 3  # normal policy's best actions considered
+    candidates: int = 4  # normal policy's best actions considered
     max_worlds: int = 8  # determinized worlds per decision
     horizon_rounds: float = 2.0  # rounds of play after the decision (every seat once per round)
     margin: float = 2.0  # a candidate must beat the normal choice by this mean margin to replace it
+    full_rollout_rounds: float = 4.0  # with fewer rounds left than this, playouts run to the end
 
 
 SETTINGS = SearchSettings()
@@ -57,17 +58,14 @@ def search(
     worth = pending is None and state.phase == MAIN or isinstance(pending, TicketChoice | TicketMix)
     if not worth or len(scored) < 2:
         return scored[0][1]
-    cands: list[Action] = []
-    for _, a in scored:
-        if a not in cands:
-            cands.append(a)
-        if len(cands) >= settings.candidates:
-            break
+    cands = candidates(scored, settings.candidates)
     if len(cands) < 2:
         return cands[0]
     totals = [0.0] * len(cands)
     worlds = 0
     horizon_turns = max(2, round(settings.horizon_rounds * state.num_players))
+    if rounds_left(state) <= settings.full_rollout_rounds:
+        horizon_turns = 10_000  # near the end: play it out and score it exactly
     for _ in range(settings.max_worlds):
         world = determinize(state, seat, rng)
         seed = rng.getrandbits(32)
@@ -85,6 +83,33 @@ def search(
     if means[best] < means[0] + settings.margin:
         return cands[0]
     return cands[best]
+
+
+def category(action: Action) -> str:
+    if isinstance(action, DrawBlind | DrawFaceUp):
+        return "draw"
+    return action.kind
+
+
+def candidates(scored: list[tuple[float, Action]], k: int) -> list[Action]:
+    """The policy's best action of each kind (claim, draw, tickets, station...), then the next best overall."""
+    out: list[Action] = []
+    seen: set[str] = set()
+    for _, a in scored:
+        c = category(a)
+        if c not in seen:
+            seen.add(c)
+            out.append(a)
+    out = out[:k]
+    for _, a in scored:
+        if len(out) >= k:
+            break
+        if a not in out:
+            out.append(a)
+    # keep the policy's order (its first choice first)
+    order = {id(a): i for i, (_, a) in enumerate(scored)}
+    out.sort(key=lambda a: order[id(a)])
+    return out
 
 
 def playout(state: GameState, seat: int, horizon_turns: int, rng: random.Random) -> None:
@@ -134,11 +159,11 @@ def evaluate(state: GameState) -> list[float]:
         spare = p.trains
         if todo:
             graph = planning.seat_graph(state, seat, allow_borrow=False)
-            trains, _, lost = planning.plan_cost(state, seat, todo, graph)
+            trains, cards, lost = planning.plan_cost(state, seat, todo, graph)
             v -= sum(board.tickets[t].points for t in lost)
             reachable = [t for t in todo if t not in lost]
             if reachable:
-                chance = completion_chance(state, seat, trains)
+                chance = completion_chance(state, seat, trains, cards)
                 v += sum(board.tickets[t].points for t in reachable) * (2 * chance - 1)
                 spare = max(0, p.trains - trains)
         # trains still to place and cards in hand turn into route points later

@@ -149,8 +149,10 @@ def tournament(
             "p50_decision_ms": percentile([t for i in entries for t in times[i]], 50),
             "p95_decision_ms": percentile([t for i in entries for t in times[i]], 95),
         }
+    board_id = board if isinstance(board, str) else board.id
     return {
-        "board": board if isinstance(board, str) else board.id,
+        "map": board_id,
+        "board": board_id,
         "seats": list(seats),
         "games": played,
         "wins": wins,
