@@ -401,24 +401,31 @@ def _cities_svg(board: Board, lay: Layout, colorblind: bool) -> str:
 
 def _pieces_svg(board: Board, lay: Layout, view: BoardView, colorblind: bool) -> str:
     """Stations, depots, warehouse counts, passengers, merchandise and meeples on the cities."""
+
+    def spots(c: int) -> list[tuple[str, tuple[float, float]]]:
+        if 0 <= c < len(board.cities) and board.cities[c].dead_end:
+            fl = next((f for f in lay.flags if f.city == c), None)
+            return [("main", (fl.x, fl.y - 4))] if fl else []
+        return lay.city_positions(c)
+
     out = []
     for c, seat in view.stations.items():
         if 0 <= seat < len(view.players):
-            for _fr, (x, y) in lay.city_positions(c):
+            for _fr, (x, y) in spots(c):
                 out.append(_station(x, y, view.players[seat].color, colorblind))
     for c, seat in view.depots.items():
         if 0 <= seat < len(view.players):
             col = view.players[seat].color
-            for _fr, (x, y) in lay.city_positions(c):
+            for _fr, (x, y) in spots(c):
                 out.append(
                     f'<rect class="depot" x="{_f(x - 17)}" y="{_f(y - 17)}" width="9" height="9" '
                     f'fill="{_player_fill(col)}" stroke="#111" stroke-width="1"/>'
                 )
     for c, n in view.warehouse_cards.items():
-        for _fr, (x, y) in lay.city_positions(c):
+        for _fr, (x, y) in spots(c):
             out.append(_badge(x - 14, y + 13, str(n), "#fff3bf", "warehouse"))
     for c, seats in view.passengers.items():
-        for _fr, (x, y) in lay.city_positions(c):
+        for _fr, (x, y) in spots(c):
             n = len(seats)
             for k, seat in enumerate(seats):
                 if 0 <= seat < len(view.players):
@@ -427,10 +434,10 @@ def _pieces_svg(board: Board, lay: Layout, view: BoardView, colorblind: bool) ->
     for c, values in view.merchandise.items():
         if values:
             text = str(values[0]) + (f" +{len(values) - 1}" if len(values) > 1 else "")
-            for _fr, (x, y) in lay.city_positions(c):
+            for _fr, (x, y) in spots(c):
                 out.append(_badge(x + 16, y + 14, text, "#d3f9d8", "merchandise"))
     for c, counts in view.meeples.items():
-        for _fr, (x, y) in lay.city_positions(c):
+        for _fr, (x, y) in spots(c):
             shown = [(name, n) for name, n in sorted(counts.items()) if n > 0]
             for k, (colname, n) in enumerate(shown):
                 px = x - (len(shown) - 1) * 8 + k * 16
@@ -455,7 +462,7 @@ def _pieces_svg(board: Board, lay: Layout, view: BoardView, colorblind: bool) ->
         ]
         for c, region in view.regions.items():
             ring = palette[regions.index(region) % len(palette)]
-            for _fr, (x, y) in lay.city_positions(c):
+            for _fr, (x, y) in spots(c):
                 out.append(
                     f'<circle class="region" cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R + 1.5)}" fill="none" '
                     f'stroke="{ring}" stroke-width="2.5"/>'
@@ -779,7 +786,6 @@ def _tickets_block(out, board, view, x0, y, w, height) -> float:
     cols = 1 if len(items) <= room else 2
     shown = items[: room * cols]
     colw = (w - 32) / cols
-    maxc = 30 if cols == 1 else 14
     for k, (seat, t) in enumerate(shown):
         col, row = divmod(k, room)
         if cols == 1:
@@ -790,9 +796,7 @@ def _tickets_block(out, board, view, x0, y, w, height) -> float:
         mark = "✔" if t.done else "✘"
         ink = "#1f7a35" if t.done else "#b3261e"
         a, b = board.cities[t.a].name, board.cities[t.b].name
-        txt = f"{a}–{b}"
-        if len(txt) > maxc:
-            txt = f"{a[: maxc // 2 - 1]}.–{b[: maxc // 2 - 1]}."
+        txt = _fit_pair(a, b, colw - 52, 11.5)
         out.append(
             f'<g class="ticket-line"><rect x="{_f(cx)}" y="{_f(cy - 9)}" width="9" height="9" '
             f'fill="{_player_fill(p.color)}" stroke="#222" stroke-width="0.6"/>'
@@ -806,6 +810,18 @@ def _tickets_block(out, board, view, x0, y, w, height) -> float:
             f"+{len(items) - len(shown)} more</text>"
         )
     return y + min(len(items), room) * step
+
+
+def _fit_pair(a: str, b: str, room: float, size: float) -> str:
+    """'A–B', shortening the longer name with a dot until it fits `room` units."""
+    from .layout import text_width
+
+    while text_width(f"{a}–{b}", size) * 0.93 > room and max(len(a), len(b)) > 3:
+        if len(a.rstrip(".")) >= len(b.rstrip(".")):
+            a = a.rstrip(".")[:-1] + "."
+        else:
+            b = b.rstrip(".")[:-1] + "."
+    return f"{a}–{b}"
 
 
 def _legend(out: list[str], x0: float, height: float, w: float) -> None:
