@@ -406,7 +406,7 @@ def compute_layout(board: Board) -> Layout:
     ys = [p[1] for p in raw]
     aspect = (max(ys) - min(ys)) / ((max(xs) - min(xs)) or 1e-9)
     inner_w = MAP_W - 2 * MAP_PAD - 40
-    map_h = max(760.0, min(1150.0, inner_w * aspect + 2 * MAP_PAD + 40))
+    map_h = max(860.0, min(1150.0, inner_w * aspect + 2 * MAP_PAD + 40))
     # Room at the edges for dead-end flags that have no place of their own (Italy's neighbours)
     pad = 110.0 if any(c.dead_end and (c.lat is None or c.lon is None) for c in board.cities) else 0.0
     fit = _Fit(
