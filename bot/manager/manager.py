@@ -1085,7 +1085,10 @@ class GameManager:
             out = _Collector(game.id)
             if mine.kind == RESUME_TIMER:
                 await self._after_moves(game, out)
-                await self._drop_timer(game, mine)
+                if self._waiting(game)[1]:  # the AI could not finish (logged): try again a little later
+                    await self._replace_timer(game, mine, self.clock.now() + _RESUME_GRACE, {})
+                elif any(t.id == mine.id for t in game.timers):
+                    await self._drop_timer(game, mine)
             elif mine.kind == TURN_TIMER:
                 await self._fire_turn(game, mine, out, notes)
             else:

@@ -142,6 +142,10 @@ async def test_ai_moves_interrupted_by_a_crash_resume_from_their_timer(
     assert sorted(t.kind for t in await repo.timers_for_game(gid)) == ["resume", "turn"]
     state = await state_of(m1, gid)
     assert state.phase == SETUP and 1 in state.pending  # the AI has not chosen its tickets
+    clock.advance(seconds=31)
+    await m1.run_due_timers()  # still broken: the resume row is re-armed, not lost
+    resume = [t for t in await repo.timers_for_game(gid) if t.kind == "resume"]
+    assert len(resume) == 1 and resume[0].due_at > clock.now()
     notifier = RecordingNotifier()
     m2 = GameManager(repo, clock=clock, ai=random_ai, notifier=notifier)
     clock.advance(seconds=31)
@@ -168,3 +172,30 @@ async def test_stale_timers_of_a_turn_already_played_are_dropped(
     await manager.run_due_timers()
     assert notifier.reminders == [(gid, 1, BOB, 1)]  # nothing for Ann's finished turn
     assert [t.payload["key"] for t in await repo.timers_for_game(gid)] == ["main:1:1"]
+
+
+class CallbackNotifier(RecordingNotifier):
+    """A bot layer that asks the manager about the game from inside the callback (no deadlock)."""
+
+    manager: GameManager | None = None
+    seen: list[tuple[int, ...]] = []
+
+    async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
+        await super().on_reminder(game_id, seat, user_id, n)
+        assert self.manager is not None
+        self.seen.append((await self.manager.status(game_id)).to_act)
+
+
+async def test_everyone_still_choosing_tickets_is_reminded_and_callbacks_may_call_back(
+    repo: GameRepository, clock: ManualClock
+) -> None:
+    notifier = CallbackNotifier()
+    notifier.seen = []
+    manager = GameManager(repo, clock=clock, ai=random_ai, notifier=notifier)
+    notifier.manager = manager
+    gid, _ = await started_game(manager, humans=3, seed=2)
+    await manager.act(gid, HUMANS[2][0], (await manager.legal_actions(gid, HUMANS[2][0]))[0])
+    clock.advance(hours=12)
+    await asyncio.wait_for(manager.run_due_timers(), 5)
+    assert sorted(notifier.reminders) == [(gid, 0, ANN, 1), (gid, 1, BOB, 1)]
+    assert notifier.seen == [(0, 1), (0, 1)]
