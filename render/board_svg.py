@@ -637,7 +637,7 @@ def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool) -
         out.append(f'<text x="{x0 + 16}" y="{_f(y)}" font-size="14" fill="#555">{sub}</text>')
     y += 14
     show_cards = not view.final and bool(view.face_up or view.deck or view.discard)
-    reserved = (165 if show_cards else 0) + (80 if view.last_move and view.last_move.text else 0) + 90
+    reserved = (165 if show_cards else 0) + (80 if view.last_move else 0) + 90
     n = max(1, len(view.players))
     row_h = max(48.0, min(62.0, (height - y - reserved) / n - 7))
     for seat, p in enumerate(view.players):
@@ -662,18 +662,34 @@ def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool) -
                 f'<text class="piles" x="{_f(cx + 13)}" y="{_f(y)}" font-size="14" fill="{INK}">{text}</text>'
             )
         y += 6
-    if view.last_move and view.last_move.text:
+    move_text = _last_move_text(board, view)
+    if move_text:
         y += 26
         out.append(
             f'<text x="{x0 + 16}" y="{_f(y)}" font-size="13" font-weight="bold" fill="{HILITE}">Last move</text>'
         )
-        for line in _wrap(view.last_move.text, 42)[:3]:
+        for line in _wrap(move_text, 42)[:3]:
             y += 18
             out.append(f'<text x="{x0 + 16}" y="{_f(y)}" font-size="14" fill="{INK}">{escape(line)}</text>')
     if view.final and view.ticket_routes:
         y = _tickets_block(out, board, view, x0, y + 14, w, height)
     out.append("</g>")
     return "".join(out)
+
+
+def _last_move_text(board: Board, view: BoardView) -> str:
+    """The view's own text, else who claimed/built what (from the highlighted routes and cities)."""
+    lm = view.last_move
+    if lm is None:
+        return ""
+    if lm.text:
+        return lm.text
+    who = view.players[lm.seat].name if lm.seat is not None and 0 <= lm.seat < len(view.players) else ""
+    what = [board.route_label(r) for r in lm.routes if 0 <= r < len(board.routes)]
+    what += [board.cities[c].name for c in lm.cities if 0 <= c < len(board.cities)]
+    if not what:
+        return f"{who} drew cards or tickets" if who else ""
+    return f"{who}: {', '.join(what)}" if who else ", ".join(what)
 
 
 def _wrap(text: str, n: int) -> list[str]:

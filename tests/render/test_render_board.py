@@ -153,3 +153,13 @@ def test_player_text_is_escaped_and_cleaned():
     assert "<script>" not in svg and "\x01" not in svg and "\x00" not in svg
     assert "&lt;script&gt;&amp;" in svg
     assert render_board_png(board, view, width=400)[:4] == b"\x89PNG"
+
+
+def test_last_move_without_text_names_the_player_and_route():
+    board = load_board("usa")
+    view = BoardView(
+        players=(PlayerPanel("Ann", "red"), PlayerPanel("Ben", "blue")),
+        last_move=LastMove(seat=1, routes=(0,)),
+    )
+    svg = render_board_svg(board, view)
+    assert f"Ben: {board.route_label(0)}" in svg
