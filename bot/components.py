@@ -105,6 +105,7 @@ async def _press(
     interaction: discord.Interaction, game_id: str, action: str, arg: str | None, values: Sequence[str]
 ) -> None:
     from bot.cogs.replies import answer, report_error
+    from bot.cogs.ttr import is_moderator
 
     service = interaction.client.service  # type: ignore[attr-defined]
     try:
@@ -118,6 +119,8 @@ async def _press(
                 action=action,
                 arg=arg,
                 values=tuple(values),
+                user_name=interaction.user.display_name,
+                moderator=is_moderator(interaction),
             ),
             private=True,
         )

@@ -5,7 +5,9 @@ The cog turns a slash command or a button press into one call on a `GameService`
 lock, applying the engine action, persisting it and rendering images. It never touches discord.py objects;
 replies are plain data, so the manager can be tested without Discord and the adapter without a database.
 
-Every game method takes the place and person first: `guild_id` (None in a DM), `channel_id`, `user_id`.
+Every game method takes the place and person first: `guild_id` (None in a DM), `channel_id` (a thread's id
+inside a thread), `user_id`. Methods that seat someone also get their display name (`user_name`); methods a
+host may do get `moderator` (the caller may manage the server or its messages, so acts as host).
 Text in replies is either a plain string or a `Text` (a message-catalogue key plus parameters) that the
 adapter translates into the user's language (see `bot/i18n.py`).
 
@@ -171,6 +173,7 @@ class GameService(Protocol):
         variant: str | None = None,
         options: Sequence[str] = (),
         max_players: int | None = None,
+        user_name: str = "",
     ) -> Reply:
         """Open a lobby in this channel; the reply carries Join / Start buttons."""
 
@@ -184,8 +187,13 @@ class GameService(Protocol):
         action: str,
         arg: str | None = None,
         values: Sequence[str] = (),
+        user_name: str = "",
+        moderator: bool = False,
     ) -> Reply:
-        """A button or select on a game message: join, start, hand, confirm claim, keep tickets, ..."""
+        """A button or select on a game message: join, start, hand, confirm claim, keep tickets, ...
+
+        `arg` can carry a turn token so that a click on an old turn's button is refused as stale.
+        """
 
     async def claim(
         self,
@@ -234,6 +242,7 @@ class GameService(Protocol):
         game_id: str | None = None,
         key: str | None = None,
         value: str | None = None,
+        moderator: bool = False,
     ) -> Reply:
         """Show (no key) or change a game setting, e.g. turn deadline or notifications."""
 
@@ -260,11 +269,18 @@ class GameService(Protocol):
         *,
         target_user_id: int,
         game_id: str | None = None,
+        moderator: bool = False,
     ) -> Reply:
         """The host (or a moderator) removes a player."""
 
     async def end(
-        self, guild_id: int | None, channel_id: int, user_id: int, *, game_id: str | None = None
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        *,
+        game_id: str | None = None,
+        moderator: bool = False,
     ) -> Reply:
         """The host (or a moderator) ends the game now."""
 
@@ -276,7 +292,9 @@ class GameService(Protocol):
         *,
         target_user_id: int,
         replacement_user_id: int,
+        replacement_name: str = "",
         game_id: str | None = None,
+        moderator: bool = False,
     ) -> Reply:
         """Hand a seat over to another person (host or moderator)."""
 

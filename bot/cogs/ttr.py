@@ -164,6 +164,12 @@ setting_autocomplete = _service_completer("setting")
 GAME_DESCRIBE = "Which game (default: the game in this channel)"
 
 
+def is_moderator(interaction: discord.Interaction) -> bool:
+    """May act as any game's host here: manages the server or its messages."""
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.manage_messages or perms.administrator)
+
+
 @app_commands.guild_only()
 class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket to Ride"):
     """Ticket to Ride, played asynchronously in a channel."""
@@ -175,6 +181,10 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
     @property
     def service(self) -> Any:
         return self.bot.service
+
+    @staticmethod
+    def _moderator(interaction: discord.Interaction) -> bool:
+        return is_moderator(interaction)
 
     @staticmethod
     def _where(interaction: discord.Interaction) -> tuple[int | None, int, int]:
@@ -296,6 +306,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
             variant=variant_id,
             options=tuple(chosen),
             max_players=players,
+            user_name=interaction.user.display_name,
         )
         await answer(interaction, call, private=False)
 
@@ -352,7 +363,13 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
         value: str | None = None,
         game: str | None = None,
     ) -> None:
-        call = self.service.settings(*self._where(interaction), game_id=game, key=setting, value=value)
+        call = self.service.settings(
+            *self._where(interaction),
+            game_id=game,
+            key=setting,
+            value=value,
+            moderator=self._moderator(interaction),
+        )
         await answer(interaction, call, private=True)
 
     @app_commands.command(name="games", description="List games")
@@ -380,14 +397,22 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
     async def kick(
         self, interaction: discord.Interaction, player: discord.User, game: str | None = None
     ) -> None:
-        call = self.service.kick(*self._where(interaction), target_user_id=player.id, game_id=game)
+        call = self.service.kick(
+            *self._where(interaction),
+            target_user_id=player.id,
+            game_id=game,
+            moderator=self._moderator(interaction),
+        )
         await answer(interaction, call, private=False)
 
     @app_commands.command(name="end", description="End a game now (host or moderator)")
     @app_commands.describe(game=GAME_DESCRIBE)
     @app_commands.autocomplete(game=game_autocomplete)
     async def end(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        await answer(interaction, self.service.end(*self._where(interaction), game_id=game), private=False)
+        call = self.service.end(
+            *self._where(interaction), game_id=game, moderator=self._moderator(interaction)
+        )
+        await answer(interaction, call, private=False)
 
     @app_commands.command(
         name="replace", description="Give a player's seat to someone else (host or moderator)"
@@ -405,7 +430,9 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
             *self._where(interaction),
             target_user_id=player.id,
             replacement_user_id=new_player.id,
+            replacement_name=new_player.display_name,
             game_id=game,
+            moderator=self._moderator(interaction),
         )
         await answer(interaction, call, private=False)
 

@@ -104,7 +104,9 @@ class FakeGameService:
             rows=self.lobby_rows(game_id),
         )
 
-    async def press(self, guild_id, channel_id, user_id, *, game_id, action, arg=None, values=()) -> Reply:  # type: ignore[no-untyped-def]
+    async def press(
+        self, guild_id, channel_id, user_id, *, game_id, action, arg=None, values=(), **kw
+    ) -> Reply:  # type: ignore[no-untyped-def]
         await self._record(
             "press",
             guild_id,
@@ -114,6 +116,7 @@ class FakeGameService:
             action=action,
             arg=arg,
             values=tuple(values),
+            **kw,
         )
         if action == "join":
             self.players[game_id].append(user_id)

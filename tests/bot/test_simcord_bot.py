@@ -98,7 +98,13 @@ async def test_new_reaches_the_service_with_validated_arguments(simcord_env, wor
     result = await alice.slash(channel, "ttr new", map="Europe", variant="Europe 1912", players=3)
     call = fake_service.last("new_game")
     assert (call.guild_id, call.channel_id, call.user_id) == (guild.id, channel.id, alice.id)
-    assert call.kwargs == {"board_id": "europe", "variant": "1912", "options": (), "max_players": 3}
+    assert call.kwargs == {
+        "board_id": "europe",
+        "variant": "1912",
+        "options": (),
+        "max_players": 3,
+        "user_name": "alice",
+    }
     assert not result.ephemeral
     assert "opened by" in result.response.content
     assert _button_ids(result.response) == ["ttr:g1:join", "ttr:g1:start", "ttr:g1:hand"]
@@ -206,6 +212,15 @@ async def test_every_stub_reaches_the_service(simcord_env, world, fake_service):
     assert fake_service.last("log").kwargs["limit"] == 5
     assert fake_service.last("games").kwargs == {"scope": "server"}
     assert fake_service.last("stats").kwargs == {"target_user_id": bob.id}
+    assert fake_service.last("kick").kwargs == {"target_user_id": bob.id, "game_id": None, "moderator": False}
+
+
+async def test_moderators_act_as_hosts(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
+    guild, channel, _alice, bob = world
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
+    mod = guild.add_member(simcord_env.create_user("mod"), roles=[mods])
+    await mod.slash(channel, "ttr kick", player=bob)
+    assert fake_service.last("kick").kwargs["moderator"] is True
 
 
 # --------------------------------------------------------------------- persistent buttons
@@ -216,7 +231,8 @@ async def test_join_button_edits_the_lobby(simcord_env, world, fake_service):  #
     lobby = await alice.slash(channel, "ttr new", map="usa")
     clicked = await bob.click(lobby.response, label="Join")
     assert clicked.acknowledged
-    assert fake_service.last("press").kwargs["action"] == "join"
+    press = fake_service.last("press").kwargs
+    assert press["action"] == "join" and press["user_name"] == "bob" and press["moderator"] is False
     assert f"<@{bob.id}>" in channel.last_message.content  # the lobby message itself changed
     assert channel.last_message.id == lobby.response.id
 
