@@ -824,6 +824,92 @@ class GameManager:
 
         return await self._locked_retry(game_id, body)
 
+    async def kick(
+        self, game_id: str, user_id: int, target_user_id: int, *, moderator: bool = False
+    ) -> Outcome:
+        """The host (or a server manager: ``moderator=True``) removes a player: from a lobby their seat goes;
+        in a running game an AI (level normal) plays the seat for good and the player gets no result."""
+
+        async def body(game: _Game) -> Outcome:
+            self._require(game, GameStatus.LOBBY, GameStatus.ACTIVE)
+            self._require_host(game, user_id, moderator)
+            seat = game.seat_of(target_user_id)
+            if seat is None:
+                raise Refused("not_seated", "That player is not in this game.")
+            if target_user_id == game.host_id:
+                raise Refused("not_host", "The host cannot be removed; the host can leave or end the game.")
+            out = _Collector(game.id)
+            name = game.seats[seat].name
+            if game.status == GameStatus.LOBBY:
+                await self._update(game, seats=game.seats[:seat] + game.seats[seat + 1 :])
+                out.events.append(
+                    GameEvent(game.id, 0, "left", seat, f"{name} was removed from the lobby.", {}, "host")
+                )
+                return out.outcome(game)
+            seats = list(game.seats)
+            seats[seat] = Seat(name, None, "normal")
+            await self._update(game, seats=seats)
+            out.events.append(
+                GameEvent(
+                    game.id,
+                    0,
+                    "seat_ai",
+                    seat,
+                    f"{name} was removed; an AI plays their seat.",
+                    {"seat": seat, "level": "normal"},
+                    "host",
+                )
+            )
+            await self._after_moves(game, out)
+            return out.outcome(game)
+
+        return await self._locked_retry(game_id, body)
+
+    async def replace_player(
+        self,
+        game_id: str,
+        user_id: int,
+        target_user_id: int,
+        new_user_id: int,
+        new_name: str,
+        *,
+        moderator: bool = False,
+    ) -> Outcome:
+        """The host (or a server manager) gives a seat to another person, who keeps its cards and tickets
+        (and its result). The seat is played by that person from now on (not by an AI)."""
+
+        async def body(game: _Game) -> Outcome:
+            self._require(game, GameStatus.LOBBY, GameStatus.ACTIVE)
+            self._require_host(game, user_id, moderator)
+            seat = game.seat_of(target_user_id)
+            if seat is None:
+                raise Refused("not_seated", "That player is not in this game.")
+            if game.seat_of(new_user_id) is not None:
+                raise Refused("already_seated", "The new player already has a seat in this game.")
+            seats = list(game.seats)
+            old_name = seats[seat].name
+            seats[seat] = Seat(seats[seat].name, new_user_id, None)  # the engine knows the seat by its name
+            fields: dict[str, Any] = {"seats": seats}
+            if target_user_id == game.host_id:
+                fields["host_id"] = new_user_id
+            await self._update(game, **fields)
+            out = _Collector(game.id)
+            out.events.append(
+                GameEvent(
+                    game.id,
+                    0,
+                    "seat_human",
+                    seat,
+                    f"{new_name} now plays {old_name}'s seat.",
+                    {"seat": seat, "user_name": new_name},
+                    "host",
+                )
+            )
+            await self._ensure_timers(game)
+            return out.outcome(game)
+
+        return await self._locked_retry(game_id, body)
+
     async def _default_ai(self, state: GameState, seat: int, level: str, rng: random.Random) -> Action:
         return await choose_ai_action(state, seat, level, rng, budget_ms=self._ai_budget_ms)
 
@@ -1234,6 +1320,15 @@ class GameManager:
             return []
         return legal_actions(game.state, seat)
 
+    async def recent_events(self, game_id: str, limit: int = 10) -> list[GameEvent]:
+        """The public events of the last `limit` actions, rebuilt by replaying the stored log (in a worker
+        thread: a whole game replays in well under a second)."""
+        game = await self._get(game_id)
+        if game.state is None:
+            return []
+        record = await self.export_record(game_id)
+        return await asyncio.to_thread(_replay_events, game_id, record, limit)
+
     async def public_view(self, game_id: str) -> dict[str, Any]:
         game = await self._get(game_id)
         if game.state is None:
@@ -1326,3 +1421,35 @@ class GameManager:
             action_count=game.action_count,
             final=final,
         )
+
+
+def _replay_events(game_id: str, record: dict[str, Any], limit: int) -> list[GameEvent]:
+    actions = record["actions"]
+    state = new_game(
+        record["map"],
+        list(record["players"]),
+        variant=record["variant"],
+        options=tuple(record["options"]),
+        seed=int(record["seed"]),
+    )
+    first = max(0, len(actions) - limit)
+    events: list[GameEvent] = []
+    for i, entry in enumerate(actions, start=1):
+        action = action_from_json(entry["action"])
+        before = views.public_view(state) if i > first else None
+        apply(state, int(entry["seat"]), action)
+        if before is not None:
+            sheets = final_sheets(state) if state.finished else None
+            events.extend(
+                public_events(
+                    game_id,
+                    i,
+                    state.board,
+                    before,
+                    views.public_view(state),
+                    action.to_json(),
+                    "player",
+                    sheets,
+                )
+            )
+    return events

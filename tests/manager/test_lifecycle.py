@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from manager_helpers import HUMANS, play_random, started_game, state_of
 
 from bot.manager import GameManager, GameSettings, Refused, SettingError
@@ -197,3 +200,57 @@ async def test_export_record_matches_engine_make_record(manager: GameManager) ->
     gid, _ = await started_game(manager, humans=3, seed=5)
     await play_random(manager, gid, random.Random(2), moves=40)
     assert await manager.export_record(gid) == make_record(await state_of(manager, gid))
+
+
+async def test_kick_and_replace_by_host_or_moderator(manager: GameManager, repo: GameRepository) -> None:
+    gid, _ = await started_game(manager, humans=3)
+    with pytest.raises(Refused) as err:
+        await manager.kick(gid, BOB, CLEO)
+    assert err.value.code == "not_host"
+    outcome = await manager.replace_player(gid, BOB, CLEO, 999, "Zoe", moderator=True)
+    assert outcome.events[0].kind == "seat_human"
+    info = await manager.status(gid)
+    assert info.seats[2].user_id == 999 and info.seats[2].name == "Cleo"  # same seat, same hand
+    assert gid in await manager.games_of(999) and gid not in await manager.games_of(CLEO)
+    outcome = await manager.kick(gid, ANN, BOB)
+    info = await manager.status(gid)
+    assert info.seats[1].user_id is None and info.seats[1].ai_level == "normal"
+    assert 1 not in info.to_act  # the AI chose Bob's tickets at once
+    with pytest.raises(Refused) as err:
+        await manager.kick(gid, ANN, ANN)
+    assert err.value.code == "not_host"
+
+
+async def test_recent_events_rebuild_the_public_log(manager: GameManager) -> None:
+    gid, _ = await started_game(manager, humans=2, seed=3)
+    outcomes = []
+    rng = random.Random(8)
+    for _ in range(12):
+        info = await manager.status(gid)
+        seat = info.to_act[0]
+        uid = info.seats[seat].user_id
+        assert uid is not None
+        outcomes.append(await manager.act(gid, uid, rng.choice(await manager.legal_actions(gid, uid))))
+    live = [e.text for o in outcomes for e in o.events][-5:]
+    replayed = [e.text for e in await manager.recent_events(gid, limit=5)]
+    assert replayed[-5:] == live
+
+
+@given(
+    hours=st.tuples(*[st.floats(min_value=0.01, max_value=1440, allow_nan=False)] * 3),
+    policy=st.sampled_from(["ai", "skip", "wait"]),
+    level=st.sampled_from(["easy", "normal", "hard"]),
+    players=st.one_of(st.none(), st.integers(2, 5)),
+)
+def test_settings_round_trip_through_storage_json(
+    hours: tuple[float, float, float], policy: str, level: str, players: int | None
+) -> None:
+    s = GameSettings(*hours, absent_policy=policy, absent_ai_level=level, max_players=players)
+    assert GameSettings.from_json(json.loads(json.dumps(s.to_json()))) == s
+    assert s.with_values(remind_after_hours=str(hours[0])) == s
+
+
+@given(st.one_of(st.floats(max_value=0, allow_nan=False), st.floats(min_value=1441, allow_infinity=False)))
+def test_settings_refuse_hours_out_of_range(bad: float) -> None:
+    with pytest.raises(SettingError):
+        GameSettings(remind_after_hours=bad)
