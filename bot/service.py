@@ -11,6 +11,11 @@ host may do get `moderator` (the caller may manage the server or its messages, s
 Text in replies is either a plain string or a `Text` (a message-catalogue key plus parameters) that the
 adapter translates into the user's language (see `bot/i18n.py`).
 
+Conventions the flows should keep: hands and tickets are always ephemeral; every public turn message carries
+a persistent "My hand" button (`ButtonSpec(game_id, "hand", ...)`) because an ephemeral message cannot be
+edited once its 15-minute token expires, so a private hand is never updated in place but sent afresh; a
+claim is confirmed by a button before it is applied.
+
 Errors a person should read ("not your turn", "no such route") are either returned as an ephemeral `Reply` or
 raised as `GameError`; the adapter shows both ephemerally. Any other exception is a bug: it is logged with
 its traceback and the user gets a generic apology.

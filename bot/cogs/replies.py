@@ -109,9 +109,19 @@ async def answer(
     else:
         done = set()
     if not done:
-        await defer(interaction, ephemeral=private)
+        try:
+            await defer(interaction, ephemeral=private)
+        except BaseException:
+            # Too late to answer (the 3 s window passed): the service call still finishes; log what it did.
+            task.add_done_callback(_log_orphan)
+            raise
     reply = await task
     await send_reply(interaction, reply)
+
+
+def _log_orphan(task: asyncio.Future[Reply]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("service call failed after its interaction expired", exc_info=task.exception())
 
 
 async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:

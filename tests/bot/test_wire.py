@@ -55,6 +55,10 @@ async def test_login_identify_ready_and_sync(running):  # type: ignore[no-untype
     assert ttr["description_localizations"]["fr"] == "Jouer aux Aventuriers du Rail"
     maps = next(o for o in ttr["options"] if o["name"] == "maps")
     assert maps["description_localizations"]["fr"].startswith("Lister")
+    games = next(o for o in ttr["options"] if o["name"] == "games")
+    [scope] = games["options"]
+    assert scope["description_localizations"]["fr"] == "Quelles parties"
+    assert {c["value"]: c["name_localizations"]["fr"] for c in scope["choices"]}["mine"] == "les miennes"
     assert ttr.get("contexts") == [0] or ttr.get("dm_permission") is False  # guild only
 
 
