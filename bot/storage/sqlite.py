@@ -207,6 +207,8 @@ class SQLiteRepository:
                     mode = next(iter(rows))[0] if rows else None
                     if str(mode).lower() != "wal":
                         raise StorageError(f"sqlite: could not switch {self.path} to WAL (got {mode!r})")
+                    # the WAL file is truncated back to this after a checkpoint instead of staying at its peak
+                    await self._writer.execute("PRAGMA journal_size_limit = 67108864")
                 await self._migrate(self._writer)
                 self._reader = self._writer if self._memory else await self._open_connection()
             except BaseException:
@@ -221,6 +223,9 @@ class SQLiteRepository:
     async def _close_connections(self) -> None:
         writer, reader = self._writer, self._reader
         self._writer = self._reader = None
+        if writer is not None:
+            with contextlib.suppress(sqlite3.Error, ValueError):
+                await writer.execute("PRAGMA optimize")  # refresh planner statistics where useful
         errors: list[BaseException] = []
         for conn in (reader, writer) if reader is not writer else (writer,):
             if conn is None:
