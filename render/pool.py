@@ -11,7 +11,9 @@ Only small things cross the process boundary: a board id, a :class:`~render.mode
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
+import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -19,7 +21,11 @@ from typing import Any
 from .model import BoardView
 
 
-def _warm(board_ids: Sequence[str]) -> None:
+def _init_worker(board_ids: Sequence[str], nice: int) -> None:
+    """Worker start: lower priority (the bot's event loop wins the CPU), then pre-render the warm boards."""
+    if nice and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(nice)
     from maps.board import load_board
 
     from .png import render_board_png
@@ -48,17 +54,17 @@ def _call(fn_path: str, args: tuple, kwargs: dict[str, Any]) -> bytes:
 class RenderPool:
     """A process pool for pictures; use as ``async with RenderPool() as pool`` or call :meth:`close`.
 
-    `workers` defaults to 2 (the bot's machines have 2 cores; one picture takes ~0.1 s). `warm` lists board ids
-    every worker renders once at start so the first real picture is fast.
+    `workers` defaults to the number of CPUs (at least 1, at most 4); one picture takes ~0.1 s of CPU. Workers
+    run at a lower priority (`nice`, Unix) so that the bot's own process keeps the CPU it needs. `warm` lists
+    board ids every worker renders once at start (~1 s each) so the first real picture is fast.
     """
 
-    def __init__(self, workers: int = 2, *, warm: Iterable[str] = ()) -> None:
+    def __init__(self, workers: int | None = None, *, warm: Iterable[str] = (), nice: int = 10) -> None:
         ctx = multiprocessing.get_context("spawn")  # no inherited event loop or sockets from the bot
-        warm_ids = tuple(warm)
+        self.workers = workers or max(1, min(4, os.cpu_count() or 1))
         self._executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=ctx, initializer=_warm if warm_ids else None,
-            initargs=(warm_ids,) if warm_ids else (),
-        )  # fmt: skip
+            max_workers=self.workers, mp_context=ctx, initializer=_init_worker, initargs=(tuple(warm), nice)
+        )
 
     async def render_board(self, board_id: str, view: BoardView | None = None, **opts: Any) -> bytes:
         """PNG of board `board_id` with `view`; `opts` as for :func:`render.png.render_board_png`."""

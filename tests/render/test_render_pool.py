@@ -13,13 +13,14 @@ from maps.board import load_board
 from render.pool import RenderPool
 
 
-async def _max_lag(stop: asyncio.Event, tick: float = 0.01) -> float:
-    worst = 0.0
+async def _max_lag(stop: asyncio.Event, tick: float = 0.01) -> tuple[float, int]:
+    worst, ticks = 0.0, 0
     while not stop.is_set():
         t = time.perf_counter()
         await asyncio.sleep(tick)
         worst = max(worst, time.perf_counter() - t - tick)
-    return worst
+        ticks += 1
+    return worst, ticks
 
 
 async def test_pool_renders_without_blocking_the_loop():
@@ -28,13 +29,18 @@ async def test_pool_renders_without_blocking_the_loop():
         await pool.render_board("europe", None, width=200)  # workers up
         stop = asyncio.Event()
         watcher = asyncio.create_task(_max_lag(stop))
+        t = time.perf_counter()
         pngs = await asyncio.gather(*(pool.render_board("europe", view) for _ in range(5)))
+        wall = time.perf_counter() - t
         stop.set()
-        lag = await watcher
+        lag, ticks = await watcher
     assert len(pngs) == 5
     for data in pngs:
         assert Image.open(io.BytesIO(data)).size[0] == 1600
-    assert lag < 0.1, f"event loop stalled {lag * 1000:.0f} ms"
+    # Rendering inline would freeze the loop for the whole `wall`; through the pool it keeps ticking. The bounds
+    # are loose because CI machines are shared: the loop only has to stay far from blocked.
+    assert ticks >= wall / 0.01 * 0.3, (ticks, wall)
+    assert lag < 0.25, f"event loop stalled {lag * 1000:.0f} ms"
 
 
 async def test_pool_runs_other_render_functions_only():
