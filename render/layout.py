@@ -780,20 +780,42 @@ def _place_labels(board, cities, geoms, flags, boxes, pref):
     return labels, country_labels
 
 
-@cache
 def layout_for(board_id: str) -> Layout:
     """The cached layout of a board loaded by id."""
-    return compute_layout(load_board(board_id))
+    return layout_of(load_board(board_id))
+
+
+_LAYOUTS: dict[tuple, Layout] = {}
+_BY_ID: dict[int, tuple[Board, Layout]] = {}
+
+
+def _fingerprint(board: Board) -> tuple:
+    return (
+        board.id,
+        tuple((c.name, c.kind, c.lat, c.lon, tuple(sorted(map(str, c.extra.items())))) for c in board.cities),
+        tuple(
+            (r.a, r.b, r.length, r.color, r.group, str(r.extra.get("drawn_in_zoom"))) for r in board.routes
+        ),
+        repr((board.extra or {}).get("layout")),
+    )
 
 
 def layout_of(board: Board) -> Layout:
-    """The cached layout of `board` (boards loaded from maps/ are cached by id)."""
-    try:
-        if load_board(board.id) is board:
-            return layout_for(board.id)
-    except Exception:  # noqa: BLE001 - a board built in memory has no file
-        pass
-    return compute_layout(board)
+    """The layout of `board`, cached by the board's geometry (any Board object with the same places and routes)."""
+    hit = _BY_ID.get(id(board))
+    if hit is not None and hit[0] is board:
+        return hit[1]
+    key = _fingerprint(board)
+    lay = _LAYOUTS.get(key)
+    if lay is None:
+        lay = compute_layout(board)
+        if len(_LAYOUTS) > 32:
+            _LAYOUTS.clear()
+        _LAYOUTS[key] = lay
+    if len(_BY_ID) > 64:
+        _BY_ID.clear()
+    _BY_ID[id(board)] = (board, lay)  # holds the board, so its id cannot be reused while cached
+    return lay
 
 
 __all__ = [

@@ -163,3 +163,22 @@ def test_last_move_without_text_names_the_player_and_route():
     )
     svg = render_board_svg(board, view)
     assert f"Ben: {board.route_label(0)}" in svg
+
+
+def test_layout_override_from_the_board_file_and_cache_by_geometry():
+    import json
+
+    from maps.board import MAPS_DIR, board_from_dict
+    from render.layout import layout_of
+
+    data = json.loads((MAPS_DIR / "usa.json").read_text(encoding="utf-8"))
+    same = board_from_dict(data)
+    assert layout_of(same) is layout_for("usa")  # another Board object with the same geometry: cached layout
+    data["extra"] = {"layout": {"nudge": {"Denver": [0, -30]}, "label": {"Denver": "s"}}}
+    moved = layout_of(board_from_dict(data))
+    denver = same.city("Denver").id
+    before = layout_for("usa").cities[(denver, "main")]
+    after = moved.cities[(denver, "main")]
+    assert after[1] < before[1] - 10
+    lab = next(lab for lab in moved.labels if lab.city == denver)
+    assert lab.y > after[1]  # label below the dot
