@@ -132,7 +132,7 @@ class GameInfo:
     """A public summary of one game (``status``): lobby or play, no secret."""
 
     game_id: str
-    guild_id: int
+    guild_id: int | None
     channel_id: int
     thread_id: int | None
     host_id: int
@@ -155,7 +155,7 @@ class GameInfo:
 @dataclass(eq=False)
 class _Game:
     id: str
-    guild_id: int
+    guild_id: int | None
     channel_id: int
     thread_id: int | None
     host_id: int
@@ -480,7 +480,7 @@ class GameManager:
     async def create_game(
         self,
         *,
-        guild_id: int,
+        guild_id: int | None,
         channel_id: int,
         host_id: int,
         host_name: str,
@@ -632,10 +632,10 @@ class GameManager:
                     GameEvent(game.id, 0, "left", None, f"{name} left the lobby.", {}, "player")
                 )
                 return out.outcome(game)
-            seats = list(game.seats)
-            seats[seat] = Seat(name, None, "normal")
-            fields = {"seats": seats}
-            humans = [s for s in seats if s.user_id is not None]
+            table = list(game.seats)
+            table[seat] = Seat(name, None, "normal")
+            fields = {"seats": table}
+            humans = [s for s in table if s.user_id is not None]
             if not humans:
                 fields["status"] = GameStatus.ABANDONED
             elif user_id == game.host_id:
