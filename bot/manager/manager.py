@@ -569,14 +569,20 @@ class GameManager:
         return await self._locked_retry(game_id, body)
 
     async def add_ai(
-        self, game_id: str, user_id: int, level: str = "normal", name: str | None = None
+        self,
+        game_id: str,
+        user_id: int,
+        level: str = "normal",
+        name: str | None = None,
+        *,
+        moderator: bool = False,
     ) -> GameInfo:
         if level not in AI_LEVELS:
             raise Refused("bad_setting", f"AI levels are {', '.join(AI_LEVELS)}.")
 
         async def body(game: _Game) -> GameInfo:
             self._require(game, GameStatus.LOBBY)
-            self._require_host(game, user_id)
+            self._require_host(game, user_id, moderator)
             if len(game.seats) >= self._max_players(game):
                 raise Refused("lobby_full", f"Game {game.id} is full ({len(game.seats)} players).")
             n = sum(1 for s in game.seats if s.user_id is None) + 1
@@ -586,12 +592,14 @@ class GameManager:
 
         return await self._locked_retry(game_id, body)
 
-    async def remove_seat(self, game_id: str, user_id: int, seat: int) -> GameInfo:
+    async def remove_seat(
+        self, game_id: str, user_id: int, seat: int, *, moderator: bool = False
+    ) -> GameInfo:
         """The host removes a seat from the lobby (an AI, or a player who joined)."""
 
         async def body(game: _Game) -> GameInfo:
             self._require(game, GameStatus.LOBBY)
-            self._require_host(game, user_id)
+            self._require_host(game, user_id, moderator)
             if not 0 <= seat < len(game.seats):
                 raise Refused("not_seated", f"There is no seat {seat + 1}.")
             if game.seats[seat].user_id == game.host_id:
@@ -671,12 +679,14 @@ class GameManager:
 
         return await self._locked_retry(game_id, body)
 
-    async def update_settings(self, game_id: str, user_id: int, **changes: Any) -> GameSettings:
+    async def update_settings(
+        self, game_id: str, user_id: int, *, moderator: bool = False, **changes: Any
+    ) -> GameSettings:
         """The host changes settings (values may be typed text). Timers already running keep their times."""
 
         async def body(game: _Game) -> GameSettings:
             self._require(game, GameStatus.LOBBY, GameStatus.ACTIVE)
-            self._require_host(game, user_id)
+            self._require_host(game, user_id, moderator)
             try:
                 new = game.settings.with_values(**changes)
             except SettingError as exc:
@@ -686,12 +696,14 @@ class GameManager:
 
         return await self._locked_retry(game_id, body)
 
-    async def start_game(self, game_id: str, user_id: int, *, seed: int | None = None) -> Outcome:
+    async def start_game(
+        self, game_id: str, user_id: int, *, seed: int | None = None, moderator: bool = False
+    ) -> Outcome:
         """The host starts the game: cards dealt, every seat offered its tickets (chosen in any order)."""
 
         async def body(game: _Game) -> Outcome:
             self._require(game, GameStatus.LOBBY)
-            self._require_host(game, user_id)
+            self._require_host(game, user_id, moderator)
             board = load_board(game.board)
             lo, hi = board.rules.get("players", [2, 5])
             if not lo <= len(game.seats) <= hi:
