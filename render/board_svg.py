@@ -321,7 +321,7 @@ def _labels_under(lay: Layout, routes: set[int]) -> set[int]:
     out: set[int] = set()
     if not routes:
         return out
-    boxes = [(lab.city, lab.box) for lab in lay.labels]
+    boxes = [(lab.city, lab.box) for lab in (*lay.labels, *lay.country_labels)]
     for g in lay.routes:
         if g.route not in routes:
             continue
@@ -553,7 +553,7 @@ def _labels_svg(board: Board, lay: Layout, only: set[int] | None = None) -> str:
         halo.append(f"<text {attrs}>{name}</text>")
         ink.append(f'<text class="label" {attrs}>{name}</text>')
     for lab in lay.country_labels:
-        if only is not None:
+        if only is not None and lab.city not in only:
             continue
         name = escape(board.cities[lab.city].name.upper())
         attrs = f'x="{_f(lab.x)}" y="{_f(lab.y)}" text-anchor="{lab.anchor}" font-size="{_f(FONT_SIZE - 2)}"'
@@ -673,6 +673,7 @@ def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool) -
             out.append(f'<text x="{x0 + 16}" y="{_f(y)}" font-size="14" fill="{INK}">{escape(line)}</text>')
     if view.final and view.ticket_routes:
         y = _tickets_block(out, board, view, x0, y + 14, w, height)
+    _icon_legend(out, view, x0, height - 120)
     out.append("</g>")
     return "".join(out)
 
@@ -727,6 +728,35 @@ def _icon(kind: str, x: float, y: float) -> str:
             'stroke="#555" stroke-width="1.5" stroke-linejoin="round"/>'
         )
     return f'<path class="icon icon-{kind}" transform="translate({_f(x)},{_f(y)})" d="{d}" fill="#555"/>'
+
+
+_ICON_WORDS = {
+    "trains": "trains", "cards": "cards", "tickets": "tickets", "stations": "stations", "passengers": "passengers",
+    "bullets": "bullet trains", "depots": "depots", "track": "bullet track", "done": "tickets done",
+}  # fmt: skip
+
+
+def _icon_legend(out: list[str], view: BoardView, x0: float, y: float) -> None:
+    """What the pictograms of the player rows mean (only those in use)."""
+    used = ["trains", "cards", "tickets"]
+    for kind, attr in (("stations", "stations"), ("passengers", "passengers"), ("bullets", "bullet_trains"),
+                       ("depots", "depots"), ("done", "completed_tickets")):  # fmt: skip
+        if any(getattr(p, attr) is not None for p in view.players):
+            used.append(kind)
+    if view.bullet_track:
+        used.append("track")
+    if not view.players:
+        return
+    x = x0 + 24
+    for kind in used:
+        word = _ICON_WORDS[kind]
+        width = 22 + len(word) * 6.6
+        if x + width > x0 + PANEL_W - 10:
+            x = x0 + 24
+            y += 20
+        out.append(_icon(kind, x, y - 4))
+        out.append(f'<text x="{_f(x + 11)}" y="{_f(y)}" font-size="11.5" fill="#555">{word}</text>')
+        x += width + 8
 
 
 def _player_row(
@@ -798,7 +828,7 @@ def _tickets_block(out, board, view, x0, y, w, height) -> float:
         for t in lines
     ]
     step = 15.0
-    room = max(1, int((height - 96 - y) // step))
+    room = max(1, int((height - 140 - y) // step))
     cols = 1 if len(items) <= room else 2
     shown = items[: room * cols]
     colw = (w - 32) / cols

@@ -200,7 +200,7 @@ def _board_surface(
         names = _static_surface(board, width, colorblind, labels_only=True)
         k = width / CANVAS_W
         ctx = cairo.Context(surface)
-        for lab in lay.labels:
+        for lab in (*lay.labels, *lay.country_labels):
             if lab.city in covered:
                 x0, y0, x1, y1 = lab.box
                 ctx.rectangle(x0 * k - 3, y0 * k - 3, (x1 - x0) * k + 6, (y1 - y0) * k + 6)
