@@ -143,3 +143,14 @@ def claim_bonus(ctx: Context, route: int) -> float | None:
             return 64.0 + 2.0 * rt.length
         return 45.0
     return None
+
+
+def claim_extra(ctx: Context, route: int) -> float:
+    """Points a claim of `route` adds through a module's end-of-game bonus (Italy's regions)."""
+    state = ctx.state
+    if "regions" not in state.board.rules.get("features", []):
+        return 0.0
+    from engine.features.regions import regions_bonus
+
+    mine = list(ctx.player.routes)
+    return float(regions_bonus(state.board, [*mine, route]) - regions_bonus(state.board, mine))

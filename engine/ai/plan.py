@@ -16,6 +16,7 @@ import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from engine.features import Feature
 from engine.scoring import joined, network, shared_routes
 from engine.state import NOBODY, GameState
 from engine.turn import features_for
@@ -79,7 +80,7 @@ class Graph:
 def seat_graph(state: GameState, seat: int, *, allow_borrow: bool = True) -> Graph:
     board = state.board
     owner = state.route_owner
-    features = features_for(state)
+    features = [f for f in features_for(state) if type(f).uses_own_trains is not Feature.uses_own_trains]
     shared = set(shared_routes(state))
     player = state.players[seat]
     my_stations = {c for c, o in state.station_owner.items() if o == seat}
@@ -102,7 +103,7 @@ def seat_graph(state: GameState, seat: int, *, allow_borrow: bool = True) -> Gra
             continue
         if not open_for(state, seat, rid):
             continue
-        own_trains = all(f.uses_own_trains(state, seat, rid) for f in features)
+        own_trains = not features or all(f.uses_own_trains(state, seat, rid) for f in features)
         if own_trains:
             c = r.length + ROUTE_PENALTY
             train_cost[rid] = r.length

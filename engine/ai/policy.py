@@ -65,9 +65,20 @@ class Context:
     locos_missing: int = field(init=False)
     rounds_left: float = field(init=False)
     last_turn: bool = field(init=False)
+    by_type: dict[type, list[Action]] = field(init=False)
+
+    def of(self, *types: type) -> list[Action]:
+        """The legal actions of these types."""
+        if len(types) == 1:
+            return self.by_type.get(types[0], [])
+        return [a for t in types for a in self.by_type.get(t, [])]
 
     def __post_init__(self) -> None:
         state, seat = self.state, self.seat
+        by_type: dict[type, list[Action]] = {}
+        for a in self.legal:
+            by_type.setdefault(type(a), []).append(a)
+        self.by_type = by_type
         self.graph = planning.seat_graph(state, seat, allow_borrow=self.level != "easy")
         self.plan = planning.make_plan(state, seat, graph=self.graph)
         self.rounds_left = rounds_left(state)
@@ -176,13 +187,13 @@ def choose_tickets(ctx: Context, pending: TicketChoice) -> Scored:
             return found[0] if found else 999.0
 
         best = sorted(offered, key=cost)[: pending.keep_min]
-        for a in ctx.legal:
-            if isinstance(a, KeepTickets):
-                out.append((100.0 if sorted(a.tickets) == sorted(best) else ctx.rng.random(), a))
+        for a in ctx.of(KeepTickets):
+            assert isinstance(a, KeepTickets)
+            out.append((100.0 if sorted(a.tickets) == sorted(best) else ctx.rng.random(), a))
         return out
-    for a in ctx.legal:
-        if isinstance(a, KeepTickets):
-            out.append((ticket_set_value(state, seat, a.tickets, ctx.graph), a))
+    for a in ctx.of(KeepTickets):
+        assert isinstance(a, KeepTickets)
+        out.append((ticket_set_value(state, seat, a.tickets, ctx.graph), a))
     return out
 
 
@@ -219,7 +230,9 @@ def payment_penalty(ctx: Context, a: ClaimRoute, demand: list[int]) -> float:
     return pen
 
 
-def best_payments(ctx: Context) -> dict[int, ClaimRoute]:
+def best_payments(ctx: Context) -> dict[int, tuple[float, ClaimRoute]]:
+    """Per claimable route: its least harmful payment and how much it hurts the other targets. Only the
+    payments with the fewest Locomotives are weighed (a Locomotive always costs more than a coloured card)."""
     board = ctx.state.board
     demand = [0] * len(COLORS)
     for r in ctx.targets:
@@ -228,21 +241,30 @@ def best_payments(ctx: Context) -> dict[int, ClaimRoute]:
             demand[rt.color] += rt.length
         elif r in ctx.gray_color:
             demand[ctx.gray_color[r]] += rt.length - rt.locomotives - rt.waves
+    by_route: dict[int, list[ClaimRoute]] = {}
+    for a in ctx.of(ClaimRoute):
+        assert isinstance(a, ClaimRoute)
+        by_route.setdefault(a.route, []).append(a)
     best: dict[int, tuple[float, ClaimRoute]] = {}
-    for a in ctx.legal:
-        if isinstance(a, ClaimRoute):
-            own = [0] * len(COLORS)
-            rt = board.routes[a.route]
-            if a.route in ctx.targets:
-                if rt.color != GRAY:
-                    own[rt.color] = rt.length
-                elif a.route in ctx.gray_color:
-                    own[ctx.gray_color[a.route]] = rt.length
-            d = [max(0, x - y) for x, y in zip(demand, own, strict=True)]
+    targets = set(ctx.targets)
+    for route, options in by_route.items():
+        rt = board.routes[route]
+        d = demand
+        if route in targets:
+            d = list(demand)
+            if rt.color != GRAY:
+                d[rt.color] = max(0, d[rt.color] - rt.length)
+            elif route in ctx.gray_color:
+                c = ctx.gray_color[route]
+                d[c] = max(0, d[c] - rt.length)
+        fewest = min(a.locomotives + a.plus4 for a in options)
+        for a in options:
+            if a.locomotives + a.plus4 > fewest:
+                continue
             pen = payment_penalty(ctx, a, d)
-            if a.route not in best or pen < best[a.route][0]:
-                best[a.route] = (pen, a)
-    return {r: a for r, (_, a) in best.items()}
+            if route not in best or pen < best[route][0]:
+                best[route] = (pen, a)
+    return best
 
 
 def completes_ticket(ctx: Context, route: int) -> int:
@@ -272,12 +294,19 @@ def claim_scores(ctx: Context) -> Scored:
     end_near = ctx.rounds_left <= 3
     from engine.ai import modules
 
-    for r, a in pays.items():
+    hand = ctx.player.hand
+    for r, (harm, a) in pays.items():
         rt = board.routes[r]
         pts = board.route_points(rt.length)
         pen = payment_penalty(ctx, a, [0] * len(COLORS)) * 0.5
         own_trains = ctx.graph.train_cost.get(r, rt.length)
         score: float | None = None
+        if rt.tunnel and not ctx.last_turn:
+            # keep a card in reserve for the tunnel's extra cost (one is enough ~85% of the time)
+            colored = rt.length - a.locomotives - a.plus4
+            spare = hand[LOCOMOTIVE] - a.locomotives + (hand[a.color] - colored if colored else 0)
+            if spare < 1:
+                continue
         if r in planned or (rt.group in planned_groups and len(groups[r]) > 1):
             score = 100.0 + 4.0 * rt.length - pen
             done = completes_ticket(ctx, r)
@@ -293,6 +322,14 @@ def claim_scores(ctx: Context) -> Scored:
             and (rt.length >= 3 or end_near or trains <= 4)
         ):
             score = 60.0 + pts - pen  # trains to spare and nothing better to do with them: points
+        elif harm <= 0 and rt.length >= 3 and own_trains <= spare_trains - 3 and not rt.tunnel:
+            score = 86.0 + pts  # spare cards and trains: points now, at no cost to the plan
+        extra = modules.claim_extra(ctx, r)
+        if extra:
+            if score is None and harm <= 0 and own_trains <= spare_trains - 2:
+                score = 80.0 + pts
+            if score is not None:
+                score += 2.0 * extra
         bonus = modules.claim_bonus(ctx, r)
         if bonus is not None and (score is None or bonus - pen > score):
             score = bonus - pen
@@ -336,8 +373,9 @@ def draw_scores(ctx: Context, second: bool) -> Scored:
     best_face = sorted((vals[c] for c in face if c != EMPTY and c != LOCOMOTIVE), reverse=True)
     follow = max(blind, best_face[0] if best_face else 0.0)
     warehouse = pick_warehouse(ctx)
-    for a in ctx.legal:
-        if isinstance(a, DrawBlind | DrawFaceUp) and a.warehouse not in (None, warehouse):
+    for a in ctx.of(DrawBlind, DrawFaceUp):
+        assert isinstance(a, DrawBlind | DrawFaceUp)
+        if a.warehouse not in (None, warehouse):
             continue
         if isinstance(a, DrawBlind):
             v = blind + (0 if second else follow)
@@ -396,8 +434,9 @@ def station_scores(ctx: Context) -> Scored:
         demand[c] = n
     out: Scored = []
     hand = ctx.player.hand
-    for a in ctx.legal:
-        if isinstance(a, BuildStation) and a.city in cities:
+    for a in ctx.of(BuildStation):
+        assert isinstance(a, BuildStation)
+        if a.city in cities:
             colored = 0 if a.color == LOCOMOTIVE else 1
             pen = 3.0 * a.locomotives + (0.0 if not colored else max(0, demand[a.color] - hand[a.color] + 2))
             out.append((97.0 - pen, a))
@@ -416,7 +455,7 @@ def depot_scores(ctx: Context) -> Scored:
             want[c] = want.get(c, 0) + 1
     return [
         (10.0 + want.get(a.city, 0) + ctx.rng.random() * 0.1, a)
-        for a in ctx.legal
+        for a in ctx.of(PlaceDepot)
         if isinstance(a, PlaceDepot)
     ]
 
@@ -564,21 +603,21 @@ def turn_scores(ctx: Context) -> Scored:
     if not ctx.last_turn or not out:
         out += draw_scores(ctx, second=False)
     out += depot_scores(ctx)
-    others = [a for a in ctx.legal if not isinstance(a, CORE)]
+    others = [a for t, acts in ctx.by_type.items() if t not in CORE for a in acts]
     if others:
         out += module_scores(ctx, others, 90.0, immediate_only=True)
     if not out:
-        out = [(0.0, a) for a in ctx.legal if isinstance(a, Pass)]
+        out = [(0.0, a) for a in ctx.of(Pass)]
     if ctx.level == "easy" and out and ctx.rng.random() < 0.08:
         # loose play: now and then a random card draw instead of the plan
-        draws = [a for a in ctx.legal if isinstance(a, DrawBlind | DrawFaceUp)]
+        draws = ctx.of(DrawBlind, DrawFaceUp)
         if draws:
             out.append((1000.0, ctx.rng.choice(draws)))
     return out
 
 
 def ticket_draw_scores(ctx: Context) -> Scored:
-    draws = [a for a in ctx.legal if isinstance(a, DrawTickets)]
+    draws = ctx.of(DrawTickets)
     if not draws or ctx.last_turn:
         return []
     full = ctx.state.board.rules["trains_per_player"]
