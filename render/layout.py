@@ -38,7 +38,7 @@ SPACE_GAP = 3.0  # gap between spaces along a route
 TRACK_SEP = SPACE_H + 3.0  # distance between the tracks of a double route
 MIN_SPACE = 26.0  # shortest acceptable train space
 MIN_CITY_DIST = 44.0
-FONT_SIZE = 15.0
+FONT_SIZE = 16.5
 FLAG_W, FLAG_H = 26.0, 18.0
 
 Point = tuple[float, float]
