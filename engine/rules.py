@@ -173,10 +173,15 @@ def claimable_routes(state: GameState, seat: int) -> list[tuple[int, list[Paymen
         for rid, length, group in entries:
             if owner[rid] != NOBODY:
                 continue
-            if group is not None and any(
-                owner[o] == seat or (owner[o] != NOBODY and not multi) for o in group
-            ):
-                continue
+            if group is not None:
+                blocked = False
+                for o in group:
+                    taken = owner[o]
+                    if taken == seat or (taken != NOBODY and not multi):
+                        blocked = True
+                        break
+                if blocked:
+                    continue
             if blockers and any(f.claim_error(state, seat, rid) for f in blockers):
                 continue
             if length > trains and all(f.uses_own_trains(state, seat, rid) for f in other_trains):
@@ -414,30 +419,53 @@ _HANDLERS: dict[type[Action], Handler] = {
 
 
 def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Action:
-    """`legal_actions(state, seat)[rng.randrange(n)]` without building every claim: the same action for the
+    """`legal_actions(state, seat)[rng.randrange(n)]` without building every action: the same action for the
     same random draw, at a fraction of the cost (the simulator's and the AI playouts' hot path)."""
     pending = state.pending.get(seat)
     if pending is not None or state.phase != MAIN and state.phase != "last_round" or seat != state.current:
         legal = legal_actions(state, seat)
         return legal[rng.randrange(len(legal))]
-    draws = draw_actions(state, seat, second=False)
+    # draws: per warehouse choice, the blind draw then each face-up slot (as draw_actions lists them)
+    blind = deck_ops.can_draw_blind(state)
+    slots = [i for i, c in enumerate(state.face_up) if c != EMPTY]
+    warehouses: list[int | None] = [None]
+    if "warehouses" in state.options and blind:
+        warehouses = list(range(state.num_players))
+    per_w = int(blind) + len(slots)
+    n_draws = per_w * len(warehouses)
     claims = claimable_routes(state, seat)
     n_claims = sum(len(shapes) for _, shapes in claims)
-    rest = ticket_draw_actions(state)
+    tickets = ticket_draw_actions(state)
+    counted = []
+    n_features = 0
     for f in features_for(state):
-        rest.extend(f.turn_actions(state, seat))
-    total = len(draws) + n_claims + len(rest)
-    if not total or (not draws and not n_claims and all(a.free for a in rest)):
-        rest.append(Pass())
-        total += 1
+        n = f.count_turn_actions(state, seat)
+        counted.append((f, n))
+        n_features += n
+    total = n_draws + n_claims + len(tickets) + n_features
+    free_only = not n_draws and not n_claims and not tickets and all(
+        getattr(f, "free_turn_actions", False) for f, n in counted if n)
+    if not total or free_only:
+        total += 1  # Pass comes last
     k = rng.randrange(total)
-    if k < len(draws):
-        return draws[k]
-    k -= len(draws)
+    if k < n_draws:
+        w, i = divmod(k, per_w)
+        if blind and i == 0:
+            return DrawBlind(warehouses[w])
+        return DrawFaceUp(slots[i - int(blind)], warehouses[w])
+    k -= n_draws
     if k < n_claims:
         for rid, shapes in claims:
             if k < len(shapes):
                 c, locos, p4, ferry = shapes[k]
                 return ClaimRoute(rid, c, locos, p4, ferry)
             k -= len(shapes)
-    return rest[k - n_claims]
+    k -= n_claims
+    if k < len(tickets):
+        return tickets[k]
+    k -= len(tickets)
+    for f, n in counted:
+        if k < n:
+            return f.nth_turn_action(state, seat, k)
+        k -= n
+    return Pass()

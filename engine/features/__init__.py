@@ -22,6 +22,7 @@ FEATURES: dict[str, Feature] = {}
 
 class Feature:
     name: str = ""
+    free_turn_actions: bool = False  # its turn actions never end the turn (placing depots)
     action_types: tuple[type[Action], ...] = ()  # actions this module applies
     pending_types: tuple[type[Pending], ...] = ()  # pending decisions this module resolves
 
@@ -31,6 +32,14 @@ class Feature:
     def turn_actions(self, state: GameState, seat: int) -> Iterable[Action]:
         """Extra actions open at the start of a turn (besides draw / claim / tickets)."""
         return ()
+
+    def count_turn_actions(self, state: GameState, seat: int) -> int:
+        """len(turn_actions(...)); modules with many actions compute it without building them."""
+        return len(list(self.turn_actions(state, seat)))
+
+    def nth_turn_action(self, state: GameState, seat: int, k: int) -> Action:
+        """list(turn_actions(...))[k], the same way."""
+        return list(self.turn_actions(state, seat))[k]
 
     def pending_actions(self, state: GameState, seat: int, pending: Pending) -> list[Action]:
         return []

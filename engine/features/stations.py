@@ -61,6 +61,23 @@ class Stations(Feature):
         return [BuildStation(city, c, k) for city in range(len(state.board.cities)) if city_is_free(state, city)
                 for c, k in pays]
 
+    def _open(self, state: GameState, seat: int) -> tuple[list[int], list[tuple[int, int]]]:
+        if state.phase not in (MAIN, "last_round") or state.players[seat].stations <= 0:
+            return [], []
+        pays = station_payments(state, seat)
+        if not pays:
+            return [], []
+        return [c for c in range(len(state.board.cities)) if city_is_free(state, c)], pays
+
+    def count_turn_actions(self, state: GameState, seat: int) -> int:
+        cities, pays = self._open(state, seat)
+        return len(cities) * len(pays)
+
+    def nth_turn_action(self, state: GameState, seat: int, k: int) -> Action:
+        cities, pays = self._open(state, seat)
+        city, p = divmod(k, len(pays))
+        return BuildStation(cities[city], *pays[p])
+
     def apply(self, state: GameState, seat: int, action: Action) -> None:
         assert isinstance(action, BuildStation)
         if state.pending.get(seat) is not None:

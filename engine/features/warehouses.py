@@ -26,6 +26,7 @@ def _opt(state: GameState) -> dict:
 
 class Warehouses(Feature):
     name = "warehouses"
+    free_turn_actions = True
     action_types = (PlaceDepot, TakeWarehouses)
     pending_types = (WarehouseChoice,)
 
