@@ -22,7 +22,7 @@ def _closed_routes(state: GameState, owner: list[int]) -> frozenset[int]:
     need = state.board.rules.get("min_players_for_multi_routes", 4)
     if state.num_players >= need:
         return frozenset()
-    closed = set()
+    closed: set[int] = set()
     for group in state.board.groups:
         if len(group) > 1 and any(owner[r] >= 0 for r in group):
             closed.update(r for r in group if owner[r] < 0)
