@@ -13,14 +13,14 @@ from collections.abc import Sequence
 
 from PIL import Image
 
-from maps.board import Board
+from maps.board import Board, load_board
 
 from .model import BoardView
 from .png import render_board_image
 
 
 def render_game_gif(
-    board: Board,
+    board: Board | str,
     views: Sequence[BoardView],
     *,
     width: int = 800,
@@ -31,6 +31,10 @@ def render_game_gif(
     """GIF bytes: each view becomes a frame (``frame_ms`` each, the last held ``last_frame_ms``), looping."""
     if not views:
         raise ValueError("render_game_gif needs at least one view")
+    if isinstance(
+        board, str
+    ):  # by id, so a RenderPool worker can load it: pool.run("render.gif.render_game_gif", id, views)
+        board = load_board(board)
     frames: list[Image.Image] = []
     palette_src: Image.Image | None = None
     for view in views:
