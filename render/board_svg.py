@@ -93,12 +93,12 @@ def _shape(kind: str, x: float, y: float, r: float, fill: str) -> str:
             f'M{_f(x - w)},{_f(y - r)}h{_f(2 * w)}v{_f(2 * r)}h{_f(-2 * w)}Z" fill="{fill}"/>'
         )
     if kind == "star":
-        pts = []
+        corners = []
         for i in range(10):
             rr = r * 1.25 if i % 2 == 0 else r * 0.5
             a = math.pi / 2 + i * math.pi / 5
-            pts.append(f"{_f(x + rr * math.cos(a))},{_f(y - rr * math.sin(a))}")
-        return f'<polygon points="{" ".join(pts)}" fill="{fill}"/>'
+            corners.append(f"{_f(x + rr * math.cos(a))},{_f(y - rr * math.sin(a))}")
+        return f'<polygon points="{" ".join(corners)}" fill="{fill}"/>'
     if kind == "ring":
         return f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.8)}" fill="none" stroke="{fill}" stroke-width="{_f(r * 0.55)}"/>'
     # bar
@@ -369,7 +369,7 @@ def _station(x: float, y: float, color: str, colorblind: bool) -> str:
 
 def _cities_svg(board: Board, lay: Layout, colorblind: bool) -> str:
     out = []
-    region_colors = {}
+    region_colors: dict[str, str] = {}
     palette = [
         "#e8590c",
         "#1c7ed6",

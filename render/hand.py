@@ -114,13 +114,13 @@ def render_hand_svg(
             f'fill="{INK}">{t.points}</text>'
         )
         if t.done:
-            status, col = "✔ done", "#1f7a35"
+            status, tint = "✔ done", "#1f7a35"
         elif t.trains_needed is None:
-            status, col = "✘ blocked", "#b3261e"
+            status, tint = "✘ blocked", "#b3261e"
         else:
-            status, col = f"needs {t.trains_needed} train{'s' if t.trains_needed != 1 else ''}", "#8a5a00"
+            status, tint = f"needs {t.trains_needed} train{'s' if t.trains_needed != 1 else ''}", "#8a5a00"
         out.append(
-            f'<text x="{_f(W - 30)}" y="{_f(y + 26)}" font-size="16" text-anchor="end" fill="{col}">{status}</text></g>'
+            f'<text x="{_f(W - 30)}" y="{_f(y + 26)}" font-size="16" text-anchor="end" fill="{tint}">{status}</text></g>'
         )
     out.append("</svg>")
     return "".join(out)

@@ -287,6 +287,13 @@ def _spaces(path: list[Point], n: int, end_a: float, end_b: float) -> tuple[Spac
 # ---------------------------------------------------------------------------------------------------- layout
 
 
+def _lonlat(board: Board, cid: int) -> Point:
+    """(lon, lat) of a place that has them (callers only pass such places)."""
+    c = board.cities[cid]
+    assert c.lat is not None and c.lon is not None, c.name
+    return c.lon, c.lat
+
+
 def _zoom_of(board: Board, cid: int) -> tuple[str | None, bool]:
     extra = board.cities[cid].extra
     return extra.get("zoom"), bool(extra.get("also_on_main_map"))
@@ -398,10 +405,10 @@ def compute_layout(board: Board) -> Layout:
             in_frame["main"].append(c.id)
 
     main_ids = [i for i in in_frame["main"] if not board.cities[i].dead_end] or in_frame["main"]
-    lats = [board.cities[i].lat for i in main_ids]
-    lons = [board.cities[i].lon for i in main_ids]
+    lats = [_lonlat(board, i)[1] for i in main_ids]
+    lons = [_lonlat(board, i)[0] for i in main_ids]
     proj = _Conic(lats, lons)
-    raw = [proj(board.cities[i].lon, board.cities[i].lat) for i in main_ids]
+    raw = [proj(*_lonlat(board, i)) for i in main_ids]
     xs = [p[0] for p in raw]
     ys = [p[1] for p in raw]
     aspect = (max(ys) - min(ys)) / ((max(xs) - min(xs)) or 1e-9)
@@ -411,7 +418,7 @@ def compute_layout(board: Board) -> Layout:
     pad = 110.0 if any(c.dead_end and (c.lat is None or c.lon is None) for c in board.cities) else 0.0
     fit = _Fit(
         proj,
-        raw and [proj(board.cities[i].lon, board.cities[i].lat) for i in main_ids],
+        raw and [proj(*_lonlat(board, i)) for i in main_ids],
         (
             MAP_PAD + 20 + pad,
             MAP_PAD + 20 + pad,
@@ -435,7 +442,7 @@ def compute_layout(board: Board) -> Layout:
             _path_data(geo.get("borders", []), fit, False),
         )
     )
-    main_pts = [fit(board.cities[i].lon, board.cities[i].lat) for i in in_frame["main"]]
+    main_pts = [fit(*_lonlat(board, i)) for i in in_frame["main"]]
     # Route samples on the main map, so zoom insets go where they hide the least
     main_xy = dict(zip(in_frame["main"], main_pts, strict=True))
     samples: list[Point] = []
@@ -445,8 +452,8 @@ def compute_layout(board: Board) -> Layout:
             samples += [(ax + (bx - ax) * t / 8, ay + (by - ay) * t / 8) for t in range(9)]
     for z in sorted(k for k in in_frame if k != "main"):
         ids = in_frame[z]
-        zproj = _Conic([board.cities[i].lat for i in ids], [board.cities[i].lon for i in ids])
-        zr = [zproj(board.cities[i].lon, board.cities[i].lat) for i in ids]
+        zproj = _Conic([_lonlat(board, i)[1] for i in ids], [_lonlat(board, i)[0] for i in ids])
+        zr = [zproj(*_lonlat(board, i)) for i in ids]
         zw = MAP_W * 0.34
         zxs = [p[0] for p in zr]
         zys = [p[1] for p in zr]
@@ -477,7 +484,7 @@ def compute_layout(board: Board) -> Layout:
         f = fits[fname]
         anchors = {}
         for i in ids:
-            p = f(board.cities[i].lon, board.cities[i].lat)
+            p = f(*_lonlat(board, i))
             nd = nudges.get(i)
             if nd:
                 p = (p[0] + nd[0], p[1] + nd[1])
@@ -510,7 +517,7 @@ def compute_layout(board: Board) -> Layout:
     group_dir: dict[tuple[int, int], Point] = {}
     for r in board.routes:
         fname = _route_frame(board, r.id)
-        ends = []
+        ends: list[Point | None] = []
         for this, other in ((r.a, r.b), (r.b, r.a)):
             if board.cities[this].dead_end:
                 origin = cities.get((other, fname))
@@ -519,9 +526,9 @@ def compute_layout(board: Board) -> Layout:
                     continue
                 key = (this, other)
                 if key not in group_dir:
-                    c = board.cities[this]
-                    if c.lat is not None and c.lon is not None:
-                        tx, ty = fits[fname](c.lon, c.lat)
+                    place = board.cities[this]
+                    if place.lat is not None and place.lon is not None:
+                        tx, ty = fits[fname](place.lon, place.lat)
                         if _dist((tx, ty), origin) < 5:
                             tx, ty = origin[0] + (origin[0] - mx), origin[1] + (origin[1] - my)
                     else:
@@ -536,17 +543,18 @@ def compute_layout(board: Board) -> Layout:
                 ends.append((fx, fy))
             else:
                 ends.append(cities.get((this, fname)))
-        if ends[0] is None or ends[1] is None:
+        end_a, end_b = ends
+        if end_a is None or end_b is None:
             continue
         ea = FLAG_W / 2 + 3 if board.cities[r.a].dead_end else END_GAP
         eb = FLAG_W / 2 + 3 if board.cities[r.b].dead_end else END_GAP
-        route_ends[r.id] = (ends[0], ends[1], ea, eb)
+        route_ends[r.id] = (end_a, end_b, ea, eb)
     seen_flags: dict[tuple[int, int], Flag] = {}
     for rid, (pa, pb, _, _) in route_ends.items():
         r = board.routes[rid]
-        for c, p in ((r.a, pa), (r.b, pb)):
-            if board.cities[c].dead_end and (c, r.group) not in seen_flags:
-                seen_flags[(c, r.group)] = Flag(c, rid, round(p[0], 1), round(p[1], 1))
+        for cid, p in ((r.a, pa), (r.b, pb)):
+            if board.cities[cid].dead_end and (cid, r.group) not in seen_flags:
+                seen_flags[(cid, r.group)] = Flag(cid, rid, round(p[0], 1), round(p[1], 1))
     flags = list(seen_flags.values())
 
     # Route centrelines (curved around city dots in the way) and spaces
@@ -573,8 +581,8 @@ def compute_layout(board: Board) -> Layout:
             best = None
             for bend in (0.08, 0.13, 0.18, 0.25, 0.33):
                 for sign in (1, -1):
-                    c = (mid[0] + nx * d * bend * 2 * sign, mid[1] + ny * d * bend * 2 * sign)
-                    cand = _bezier(pa, c, pb)
+                    ctrl = (mid[0] + nx * d * bend * 2 * sign, mid[1] + ny * d * bend * 2 * sign)
+                    cand = _bezier(pa, ctrl, pb)
                     worst = min(
                         (
                             min(_seg_dist(o, cand[i], cand[i + 1]) for i in range(len(cand) - 1))

@@ -28,7 +28,7 @@ from .board_svg import (
     static_layer,
 )
 from .layout import CANVAS_W, layout_of
-from .model import BoardView
+from .model import BoardView, LastMove
 
 PALETTE_COLORS = 192
 PNG_COMPRESS_LEVEL = 3
@@ -108,7 +108,7 @@ def render_board_png(
     *,
     width: int = 1600,
     colorblind: bool = True,
-    highlight=None,
+    highlight: LastMove | None = None,
     cache: bool = True,
 ) -> bytes:
     """The board picture as PNG bytes; same options as :func:`render.board_svg.render_board_svg`.
@@ -170,7 +170,7 @@ def _board_surface(
     *,
     width: int = 1600,
     colorblind: bool = True,
-    highlight=None,
+    highlight: LastMove | None = None,
     cache: bool = True,
 ) -> cairo.ImageSurface:
     view = view or BoardView()
