@@ -842,7 +842,7 @@ def _tickets_block(out, board, view, x0, y, w, height) -> float:
         mark = "✔" if t.done else "✘"
         ink = "#1f7a35" if t.done else "#b3261e"
         a, b = board.cities[t.a].name, board.cities[t.b].name
-        txt = _fit_pair(a, b, colw - 52, 11.5)
+        txt = _fit_pair(a, b, colw - 62, 11.5)
         out.append(
             f'<g class="ticket-line"><rect x="{_f(cx)}" y="{_f(cy - 9)}" width="9" height="9" '
             f'fill="{_player_fill(p.color)}" stroke="#222" stroke-width="0.6"/>'
