@@ -14,7 +14,9 @@ URLs
     ``postgresql://user@host:5432/dbname`` (or ``postgres://``); query options ``schema`` (tables
     go in that schema, created if missing), ``min_size`` and ``max_size`` (pool),
     ``lock_timeout_ms`` (default 5000: a write waiting longer on a row lock raises StorageUnavailable).
-    Other query parameters are passed to asyncpg.
+    Other query parameters are passed to asyncpg, which sends unknown ones as server settings:
+    ``?synchronous_commit=off`` trades the last few hundred milliseconds of commits in a server crash
+    for append latency (about 4 ms -> 1.2 ms per append on a disk with slow fsync).
 
 This package imports neither discord nor the engine: snapshots and actions are opaque JSON dicts.
 """

@@ -81,3 +81,15 @@ async def test_row_locked_briefly_waits_then_succeeds() -> None:
             assert (await asyncio.wait_for(task, timeout=10)).seq == 1
         finally:
             await other.close()
+
+
+async def test_other_url_parameters_become_server_settings() -> None:
+    async with (
+        fresh_pg_schema() as (url, _schema),
+        open_repository(f"{url}&synchronous_commit=off") as repo,
+    ):
+        assert isinstance(repo, PostgresRepository)
+        assert repo._pool is not None
+        assert await repo._pool.fetchval("SHOW synchronous_commit") == "off"
+        assert await repo._pool.fetchval("SHOW lock_timeout") == "5s"
+        await new_game(repo)
