@@ -236,6 +236,9 @@ async def run_postgres(args: argparse.Namespace, snapshot: dict[str, object]) ->
         async with open_repository(url) as repo:
             stats = await bench_appends(repo, args.appends, dict(snapshot))
         print_appends("postgres", stats, args.appends)
+        async with open_repository(f"{url}&synchronous_commit=off") as repo:
+            stats = await bench_appends(repo, args.appends, dict(snapshot))
+        print_appends("postgres (sync commit off)", stats, args.appends)
 
         list_schema = schema + "_l"
         list_url = f"{args.pg_url}?schema={list_schema}"
