@@ -29,6 +29,18 @@ def _closed_routes(state: GameState, owner: list[int]) -> frozenset[int]:
     return frozenset(closed)
 
 
+_ACTION_TEXT = {
+    "draw_blind": "drew cards",
+    "draw_face_up": "drew cards",
+    "draw_tickets": "drew tickets",
+    "keep_tickets": "kept tickets",
+    "choose_ticket_mix": "drew tickets",
+    "decline_tunnel": "gave up a tunnel",
+    "take_ferry_card": "took a Ferry card",
+    "pass": "passed",
+}
+
+
 def _last_move(view: dict[str, Any]) -> LastMove | None:
     event = view.get("last_event") or {}
     if "seat" not in event:
@@ -36,7 +48,13 @@ def _last_move(view: dict[str, Any]) -> LastMove | None:
     public = event.get("public", {})
     routes = (public["route"],) if "route" in public and not public.get("tunnel_declined") else ()
     cities = tuple(public[k] for k in ("station", "depot") if k in public)
-    return LastMove(seat=event["seat"], routes=routes, cities=cities)
+    text = ""
+    if not routes and not cities and event.get("action") in _ACTION_TEXT:
+        name = view["players"][event["seat"]]["name"]
+        text = f"{name} {_ACTION_TEXT[event['action']]}"
+        if public.get("face_up"):
+            text += f" (took a face-up {public['face_up']})"
+    return LastMove(seat=event["seat"], routes=routes, cities=cities, text=text)
 
 
 def board_view(state: GameState, *, sheets: list[ScoreSheet] | None = None, title: str = "") -> BoardView:
