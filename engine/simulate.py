@@ -24,12 +24,20 @@ from maps.board import select_tickets
 MAX_ACTIONS = 5000  # a random game never needs this many; reaching it is reported as an error
 
 
+_TICKET_COUNT: dict[tuple[str, str], int] = {}
+_MULTI_GROUPS: dict[str, list[tuple[int, ...]]] = {}
+
+
 def check_invariants(state: GameState) -> list[str]:
     errors: list[str] = []
     board = state.board
+    key = (board.id, state.variant)
+    if key not in _TICKET_COUNT:
+        _TICKET_COUNT[key] = len(select_tickets(board.tickets, board.variant(state.variant)))
+        _MULTI_GROUPS[board.id] = [g for g in board.groups if len(g) > 1]
     if cards.total_cards(state) != cards.deck_size(state):
         errors.append(f"train cards: {cards.total_cards(state)} in play, deck has {cards.deck_size(state)}")
-    n_tickets = len(select_tickets(board.tickets, board.variant(state.variant)))
+    n_tickets = _TICKET_COUNT[key]
     if tickets.total_tickets(state) != n_tickets:
         errors.append(f"tickets: {tickets.total_tickets(state)} accounted for, variant has {n_tickets}")
     trains = board.rules["trains_per_player"]
@@ -50,7 +58,7 @@ def check_invariants(state: GameState) -> list[str]:
         for r in p.routes:
             if state.route_owner[r] != seat:
                 errors.append(f"seat {seat}: route {r} listed but owned by {state.route_owner[r]}")
-    for group in board.groups:
+    for group in _MULTI_GROUPS[board.id]:
         owners = [state.route_owner[r] for r in group if state.route_owner[r] >= 0]
         if len(owners) != len(set(owners)):
             errors.append(f"one player owns two routes of group {group}")

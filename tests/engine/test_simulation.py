@@ -28,7 +28,7 @@ CASES = [
 @pytest.mark.parametrize(("board", "variant", "options"), CASES)
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_random_games_have_no_error_and_no_invariant_violation(board, variant, options, players):
-    result = simulate(board, players, games=12, seed=1000 * players, variant=variant, options=options)
+    result = simulate(board, players, games=50, seed=1000 * players, variant=variant, options=options)
     result.pop("_first")
     assert result["errors"] == 0, result["error_messages"]
     assert result["invariant_violations"] == 0, result["violation_messages"]
