@@ -27,10 +27,10 @@ from bot.settings import Settings
 log = logging.getLogger(__name__)
 
 INITIAL_EXTENSIONS: tuple[str, ...] = ("bot.cogs.ttr",)
-# The game-flows module (Discord actions -> bot.manager.GameManager calls -> Reply values) exposes
+# The game service (bot/service_impl: Discord actions -> bot.manager.GameManager calls -> Reply values) exposes
 # `create_game_service(settings) -> GameService`. Until it exists the bot runs with UnavailableGameService:
 # board-data commands work, game commands answer that games are not available.
-SERVICE_FACTORY = "bot.flows:create_game_service"
+SERVICE_FACTORY = "bot.service_impl:create_game_service"
 
 
 class TTRCommandTree(app_commands.CommandTree):

@@ -1,0 +1,102 @@
+"""Pictures for the bot: every image is drawn in the RenderPool's worker processes, never on the event loop.
+
+Only public views cross into the board/summary/GIF pictures (`render.from_engine.board_view` reads
+`engine.views.public_view`); the hand picture is built from the player's own view and only ever sent to them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Protocol
+
+from engine.actions import action_from_json
+from engine.rules import apply, new_game
+from engine.state import GameState
+from render.from_engine import board_view, hand_picture_data, summary_rows
+from render.model import BoardView
+
+BOARD_WIDTH = 1600
+GIF_WIDTH = 640
+MAX_GIF_FRAMES = 60
+
+
+class Pictures(Protocol):
+    async def board(self, state: GameState) -> bytes: ...
+
+    async def hand(self, state: GameState, seat: int) -> bytes: ...
+
+    async def summary(self, state: GameState) -> bytes: ...
+
+    async def gif(self, record: dict[str, Any]) -> bytes: ...
+
+    def close(self) -> None: ...
+
+
+def replay_views(record: dict[str, Any]) -> list[BoardView]:
+    """Public board views of a game, one per round (and the final one), replayed from its record."""
+    state = new_game(
+        record["map"],
+        list(record["players"]),
+        variant=record["variant"],
+        options=tuple(record["options"]),
+        seed=int(record["seed"]),
+    )
+    views: list[BoardView] = []
+    last_round = -1
+    for entry in record["actions"]:
+        apply(state, int(entry["seat"]), action_from_json(dict(entry["action"])))
+        rnd = state.turn // max(1, state.num_players)
+        if rnd != last_round and not state.finished:
+            last_round = rnd
+            views.append(board_view(state))
+    views.append(board_view(state))
+    if len(views) > MAX_GIF_FRAMES:
+        step = len(views) / MAX_GIF_FRAMES
+        views = [views[int(i * step)] for i in range(MAX_GIF_FRAMES - 1)] + [views[-1]]
+    return views
+
+
+class PoolPictures:
+    """The production pictures: a lazily started `render.pool.RenderPool`."""
+
+    def __init__(self, workers: int | None = None, *, width: int = BOARD_WIDTH) -> None:
+        self._workers = workers
+        self._pool: Any = None
+        self.width = width
+
+    @property
+    def pool(self) -> Any:
+        if self._pool is None:
+            from render.pool import RenderPool
+
+            self._pool = RenderPool(self._workers)
+        return self._pool
+
+    async def board(self, state: GameState) -> bytes:
+        view = board_view(state)
+        data: bytes = await self.pool.render_board(state.board.id, view, width=self.width)
+        return data
+
+    async def hand(self, state: GameState, seat: int) -> bytes:
+        cards, tickets = hand_picture_data(state, seat)
+        data: bytes = await self.pool.run("render.hand.render_hand_png", cards, tickets)
+        return data
+
+    async def summary(self, state: GameState) -> bytes:
+        rows = summary_rows(state)
+        data: bytes = await self.pool.run("render.summary.render_summary_png", rows)
+        return data
+
+    async def gif(self, record: dict[str, Any]) -> bytes:
+        from maps import load_board
+
+        views = await asyncio.to_thread(replay_views, record)
+        data: bytes = await self.pool.run(
+            "render.gif.render_game_gif", load_board(record["map"]), views, width=GIF_WIDTH
+        )
+        return data
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close(wait=False)
+            self._pool = None

@@ -1,0 +1,87 @@
+"""Fixtures for the end-to-end tests: the production bot (`create_bot`) with its real game service, storage in a
+temporary SQLite file, driven through SimCord. Board pictures are real in the tests that check them; the long
+full-game tests swap in `FastPictures` (a tiny PNG) to stay fast, everything else is production code."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot import Settings, create_bot
+
+
+def _tiny_png() -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (4, 4), (20, 120, 40)).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+PNG = _tiny_png()
+
+
+class FastPictures:
+    """Pictures without drawing (the full-game tests); counts what was asked."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    async def board(self, state: Any) -> bytes:
+        self.calls.append("board")
+        return PNG
+
+    async def hand(self, state: Any, seat: int) -> bytes:
+        self.calls.append("hand")
+        return PNG
+
+    async def summary(self, state: Any) -> bytes:
+        self.calls.append("summary")
+        return PNG
+
+    async def gif(self, record: dict[str, Any]) -> bytes:
+        self.calls.append("gif")
+        return b"GIF89a" + PNG
+
+    def close(self) -> None:
+        return None
+
+
+@pytest.fixture
+def bot_settings(tmp_path) -> Settings:  # type: ignore[no-untyped-def]
+    return Settings(database_url=f"sqlite:///{tmp_path / 'ttr.db'}", render_workers=1)
+
+
+@pytest.fixture
+def fast_pictures() -> bool:
+    return True
+
+
+@pytest.fixture
+def make_bot(bot_settings, fast_pictures):  # type: ignore[no-untyped-def]
+    """A fresh production bot on the same database (a new process after `restart_bot`)."""
+
+    def build():  # type: ignore[no-untyped-def]
+        bot = create_bot(bot_settings)
+        bot.service.ai_budget_ms = 20  # type: ignore[attr-defined]
+        if fast_pictures:
+            bot.service.pictures = FastPictures()  # type: ignore[attr-defined]
+        return bot
+
+    return build
+
+
+@pytest.fixture
+def simcord_bot(make_bot):  # type: ignore[no-untyped-def]
+    return make_bot()
+
+
+@pytest.fixture
+def world(simcord_env):  # type: ignore[no-untyped-def]
+    guild = simcord_env.create_guild("Rail Club")
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    bob = guild.add_member(simcord_env.create_user("bob"))
+    carol = guild.add_member(simcord_env.create_user("carol"))
+    return guild, channel, alice, bob, carol

@@ -1,0 +1,122 @@
+"""Drives people through the bot's real messages: read the components the bot shows, press one of them.
+
+Humans choose "the first sensible option" among what is offered: claim a route when the turn message offers it
+(first route, proposed payment confirmed), else draw cards (blind deck first), else the first option; tickets keep
+the minimum (the first ones offered)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+DEBUG = False
+PREFERRED = ("Claim a route", "Draw cards", "Decide", "Choose tickets", "Draw tickets")
+
+
+def components(message: Any) -> list[dict[str, Any]]:
+    out = []
+    for row in message.components or []:
+        row = row if isinstance(row, dict) else row.to_dict()
+        for c in row.get("components", [row]):
+            if c.get("custom_id"):
+                out.append(c)
+    return out
+
+
+def is_ephemeral(message: Any) -> bool:
+    flags = getattr(message, "flags", None)
+    if flags is None:
+        return False
+    eph = getattr(flags, "ephemeral", None)
+    if eph is not None:
+        return bool(eph)
+    return bool(int(flags) & 64)
+
+
+def public_messages(channel: Any) -> list[Any]:
+    return [m for m in channel.history() if not is_ephemeral(m)]
+
+
+@dataclass
+class Seen:
+    """What the test saw: every interaction result, for the leak and visibility checks."""
+
+    results: list[Any] = field(default_factory=list)
+    not_your_turn: int = 0
+    private_texts: list[str] = field(default_factory=list)
+
+
+def message_text(message: Any) -> str:
+    parts = [message.content or ""]
+    for e in message.embeds or []:
+        e = e if isinstance(e, dict) else e.to_dict()
+        parts.append(str(e.get("title", "")))
+        parts.append(str(e.get("description", "")))
+        for f in e.get("fields", []):
+            parts.append(f"{f.get('name', '')} {f.get('value', '')}")
+        parts.append(str((e.get("footer") or {}).get("text", "")))
+    for a in message.attachments or []:
+        parts.append(f"{getattr(a, 'filename', '')} {getattr(a, 'description', '') or ''}")
+    return "\n".join(parts)
+
+
+async def follow_menu(member: Any, result: Any, seen: Seen, *, steps: int = 12) -> None:
+    """Answer the ephemeral menus that follow a press until the bot stops asking."""
+    for _ in range(steps):
+        seen.results.append(result)
+        message = result.response
+        if DEBUG:
+            print(
+                "FOLLOW",
+                result,
+                result.ephemeral,
+                message and is_ephemeral(message),
+                message and message.content[:80],
+            )
+        if message is None:
+            return
+        if not is_ephemeral(message):
+            return
+        seen.private_texts.append(message_text(message))
+        comps = components(message)
+        if not comps:
+            return
+        keep = next((c for c in comps if c["custom_id"].endswith(":keep:*")), None)
+        confirm = next((c for c in comps if c.get("type") == 2 and c.get("label") == "Confirm"), None)
+        select = next((c for c in comps if c.get("type") == 3), None)
+        button = next((c for c in comps if c.get("type") == 2 and ":do:" in c["custom_id"]), None)
+        if keep is not None:
+            n = max(1, keep.get("min_values", 1))
+            values = [o["value"] for o in keep["options"][:n]]
+            result = await member.select(message, values, custom_id=keep["custom_id"])
+        elif confirm is not None:
+            result = await member.click(message, custom_id=confirm["custom_id"])
+        elif button is not None:
+            result = await member.click(message, custom_id=button["custom_id"])
+        elif select is not None:
+            result = await member.select(
+                message, [select["options"][0]["value"]], custom_id=select["custom_id"]
+            )
+        else:
+            return
+
+
+def turn_buttons(message: Any) -> list[dict[str, Any]]:
+    return [c for c in components(message) if c.get("type") == 2]
+
+
+async def play_turn(member: Any, message: Any, seen: Seen) -> bool:
+    """Press this member's preferred action on a turn message; False when none is offered."""
+    buttons = turn_buttons(message)
+    by_label = {b.get("label"): b for b in buttons}
+    for label in PREFERRED:
+        if label in by_label:
+            result = await member.click(message, custom_id=by_label[label]["custom_id"])
+            await follow_menu(member, result, seen)
+            return True
+    opener = next((b for b in buttons if ":open:" in b["custom_id"]), None)
+    if opener is None:
+        return False
+    result = await member.click(message, custom_id=opener["custom_id"])
+    await follow_menu(member, result, seen)
+    return True
