@@ -453,7 +453,7 @@ class ManagerGameService:
             menu = "draw"
         elif pending is not None:
             menu = "decide"
-        acts = [a for a in legal if act.category_of(a, pending is not None) == menu]
+        acts = legal if pending is not None else [a for a in legal if act.category_of(a, False) == menu]
         if not acts:
             raise _fail("play.stale")
         if isinstance(pending, TicketChoice):

@@ -6,6 +6,7 @@ the minimum (the first ones offered)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,6 +102,11 @@ async def follow_menu(member: Any, result: Any, seen: Seen, *, steps: int = 12) 
             return
 
 
+def _length(option: dict[str, Any]) -> int:
+    found = re.search(r"\((\d+) ", option.get("label", ""))
+    return int(found.group(1)) if found else 0
+
+
 def turn_buttons(message: Any) -> list[dict[str, Any]]:
     return [c for c in components(message) if c.get("type") == 2]
 
@@ -120,3 +126,55 @@ async def play_turn(member: Any, message: Any, seen: Seen) -> bool:
     result = await member.click(message, custom_id=opener["custom_id"])
     await follow_menu(member, result, seen)
     return True
+
+
+def game_id_of(message: Any) -> str:
+    return str(components(message)[0]["custom_id"].split(":")[1])
+
+
+def is_final(message: Any) -> bool:
+    return any(getattr(a, "filename", "") == "game.gif" for a in message.attachments or [])
+
+
+async def open_game(
+    channel: Any,
+    host: Any,
+    *,
+    board: str,
+    variant: str | None = None,
+    options: str | None = None,
+    joiners: tuple[Any, ...] = (),
+    ais: tuple[str, ...] = ("easy",),
+) -> tuple[str, Any]:
+    """/ttr new, joins, AI seats, Start; returns the game id and the lobby message."""
+    kwargs: dict[str, Any] = {"map": board}
+    if variant:
+        kwargs["variant"] = variant
+    if options:
+        kwargs["options"] = options
+    lobby = await host.slash(channel, "ttr new", **kwargs)
+    assert not lobby.ephemeral, lobby
+    gid = game_id_of(lobby.response)
+    for member in joiners:
+        joined = await member.click(lobby.response, label="Join")
+        assert joined.acknowledged
+    for level in ais:
+        await host.select(lobby.response, [level], custom_id=f"ttr:{gid}:addai:*")
+    started = await host.click(lobby.response, label="Start")
+    assert started.acknowledged and started.followups, started
+    return gid, lobby.response
+
+
+async def play_until_over(channel: Any, people: dict[int, Any], seen: Seen, *, max_steps: int = 2000) -> Any:
+    """Every person whose turn the last public message names plays; stops at the final message."""
+    for _ in range(max_steps):
+        last = public_messages(channel)[-1]
+        if is_final(last):
+            return last
+        content = last.content or ""
+        for uid, member in people.items():
+            if f"<@{uid}>" in content and turn_buttons(last):
+                await play_turn(member, last, seen)
+        if public_messages(channel)[-1].id == last.id:
+            raise AssertionError(f"nobody could play on: {content!r} {components(last)}")
+    raise AssertionError("the game did not end")
