@@ -165,12 +165,26 @@ async def open_game(
     return gid, lobby.response
 
 
-async def play_until_over(channel: Any, people: dict[int, Any], seen: Seen, *, max_steps: int = 2000) -> Any:
-    """Every person whose turn the last public message names plays; stops at the final message."""
-    for _ in range(max_steps):
+async def play_until_over(
+    channel: Any,
+    people: dict[int, Any],
+    seen: Seen,
+    *,
+    max_steps: int = 2000,
+    hand_over_after: int | None = None,
+) -> Any:
+    """Every person whose turn the last public message names plays; stops at the final message.
+    `hand_over_after`: after that many loops the people hand their seats to the AI (`/ttr replace` of oneself)."""
+    for step in range(max_steps):
         last = public_messages(channel)[-1]
         if is_final(last):
             return last
+        if hand_over_after is not None and step == hand_over_after:
+            for member in people.values():
+                handed = await member.slash(channel, "ttr replace", player=member, new_player=member)
+                seen.results.append(handed)
+                assert not handed.ephemeral, handed
+            continue
         content = last.content or ""
         for uid, member in people.items():
             if f"<@{uid}>" in content and turn_buttons(last):
@@ -178,3 +192,31 @@ async def play_until_over(channel: Any, people: dict[int, Any], seen: Seen, *, m
         if public_messages(channel)[-1].id == last.id:
             raise AssertionError(f"nobody could play on: {content!r} {components(last)}")
     raise AssertionError("the game did not end")
+
+
+def secrets_of(state: Any) -> list[str]:
+    """Strings that would betray a hand or a kept ticket: each player's tickets as the bot writes them."""
+    board = state.board
+    out = []
+    for p in state.players:
+        for t in p.tickets:
+            tk = board.tickets[t]
+            out.append(f"{board.cities[tk.a].name} – {board.cities[tk.b].name}")
+    return out
+
+
+PRIVATE_MARKERS = ("You drew", "You kept", "You received", "Your hand", "hand.png", "Keep at least")
+
+
+def assert_no_leak(channel: Any, state: Any, *, until: Any = None) -> int:
+    """No public message (text, embeds, attachment names and alt text) before `until` holds a secret."""
+    secrets = secrets_of(state)
+    checked = 0
+    for m in public_messages(channel):
+        if until is not None and m.id >= until.id:
+            break
+        text = message_text(m)
+        for secret in (*secrets, *PRIVATE_MARKERS):
+            assert secret not in text, f"public message leaks {secret!r}: {text!r}"
+        checked += 1
+    return checked
