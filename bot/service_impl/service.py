@@ -116,7 +116,7 @@ class ManagerGameService:
         ai_budget_ms: int | None = None,
         manager: GameManager | None = None,
     ) -> None:
-        self.settings = settings
+        self.bot_settings = settings
         self.pictures: Pictures = pictures or PoolPictures(settings.render_workers)
         self.ai_budget_ms = ai_budget_ms
         self.manager: GameManager | None = manager
@@ -129,7 +129,7 @@ class ManagerGameService:
     async def start(self, messenger: Messenger) -> None:
         self.messenger = messenger
         if self.manager is None:
-            repo = open_repository(self.settings.database_url)
+            repo = open_repository(self.bot_settings.database_url)
             await repo.connect()
             self.manager = GameManager(repo, notifier=self, owns_repo=True, ai_budget_ms=self.ai_budget_ms)
             # Our own timer loop (plain sleeps) rather than the manager's event-driven dispatcher: it wakes at
@@ -377,12 +377,13 @@ class ManagerGameService:
         state = await self._state(info.game_id)
         if state is None:
             raise _fail("play.not_running")
-        seat = self._check_turn(info, state, user_id)
         raw = arg if arg is not None else (values[0] if values else "")
+        token, _, rest = raw.partition(act.SEP)
+        if action != "decide":  # a button of an earlier moment says so, before "not your turn"
+            self._check_token(state, self._seat(info, user_id), token)
+        seat = self._check_turn(info, state, user_id)
         if action == "decide":
             return self._menu(info, state, seat, "decide", 0, edit=False)
-        token, _, rest = raw.partition(act.SEP)
-        self._check_token(state, seat, token)
         if action in ("open", "menu"):
             menu, _, page = rest.partition(act.SEP)
             return self._menu(info, state, seat, menu or "decide", int(page or 0), edit=action == "menu")

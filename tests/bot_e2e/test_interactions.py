@@ -1,0 +1,152 @@
+"""What each member sees during a game: turn messages, private hands, refusals, commands, restarts."""
+
+from __future__ import annotations
+
+import discord
+from driver import (
+    Seen,
+    components,
+    follow_menu,
+    is_ephemeral,
+    message_text,
+    open_game,
+    public_messages,
+    turn_buttons,
+)
+
+
+def _button(message, label):  # type: ignore[no-untyped-def]
+    return next(b for b in turn_buttons(message) if b.get("label") == label)
+
+
+async def _turn_of(channel, members):  # type: ignore[no-untyped-def]
+    """The last public message and the member it names (after the ticket choice)."""
+    for last in reversed(public_messages(channel)):
+        for m in members:
+            if f"<@{m.id}>, your turn" in (last.content or ""):
+                return last, m
+    raise AssertionError("no turn message")
+
+
+async def _choose_tickets(channel, members, seen):  # type: ignore[no-untyped-def]
+    setup = public_messages(channel)[-1]
+    assert "Choose your destination tickets" in setup.content
+    for m in members:
+        result = await m.click(setup, label="Choose tickets")
+        assert is_ephemeral(result.response) and "Keep at least" in result.response.content
+        await follow_menu(m, result, seen)
+
+
+async def test_two_people_and_an_ai(simcord_env, world, make_bot):  # type: ignore[no-untyped-def]
+    guild, channel, alice, bob, carol = world
+    seen = Seen()
+    gid, lobby = await open_game(channel, alice, board="europe", joiners=(bob,), ais=("easy",))
+    lobby_text = message_text(lobby)
+    assert "alice" in lobby_text or str(alice.id) in lobby_text
+    # a second Join by the same person is refused privately
+    again = await bob.click(lobby, label="Join") if components(lobby) else None
+    assert again is None or is_ephemeral(again.response)
+
+    await _choose_tickets(channel, (alice, bob), seen)
+    turn, player = await _turn_of(channel, (alice, bob))
+    other = bob if player is alice else alice
+    assert any(a.filename == "board.png" for a in turn.attachments)
+    assert turn.embeds[0].image.url == "attachment://board.png"
+    labels = {b["label"] for b in turn_buttons(turn)}
+    assert {"Draw cards", "Draw tickets", "My hand", "Board"} <= labels
+
+    # others pressing an action button: "not your turn" / "not in this game", nothing changes
+    refused = await other.click(turn, custom_id=_button(turn, "Draw cards")["custom_id"])
+    assert is_ephemeral(refused.response) and "not your turn" in refused.response.content
+    stranger = await carol.click(turn, custom_id=_button(turn, "Draw cards")["custom_id"])
+    assert is_ephemeral(stranger.response) and "not in this game" in stranger.response.content
+    assert public_messages(channel)[-1].id == turn.id
+
+    # the hand: private, text and picture, tickets with their progress
+    hand = await player.slash(channel, "ttr hand")
+    assert hand.ephemeral and any(a.filename == "hand.png" for a in hand.response.attachments)
+    text = message_text(hand.response)
+    assert "Tickets" in text and "trains" in text and " – " in text
+    outsider = await carol.slash(channel, "ttr hand")
+    assert outsider.ephemeral and "not in this game" in outsider.response.content
+
+    # /ttr claim with autocomplete of affordable routes, confirm, applied
+    choices = await player.autocomplete(channel, "ttr claim", "route", "")
+    if choices:
+        claim = await player.slash(channel, "ttr claim", route=choices[0]["value"])
+        assert claim.ephemeral and "pay" in claim.response.content
+        confirm = next(c for c in components(claim.response) if c.get("label") == "Confirm")
+        done = await player.click(claim.response, custom_id=confirm["custom_id"])
+        await follow_menu(player, done, seen)
+    else:  # nothing affordable: draw two cards through the picker
+        opened = await player.click(turn, custom_id=_button(turn, "Draw cards")["custom_id"])
+        assert "Pick a card" in opened.response.content
+        await follow_menu(player, opened, seen)
+    after = public_messages(channel)[-1]
+    assert after.id != turn.id and any(a.filename == "board.png" for a in after.attachments)
+
+    # the old turn message's buttons are stale now
+    stale = await player.click(turn, custom_id=_button(turn, "Draw cards")["custom_id"])
+    assert is_ephemeral(stale.response) and "earlier moment" in stale.response.content
+
+    # commands any member may use
+    status = await carol.slash(channel, "ttr status")
+    assert not status.ephemeral and "alice" in message_text(status.response)
+    log = await carol.slash(channel, "ttr log", count=5)
+    assert log.ephemeral and "alice" in message_text(log.response) or "bob" in message_text(log.response)
+    board = await carol.slash(channel, "ttr board")
+    assert any(a.filename == "board.png" for a in board.response.attachments)
+    games = await carol.slash(channel, "ttr games", scope="server")
+    assert gid in message_text(games.response)
+    settings = await bob.slash(channel, "ttr settings", setting="remind_after_hours", value="6")
+    assert settings.ephemeral and "host" in settings.response.content  # only the host changes settings
+    changed = await alice.slash(channel, "ttr settings", setting="remind_after_hours", value="6")
+    assert "6.0" in message_text(changed.response)
+
+    # a restart: only the messages survive; old persistent buttons still work
+    await simcord_env.restart_bot(make_bot())
+    turn2, player2 = await _turn_of(channel, (alice, bob))
+    my_hand = await player2.click(turn, custom_id=_button(turn, "My hand")["custom_id"])  # an old message
+    assert is_ephemeral(my_hand.response) and any(
+        a.filename == "hand.png" for a in my_hand.response.attachments
+    )
+    opened = await player2.click(turn2, custom_id=_button(turn2, "Draw cards")["custom_id"])
+    assert is_ephemeral(opened.response) and "Pick a card" in opened.response.content
+    await follow_menu(player2, opened, seen)
+    assert (await _turn_of(channel, (alice, bob)))[0].id != turn2.id
+
+    # the end: not by a member, yes by the host
+    refused_end = await bob.slash(channel, "ttr end")
+    assert refused_end.ephemeral and "host" in refused_end.response.content
+    ended = await alice.slash(channel, "ttr end")
+    assert not ended.ephemeral and "ended" in ended.response.content
+    no_game = await alice.slash(channel, "ttr status")
+    assert no_game.ephemeral and "no open game" in no_game.response.content
+    # hands never went public
+    for m in public_messages(channel):
+        assert not any(a.filename == "hand.png" for a in m.attachments)
+    assert all(isinstance(e, Exception) for e in simcord_env.errors)
+
+
+async def test_moderator_may_end_and_stats_after_a_game(simcord_env, world):  # type: ignore[no-untyped-def]
+    guild, channel, alice, bob, carol = world
+    await open_game(channel, alice, board="usa", ais=("easy",))
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(simcord_env.create_user("mod"), roles=[mods])
+    ended = await mod.slash(channel, "ttr end")
+    assert not ended.ephemeral and "ended" in ended.response.content
+    stats = await alice.slash(channel, "ttr stats")
+    assert "Statistics" in message_text(stats.response)
+    simcord_env.errors  # acknowledge
+
+
+async def test_unsolicited_posts_reach_the_channel(simcord_env, world):  # type: ignore[no-untyped-def]
+    """The service's messenger (wired by the bot in setup_hook) posts reminders and timer moves."""
+    guild, channel, alice, bob, carol = world
+    gid, _ = await open_game(channel, alice, board="usa", ais=("easy",))
+    service = simcord_env.bot.service
+    assert service.messenger is not None
+    await service.on_reminder(gid, 0, alice.id, 1)
+    await simcord_env.settle()
+    last = public_messages(channel)[-1]
+    assert f"<@{alice.id}>" in last.content and "reminder 1" in last.content
