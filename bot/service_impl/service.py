@@ -90,6 +90,13 @@ def _fail(key: str, **params: Any) -> GameError:
     return GameError(Text(key, params))
 
 
+def _int(text: str, default: int) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return default
+
+
 def _chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
@@ -386,10 +393,10 @@ class ManagerGameService:
             return self._menu(info, state, seat, "decide", 0, edit=False)
         if action in ("open", "menu"):
             menu, _, page = rest.partition(act.SEP)
-            return self._menu(info, state, seat, menu or "decide", int(page or 0), edit=action == "menu")
+            return self._menu(info, state, seat, menu or "decide", _int(page, 0), edit=action == "menu")
         if action == "grp":
             menu, _, key = rest.partition(act.SEP)
-            return self._payments(info, state, seat, menu, int(key or -1), edit=True)
+            return self._payments(info, state, seat, menu, _int(key, -1), edit=True)
         if action == "keep":
             try:
                 tickets = tuple(sorted(int(v.partition(act.SEP)[2]) for v in values))
@@ -683,7 +690,7 @@ class ManagerGameService:
         gid = info.game_id
         token = turn_token(state, seat)
         if menu.startswith("draw"):  # a warehouse chosen: the card picker for it
-            w = int(menu[4:] or -1)
+            w = _int(menu[4:], -1)
             acts = [a for a in legal_actions(state, seat) if getattr(a, "warehouse", None) == w]
             if not acts:
                 raise _fail("play.bad_choice")
