@@ -56,6 +56,7 @@ async def test_fuzzed_clicks_and_selects(simcord_env, world):  # type: ignore[no
         arg = rng.choice(ARGS)
         game = rng.choice([gid, gid, "nosuchgame", "AAAAAAAAAAAAAAAAAAAAAAAA"])
         ids.append(f"ttr:{game}:{action}" + (f":{arg}" if arg else ""))
+    ids = list(dict.fromkeys(ids))
     ids += ["ttr:", "ttr:::", f"ttr:{gid}", f"ttr:{gid}:Open:x", "random", f"ttr:{gid}:do:a:b"]
     for chunk in range(0, len(ids), 20):
         message = await _message_with_ids(simcord_env, channel, ids[chunk : chunk + 20])
