@@ -34,6 +34,7 @@ from engine.state import (
     DEPOTS,
     LAST_ROUND,
     GameState,
+    PlayerState,
     SecondDraw,
     TicketChoice,
     TicketMix,
@@ -45,6 +46,14 @@ from engine.turn import features_for
 from maps import COLORS, GRAY, LOCOMOTIVE, LOCOMOTIVE_PLUS4, PASSENGER_CARD
 
 Scored = list[tuple[float, Action]]
+
+# Tuning knobs of the normal policy (benchmarks may change them for A/B runs).
+PARAMS: dict[str, float] = {
+    "safe_ratio": 0.72,  # tickets needing up to this share of the trains left are taken as sure
+    "time_slack": 1.45,  # completion chance from turns: slack - turns needed / turns left
+    "ticket_draw_trains": 0.3,  # draw tickets once done, with at least this share of the trains left
+    "close_bonus": 0.0,  # extra value of a card that brings a route closer to being claimed
+}
 
 
 # ---- what the seat knows, digested once per decision ----------------------------------------------------------
@@ -87,7 +96,7 @@ class Context:
         self.missing, self.gray_color, self.locos_missing = planning.route_needs(state, seat, self.targets)
 
     @property
-    def player(self):  # noqa: ANN201 - PlayerState
+    def player(self) -> PlayerState:
         return self.state.players[self.seat]
 
 
@@ -113,9 +122,7 @@ def filler_targets(state: GameState, seat: int, graph: planning.Graph, n: int = 
         and not board.routes[r].locomotives
         and not board.routes[r].waves
     ]
-    hand = state.players[seat].hand
     cands.sort(key=lambda r: (-board.routes[r].length, planning.route_shortfall(state, seat, r), r))
-    del hand
     return cands[:n]
 
 
@@ -131,11 +138,12 @@ def completion_chance(
     ratio = trains / max(1, player.trains)
     if ratio > 1.0:
         return 0.0
-    p_trains = 1.0 if ratio <= 0.72 else 1.0 - (ratio - 0.72) / 0.28 * 0.85
+    safe = PARAMS["safe_ratio"]
+    p_trains = 1.0 if ratio <= safe else 1.0 - (ratio - safe) / (1.0 - safe) * 0.85
     in_hand = player.card_count() if hand_cards is None else hand_cards
     cards = trains if cards is None else cards
     turns_needed = max(0, cards - in_hand) / 2.0 + cards / 3.2
-    p_time = max(0.0, min(1.0, 1.45 - turns_needed / max(1.0, rounds_left(state))))
+    p_time = max(0.0, min(1.0, PARAMS["time_slack"] - turns_needed / max(1.0, rounds_left(state))))
     return min(p_trains, p_time, 0.97)
 
 
@@ -322,7 +330,13 @@ def claim_scores(ctx: Context) -> Scored:
             and (rt.length >= 3 or end_near or trains <= 4)
         ):
             score = 60.0 + pts - pen  # trains to spare and nothing better to do with them: points
-        elif harm <= 0 and rt.length >= 3 and own_trains <= spare_trains - 3 and not rt.tunnel:
+        elif (
+            harm <= 0
+            and rt.length >= 3
+            and own_trains <= spare_trains - 3
+            and not rt.tunnel
+            and ctx.level != "easy"
+        ):
             score = 86.0 + pts  # spare cards and trains: points now, at no cost to the plan
         extra = modules.claim_extra(ctx, r)
         if extra:
@@ -352,6 +366,15 @@ def card_values(ctx: Context) -> list[float]:
             vals[c] = 1.0 + 0.15 * min(missing[c], 4)
         else:
             vals[c] = 0.25  # spare cards still pay gray routes and tunnels later
+    close = PARAMS["close_bonus"]
+    if close:
+        for r in ctx.targets:
+            rt = board.routes[r]
+            c = rt.color if rt.color != GRAY else ctx.gray_color.get(r, -1)
+            if c >= 0 and missing[c] > 0:
+                short = planning.route_shortfall(ctx.state, ctx.seat, r)
+                if short > 0:
+                    vals[c] = max(vals[c], 1.0 + close / short)
     long_route = any(board.routes[r].length >= 4 for r in ctx.targets)
     vals[LOCOMOTIVE] = 1.0 + (0.9 if need_total > 0 else 0.0) + 0.5 * min(ctx.locos_missing, 2)
     vals[LOCOMOTIVE_PLUS4] = 1.2 if long_route else 0.2
@@ -476,13 +499,14 @@ def tunnel_scores(ctx: Context, pending: TunnelPayment) -> Scored:
     planned = route in ctx.plan.routes or any(
         board.routes[r].group == board.routes[route].group for r in ctx.plan.routes
     )
+    length = board.routes[route].length
+    value = 12.0 + length if planned else float(board.route_points(length))
     out: Scored = []
-    for a in ctx.legal:
-        if isinstance(a, PayTunnel):
-            worth = 10.0 + (10.0 if planned else 0.0) + board.routes[route].length - 2.0 * a.locomotives
-            out.append((worth - 1.5 * pending.extra, a))
-        elif isinstance(a, DeclineTunnel):
-            out.append((0.0, a))
+    for a in ctx.of(PayTunnel):
+        assert isinstance(a, PayTunnel)
+        cost = 1.2 * (pending.extra - a.locomotives) + 2.5 * a.locomotives
+        out.append((value - cost, a))
+    out += [(0.0, a) for a in ctx.of(DeclineTunnel)]
     return out
 
 
@@ -608,7 +632,7 @@ def turn_scores(ctx: Context) -> Scored:
         out += module_scores(ctx, others, 90.0, immediate_only=True)
     if not out:
         out = [(0.0, a) for a in ctx.of(Pass)]
-    if ctx.level == "easy" and out and ctx.rng.random() < 0.08:
+    if ctx.level == "easy" and out and ctx.rng.random() < 0.15:
         # loose play: now and then a random card draw instead of the plan
         draws = ctx.of(DrawBlind, DrawFaceUp)
         if draws:
@@ -623,7 +647,7 @@ def ticket_draw_scores(ctx: Context) -> Scored:
     full = ctx.state.board.rules["trains_per_player"]
     trains = ctx.player.trains
     outstanding = ctx.plan.trains
-    min_trains = max(9, int(0.3 * full)) if ctx.level != "easy" else int(0.5 * full)
+    min_trains = max(9, int(PARAMS["ticket_draw_trains"] * full)) if ctx.level != "easy" else int(0.5 * full)
     if outstanding > 2 or trains - outstanding < min_trains or ctx.rounds_left < 6:
         return []
     step = draw_step(ctx.state)

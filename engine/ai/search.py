@@ -27,16 +27,17 @@ from engine.scoring import ScoreSheet, final_scores, joined, network, shared_rou
 from engine.state import MAIN, GameState, TicketChoice, TicketMix
 from engine.turn import features_for
 
-DEFAULT_BUDGET_MS = 900.0
+DEFAULT_BUDGET_MS = 1000.0
 
 
 @dataclass
 class SearchSettings:
     candidates: int = 4  # normal policy's best actions considered
-    max_worlds: int = 8  # determinized worlds per decision
+    max_worlds: int = 24  # determinized worlds per decision
     horizon_rounds: float = 2.0  # rounds of play after the decision (every seat once per round)
     margin: float = 2.0  # a candidate must beat the normal choice by this mean margin to replace it
     full_rollout_rounds: float = 4.0  # with fewer rounds left than this, playouts run to the end
+    midgame: bool = True  # search turn-start decisions before the end nears (else: ticket decisions only)
 
 
 SETTINGS = SearchSettings()
@@ -57,6 +58,8 @@ def search(
     pending = state.pending.get(seat)
     worth = pending is None and state.phase == MAIN or isinstance(pending, TicketChoice | TicketMix)
     if not worth or len(scored) < 2:
+        return scored[0][1]
+    if pending is None and not settings.midgame and rounds_left(state) > settings.full_rollout_rounds:
         return scored[0][1]
     cands = candidates(scored, settings.candidates)
     if len(cands) < 2:
