@@ -149,8 +149,8 @@ def payment_shapes(route_color: int, length: int, symbols: int, waves: int, hand
     return out
 
 
-_SHAPES_CACHE: dict[tuple[Any, ...], list[PaymentShape]] = {}
-_SHAPES_CACHE_MAX = 200_000
+SHAPES_CACHE: dict[tuple[Any, ...], list[PaymentShape]] = {}
+SHAPES_CACHE_MAX = 200_000
 
 
 def cached_payment_shapes(key: tuple[int, int, int, int], hand: tuple[int, ...], ferry_cards: int
@@ -160,11 +160,11 @@ def cached_payment_shapes(key: tuple[int, int, int, int], hand: tuple[int, ...],
     # a coloured route's payments depend only on that colour, the wild cards and the ferry cards
     ck = (key, hand, ferry_cards) if color == GRAY else (key, hand[color], hand[LOCOMOTIVE],
                                                             hand[LOCOMOTIVE_PLUS4], ferry_cards)
-    found = _SHAPES_CACHE.get(ck)
+    found = SHAPES_CACHE.get(ck)
     if found is None:
-        if len(_SHAPES_CACHE) >= _SHAPES_CACHE_MAX:
-            _SHAPES_CACHE.clear()
-        found = _SHAPES_CACHE[ck] = payment_shapes(*key, hand, ferry_cards)
+        if len(SHAPES_CACHE) >= SHAPES_CACHE_MAX:
+            SHAPES_CACHE.clear()
+        found = SHAPES_CACHE[ck] = payment_shapes(*key, hand, ferry_cards)
     return found
 
 

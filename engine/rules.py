@@ -26,6 +26,7 @@ from engine.actions import (
 from engine.cards import EMPTY
 from engine.claims import (
     PLUS4_MIN_LENGTH,
+    SHAPES_CACHE,
     PaymentShape,
     affordability_error,
     cached_payment_shapes,
@@ -160,14 +161,24 @@ def claimable_routes(state: GameState, seat: int) -> list[tuple[int, list[Paymen
     locos = hand[LOCOMOTIVE]
     plus4 = hand[LOCOMOTIVE_PLUS4]
     best_color = max(hand[:LOCOMOTIVE])
+    extra_wilds = plus4 or ferry
+    cache = SHAPES_CACHE
     for key, entries in _route_table(state.board):
         color, length, symbols, waves = key
         # quick reject: not enough cards of any kind for this shape (most shapes, most turns)
-        if symbols > locos or (best_color if color < 0 else hand[color]) + locos + (
-            plus4 if length >= PLUS4_MIN_LENGTH else 0
-        ) + min(2 * ferry, waves) < length:
+        if symbols > locos:
             continue
-        shapes = cached_payment_shapes(key, hand, ferry)
+        cover = (best_color if color < 0 else hand[color]) + locos
+        if cover < length:
+            if not extra_wilds:
+                continue
+            cover += (plus4 if length >= PLUS4_MIN_LENGTH else 0) + (min(2 * ferry, waves) if ferry else 0)
+            if cover < length:
+                continue
+        ck = (key, hand, ferry) if color < 0 else (key, hand[color], locos, plus4, ferry)
+        shapes = cache.get(ck)
+        if shapes is None:
+            shapes = cached_payment_shapes(key, hand, ferry)
         if not shapes:
             continue
         for rid, length, group in entries:
