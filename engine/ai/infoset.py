@@ -24,7 +24,7 @@ def seat_view(state: GameState, seat: int) -> dict[str, Any]:
     return view
 
 
-def determinize(state: GameState, seat: int, rng: random.Random) -> GameState:
+def determinize(state: GameState, seat: int, rng: random.Random, *, infer: float = 0.0) -> GameState:
     """A copy of `state` in which the hidden parts are re-dealt at random from what `seat` cannot see.
 
     - Train cards: the deck, the other players' hands and the warehouses' contents (only their totals are
@@ -33,6 +33,9 @@ def determinize(state: GameState, seat: int, rng: random.Random) -> GameState:
     - Tickets: per ticket deck (short/long/regular), the other players' kept and offered tickets, the ticket
       decks and the box are pooled, shuffled and dealt back with the same counts per deck.
     - The copy's random generator is reseeded from `rng`, so future draws are not the real ones either.
+
+    `infer` > 0 deals the other players' kept tickets with a bias towards tickets whose ends their claimed
+    routes already touch (weight 1 + infer per end touched): what their public play suggests they hold.
 
     The hidden parts are sorted before they are shuffled, so the result depends only on what the seat can see
     and on `rng`: two states that look the same to the seat give the same determinizations.
@@ -95,10 +98,26 @@ def determinize(state: GameState, seat: int, rng: random.Random) -> GameState:
         rng.shuffle(hidden[d])
     offers: dict[int, list[int]] = {}
     cursor = {d: 0 for d in hidden}
+    touched: dict[int, set[int]] = {}
+    if infer > 0:
+        routes = s.board.routes
+        for o in others:
+            touched[o] = {c for r in s.players[o].routes for c in (routes[r].a, routes[r].b)}
     for d, key, i in slots:
-        t = hidden[d][cursor[d]]
-        cursor[d] += 1
         kind, where = key
+        pile = hidden[d]
+        k = cursor[d]
+        if kind == "player" and infer > 0 and touched.get(where):
+            near = touched[where]
+            weights = [1.0 + infer * ((tickets[t].a in near) + (tickets[t].b in near)) for t in pile[k:]]
+            x = rng.random() * sum(weights)
+            j = 0
+            while j < len(weights) - 1 and x >= weights[j]:
+                x -= weights[j]
+                j += 1
+            pile[k], pile[k + j] = pile[k + j], pile[k]
+        t = pile[k]
+        cursor[d] += 1
         if kind == "player":
             s.players[where].tickets[i] = t
         elif kind == "offer":

@@ -24,7 +24,7 @@ from engine.ai.infoset import determinize
 from engine.ai.policy import completion_chance, ranked, rounds_left
 from engine.rules import apply, legal_actions, to_act
 from engine.scoring import ScoreSheet, final_scores, joined, network, shared_routes
-from engine.state import MAIN, GameState, TicketChoice, TicketMix
+from engine.state import LAST_ROUND, MAIN, GameState, TicketChoice, TicketMix
 from engine.turn import features_for
 
 DEFAULT_BUDGET_MS = 1000.0
@@ -37,6 +37,9 @@ class SearchSettings:
     horizon_rounds: float = 2.0  # rounds of play after the decision (every seat once per round)
     margin: float = 2.0  # a candidate must beat the normal choice by this mean margin to replace it
     full_rollout_rounds: float = 4.0  # with fewer rounds left than this, playouts run to the end
+    infer: float = (
+        0.0  # bias of the other players' tickets towards their claimed routes (infoset.determinize)
+    )
     midgame: bool = True  # search turn-start decisions before the end nears (else: ticket decisions only)
 
 
@@ -56,7 +59,9 @@ def search(
     budget = (DEFAULT_BUDGET_MS if budget_ms is None else budget_ms) / 1000.0
     scored = ranked(state, seat, legal, rng, "normal")
     pending = state.pending.get(seat)
-    worth = pending is None and state.phase == MAIN or isinstance(pending, TicketChoice | TicketMix)
+    worth = (pending is None and state.phase in (MAIN, LAST_ROUND)) or isinstance(
+        pending, TicketChoice | TicketMix
+    )
     if not worth or len(scored) < 2:
         return scored[0][1]
     if pending is None and not settings.midgame and rounds_left(state) > settings.full_rollout_rounds:
@@ -70,7 +75,7 @@ def search(
     if rounds_left(state) <= settings.full_rollout_rounds:
         horizon_turns = 10_000  # near the end: play it out and score it exactly
     for _ in range(settings.max_worlds):
-        world = determinize(state, seat, rng)
+        world = determinize(state, seat, rng, infer=settings.infer)
         seed = rng.getrandbits(32)
         for i, a in enumerate(cands):
             s = world.copy()

@@ -55,14 +55,16 @@ def test_hard_level_plays_a_legal_game() -> None:
 # ---- information sets ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("board", ["europe", "germany", "marklin"])
-def test_determinize_keeps_what_the_seat_sees_and_changes_the_rest(board: str) -> None:
+@pytest.mark.parametrize(
+    ("board", "infer"), [("europe", 0.0), ("germany", 0.0), ("marklin", 0.0), ("usa", 3.0)]
+)
+def test_determinize_keeps_what_the_seat_sees_and_changes_the_rest(board: str, infer: float) -> None:
     state = advance(new_game(board, 4, seed=11), 60, seed=11)
     assert not state.finished
     for seat in range(4):
         changed_deck = changed_hidden = 0
         for k in range(5):
-            world = determinize(state, seat, random.Random(k))
+            world = determinize(state, seat, random.Random(k), infer=infer)
             assert seat_view(world, seat) == seat_view(state, seat)
             assert world.players[seat].hand == state.players[seat].hand
             assert world.players[seat].tickets == state.players[seat].tickets
@@ -82,6 +84,24 @@ def test_determinize_keeps_what_the_seat_sees_and_changes_the_rest(board: str) -
             )
             assert world.rng.getstate() != state.rng.getstate()
         assert changed_deck >= 4 and changed_hidden >= 4
+
+
+def test_inferred_tickets_lean_towards_the_routes_players_claimed() -> None:
+    state = advance(new_game("europe", 3, seed=2), 90, seed=2)
+    board = state.board
+
+    def touching(world: GameState) -> int:
+        n = 0
+        for o in (1, 2):
+            near = {c for r in world.players[o].routes for c in (board.routes[r].a, board.routes[r].b)}
+            n += sum(
+                (board.tickets[t].a in near) + (board.tickets[t].b in near) for t in world.players[o].tickets
+            )
+        return n
+
+    plain = sum(touching(determinize(state, 0, random.Random(k))) for k in range(30))
+    inferred = sum(touching(determinize(state, 0, random.Random(k), infer=4.0)) for k in range(30))
+    assert inferred > plain * 1.3
 
 
 def _cards(state: GameState, seat: int) -> list[int]:
