@@ -347,8 +347,9 @@ class ManagerGameService:
             return await self._start(info, user_id, moderator)
         if action == "hand":
             return await self.hand(guild_id, channel_id, user_id, game_id=game_id)
-        if action == "board":
-            return await self.board(guild_id, channel_id, user_id, game_id=game_id)
+        if action == "board":  # the button answers privately (no channel spam); /ttr board posts publicly
+            shown = await self.board(guild_id, channel_id, user_id, game_id=game_id)
+            return Reply(embeds=shown.embeds, files=shown.files, ephemeral=True)
         if action == "status":
             return await self.status(guild_id, channel_id, user_id, game_id=game_id)
         if action in ("open", "menu", "grp", "do", "keep", "decide"):
@@ -697,8 +698,9 @@ class ManagerGameService:
             buttons = [
                 ButtonSpec(gid, "do", act.label(state, seat, a)[:80], arg=act.pack(token, a)) for a in acts
             ]
+            face_up = ", ".join(CARD_NAMES[c] for c in state.face_up if 0 <= c < len(CARD_NAMES)) or "-"
             return Reply(
-                content=Text("menu.draw", {"face_up": ""}),
+                content=Text("menu.draw", {"face_up": face_up}),
                 rows=tuple(_rows_of_buttons(buttons)),
                 ephemeral=True,
                 edit_source=edit,
