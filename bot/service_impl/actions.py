@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
+from bot.service import Text
 from engine.actions import ACTION_TYPES, Action
 from engine.state import GameState
 from maps import CARD_NAMES, LOCOMOTIVE
@@ -273,3 +274,44 @@ def cheapest(actions: Sequence[Action], hand: Sequence[int]) -> Action:
         return (locos, plus4, ferry, -spare)
 
     return min(actions, key=key)
+
+
+def message(state: GameState, seat: int, action: Action, limit: int = 100) -> Text | str:
+    """The label of an action as shown: a catalogue message where the wording is fixed (translated by the
+    adapter), else the plain label (place names, payments) cut to `limit` characters."""
+    a: Any = action
+    kind = action.kind
+    warehouse = getattr(a, "warehouse", None)
+    if warehouse is not None:
+        owner = state.players[warehouse].name
+        if kind == "draw_blind":
+            return Text("act.deck_warehouse", {"owner": owner})
+        if kind == "draw_face_up":
+            return Text("act.face_up_warehouse", {"card": _card(state.face_up[a.slot]), "owner": owner})
+    if kind == "draw_blind":
+        return Text("act.deck")
+    if kind == "draw_face_up":
+        return Text("act.face_up", {"card": _card(state.face_up[a.slot])})
+    if kind == "decline_tunnel":
+        return Text("act.give_up")
+    if kind == "pay_tunnel":
+        return Text("act.pay", {"cards": label(state, seat, action).removeprefix("Pay ")})
+    if kind == "draw_tickets":
+        return (
+            Text("act.draw_tickets_mix", {"mix": "/".join(map(str, a.mix))})
+            if a.mix
+            else Text("act.draw_tickets")
+        )
+    if kind == "take_ferry_card":
+        return Text("act.ferry")
+    if kind == "pass":
+        return Text("act.pass")
+    if kind == "place_passenger" and a.city is None:
+        return Text("act.keep_passenger")
+    if kind == "take_warehouses" and not a.owners:
+        return Text("act.leave_warehouses")
+    return label(state, seat, action)[:limit]
+
+
+def _card(card: int) -> str:
+    return CARD_NAMES[card] if 0 <= card < len(CARD_NAMES) else "?"

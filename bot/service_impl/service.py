@@ -90,6 +90,10 @@ def _fail(key: str, **params: Any) -> GameError:
     return GameError(Text(key, params))
 
 
+def _cut(message: Message, n: int) -> Message:
+    return message[:n] if isinstance(message, str) else message
+
+
 def _int(text: str, default: int) -> int:
     try:
         return int(text)
@@ -536,11 +540,11 @@ class ManagerGameService:
         menu: str,
     ) -> tuple[tuple[ComponentSpec, ...], ...]:
         """Buttons when few (and short), else selects of 25, paged with a More button."""
-        packed = [(act.label(state, seat, a), act.pack(token, a)) for a in acts]
+        packed = [(act.message(state, seat, a), act.pack(token, a)) for a in acts]
         if len(packed) <= 5 and all(len(v) <= MAX_ARG for _, v in packed):
             return (
                 tuple(
-                    ButtonSpec(gid, "do", lbl[:80], arg=v, style="primary" if i == 0 else "secondary")
+                    ButtonSpec(gid, "do", _cut(lbl, 80), arg=v, style="primary" if i == 0 else "secondary")
                     for i, (lbl, v) in enumerate(packed)
                 ),
             )
@@ -556,7 +560,7 @@ class ManagerGameService:
                     SelectSpec(
                         gid,
                         "do" if i == 0 else f"do{i}",
-                        tuple(OptionSpec(lbl[:100], v) for lbl, v in chunk),
+                        tuple(OptionSpec(_cut(lbl, 100), v) for lbl, v in chunk),
                         placeholder=Text("menu.pick"),
                     ),
                 )
@@ -609,7 +613,7 @@ class ManagerGameService:
                 ButtonSpec(
                     gid,
                     "do",
-                    act.label(state, seat, a)[:80],
+                    act.message(state, seat, a, 80),
                     arg=act.pack(token, a),
                     style=style,
                     emoji=emoji,
@@ -696,7 +700,7 @@ class ManagerGameService:
             if not acts:
                 raise _fail("play.bad_choice")
             buttons = [
-                ButtonSpec(gid, "do", act.label(state, seat, a)[:80], arg=act.pack(token, a)) for a in acts
+                ButtonSpec(gid, "do", act.message(state, seat, a, 80), arg=act.pack(token, a)) for a in acts
             ]
             face_up = ", ".join(CARD_NAMES[c] for c in state.face_up if 0 <= c < len(CARD_NAMES)) or "-"
             return Reply(
@@ -736,14 +740,14 @@ class ManagerGameService:
         ]
         others = [a for a in acts if a != best]
         if others:
-            options = [(act.label(state, seat, a), act.pack(token, a)) for a in [best, *others]]
+            options = [(act.message(state, seat, a), act.pack(token, a)) for a in [best, *others]]
             for i, chunk in enumerate(_chunks(options, MAX_OPTIONS)[: MAX_ROWS - 1]):
                 rows.append(
                     (
                         SelectSpec(
                             gid,
                             "do" if i == 0 else f"do{i}",
-                            tuple(OptionSpec(lbl[:100], v) for lbl, v in chunk),
+                            tuple(OptionSpec(_cut(lbl, 100), v) for lbl, v in chunk),
                             placeholder=Text("menu.other_payment"),
                         ),
                     )
