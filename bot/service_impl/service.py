@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.manager import GameEvent, GameInfo, GameManager, Outcome, Refused, turn_token
+from bot.manager import Clock, GameEvent, GameInfo, GameManager, Outcome, Refused, turn_token
 from bot.manager.settings import AI_LEVELS, GameSettings
 from bot.service import (
     ButtonSpec,
@@ -126,10 +126,12 @@ class ManagerGameService:
         pictures: Pictures | None = None,
         ai_budget_ms: int | None = None,
         manager: GameManager | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.bot_settings = settings
         self.pictures: Pictures = pictures or PoolPictures(settings.render_workers)
         self.ai_budget_ms = ai_budget_ms
+        self.clock = clock  # None: the system clock (tests set a ManualClock before start)
         self.manager: GameManager | None = manager
         self.messenger: Messenger | None = None
         self._lines: dict[str, list[str]] = {}  # public lines not yet posted, per game
@@ -142,7 +144,9 @@ class ManagerGameService:
         if self.manager is None:
             repo = open_repository(self.bot_settings.database_url)
             await repo.connect()
-            self.manager = GameManager(repo, notifier=self, owns_repo=True, ai_budget_ms=self.ai_budget_ms)
+            self.manager = GameManager(
+                repo, notifier=self, owns_repo=True, ai_budget_ms=self.ai_budget_ms, clock=self.clock
+            )
             # Our own timer loop (plain sleeps) rather than the manager's event-driven dispatcher: it wakes at
             # the next due timer or at least every TIMER_POLL seconds, and stops with the service.
             await self.manager.start(dispatcher=False)

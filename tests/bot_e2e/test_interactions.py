@@ -14,6 +14,8 @@ from driver import (
     turn_buttons,
 )
 
+from bot.service import GameError
+
 
 def _button(message, label):  # type: ignore[no-untyped-def]
     return next(b for b in turn_buttons(message) if b.get("label") == label)
@@ -125,7 +127,7 @@ async def test_two_people_and_an_ai(simcord_env, world, make_bot):  # type: igno
     # hands never went public
     for m in public_messages(channel):
         assert not any(a.filename == "hand.png" for a in m.attachments)
-    assert all(isinstance(e, Exception) for e in simcord_env.errors)
+    assert all(isinstance(getattr(e, "original", e), GameError) for e in simcord_env.errors)
 
 
 async def test_moderator_may_end_and_stats_after_a_game(simcord_env, world):  # type: ignore[no-untyped-def]
@@ -150,3 +152,58 @@ async def test_unsolicited_posts_reach_the_channel(simcord_env, world):  # type:
     await simcord_env.settle()
     last = public_messages(channel)[-1]
     assert f"<@{alice.id}>" in last.content and "reminder 1" in last.content
+
+
+async def test_absent_player_is_played_by_the_timer_and_announced(simcord_env, world, bot_settings):  # type: ignore[no-untyped-def]
+    """Moves nobody clicked (the absent-player policy, fired by the stored timers) reach the channel through
+    the service's messenger, with the board picture and the next player's buttons."""
+    from datetime import timedelta
+
+    from conftest import FastPictures
+
+    from bot import create_bot
+    from bot.manager import ManualClock
+
+    guild, channel, alice, bob, carol = world
+    clock = ManualClock()
+    bot = create_bot(bot_settings)
+    bot.service.clock = clock  # type: ignore[attr-defined]
+    bot.service.pictures = FastPictures()  # type: ignore[attr-defined]
+    bot.service.ai_budget_ms = 20  # type: ignore[attr-defined]
+    await simcord_env.restart_bot(bot)
+    gid, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
+    seen = Seen()
+    await _choose_tickets(channel, (alice, bob), seen)
+    turn, player = await _turn_of(channel, (alice, bob))
+    clock.advance(timedelta(hours=13))  # first reminder
+    await bot.service.manager.run_due_timers()  # type: ignore[attr-defined]
+    await simcord_env.settle()
+    reminder = public_messages(channel)[-1]
+    assert f"<@{player.id}>" in reminder.content and "reminder 1" in reminder.content
+    clock.advance(timedelta(hours=13))  # second reminder
+    await bot.service.manager.run_due_timers()  # type: ignore[attr-defined]
+    clock.advance(timedelta(hours=25))  # absent: an AI plays this turn
+    await bot.service.manager.run_due_timers()  # type: ignore[attr-defined]
+    await simcord_env.settle()
+    texts = [m.content for m in public_messages(channel)[-3:]]
+    assert any("did not play in time" in t for t in texts), texts
+    after, next_player = await _turn_of(channel, (alice, bob))
+    assert after.id != turn.id and next_player is not player
+    assert any(a.filename == "board.png" for a in after.attachments)
+    assert {"Draw cards", "My hand"} <= {b["label"] for b in turn_buttons(after)}
+
+
+async def test_leave_and_kick(simcord_env, world):  # type: ignore[no-untyped-def]
+    guild, channel, alice, bob, carol = world
+    lobby = await alice.slash(channel, "ttr new", map="usa")
+    await bob.click(lobby.response, label="Join")
+    await carol.click(lobby.response, label="Join")
+    kicked = await alice.slash(channel, "ttr kick", player=carol)
+    assert not kicked.ephemeral and "removed" in kicked.response.content
+    not_host = await bob.slash(channel, "ttr kick", player=alice)
+    assert not_host.ephemeral
+    started = await alice.click(lobby.response, label="Start")
+    assert started.followups
+    resigned = await bob.slash(channel, "ttr leave")
+    assert not resigned.ephemeral and "AI plays" in message_text(resigned.response)
+    assert all(isinstance(getattr(e, "original", e), GameError) for e in simcord_env.errors)
