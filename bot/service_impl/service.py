@@ -29,6 +29,7 @@ from bot.manager import Clock, GameEvent, GameInfo, GameManager, Outcome, Refuse
 from bot.manager.settings import AI_LEVELS, GameSettings
 from bot.service import (
     ButtonSpec,
+    ButtonStyle,
     Choice,
     ComponentSpec,
     EmbedSpec,
@@ -68,7 +69,7 @@ REFUSED_KEYS = {
     "seat_ai": "play.seat_ai",
     "no_game": "game.none",
 }
-MENU_LABELS = {
+MENU_LABELS: dict[str, tuple[str, ButtonStyle, str | None]] = {
     "draw": ("btn.draw", "primary", "🃏"),
     "claim": ("btn.claim", "success", "🚂"),
     "tickets": ("btn.tickets", "secondary", "🎫"),
@@ -86,8 +87,8 @@ def _refusal(exc: Refused) -> GameError:
     return GameError(Text(key) if key else exc.message)
 
 
-def _fail(key: str, **params: Any) -> GameError:
-    return GameError(Text(key, params))
+def _fail(message_key: str, /, **params: Any) -> GameError:
+    return GameError(Text(message_key, params))
 
 
 def _cut(message: Message, n: int) -> Message:
@@ -380,6 +381,8 @@ class ManagerGameService:
         if info.seats[seat].ai_level is not None:
             raise _fail("play.seat_ai")
         if seat not in info.to_act:
+            if state.phase == SETUP:
+                raise _fail("play.nothing")
             raise _fail("play.not_your_turn", current=_mention(info, state.current))
         return seat
 
@@ -611,7 +614,7 @@ class ManagerGameService:
             )
         buttons = []
         for a in acts:
-            style = "success" if a.kind == "draw_blind" else "secondary"
+            style: ButtonStyle = "success" if a.kind == "draw_blind" else "secondary"
             emoji = "🂠" if a.kind == "draw_blind" else None
             buttons.append(
                 ButtonSpec(
@@ -826,7 +829,7 @@ class ManagerGameService:
                                 arg=f"{token}{act.SEP}{menu}",
                                 style=style,
                                 emoji=emoji,
-                            )  # type: ignore[arg-type]
+                            )
                         )
         buttons.append(ButtonSpec(gid, "hand", Text("btn.hand"), emoji="✋"))
         buttons.append(ButtonSpec(gid, "board", Text("btn.board"), emoji="🗺"))

@@ -102,6 +102,10 @@ async def test_two_people_and_an_ai(simcord_env, world, make_bot):  # type: igno
     assert gid in message_text(games.response)
     settings = await bob.slash(channel, "ttr settings", setting="remind_after_hours", value="6")
     assert settings.ephemeral and "host" in settings.response.content  # only the host changes settings
+    no_value = await alice.slash(channel, "ttr settings", setting="absent_policy")
+    assert no_value.ephemeral and "Give a value" in no_value.response.content
+    bad = await alice.slash(channel, "ttr settings", setting="absent_policy", value="explode")
+    assert bad.ephemeral and "absent_policy" in bad.response.content
     changed = await alice.slash(channel, "ttr settings", setting="remind_after_hours", value="6")
     assert "6.0" in message_text(changed.response)
 
