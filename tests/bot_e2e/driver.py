@@ -220,3 +220,22 @@ def assert_no_leak(channel: Any, state: Any, *, until: Any = None) -> int:
             assert secret not in text, f"public message leaks {secret!r}: {text!r}"
         checked += 1
     return checked
+
+
+async def play_until_button(
+    channel: Any, member: Any, label: str, seen: Seen, *, max_steps: int = 120
+) -> Any:
+    """Play (first sensible options) until the turn message names `member` with a `label` button; that message."""
+    for _ in range(max_steps):
+        last = public_messages(channel)[-1]
+        if is_final(last):
+            raise AssertionError(f"the game ended before {label!r} was offered")
+        if f"<@{member.id}>" in (last.content or "") and any(
+            b.get("label") == label for b in turn_buttons(last)
+        ):
+            return last
+        if f"<@{member.id}>" in (last.content or ""):
+            await play_turn(member, last, seen)
+        if public_messages(channel)[-1].id == last.id:
+            raise AssertionError(f"stuck on {last.content!r}")
+    raise AssertionError(f"{label!r} never offered")
