@@ -833,10 +833,10 @@ class ManagerGameService:
                         )
         buttons.append(ButtonSpec(gid, "hand", Text("btn.hand"), emoji="✋"))
         buttons.append(ButtonSpec(gid, "board", Text("btn.board"), emoji="🗺"))
-        png = await self.pictures.board(state)
+        png = await self._picture(self.pictures.board(state), gid)
         rnd = state.turn // max(1, state.num_players) + 1
         embed = EmbedSpec(
-            image="board.png",
+            image="board.png" if png else None,
             color=EMBED_COLOR,
             footer=Text(
                 "turn.footer",
@@ -847,9 +847,18 @@ class ManagerGameService:
         return Reply(
             content=content,
             embeds=(embed,),
-            files=(FileSpec("board.png", png, description=alt),),
+            files=(FileSpec("board.png", png, description=alt),) if png else (),
             rows=tuple(_rows_of_buttons(buttons)),
         )
+
+    async def _picture(self, call: Any, game_id: str) -> bytes | None:
+        """A picture, or None when drawing failed (the move is already saved: the message goes out without it)."""
+        try:
+            data: bytes = await call
+        except Exception:  # noqa: BLE001 - a broken picture must not hide the move
+            log.exception("game %s: picture failed", game_id)
+            return None
+        return data
 
     async def _final_message(self, info: GameInfo, state: GameState, lines: str) -> Reply:
         if info.status != GameStatus.FINISHED:
@@ -877,12 +886,14 @@ class ManagerGameService:
             )
         embeds.append(EmbedSpec(title=Text("final.sheets"), fields=tuple(fields[:25]), image="summary.png"))
         board_png, summary_png = await asyncio.gather(
-            self.pictures.board(state), self.pictures.summary(state)
+            self._picture(self.pictures.board(state), info.game_id),
+            self._picture(self.pictures.summary(state), info.game_id),
         )
-        files = [
-            FileSpec("board.png", board_png, description=f"Final board of game {info.game_id}"),
-            FileSpec("summary.png", summary_png, description="Final scores"),
-        ]
+        files = []
+        if board_png:
+            files.append(FileSpec("board.png", board_png, description=f"Final board of game {info.game_id}"))
+        if summary_png:
+            files.append(FileSpec("summary.png", summary_png, description="Final scores"))
         try:
             record = await self.m.export_record(info.game_id)
             files.append(
@@ -997,11 +1008,11 @@ class ManagerGameService:
             FieldSpec(Text("hand.tickets"), "\n".join(tickets)[:1024] or "-", False),
             FieldSpec(Text("hand.stock"), " · ".join(stock), False),
         )
-        png = await self.pictures.hand(state, seat)
+        png = await self._picture(self.pictures.hand(state, seat), info.game_id)
         embed = EmbedSpec(
             title=Text("hand.title", {"game": info.game_id}),
             fields=fields,
-            image="hand.png",
+            image="hand.png" if png else None,
             color=EMBED_COLOR,
         )
         rows: tuple[tuple[ComponentSpec, ...], ...] = ()
@@ -1009,7 +1020,7 @@ class ManagerGameService:
             rows = ((ButtonSpec(info.game_id, "decide", Text("btn.decide"), style="primary"),),)
         return Reply(
             embeds=(embed,),
-            files=(FileSpec("hand.png", png, description="Your cards and tickets"),),
+            files=(FileSpec("hand.png", png, description="Your cards and tickets"),) if png else (),
             rows=rows,
             ephemeral=True,
         )
@@ -1021,17 +1032,17 @@ class ManagerGameService:
         state = await self._state(info.game_id)
         if state is None:
             raise _fail("play.not_running")
-        png = await self.pictures.board(state)
+        png = await self._picture(self.pictures.board(state), info.game_id)
         face_up = ", ".join(CARD_NAMES[c] for c in state.face_up if 0 <= c < len(CARD_NAMES)) or "-"
         embed = EmbedSpec(
             title=Text("board.title", {"game": info.game_id, "board": load_board(info.board).name}),
             description=Text("board.face_up", {"cards": face_up, "deck": len(state.deck)}),
-            image="board.png",
+            image="board.png" if png else None,
             color=EMBED_COLOR,
         )
         return Reply(
             embeds=(embed,),
-            files=(FileSpec("board.png", png, description=f"Board of game {info.game_id}"),),
+            files=(FileSpec("board.png", png, description=f"Board of game {info.game_id}"),) if png else (),
             rows=((ButtonSpec(info.game_id, "hand", Text("btn.hand"), emoji="✋"),),),
         )
 

@@ -93,3 +93,29 @@ async def test_real_pictures_from_the_render_pool(simcord_env, world, fast_pictu
     assert hand.ephemeral and data[:4] == b"\x89PNG"
     assert components(setup)
     assert simcord_env.errors == []
+
+
+async def test_a_broken_picture_does_not_hide_the_move(simcord_env, world):  # type: ignore[no-untyped-def]
+    from driver import Seen, follow_menu
+
+    class Broken:
+        async def board(self, *args):  # type: ignore[no-untyped-def]
+            raise RuntimeError("cairo exploded")
+
+        hand = summary = gif = board
+
+        def close(self) -> None:
+            return None
+
+    guild, channel, alice, bob, carol = world
+    simcord_env.bot.service.pictures = Broken()
+    await open_game(channel, alice, board="usa", ais=("easy",))
+    setup = public_messages(channel)[-1]
+    assert not setup.attachments and "Choose your destination tickets" in setup.content
+    chosen = await alice.click(setup, label="Choose tickets")
+    await follow_menu(alice, chosen, Seen())
+    turn = public_messages(channel)[-1]
+    assert "your turn" in turn.content and not turn.attachments
+    hand = await alice.slash(channel, "ttr hand")
+    assert hand.ephemeral and "Tickets" in hand.response.embeds[0].fields[1].name
+    assert simcord_env.errors == []
