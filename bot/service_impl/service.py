@@ -95,6 +95,14 @@ def _cut(message: Message, n: int) -> Message:
     return message[:n] if isinstance(message, str) else message
 
 
+def _fit(text: str, limit: int) -> str:
+    """`text` cut at a line end to at most `limit` characters (an ellipsis line says some were left out)."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 2].rsplit("\n", 1)[0]
+    return cut + "\n…"
+
+
 def _int(text: str, default: int) -> int:
     try:
         return int(text)
@@ -872,6 +880,7 @@ class ManagerGameService:
             )
         ]
         fields = []
+        budget = min(1024, 5000 // max(1, len(info.final)))  # an embed holds 6000 characters in all
         for s in sorted(info.final, key=lambda s: (s["rank"], s["seat"])):
             parts = [self._plain(Text("final.routes", {"points": s["route_points"]}))]
             for t in s["tickets"]:
@@ -882,7 +891,7 @@ class ManagerGameService:
                 if pts:
                     parts.append(f"🏅 {name.replace('_', ' ')} +{pts}")
             fields.append(
-                FieldSpec(f"{s['rank']}. {s['name']}: {s['total']}", "\n".join(parts)[:1024], False)
+                FieldSpec(f"{s['rank']}. {s['name']}: {s['total']}", _fit("\n".join(parts), budget), False)
             )
         embeds.append(EmbedSpec(title=Text("final.sheets"), fields=tuple(fields[:25]), image="summary.png"))
         board_png, summary_png = await asyncio.gather(
