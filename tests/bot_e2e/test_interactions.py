@@ -211,3 +211,21 @@ async def test_leave_and_kick(simcord_env, world):  # type: ignore[no-untyped-de
     resigned = await bob.slash(channel, "ttr leave")
     assert not resigned.ephemeral and "AI plays" in message_text(resigned.response)
     assert all(isinstance(getattr(e, "original", e), GameError) for e in simcord_env.errors)
+
+
+async def test_replace_hands_over_takes_back_and_gives_a_seat(simcord_env, world):  # type: ignore[no-untyped-def]
+    guild, channel, alice, bob, carol = world
+    await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
+    handed = await bob.slash(channel, "ttr replace", player=bob, new_player=bob)
+    assert "handed their seat to an AI" in message_text(handed.response)
+    back = await bob.slash(channel, "ttr replace", player=bob, new_player=bob)
+    assert "back at the table" in message_text(back.response)
+    not_yours = await carol.slash(channel, "ttr replace", player=bob, new_player=bob)
+    assert not_yours.ephemeral
+    given = await alice.slash(channel, "ttr replace", player=bob, new_player=carol)
+    assert "now plays" in message_text(given.response)
+    hand = await carol.slash(channel, "ttr hand")
+    assert hand.ephemeral and hand.response.embeds and "Tickets" in message_text(hand.response)
+    gone = await bob.slash(channel, "ttr hand")
+    assert gone.ephemeral and "not in this game" in gone.response.content
+    assert all(isinstance(getattr(e, "original", e), GameError) for e in simcord_env.errors)
