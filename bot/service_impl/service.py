@@ -449,14 +449,15 @@ class ManagerGameService:
         ):
             follow = self._menu(info, state, seat, "decide", 0, edit=True)
             rows, next_text = follow.rows, follow.content
-        content: Message = (
-            body
-            if next_text is None
-            else Text("play.then", {"done": self._plain(body), "next": self._plain(next_text)})
+        if isinstance(body, str):
+            body = body[:1900]
+        if next_text is None:
+            return Reply(content=body, rows=rows, ephemeral=True, edit_source=True, also=public)
+        # what just happened above, the next decision below (each translated on its own)
+        done = EmbedSpec(description=body)
+        return Reply(
+            content=next_text, embeds=(done,), rows=rows, ephemeral=True, edit_source=True, also=public
         )
-        if isinstance(content, str):
-            content = content[:1900]
-        return Reply(content=content, rows=rows, ephemeral=True, edit_source=True, also=public)
 
     @staticmethod
     def _plain(message: Message) -> str:
@@ -1003,19 +1004,19 @@ class ManagerGameService:
             need = "" if t["done"] or t["trains_needed"] is None else f" · {t['trains_needed']} trains to go"
             tickets.append(f"{mark} {t['a']} – {t['b']} ({t['points']}){need}")
         p = state.players[seat]
-        stock = [self._plain(Text("hand.trains", {"n": p.trains}))]
+        stock = [FieldSpec(Text("hand.trains", {"n": p.trains}), "🚂")]
         if state.board.rules.get("stations_per_player"):
-            stock.append(self._plain(Text("hand.stations", {"n": p.stations})))
+            stock.append(FieldSpec(Text("hand.stations", {"n": p.stations}), "🏠"))
         if "passengers" in p.extra:
-            stock.append(self._plain(Text("hand.passengers", {"n": p.extra["passengers"]})))
+            stock.append(FieldSpec(Text("hand.passengers", {"n": p.extra["passengers"]}), "🧳"))
         if p.ferry_cards:
-            stock.append(self._plain(Text("hand.ferry", {"n": p.ferry_cards})))
+            stock.append(FieldSpec(Text("hand.ferry", {"n": p.ferry_cards}), "⛴"))
         if p.depots:
-            stock.append(self._plain(Text("hand.depots", {"n": p.depots})))
+            stock.append(FieldSpec(Text("hand.depots", {"n": p.depots}), "📦"))
         fields = (
             FieldSpec(Text("hand.cards"), cards, False),
-            FieldSpec(Text("hand.tickets"), "\n".join(tickets)[:1024] or "-", False),
-            FieldSpec(Text("hand.stock"), " · ".join(stock), False),
+            FieldSpec(Text("hand.tickets"), _fit("\n".join(tickets), 1024) or "-", False),
+            *stock,
         )
         png = await self._picture(self.pictures.hand(state, seat), info.game_id)
         embed = EmbedSpec(
