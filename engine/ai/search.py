@@ -36,6 +36,7 @@ class SearchSettings:
     max_worlds: int = 24  # determinized worlds per decision
     horizon_rounds: float = 2.0  # rounds of play after the decision (every seat once per round)
     margin: float = 2.0  # a candidate must beat the normal choice by this mean margin to replace it
+    z: float = 1.0  # ... and by this many standard errors of the paired per-world differences
     full_rollout_rounds: float = 4.0  # with fewer rounds left than this, playouts run to the end
     infer: float = (
         0.0  # bias of the other players' tickets towards their claimed routes (infoset.determinize)
@@ -69,7 +70,7 @@ def search(
     cands = candidates(scored, settings.candidates)
     if len(cands) < 2:
         return cands[0]
-    totals = [0.0] * len(cands)
+    values: list[list[float]] = [[] for _ in cands]
     worlds = 0
     horizon_turns = max(2, round(settings.horizon_rounds * state.num_players))
     if rounds_left(state) <= settings.full_rollout_rounds:
@@ -82,14 +83,20 @@ def search(
             s.rng = random.Random(seed)
             apply(s, seat, a)
             playout(s, seat, horizon_turns, random.Random(seed ^ 0x9E3779B9))
-            totals[i] += margin(s, seat)
+            values[i].append(margin(s, seat))
         worlds += 1
         if time.perf_counter() - started > budget * 0.8:
             break
-    means = [t / worlds for t in totals]
+    means = [sum(v) / worlds for v in values]
     best = max(range(len(cands)), key=lambda i: (means[i], -i))
-    if means[best] < means[0] + settings.margin:
+    if best == 0 or means[best] < means[0] + settings.margin:
         return cands[0]
+    if settings.z > 0 and worlds > 1:
+        diffs = [x - y for x, y in zip(values[best], values[0], strict=True)]
+        mean = sum(diffs) / worlds
+        var = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
+        if mean < settings.z * (var / worlds) ** 0.5:
+            return cands[0]
     return cands[best]
 
 
