@@ -5,8 +5,10 @@ actions. Several determinized worlds are dealt (engine.ai.infoset.determinize: t
 hidden re-dealt); in each world every candidate is applied and the game is played on by the normal policy for
 all seats over a short horizon (or to the end). The final position is valued for every player (points scored,
 tickets done or likely, module bonuses, what trains and cards are still worth) and the candidate with the best
-mean margin over the best opponent wins. The same worlds and playout seeds serve every candidate (common
-random numbers), so the comparison is between actions, not luck.
+mean margin over the best opponent wins, provided it beats the normal choice by `margin` points and by `z`
+standard errors of the paired per-world differences (otherwise the normal choice stands). The same worlds and
+playout seeds serve every candidate (common random numbers), so the comparison is between actions, not luck.
+When few rounds are left, the playouts run to the end and are scored exactly.
 
 Worlds are searched one at a time until `max_worlds` or the time budget runs out; with a generous budget the
 result depends only on the state and `rng`.
