@@ -372,6 +372,15 @@ class GameManager:
             "The game database is busy right now; nothing was changed. Please try again in a moment.",
         ) from last
 
+    async def state_of(self, game_id: str) -> GameState | None:
+        """The game's current engine state (None in the lobby), for reading only: the manager replaces the
+        cached state after each accepted move and never changes it in place, so callers must not either."""
+        return (await self._get(game_id)).state
+
+    async def waiting_since(self, game_id: str) -> datetime:
+        """When the current wait began (the game's last change)."""
+        return (await self._get(game_id)).last_move_at
+
     async def _get(self, game_id: str) -> _Game:
         game = self._cache.get(game_id)
         if game is not None:

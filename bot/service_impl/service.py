@@ -210,12 +210,10 @@ class ManagerGameService:
     # ------------------------------------------------------------------ helpers
 
     async def _state(self, game_id: str) -> GameState | None:
-        game = await self.m._get(game_id)  # the cached game; its state is replaced, never changed in place
-        return game.state
+        return await self.m.state_of(game_id)
 
     async def _since(self, game_id: str) -> datetime:
-        game = await self.m._get(game_id)
-        return game.last_move_at
+        return await self.m.waiting_since(game_id)
 
     async def _info(self, game_id: str) -> GameInfo:
         try:
