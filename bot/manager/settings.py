@@ -36,6 +36,7 @@ class GameSettings:
     absent_policy: str = "ai"
     absent_ai_level: str = "normal"
     max_players: int | None = None  # None: the board's maximum
+    colorblind: bool = True  # board pictures tell colours apart by letters and shapes too
 
     def __post_init__(self) -> None:
         for name in ("remind_after_hours", "remind_again_hours", "absent_after_hours"):
@@ -56,6 +57,9 @@ class GameSettings:
             or not 2 <= self.max_players <= 5
         ):
             raise SettingError(f"max_players must be 2 to 5, not {self.max_players!r}.")
+
+        if not isinstance(self.colorblind, bool):
+            raise SettingError(f"colorblind is on or off, not {self.colorblind!r}.")
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -89,6 +93,12 @@ def _parse(key: str, value: Any) -> Any:
             return float(text.removesuffix("h"))
         except ValueError:
             raise SettingError(f"{key} takes a number of hours, not {value!r}.") from None
+    if key == "colorblind":
+        if text in ("on", "yes", "true", "1"):
+            return True
+        if text in ("off", "no", "false", "0"):
+            return False
+        raise SettingError(f"colorblind is on or off, not {value!r}.")
     if key == "max_players":
         if text in ("", "none", "default"):
             return None

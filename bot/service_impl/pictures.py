@@ -21,9 +21,9 @@ MAX_GIF_FRAMES = 60
 
 
 class Pictures(Protocol):
-    async def board(self, state: GameState) -> bytes: ...
+    async def board(self, state: GameState, *, colorblind: bool = True) -> bytes: ...
 
-    async def hand(self, state: GameState, seat: int) -> bytes: ...
+    async def hand(self, state: GameState, seat: int, *, colorblind: bool = True) -> bytes: ...
 
     async def summary(self, state: GameState) -> bytes: ...
 
@@ -72,14 +72,18 @@ class PoolPictures:
             self._pool = RenderPool(self._workers)
         return self._pool
 
-    async def board(self, state: GameState) -> bytes:
+    async def board(self, state: GameState, *, colorblind: bool = True) -> bytes:
         view = board_view(state)
-        data: bytes = await self.pool.render_board(state.board.id, view, width=self.width)
+        data: bytes = await self.pool.render_board(
+            state.board.id, view, width=self.width, colorblind=colorblind
+        )
         return data
 
-    async def hand(self, state: GameState, seat: int) -> bytes:
+    async def hand(self, state: GameState, seat: int, *, colorblind: bool = True) -> bytes:
         cards, tickets = hand_picture_data(state, seat)
-        data: bytes = await self.pool.run("render.hand.render_hand_png", cards, tickets)
+        data: bytes = await self.pool.run(
+            "render.hand.render_hand_png", cards, tickets, colorblind=colorblind
+        )
         return data
 
     async def summary(self, state: GameState) -> bytes:

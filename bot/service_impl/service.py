@@ -212,6 +212,12 @@ class ManagerGameService:
     async def _state(self, game_id: str) -> GameState | None:
         return await self.m.state_of(game_id)
 
+    async def _colorblind(self, game_id: str) -> bool:
+        try:
+            return (await self.m.game_info(game_id)).settings.colorblind
+        except Refused:
+            return True
+
     async def _since(self, game_id: str) -> datetime:
         return await self.m.waiting_since(game_id)
 
@@ -840,7 +846,7 @@ class ManagerGameService:
                         )
         buttons.append(ButtonSpec(gid, "hand", Text("btn.hand"), emoji="✋"))
         buttons.append(ButtonSpec(gid, "board", Text("btn.board"), emoji="🗺"))
-        png = await self._picture(self.pictures.board(state), gid)
+        png = await self._picture(self.pictures.board(state, colorblind=await self._colorblind(gid)), gid)
         rnd = state.turn // max(1, state.num_players) + 1
         embed = EmbedSpec(
             image="board.png" if png else None,
@@ -894,7 +900,7 @@ class ManagerGameService:
             )
         embeds.append(EmbedSpec(title=Text("final.sheets"), fields=tuple(fields[:25]), image="summary.png"))
         board_png, summary_png = await asyncio.gather(
-            self._picture(self.pictures.board(state), info.game_id),
+            self._picture(self.pictures.board(state, colorblind=info.settings.colorblind), info.game_id),
             self._picture(self.pictures.summary(state), info.game_id),
         )
         files = []
@@ -1016,7 +1022,9 @@ class ManagerGameService:
             FieldSpec(Text("hand.tickets"), _fit("\n".join(tickets), 1024) or "-", False),
             *stock,
         )
-        png = await self._picture(self.pictures.hand(state, seat), info.game_id)
+        png = await self._picture(
+            self.pictures.hand(state, seat, colorblind=info.settings.colorblind), info.game_id
+        )
         embed = EmbedSpec(
             title=Text("hand.title", {"game": info.game_id}),
             fields=fields,
@@ -1040,7 +1048,9 @@ class ManagerGameService:
         state = await self._state(info.game_id)
         if state is None:
             raise _fail("play.not_running")
-        png = await self._picture(self.pictures.board(state), info.game_id)
+        png = await self._picture(
+            self.pictures.board(state, colorblind=info.settings.colorblind), info.game_id
+        )
         face_up = ", ".join(CARD_NAMES[c] for c in state.face_up if 0 <= c < len(CARD_NAMES)) or "-"
         embed = EmbedSpec(
             title=Text("board.title", {"game": info.game_id, "board": load_board(info.board).name}),

@@ -28,11 +28,11 @@ class FastPictures:
     def __init__(self) -> None:
         self.calls: list[str] = []
 
-    async def board(self, state: Any) -> bytes:
+    async def board(self, state: Any, *, colorblind: bool = True) -> bytes:
         self.calls.append("board")
         return PNG
 
-    async def hand(self, state: Any, seat: int) -> bytes:
+    async def hand(self, state: Any, seat: int, *, colorblind: bool = True) -> bytes:
         self.calls.append("hand")
         return PNG
 

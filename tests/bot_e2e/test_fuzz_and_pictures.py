@@ -99,7 +99,7 @@ async def test_a_broken_picture_does_not_hide_the_move(simcord_env, world):  # t
     from driver import Seen, follow_menu
 
     class Broken:
-        async def board(self, *args):  # type: ignore[no-untyped-def]
+        async def board(self, *args, **kwargs):  # type: ignore[no-untyped-def]
             raise RuntimeError("cairo exploded")
 
         hand = summary = gif = board
