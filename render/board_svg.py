@@ -356,6 +356,36 @@ def _highlight_svg(lay: Layout, routes: tuple[int, ...], cities: tuple[int, ...]
     return "".join(out)
 
 
+def _ticket_arcs_svg(lay: Layout, view: BoardView) -> str:
+    """Final board: each player's tickets as arcs between their two places, in the player's colour; completed
+    tickets solid, failed ones dashed. Arcs of different seats bend by different amounts so they stay apart."""
+    where: dict[int, tuple[float, float]] = {}
+    for (cid, _i), xy in lay.cities.items():
+        where.setdefault(cid, xy)
+    out = ['<g class="ticket-arcs" fill="none" stroke-linecap="round">']
+    for seat, lines in sorted(view.ticket_routes.items()):
+        if not 0 <= seat < len(view.players):
+            continue
+        color = _player_fill(view.players[seat].color)
+        bend = 0.12 + 0.05 * seat
+        for t in lines:
+            if t.a not in where or t.b not in where:
+                continue
+            (x1, y1), (x2, y2) = where[t.a], where[t.b]
+            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+            cx, cy = mx - (y2 - y1) * bend, my + (x2 - x1) * bend
+            dash = "" if t.done else ' stroke-dasharray="10 8"'
+            out.append(
+                f'<path class="ticket-arc seat-{seat}{"" if t.done else " failed"}" '
+                f'd="M{_f(x1)},{_f(y1)} Q{_f(cx)},{_f(cy)} {_f(x2)},{_f(y2)}" stroke="#fff" stroke-width="7" '
+                f'opacity="0.55"/>'
+                f'<path d="M{_f(x1)},{_f(y1)} Q{_f(cx)},{_f(cy)} {_f(x2)},{_f(y2)}" stroke="{color}" '
+                f'stroke-width="4" opacity="0.85"{dash}/>'
+            )
+    out.append("</g>")
+    return "".join(out)
+
+
 def _station(x: float, y: float, color: str, colorblind: bool) -> str:
     fill = _player_fill(color)
     s = (
@@ -977,6 +1007,8 @@ def game_layer(
                 _route_static(board, lay, rid, colorblind).replace(f'id="route-{rid}"', f'id="hl-{rid}"')
             )
     parts.append("</g>")
+    if view.final and view.ticket_routes:
+        parts.append(_ticket_arcs_svg(lay, view))
     parts.append(_pieces_svg(board, lay, view, colorblind))
     covered = _labels_under(lay, set(view.routes) | set(hl_routes))
     if covered and labels_on_top:  # names that a claimed route now hides are drawn again on top

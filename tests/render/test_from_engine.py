@@ -74,3 +74,17 @@ def test_hand_picture_data_is_the_players_own():
     cards, tickets = hand_picture_data(state, 1)
     assert sum(cards.values()) == sum(state.players[1].hand)
     assert len(tickets) == len(state.players[1].tickets)
+
+
+def test_final_board_draws_each_ticket_as_an_arc_solid_when_done():
+    state = play("usa", 2, seed=4, turns=10_000)
+    svg = render_board_svg(state.board, board_view(state))
+    n_tickets = sum(len(p.tickets) for p in state.players)
+    assert svg.count('class="ticket-arc') == n_tickets
+    from engine.scoring import final_scores
+
+    failed = sum(1 for s in final_scores(state) for t in s.tickets if not t.completed)
+    assert svg.count(" failed") == failed
+    # during play no arc is drawn
+    early = play("usa", 2, seed=4, turns=30)
+    assert "ticket-arc" not in render_board_svg(early.board, board_view(early))
