@@ -80,7 +80,7 @@ def test_final_board_draws_each_ticket_as_an_arc_solid_when_done():
     state = play("usa", 2, seed=4, turns=10_000)
     svg = render_board_svg(state.board, board_view(state))
     n_tickets = sum(len(p.tickets) for p in state.players)
-    assert svg.count('class="ticket-arc') == n_tickets
+    assert svg.count('class="ticket-arc ') == n_tickets
     from engine.scoring import final_scores
 
     failed = sum(1 for s in final_scores(state) for t in s.tickets if not t.completed)
