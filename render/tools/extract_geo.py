@@ -25,6 +25,7 @@ import json
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPS = ROOT / "maps"
@@ -122,13 +123,14 @@ def extract_board(board: str, countries) -> dict:
     main, zooms = _board_points(board)
     bbox = _bbox(main, 0.35, 2.0)
     span = max(bbox[2] - bbox[0], bbox[3] - bbox[1])
-    out = {"board": board, "source": SOURCE}
+    out: dict[str, Any] = {"board": board, "source": SOURCE}
     out.update(extract(countries, bbox, tol=span / 700, nd=3))
-    out["zooms"] = {}
+    zoom_shapes: dict[str, Any] = {}
     for name, pts in sorted(zooms.items()):
         zb = _bbox(pts, 0.35, 0.03)
         zspan = max(zb[2] - zb[0], zb[3] - zb[1])
-        out["zooms"][name] = extract(countries, zb, tol=zspan / 400, nd=4)
+        zoom_shapes[name] = extract(countries, zb, tol=zspan / 400, nd=4)
+    out["zooms"] = zoom_shapes
     return out
 
 
