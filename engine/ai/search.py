@@ -29,13 +29,13 @@ from engine.scoring import ScoreSheet, final_scores, joined, network, shared_rou
 from engine.state import LAST_ROUND, MAIN, GameState, TicketChoice, TicketMix
 from engine.turn import features_for
 
-DEFAULT_BUDGET_MS = 1000.0
+DEFAULT_BUDGET_MS = 1300.0
 
 
 @dataclass
 class SearchSettings:
     candidates: int = 4  # normal policy's best actions considered
-    max_worlds: int = 24  # determinized worlds per decision
+    max_worlds: int = 36  # determinized worlds per decision
     horizon_rounds: float = 2.0  # rounds of play after the decision (every seat once per round)
     margin: float = 2.0  # a candidate must beat the normal choice by this mean margin to replace it
     z: float = 1.0  # ... and by this many standard errors of the paired per-world differences
