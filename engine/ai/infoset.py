@@ -121,7 +121,7 @@ def determinize(state: GameState, seat: int, rng: random.Random, *, infer: float
         if kind == "player":
             s.players[where].tickets[i] = t
         elif kind == "offer":
-            offers.setdefault(where, list(s.pending[where].offered))[i] = t  # type: ignore[union-attr]
+            offers.setdefault(where, list(s.pending[where].offered))[i] = t  # type: ignore[attr-defined]
         elif kind == "deck":
             s.ticket_decks[where][i] = t
         elif kind == "box":

@@ -194,7 +194,7 @@ def make_plan(
         graph = seat_graph(state, seat)
     plan = Plan()
     done = completed(state, seat, tickets)
-    todo = []
+    todo: list[int] = []
     for t, d in zip(tickets, done, strict=True):
         (plan.done if d else todo).append(t)
     if not todo:

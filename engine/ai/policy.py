@@ -651,9 +651,9 @@ def ticket_draw_scores(ctx: Context) -> Scored:
     if outstanding > 2 or trains - outstanding < min_trains or ctx.rounds_left < 6:
         return []
     step = draw_step(ctx.state)
+    tickets = [a for a in draws if isinstance(a, DrawTickets)]
+    pick = tickets[0]
     if isinstance(step["draw"], int):
-        best = mix_choice(ctx, [a.mix for a in draws], setup=False)
-        pick = next(a for a in draws if a.mix == best)
-    else:
-        pick = draws[0]
+        best = mix_choice(ctx, [a.mix for a in tickets], setup=False)
+        pick = next(a for a in tickets if a.mix == best)
     return [(96.0, pick)]
