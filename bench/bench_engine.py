@@ -19,8 +19,9 @@ from engine.simulate import play_game
 from engine.state import GameState
 
 
-def games_per_second(board: str, players: int, games: int, variant: str | None = None,
-                     options: tuple[str, ...] = ()) -> tuple[float, float, float]:
+def games_per_second(
+    board: str, players: int, games: int, variant: str | None = None, options: tuple[str, ...] = ()
+) -> tuple[float, float, float]:
     wall, cpu = time.perf_counter(), time.process_time()
     turns = 0
     for g in range(games):
@@ -52,23 +53,33 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=200)
     args = parser.parse_args()
-    for board, variant, options in [("europe", None, ()), ("europe", "mega", ("warehouses",)), ("usa", None, ()),
-                                    ("germany", None, ()), ("marklin", None, ()), ("japan", None, ()),
-                                    ("italy", None, ())]:
+    for board, variant, options in [
+        ("europe", None, ()),
+        ("europe", "mega", ("warehouses",)),
+        ("usa", None, ()),
+        ("germany", None, ()),
+        ("marklin", None, ()),
+        ("japan", None, ()),
+        ("italy", None, ()),
+    ]:
         try:
             wall, cpu, turns = games_per_second(board, 4, args.games, variant, options)
         except Exception as exc:  # a board whose modules are not in yet
             print(f"{board:8} {variant or '':10} error: {exc}")
             continue
-        print(f"{board:8} {variant or 'default':10} {'+'.join(options) or '-':10} 4 players: "
-              f"{wall:6.1f} games/s wall, {cpu:6.1f} games/s CPU, {turns:.0f} turns/game")
+        print(
+            f"{board:8} {variant or 'default':10} {'+'.join(options) or '-':10} 4 players: "
+            f"{wall:6.1f} games/s wall, {cpu:6.1f} games/s CPU, {turns:.0f} turns/game"
+        )
 
     state = end_game_state()
     seat = max(range(4), key=lambda s: len(state.players[s].routes))
     routes = state.players[seat].routes
     trains = sum(state.board.routes[r].length for r in routes)
-    print(f"longest path, {len(routes)} routes / {trains} trains: "
-          f"{timed(lambda: longest_path(state, routes), 200):.3f} ms median")
+    print(
+        f"longest path, {len(routes)} routes / {trains} trains: "
+        f"{timed(lambda: longest_path(state, routes), 200):.3f} ms median"
+    )
     # full final scoring with 3 stations per player around the board
     rng = random.Random(1)
     free = [c.id for c in state.board.cities]
@@ -80,11 +91,15 @@ def main() -> None:
 
     mid = replay({**make_record(state), "actions": make_record(state)["actions"][: len(state.history) // 2]})
     text = mid.to_json()
-    print(f"mid-game state: {len(text) / 1024:.1f} KB JSON; round trip "
-          f"{timed(lambda: GameState.from_json(mid.to_json()), 200):.3f} ms median")
+    print(
+        f"mid-game state: {len(text) / 1024:.1f} KB JSON; round trip "
+        f"{timed(lambda: GameState.from_json(mid.to_json()), 200):.3f} ms median"
+    )
     fresh = new_game("europe", 5, seed=1)
-    print(f"new game setup: {timed(lambda: new_game('europe', 5, seed=1), 200):.3f} ms median; "
-          f"{len(fresh.to_json()) / 1024:.1f} KB")
+    print(
+        f"new game setup: {timed(lambda: new_game('europe', 5, seed=1), 200):.3f} ms median; "
+        f"{len(fresh.to_json()) / 1024:.1f} KB"
+    )
 
 
 if __name__ == "__main__":

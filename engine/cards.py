@@ -56,8 +56,14 @@ def draw_card(state: GameState) -> int | None:
 
 
 def can_draw_blind(state: GameState) -> bool:
-    return bool(state.deck) or bool(state.discard) or (
-        bool(state.warehouses) and any(p.depots == 0 for p in state.players) and any(map(sum, state.warehouses))
+    return (
+        bool(state.deck)
+        or bool(state.discard)
+        or (
+            bool(state.warehouses)
+            and any(p.depots == 0 for p in state.players)
+            and any(map(sum, state.warehouses))
+        )
     )
 
 
@@ -101,7 +107,9 @@ def check_row(state: GameState) -> None:
     for _ in range(20):
         if not _row_is_bad(state, types):
             return
-        others = sum(1 for c in state.deck if c not in types) + sum(1 for c in state.discard if c not in types)
+        others = sum(1 for c in state.deck if c not in types) + sum(
+            1 for c in state.discard if c not in types
+        )
         if others < 3:
             return  # every new row would be as bad: keep this one
         for c in state.face_up:
@@ -127,5 +135,9 @@ def total_cards(state: GameState) -> int:
 
 def deck_size(state: GameState) -> int:
     spec = state.board.rules["deck"]
-    return (spec["per_color"] * len(COLORS) + spec["locomotives"] + spec.get("locomotives_plus4", 0)
-            + spec.get("passengers", 0))
+    return (
+        spec["per_color"] * len(COLORS)
+        + spec["locomotives"]
+        + spec.get("locomotives_plus4", 0)
+        + spec.get("passengers", 0)
+    )

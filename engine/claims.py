@@ -43,11 +43,15 @@ def claim_block(state: GameState, seat: int, route_id: int) -> str | None:
         for other in group:
             o = state.route_owner[other]
             if o == seat:
-                return f"You already own a route between these cities ({label}); one player may never take two."
+                return (
+                    f"You already own a route between these cities ({label}); one player may never take two."
+                )
             if o != NOBODY and not multi_routes_open(state):
                 need = board.rules.get("min_players_for_multi_routes", 4)
-                return (f"With fewer than {need} players only one route of {label} can be used, and "
-                        f"{state.players[o].name} has it.")
+                return (
+                    f"With fewer than {need} players only one route of {label} can be used, and "
+                    f"{state.players[o].name} has it."
+                )
     return None
 
 
@@ -83,8 +87,10 @@ def payment_of(state: GameState, action: ClaimRoute) -> Payment | str:
     needed_locos = route.locomotives + (waves - covered)
     if action.locomotives < needed_locos:
         if waves:
-            return (f"{label} has {waves} wave spaces: each needs a Locomotive or half a Ferry card; "
-                    f"you offered {action.locomotives} Locomotives and {action.ferry_cards} Ferry cards.")
+            return (
+                f"{label} has {waves} wave spaces: each needs a Locomotive or half a Ferry card; "
+                f"you offered {action.locomotives} Locomotives and {action.ferry_cards} Ferry cards."
+            )
         return f"{label} is a ferry: it needs {route.locomotives} Locomotives."
     colored = length - covered - action.locomotives - action.plus4
     if colored < 0:
@@ -120,8 +126,9 @@ def affordability_error(state: GameState, seat: int, route_id: int, pay: Payment
 PaymentShape = tuple[int, int, int, int]  # (colour, locomotives, plus4, ferry_cards)
 
 
-def payment_shapes(route_color: int, length: int, symbols: int, waves: int, hand: tuple[int, ...],
-                   ferry_cards: int) -> list[PaymentShape]:
+def payment_shapes(
+    route_color: int, length: int, symbols: int, waves: int, hand: tuple[int, ...], ferry_cards: int
+) -> list[PaymentShape]:
     """Every distinct legal payment of a route of this shape from this hand, in the order legal_actions lists
     them. Pure function of its arguments, so callers memoise it per turn."""
     locos_have = hand[LOCOMOTIVE]
@@ -153,13 +160,17 @@ SHAPES_CACHE: dict[tuple[Any, ...], list[PaymentShape]] = {}
 SHAPES_CACHE_MAX = 200_000
 
 
-def cached_payment_shapes(key: tuple[int, int, int, int], hand: tuple[int, ...], ferry_cards: int
-                          ) -> list[PaymentShape]:
+def cached_payment_shapes(
+    key: tuple[int, int, int, int], hand: tuple[int, ...], ferry_cards: int
+) -> list[PaymentShape]:
     """payment_shapes, remembered across turns and games (hands repeat a lot). Do not mutate the result."""
     color = key[0]
     # a coloured route's payments depend only on that colour, the wild cards and the ferry cards
-    ck = (key, hand, ferry_cards) if color == GRAY else (key, hand[color], hand[LOCOMOTIVE],
-                                                            hand[LOCOMOTIVE_PLUS4], ferry_cards)
+    ck = (
+        (key, hand, ferry_cards)
+        if color == GRAY
+        else (key, hand[color], hand[LOCOMOTIVE], hand[LOCOMOTIVE_PLUS4], ferry_cards)
+    )
     found = SHAPES_CACHE.get(ck)
     if found is None:
         if len(SHAPES_CACHE) >= SHAPES_CACHE_MAX:

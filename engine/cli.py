@@ -25,16 +25,28 @@ def cmd_maps(args: argparse.Namespace) -> int:
     for bid in board_ids():
         board = load_board(bid)
         variants = ", ".join(
-            f"{vid}{' (default)' if vid == board.default_variant else ''}" for vid in board.variants)
+            f"{vid}{' (default)' if vid == board.default_variant else ''}" for vid in board.variants
+        )
         options = ", ".join(board.options) or "-"
-        rows.append({"id": bid, "name": board.name, "status": board.status, "variants": list(board.variants),
-                     "options": list(board.options), "cities": len(board.cities), "routes": len(board.routes),
-                     "tickets": len(board.tickets)})
+        rows.append(
+            {
+                "id": bid,
+                "name": board.name,
+                "status": board.status,
+                "variants": list(board.variants),
+                "options": list(board.options),
+                "cities": len(board.cities),
+                "routes": len(board.routes),
+                "tickets": len(board.tickets),
+            }
+        )
         if not args.json:
             flag = "" if board.status == "verified" else f"  [{board.status.upper()} DATA]"
             print(f"{bid:9} {board.name}{flag}")
-            print(f"          variants: {variants}; options: {options}; "
-                  f"{len(board.cities)} places, {len(board.routes)} routes, {len(board.tickets)} tickets")
+            print(
+                f"          variants: {variants}; options: {options}; "
+                f"{len(board.cities)} places, {len(board.routes)} routes, {len(board.tickets)} tickets"
+            )
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
     return 0
@@ -67,23 +79,33 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         except ImportError:
             print("AI players are not available in this build", file=sys.stderr)
             return EXIT_BAD_INPUT
-        result: dict[str, Any] = tournament(args.map, seats, args.games, args.seed, variant=args.variant,
-                                            options=options)
+        result: dict[str, Any] = tournament(
+            args.map, seats, args.games, args.seed, variant=args.variant, options=options
+        )
         print(json.dumps(result, indent=1) if args.json else _format_tournament(result))
         return 1 if result.get("errors") else 0
     players = args.players or 4
-    result = simulate(args.map, players, args.games, args.seed, variant=args.variant, options=options,
-                      progress=_progress_bar(args.games))
+    result = simulate(
+        args.map,
+        players,
+        args.games,
+        args.seed,
+        variant=args.variant,
+        options=options,
+        progress=_progress_bar(args.games),
+    )
     first = result.pop("_first")
     if args.record and first is not None:
         Path(args.record).write_text(json.dumps(make_record(first.state), indent=1) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(result, indent=1, ensure_ascii=False))
     else:
-        print(f"{result['map']} ({result['variant']}{', ' + ', '.join(options) if options else ''}), "
-              f"{players} players: {result['games']} games, {result['errors']} errors, "
-              f"{result['invariant_violations']} invariant violations, {result['mean_turns']:.1f} turns/game, "
-              f"{result['games_per_second']:.1f} games/s")
+        print(
+            f"{result['map']} ({result['variant']}{', ' + ', '.join(options) if options else ''}), "
+            f"{players} players: {result['games']} games, {result['errors']} errors, "
+            f"{result['invariant_violations']} invariant violations, {result['mean_turns']:.1f} turns/game, "
+            f"{result['games_per_second']:.1f} games/s"
+        )
         for line in result["error_messages"] + result["violation_messages"]:
             print("  " + line)
     return 1 if result["errors"] or result["invariant_violations"] else 0
@@ -92,8 +114,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def _format_tournament(result: dict[str, Any]) -> str:
     lines = [f"{result.get('map')}: {result.get('games')} games"]
     for i, seat in enumerate(result.get("seats", [])):
-        lines.append(f"  seat {i + 1} {seat:7} wins {result['wins'][i]:4}  mean score "
-                     f"{result['mean_scores'][i]:6.1f}  decision {result['mean_decision_ms'][i]:7.2f} ms")
+        lines.append(
+            f"  seat {i + 1} {seat:7} wins {result['wins'][i]:4}  mean score "
+            f"{result['mean_scores'][i]:6.1f}  decision {result['mean_decision_ms'][i]:7.2f} ms"
+        )
     return "\n".join(lines)
 
 
@@ -120,8 +144,10 @@ def _print_scores(out: dict[str, Any], as_json: bool) -> None:
         return
     for p in sorted(out["players"], key=lambda p: p["rank"]):
         bonuses = ", ".join(f"{k} {v}" for k, v in p["bonuses"].items() if v)
-        print(f"{p['rank']}. {p['name']}: {p['total']} (routes {p['route_points']}, tickets {p['ticket_points']}"
-              f" [{p['completed_tickets']}/{len(p['tickets'])} done]{', ' + bonuses if bonuses else ''})")
+        print(
+            f"{p['rank']}. {p['name']}: {p['total']} (routes {p['route_points']}, tickets {p['ticket_points']}"
+            f" [{p['completed_tickets']}/{len(p['tickets'])} done]{', ' + bonuses if bonuses else ''})"
+        )
     print("Winner: " + " and ".join(out["winners"]))
 
 

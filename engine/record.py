@@ -30,8 +30,13 @@ def make_record(state: GameState) -> dict[str, Any]:
 
 def replay(record: dict[str, Any]) -> GameState:
     try:
-        state = new_game(record["map"], list(record["players"]), variant=record.get("variant"),
-                         options=tuple(record.get("options", ())), seed=int(record["seed"]))
+        state = new_game(
+            record["map"],
+            list(record["players"]),
+            variant=record.get("variant"),
+            options=tuple(record.get("options", ())),
+            seed=int(record["seed"]),
+        )
         actions = record["actions"]
     except (KeyError, TypeError, ValueError) as exc:
         raise GameDataError(f"not a game record: {exc}") from exc

@@ -54,8 +54,15 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 
 
-def new_game(board: Board | str, players: list[str] | int, *, variant: str | None = None,
-             options: tuple[str, ...] | list[str] = (), seed: int = 0, any_player_count: bool = False) -> GameState:
+def new_game(
+    board: Board | str,
+    players: list[str] | int,
+    *,
+    variant: str | None = None,
+    options: tuple[str, ...] | list[str] = (),
+    seed: int = 0,
+    any_player_count: bool = False,
+) -> GameState:
     """Set up a game: decks shuffled from `seed`, hands and face-up row dealt, every seat offered its tickets."""
     if isinstance(board, str):
         board = load_board(board)
@@ -141,7 +148,8 @@ def _route_table(board: Board) -> list[tuple[tuple[int, int, int, int], list[Rou
         for r in board.routes:
             group = board.groups_by_route[r.id]
             by_key.setdefault((r.color, r.length, r.locomotives, r.waves), []).append(
-                (r.id, r.length, group if len(group) > 1 else None))
+                (r.id, r.length, group if len(group) > 1 else None)
+            )
         table = _ROUTE_TABLES[board.id] = list(by_key.items())
     return table
 
@@ -203,8 +211,11 @@ def claimable_routes(state: GameState, seat: int) -> list[tuple[int, list[Paymen
 
 
 def claim_actions(state: GameState, seat: int) -> list[Action]:
-    return [ClaimRoute(rid, c, k, p4, f) for rid, shapes in claimable_routes(state, seat)
-            for c, k, p4, f in shapes]
+    return [
+        ClaimRoute(rid, c, k, p4, f)
+        for rid, shapes in claimable_routes(state, seat)
+        for c, k, p4, f in shapes
+    ]
 
 
 def ticket_draw_actions(state: GameState) -> list[Action]:
@@ -233,8 +244,11 @@ def pending_actions(state: GameState, seat: int, pending: Pending) -> list[Actio
         return [ChooseTicketMix(m) for m in ticket_ops.mix_options(state, step)]
     if isinstance(pending, TicketChoice):
         offered = sorted(pending.offered)
-        return [KeepTickets(combo) for k in range(pending.keep_min, pending.keep_max + 1)
-                for combo in combinations(offered, k)]
+        return [
+            KeepTickets(combo)
+            for k in range(pending.keep_min, pending.keep_max + 1)
+            for combo in combinations(offered, k)
+        ]
     for f in features_for(state):
         if isinstance(pending, f.pending_types):
             return f.pending_actions(state, seat, pending)
@@ -267,7 +281,9 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
                     f.apply(state, seat, action)
                     break
             else:
-                raise IllegalAction(f"{action.kind.replace('_', ' ')} is not part of {state.board.name}'s rules.")
+                raise IllegalAction(
+                    f"{action.kind.replace('_', ' ')} is not part of {state.board.name}'s rules."
+                )
     except IllegalAction:
         state.last_event = previous_event  # handlers check everything before they change anything
         raise
@@ -279,7 +295,9 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
 
 def _require_turn_start(state: GameState, seat: int, pending: Pending | None, what: str) -> None:
     if pending is not None:
-        raise IllegalAction(f"Finish what you started first ({pending.kind.replace('_', ' ')}) before {what}.")
+        raise IllegalAction(
+            f"Finish what you started first ({pending.kind.replace('_', ' ')}) before {what}."
+        )
     if state.phase not in (MAIN, "last_round"):
         raise IllegalAction(f"You cannot {what} now.")
 
@@ -345,8 +363,9 @@ def _claim(state: GameState, seat: int, action: ClaimRoute, pending: Pending | N
     route = board.routes[action.route]
     player = state.players[seat]
     if route.length > player.trains and all(f.uses_own_trains(state, seat, action.route) for f in features):
-        raise IllegalAction(f"{board.route_label(action.route)} needs {route.length} trains; "
-                            f"you have {player.trains} left.")
+        raise IllegalAction(
+            f"{board.route_label(action.route)} needs {route.length} trains; you have {player.trains} left."
+        )
     pay = payment_of(state, action)
     if isinstance(pay, str):
         raise IllegalAction(pay)
@@ -454,8 +473,12 @@ def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Acti
         counted.append((f, n))
         n_features += n
     total = n_draws + n_claims + len(tickets) + n_features
-    free_only = not n_draws and not n_claims and not tickets and all(
-        getattr(f, "free_turn_actions", False) for f, n in counted if n)
+    free_only = (
+        not n_draws
+        and not n_claims
+        and not tickets
+        and all(getattr(f, "free_turn_actions", False) for f, n in counted if n)
+    )
     if not total or free_only:
         total += 1  # Pass comes last
     k = rng.randrange(total)

@@ -37,7 +37,9 @@ def resolve_route(board: Board, entry: Any, taken: list[int]) -> int:
         raise GameDataError(f"there is no route {label} on {board.name}")
     if len(entry) == 3:
         colour = str(entry[2]).lower()
-        candidates = [r for r in candidates if r.color_name == colour or (colour == "purple" and r.color_name == "pink")]
+        candidates = [
+            r for r in candidates if r.color_name == colour or (colour == "purple" and r.color_name == "pink")
+        ]
         if not candidates:
             raise GameDataError(f"{label} has no {entry[2]} route")
     free = [r for r in candidates if taken[r.id] == NOBODY]
@@ -56,8 +58,9 @@ def resolve_ticket(board: Board, variant: str, entry: Any) -> int:
     for t in select_tickets(board.tickets, board.variant(variant)):
         if {t.a, t.b} == {a, b}:
             return t.id
-    raise GameDataError(f"{board.cities[a].name}–{board.cities[b].name} is not a ticket of {board.name} "
-                        f"({variant})")
+    raise GameDataError(
+        f"{board.cities[a].name}–{board.cities[b].name} is not a ticket of {board.name} ({variant})"
+    )
 
 
 def position_from_json(data: Any) -> GameState:
@@ -66,8 +69,13 @@ def position_from_json(data: Any) -> GameState:
     try:
         board = load_board(str(data.get("map", "")))
         names = [str(p["name"]) for p in data["players"]]
-        state = new_game(board, names, variant=data.get("variant"), options=tuple(data.get("options", ())),
-                         any_player_count=True)
+        state = new_game(
+            board,
+            names,
+            variant=data.get("variant"),
+            options=tuple(data.get("options", ())),
+            any_player_count=True,
+        )
     except (BoardDataError, KeyError, TypeError) as exc:
         raise GameDataError(str(exc)) from exc
     except ValueError as exc:

@@ -41,7 +41,9 @@ class ScoreSheet:
         return {
             "name": self.name,
             "route_points": self.route_points,
-            "tickets": [{"a": t.a, "b": t.b, "points": t.points, "completed": t.completed} for t in self.tickets],
+            "tickets": [
+                {"a": t.a, "b": t.b, "points": t.points, "completed": t.completed} for t in self.tickets
+            ],
             "ticket_points": self.ticket_points,
             "completed_tickets": self.completed_tickets,
             "longest_path": self.longest_path,
@@ -115,8 +117,11 @@ def best_station_routes(state: GameState, seat: int, base: UnionFind) -> tuple[U
     Borrowing only adds links, so only the tickets not yet completed can change; each candidate route is kept
     only if it joins two different components of the player's network (one per pair of components)."""
     cities = [c for c, o in state.station_owner.items() if o == seat]
-    open_tickets = [t for t in state.players[seat].tickets
-                    if not joined(state, base, state.board.tickets[t].a, state.board.tickets[t].b)]
+    open_tickets = [
+        t
+        for t in state.players[seat].tickets
+        if not joined(state, base, state.board.tickets[t].a, state.board.tickets[t].b)
+    ]
     if not cities or not open_tickets:
         return base, []
     nodes = state.board.route_nodes
@@ -207,7 +212,9 @@ def final_scores(state: GameState) -> list[ScoreSheet]:
         for t in player.tickets:
             tk = board.tickets[t]
             done = joined(state, uf, tk.a, tk.b)
-            sheet.tickets.append(TicketResult(t, board.cities[tk.a].name, board.cities[tk.b].name, tk.points, done))
+            sheet.tickets.append(
+                TicketResult(t, board.cities[tk.a].name, board.cities[tk.b].name, tk.points, done)
+            )
             sheet.ticket_points += tk.points if done else -tk.points
             sheet.completed_tickets += done
         if lp_rule:

@@ -84,9 +84,16 @@ class GameResult:
 Chooser = Callable[[GameState, int, list], Any]
 
 
-def play_game(board_id: str, players: int, seed: int, *, variant: str | None = None,
-              options: tuple[str, ...] = (), check: bool = True,
-              choosers: list[Chooser] | None = None) -> GameResult:
+def play_game(
+    board_id: str,
+    players: int,
+    seed: int,
+    *,
+    variant: str | None = None,
+    options: tuple[str, ...] = (),
+    check: bool = True,
+    choosers: list[Chooser] | None = None,
+) -> GameResult:
     """Play one complete game. `choosers[seat](state, seat, legal)` picks an action (uniform random if None)."""
     state = new_game(board_id, players, variant=variant, options=options, seed=seed)
     rng = random.Random(seed ^ 0x5EED)
@@ -125,9 +132,17 @@ def play_game(board_id: str, players: int, seed: int, *, variant: str | None = N
     return result
 
 
-def simulate(board_id: str, players: int, games: int, seed: int, *, variant: str | None = None,
-             options: tuple[str, ...] = (), check: bool = True,
-             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+def simulate(
+    board_id: str,
+    players: int,
+    games: int,
+    seed: int,
+    *,
+    variant: str | None = None,
+    options: tuple[str, ...] = (),
+    check: bool = True,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
     board = load_board(board_id)
     started = time.perf_counter()
     errors: list[str] = []

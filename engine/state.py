@@ -40,15 +40,26 @@ class PlayerState:
     routes: list[int] = field(default_factory=list)
     ferry_cards: int = 0  # Italy
     depots: int = 0  # Warehouses & Depots: depots in reserve
-    extra: dict[str, Any] = field(default_factory=dict)  # board modules' public holdings (meeples, merchandise...)
+    extra: dict[str, Any] = field(
+        default_factory=dict
+    )  # board modules' public holdings (meeples, merchandise...)
 
     def card_count(self) -> int:
         return sum(self.hand)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "hand": self.hand[:], "tickets": self.tickets[:], "trains": self.trains,
-                "stations": self.stations, "score": self.score, "routes": self.routes[:],
-                "ferry_cards": self.ferry_cards, "depots": self.depots, "extra": copy.deepcopy(self.extra)}
+        return {
+            "name": self.name,
+            "hand": self.hand[:],
+            "tickets": self.tickets[:],
+            "trains": self.trains,
+            "stations": self.stations,
+            "score": self.score,
+            "routes": self.routes[:],
+            "ferry_cards": self.ferry_cards,
+            "depots": self.depots,
+            "extra": copy.deepcopy(self.extra),
+        }
 
 
 # ---- Pending decisions -------------------------------------------------------------------------------------
@@ -161,9 +172,31 @@ class GameState:
     """One game in progress. Deck-like lists keep their top card at the END (pop() draws)."""
 
     __slots__ = (
-        "board", "variant", "options", "seed", "rng", "players", "deck", "discard", "face_up", "ticket_decks",
-        "route_owner", "station_owner", "depot_owner", "warehouses", "current", "phase", "pending",
-        "turn", "last_round_left", "ended_by", "history", "setup_rejected", "box", "module", "last_event",
+        "board",
+        "variant",
+        "options",
+        "seed",
+        "rng",
+        "players",
+        "deck",
+        "discard",
+        "face_up",
+        "ticket_decks",
+        "route_owner",
+        "station_owner",
+        "depot_owner",
+        "warehouses",
+        "current",
+        "phase",
+        "pending",
+        "turn",
+        "last_round_left",
+        "ended_by",
+        "history",
+        "setup_rejected",
+        "box",
+        "module",
+        "last_event",
     )
 
     def __init__(self, board: Board, variant: str, options: tuple[str, ...], seed: int, names: list[str]):

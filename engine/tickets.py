@@ -58,8 +58,10 @@ def offer(state: GameState, seat: int, step: dict[str, Any], index: int, mix: tu
     if isinstance(step["draw"], int):
         decks = mix_decks(step)
         if len(mix) != len(decks) or sum(mix) != available(state, step) or min(mix, default=0) < 0:
-            raise IllegalAction(f"Announce how many of the {available(state, step)} tickets come from "
-                                f"each deck ({' / '.join(decks)}).")
+            raise IllegalAction(
+                f"Announce how many of the {available(state, step)} tickets come from "
+                f"each deck ({' / '.join(decks)})."
+            )
         counts = dict(zip(decks, mix, strict=True))
     else:
         counts = step["draw"]
@@ -80,8 +82,9 @@ def offer(state: GameState, seat: int, step: dict[str, Any], index: int, mix: tu
         keep_min = step["keep_min_if_none_kept"]
     keep_min = min(keep_min, len(offered))
     keep_max = min(step.get("keep_max", len(offered)), len(offered))
-    state.pending[seat] = TicketChoice(tuple(offered), tuple(sources), keep_min, keep_max,
-                                       step.get("rejected", "bottom"), index)
+    state.pending[seat] = TicketChoice(
+        tuple(offered), tuple(sources), keep_min, keep_max, step.get("rejected", "bottom"), index
+    )
 
 
 def start_step(state: GameState, seat: int, index: int) -> None:

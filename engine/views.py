@@ -93,7 +93,10 @@ def player_view(state: GameState, seat: int) -> dict[str, Any]:
 
 def _ticket(state: GameState, t: int) -> dict[str, Any]:
     tk = state.board.tickets[t]
-    return {"id": t, "a": state.board.cities[tk.a].name, "b": state.board.cities[tk.b].name,
-            "points": tk.points, "deck": tk.deck}
-
-
+    return {
+        "id": t,
+        "a": state.board.cities[tk.a].name,
+        "b": state.board.cities[tk.b].name,
+        "points": tk.points,
+        "deck": tk.deck,
+    }

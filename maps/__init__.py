@@ -20,7 +20,20 @@ from maps.board import (
 )
 
 __all__ = [
-    "CARD_NAMES", "CARD_TYPES", "COLORS", "GRAY", "LOCOMOTIVE", "LOCOMOTIVE_PLUS4", "PASSENGER_CARD",
-    "Board", "BoardDataError", "City", "Route", "Ticket", "board_from_dict", "board_ids", "load_board",
+    "CARD_NAMES",
+    "CARD_TYPES",
+    "COLORS",
+    "GRAY",
+    "LOCOMOTIVE",
+    "LOCOMOTIVE_PLUS4",
+    "PASSENGER_CARD",
+    "Board",
+    "BoardDataError",
+    "City",
+    "Route",
+    "Ticket",
+    "board_from_dict",
+    "board_ids",
+    "load_board",
     "normalize_name",
 ]

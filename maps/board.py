@@ -182,8 +182,10 @@ def board_from_dict(data: dict[str, Any]) -> Board:
 
     routes: list[Route] = []
     group_of: dict[tuple[int, int], int] = {}
-    not_multi = {frozenset((place(a, "not_double_routes"), place(b, "not_double_routes")))
-                 for a, b in rules.get("not_double_routes", [])}
+    not_multi = {
+        frozenset((place(a, "not_double_routes"), place(b, "not_double_routes")))
+        for a, b in rules.get("not_double_routes", [])
+    }
     for i, r in enumerate(data.get("routes") or []):
         where = f"route #{i} {r.get('a')}–{r.get('b')}"
         a, b = place(r.get("a"), where), place(r.get("b"), where)
@@ -204,8 +206,21 @@ def board_from_dict(data: dict[str, Any]) -> Board:
             gid = len(routes)  # its own group: not a double route
         else:
             gid = group_of.setdefault(key, len(routes))
-        routes.append(Route(i, a, b, length, color, bool(r.get("tunnel", False)), locos,
-                            bool(r.get("bullet", False)), waves, gid, dict(r.get("extra") or {})))
+        routes.append(
+            Route(
+                i,
+                a,
+                b,
+                length,
+                color,
+                bool(r.get("tunnel", False)),
+                locos,
+                bool(r.get("bullet", False)),
+                waves,
+                gid,
+                dict(r.get("extra") or {}),
+            )
+        )
     if not routes:
         raise BoardDataError(f"{bid}: no routes")
     groups_map: dict[int, list[int]] = {}
@@ -215,8 +230,10 @@ def board_from_dict(data: dict[str, Any]) -> Board:
         if len(members) > 1:
             lengths = {routes[m].length for m in members}
             if len(lengths) != 1:
-                raise BoardDataError(f"{bid}: multiple route {routes[members[0]].a}–{routes[members[0]].b} "
-                                     "has routes of different lengths; list it in rules.not_double_routes")
+                raise BoardDataError(
+                    f"{bid}: multiple route {routes[members[0]].a}–{routes[members[0]].b} "
+                    "has routes of different lengths; list it in rules.not_double_routes"
+                )
 
     tickets: list[Ticket] = []
     seen: set[tuple[frozenset[int], int, tuple[str, ...], str]] = set()

@@ -24,8 +24,11 @@ def station_cost(state: GameState, seat: int) -> int:
 
 
 def city_is_free(state: GameState, city: int) -> bool:
-    return (city not in state.station_owner and city not in state.depot_owner
-            and not state.board.cities[city].dead_end)
+    return (
+        city not in state.station_owner
+        and city not in state.depot_owner
+        and not state.board.cities[city].dead_end
+    )
 
 
 def station_payments(state: GameState, seat: int) -> list[tuple[int, int]]:
@@ -58,8 +61,12 @@ class Stations(Feature):
         pays = station_payments(state, seat)
         if not pays:
             return []
-        return [BuildStation(city, c, k) for city in range(len(state.board.cities)) if city_is_free(state, city)
-                for c, k in pays]
+        return [
+            BuildStation(city, c, k)
+            for city in range(len(state.board.cities))
+            if city_is_free(state, city)
+            for c, k in pays
+        ]
 
     def _open(self, state: GameState, seat: int) -> tuple[list[int], list[tuple[int, int]]]:
         if state.phase not in (MAIN, "last_round") or state.players[seat].stations <= 0:
@@ -102,9 +109,11 @@ class Stations(Feature):
         hand = player.hand
         if (colored and hand[color] < colored) or hand[LOCOMOTIVE] < k:
             what = f"{colored} {COLORS[color]}" if colored else ""
-            raise IllegalAction(f"A station in {name} costs {cost} cards of one colour: "
-                                f"{what}{' and ' if colored and k else ''}{f'{k} Locomotives' if k else ''}"
-                                " is more than you have.")
+            raise IllegalAction(
+                f"A station in {name} costs {cost} cards of one colour: "
+                f"{what}{' and ' if colored and k else ''}{f'{k} Locomotives' if k else ''}"
+                " is more than you have."
+            )
         pay_cards(state, seat, Payment(color, colored, k, 0, 0))
         player.stations -= 1
         state.station_owner[action.city] = seat

@@ -35,7 +35,9 @@ def start_tunnel(state: GameState, seat: int, route_id: int, pay: Payment) -> No
         state.discard.extend(revealed)
         complete_claim(state, seat, route_id, pay)
         return
-    state.pending[seat] = TunnelPayment(route_id, pay.color, pay.locomotives, pay.plus4, tuple(revealed), extra)
+    state.pending[seat] = TunnelPayment(
+        route_id, pay.color, pay.locomotives, pay.plus4, tuple(revealed), extra
+    )
 
 
 def _laid(p: TunnelPayment, route_length: int) -> Payment:
@@ -78,15 +80,21 @@ class Tunnels(Feature):
         assert isinstance(action, PayTunnel)
         k = action.locomotives
         if not 0 <= k <= pending.extra or (laid.colored == 0 and k != pending.extra):
-            raise IllegalAction(f"The tunnel asks {pending.extra} more cards"
-                                + (" and you paid with Locomotives only: they must be Locomotives."
-                                   if laid.colored == 0 else "."))
+            raise IllegalAction(
+                f"The tunnel asks {pending.extra} more cards"
+                + (
+                    " and you paid with Locomotives only: they must be Locomotives."
+                    if laid.colored == 0
+                    else "."
+                )
+            )
         total = Payment(laid.color, laid.colored + pending.extra - k, laid.locomotives + k, laid.plus4, 0)
         hand = state.players[seat].hand
         if (total.colored and hand[total.color] < total.colored) or hand[LOCOMOTIVE] < total.locomotives:
             raise IllegalAction(
                 f"{state.board.route_label(pending.route)} now needs {total.colored} {CARD_NAMES[total.color]} "
-                f"and {total.locomotives} Locomotives; you have {hand[total.color]} and {hand[LOCOMOTIVE]}.")
+                f"and {total.locomotives} Locomotives; you have {hand[total.color]} and {hand[LOCOMOTIVE]}."
+            )
         del state.pending[seat]
         state.discard.extend(pending.revealed)
         state.last_event["public"]["route"] = pending.route

@@ -41,8 +41,12 @@ def convert(reference: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
     for c in reference["cities"]:
         extra = dict(c.get("extra") or {})
         aliases = extra.pop("aliases", [])
-        entry: dict[str, Any] = {"name": c["id"], "kind": c.get("kind", "city"), "lat": c.get("lat"),
-                                 "lon": c.get("lon")}
+        entry: dict[str, Any] = {
+            "name": c["id"],
+            "kind": c.get("kind", "city"),
+            "lat": c.get("lat"),
+            "lon": c.get("lon"),
+        }
         if aliases:
             entry["aliases"] = aliases
         if extra:
@@ -64,8 +68,16 @@ def convert(reference: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
         if extra:
             entry["extra"] = extra
         routes.append(entry)
-    tickets = [{"a": t["a"], "b": t["b"], "points": t["points"], "deck": t.get("deck", "regular"),
-                "tags": t.get("tags", [])} for t in reference.get("tickets") or []]
+    tickets = [
+        {
+            "a": t["a"],
+            "b": t["b"],
+            "points": t["points"],
+            "deck": t.get("deck", "regular"),
+            "tags": t.get("tags", []),
+        }
+        for t in reference.get("tickets") or []
+    ]
     out = {k: own[k] for k in OWN_SECTIONS if k in own}
     out.update(cities=cities, routes=routes, tickets=tickets)
     return out

@@ -27,12 +27,37 @@ def test_maps_lists_every_board_and_flags_provisional_data(capsys):
 
 def test_simulate_json_and_record_then_replay(capsys, tmp_path):
     record = tmp_path / "game.json"
-    code, out, _ = run(capsys, "simulate", "--map", "europe", "--variant", "mega", "--option", "warehouses",
-                       "--players", "3", "--games", "3", "--seed", "7", "--json", "--record", str(record))
+    code, out, _ = run(
+        capsys,
+        "simulate",
+        "--map",
+        "europe",
+        "--variant",
+        "mega",
+        "--option",
+        "warehouses",
+        "--players",
+        "3",
+        "--games",
+        "3",
+        "--seed",
+        "7",
+        "--json",
+        "--record",
+        str(record),
+    )
     assert code == 0
     result = json.loads(out)
-    for key in ("map", "variant", "players", "games", "errors", "invariant_violations", "mean_turns",
-                "games_per_second"):
+    for key in (
+        "map",
+        "variant",
+        "players",
+        "games",
+        "errors",
+        "invariant_violations",
+        "mean_turns",
+        "games_per_second",
+    ):
         assert key in result
     assert (result["map"], result["variant"], result["players"], result["games"]) == ("europe", "mega", 3, 3)
     assert result["errors"] == 0 and result["invariant_violations"] == 0
@@ -55,37 +80,72 @@ def score_file(tmp_path, data) -> str:  # type: ignore[no-untyped-def]
 
 
 def test_score_output_format(capsys, tmp_path):
-    data = {"map": "usa", "players": [
-        {"name": "Ann", "routes": [["Seattle", "Portland"], ["Portland", "San Francisco", "green"]],
-         "tickets": [["Portland", "Nashville"], ["Seattle", "Los Angeles"]]},
-        {"name": "Bob", "routes": [["los angeles", "las vegas"]], "tickets": []},
-    ]}
+    data = {
+        "map": "usa",
+        "players": [
+            {
+                "name": "Ann",
+                "routes": [["Seattle", "Portland"], ["Portland", "San Francisco", "green"]],
+                "tickets": [["Portland", "Nashville"], ["Seattle", "Los Angeles"]],
+            },
+            {"name": "Bob", "routes": [["los angeles", "las vegas"]], "tickets": []},
+        ],
+    }
     code, out, _ = run(capsys, "score", score_file(tmp_path, data))
     assert code == 0
     result = json.loads(out)
     ann = result["players"][0]
     # Seattle–Portland 1 (1) + Portland–San Francisco 5 (10) = 11; Portland–Nashville 17 failed,
     # Seattle–Los Angeles 9 failed; longest path 6 -> 10 points.
-    assert ann["route_points"] == 11 and ann["ticket_points"] == -26 and ann["bonuses"] == {"longest_path": 10}
+    assert (
+        ann["route_points"] == 11 and ann["ticket_points"] == -26 and ann["bonuses"] == {"longest_path": 10}
+    )
     assert ann["total"] == -5 and ann["longest_path"] == 6
-    assert set(ann) == {"name", "route_points", "tickets", "ticket_points", "completed_tickets", "longest_path",
-                        "bonuses", "total", "rank"}
+    assert set(ann) == {
+        "name",
+        "route_points",
+        "tickets",
+        "ticket_points",
+        "completed_tickets",
+        "longest_path",
+        "bonuses",
+        "total",
+        "rank",
+    }
     assert ann["tickets"][0] == {"a": "Portland", "b": "Nashville", "points": 17, "completed": False}
     assert result["winners"] == ["Bob"]
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    ({"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Atlantis"]]}]}, "no place called"),
-    ({"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Roma"]]}]}, "no route Paris–Roma"),
-    ({"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Dieppe"]]},
-                                   {"name": "B", "routes": [["Dieppe", "Paris"]]}]}, "claimed twice"),
-    ({"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Bruxelles", "red"],
-                                                             ["Paris", "Bruxelles", "yellow"]]}]}, "two routes"),
-    ({"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Bruxelles"]]}]}, "say which"),
-    ({"map": "europe", "players": [{"name": "A", "tickets": [["Paris", "Lisboa"]]}]}, "not a ticket"),
-    ({"map": "mars", "players": [{"name": "A"}]}, "unknown board"),
-    ("{not json", "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Atlantis"]]}]}, "no place called"),
+        ({"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Roma"]]}]}, "no route Paris–Roma"),
+        (
+            {
+                "map": "europe",
+                "players": [
+                    {"name": "A", "routes": [["Paris", "Dieppe"]]},
+                    {"name": "B", "routes": [["Dieppe", "Paris"]]},
+                ],
+            },
+            "claimed twice",
+        ),
+        (
+            {
+                "map": "europe",
+                "players": [
+                    {"name": "A", "routes": [["Paris", "Bruxelles", "red"], ["Paris", "Bruxelles", "yellow"]]}
+                ],
+            },
+            "two routes",
+        ),
+        ({"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Bruxelles"]]}]}, "say which"),
+        ({"map": "europe", "players": [{"name": "A", "tickets": [["Paris", "Lisboa"]]}]}, "not a ticket"),
+        ({"map": "mars", "players": [{"name": "A"}]}, "unknown board"),
+        ("{not json", "not valid JSON"),
+    ],
+)
 def test_score_bad_input_exits_2_with_a_clear_message(capsys, tmp_path, data, message):
     code, _, err = run(capsys, "score", score_file(tmp_path, data))
     assert code == 2

@@ -160,11 +160,23 @@ def test_scoring_position_with_stations_uses_the_best_borrowed_route():
     data = {
         "map": "europe",
         "players": [
-            {"name": "Ann", "routes": [["Paris", "Frankfurt", "white"], ["Essen", "Berlin"]],
-             "tickets": [["Frankfurt", "Kobenhavn"], ["Paris", "Wien"]], "stations": ["Frankfurt"]},
-            {"name": "Bob", "routes": [["Frankfurt", "Essen"], ["Frankfurt", "München"], ["München", "Wien"],
-                                        ["Essen", "Kobenhavn", "gray"]],
-             "tickets": [], "stations": []},
+            {
+                "name": "Ann",
+                "routes": [["Paris", "Frankfurt", "white"], ["Essen", "Berlin"]],
+                "tickets": [["Frankfurt", "Kobenhavn"], ["Paris", "Wien"]],
+                "stations": ["Frankfurt"],
+            },
+            {
+                "name": "Bob",
+                "routes": [
+                    ["Frankfurt", "Essen"],
+                    ["Frankfurt", "München"],
+                    ["München", "Wien"],
+                    ["Essen", "Kobenhavn", "gray"],
+                ],
+                "tickets": [],
+                "stations": [],
+            },
         ],
     }
     out = score_json(data)
@@ -189,8 +201,12 @@ def test_station_choice_is_optimal_across_tickets():
     data = {
         "map": "europe",
         "players": [
-            {"name": "Ann", "routes": [["Paris", "Frankfurt", "white"], ["München", "Wien"]],
-             "tickets": [["Paris", "Wien"], ["Frankfurt", "Kobenhavn"]], "stations": ["Frankfurt"]},
+            {
+                "name": "Ann",
+                "routes": [["Paris", "Frankfurt", "white"], ["München", "Wien"]],
+                "tickets": [["Paris", "Wien"], ["Frankfurt", "Kobenhavn"]],
+                "stations": ["Frankfurt"],
+            },
             {"name": "Bob", "routes": [["Frankfurt", "München"], ["Frankfurt", "Essen"]], "tickets": []},
         ],
     }
@@ -205,19 +221,32 @@ def test_station_choice_is_optimal_across_tickets():
 def test_longest_path_may_loop_through_a_city_but_never_reuse_a_route():
     s = started("europe", 2)
     # a triangle Paris–Bruxelles–Frankfurt–Paris plus a tail Frankfurt–München
-    routes = [route_id(s, "Paris", "Bruxelles", "red"), route_id(s, "Bruxelles", "Frankfurt", "blue"),
-              route_id(s, "Frankfurt", "Paris", "white"), route_id(s, "Frankfurt", "München")]
+    routes = [
+        route_id(s, "Paris", "Bruxelles", "red"),
+        route_id(s, "Bruxelles", "Frankfurt", "blue"),
+        route_id(s, "Frankfurt", "Paris", "white"),
+        route_id(s, "Frankfurt", "München"),
+    ]
     lengths = [s.board.routes[r].length for r in routes]
     assert longest_path(s, routes) == sum(lengths)  # the tail, around the triangle... all four routes once
     assert longest_path(s, routes[:1]) == lengths[0]
 
 
 def test_european_express_ties_all_score():
-    out = score_json({"map": "europe", "players": [
-        {"name": "Ann", "routes": [["Paris", "Frankfurt", "white"]], "tickets": []},
-        {"name": "Bob", "routes": [["Frankfurt", "München"], ["München", "Wien"]], "tickets": []},
-        {"name": "Cy", "routes": [["Bruxelles", "Paris", "red"], ["Bruxelles", "Amsterdam"]], "tickets": []},
-    ]})
+    out = score_json(
+        {
+            "map": "europe",
+            "players": [
+                {"name": "Ann", "routes": [["Paris", "Frankfurt", "white"]], "tickets": []},
+                {"name": "Bob", "routes": [["Frankfurt", "München"], ["München", "Wien"]], "tickets": []},
+                {
+                    "name": "Cy",
+                    "routes": [["Bruxelles", "Paris", "red"], ["Bruxelles", "Amsterdam"]],
+                    "tickets": [],
+                },
+            ],
+        }
+    )
     bonus = {p["name"]: p["bonuses"]["european_express"] for p in out["players"]}
     # Paris–Frankfurt 3; Frankfurt–München 2 + München–Wien 3 = 5; Bruxelles–Paris 2 + Amsterdam–Bruxelles 1 = 3
     assert bonus == {"Ann": 0, "Bob": 10, "Cy": 0}
@@ -226,15 +255,33 @@ def test_european_express_ties_all_score():
 
 def test_hand_checked_position():
     """Worked by hand from the board: route points by length 1:1 2:2 3:4 4:7 5:10 6:15 8:21."""
-    out = score_json({"map": "europe", "variant": "classic", "players": [
-        {"name": "Ann",
-         "routes": [["Edinburgh", "London", "black"], ["London", "Dieppe", "gray"], ["Dieppe", "Paris"],
-                    ["Paris", "Frankfurt", "white"], ["Frankfurt", "München"], ["München", "Wien"]],
-         "tickets": [["Edinburgh", "Paris"], ["Paris", "Wien"], ["Berlin", "Roma"]],
-         "stations": ["Roma"]},
-        {"name": "Bob", "routes": [["München", "Zürich"], ["Budapest", "Wien", "red"]],
-         "tickets": [["Zürich", "Budapest"]], "stations": ["Wien"]},
-    ]})
+    out = score_json(
+        {
+            "map": "europe",
+            "variant": "classic",
+            "players": [
+                {
+                    "name": "Ann",
+                    "routes": [
+                        ["Edinburgh", "London", "black"],
+                        ["London", "Dieppe", "gray"],
+                        ["Dieppe", "Paris"],
+                        ["Paris", "Frankfurt", "white"],
+                        ["Frankfurt", "München"],
+                        ["München", "Wien"],
+                    ],
+                    "tickets": [["Edinburgh", "Paris"], ["Paris", "Wien"], ["Berlin", "Roma"]],
+                    "stations": ["Roma"],
+                },
+                {
+                    "name": "Bob",
+                    "routes": [["München", "Zürich"], ["Budapest", "Wien", "red"]],
+                    "tickets": [["Zürich", "Budapest"]],
+                    "stations": ["Wien"],
+                },
+            ],
+        }
+    )
     ann, bob = out["players"]
     # Ann: Edinburgh–London 4 (7) + London–Dieppe 2 (2) + Dieppe–Paris 1 (1) + Paris–Frankfurt 3 (4)
     #      + Frankfurt–München 2 (2) + München–Wien 3 (4) = 20 route points.
@@ -254,11 +301,20 @@ def test_hand_checked_position():
 def test_tie_breaks_completed_tickets_then_fewest_stations():
     # Ann: 2 routes of 3 (4 + 4) and one station built (2 unbuilt: 8) = 16; Bob: 1 route of 3 (4) and no
     # station built (12) = 16. Both longest 3: both score the Express. Tied at 26, no ticket: Bob built fewer.
-    out = score_json({"map": "europe", "players": [
-        {"name": "Ann", "routes": [["Paris", "Frankfurt", "white"], ["Madrid", "Pamplona", "black"]],
-         "tickets": [], "stations": ["Roma"]},
-        {"name": "Bob", "routes": [["Madrid", "Pamplona", "white"]], "tickets": [], "stations": []},
-    ]})
+    out = score_json(
+        {
+            "map": "europe",
+            "players": [
+                {
+                    "name": "Ann",
+                    "routes": [["Paris", "Frankfurt", "white"], ["Madrid", "Pamplona", "black"]],
+                    "tickets": [],
+                    "stations": ["Roma"],
+                },
+                {"name": "Bob", "routes": [["Madrid", "Pamplona", "white"]], "tickets": [], "stations": []},
+            ],
+        }
+    )
     ann, bob = out["players"]
     assert ann["total"] == bob["total"] == 26
     assert (ann["rank"], bob["rank"]) == (2, 1) and out["winners"] == ["Bob"]
@@ -266,15 +322,23 @@ def test_tie_breaks_completed_tickets_then_fewest_stations():
 
 def test_tie_break_order_from_the_board():
     # most completed tickets first: a tie on points between a player with one ticket done and one without
-    out = score_json({"map": "europe", "players": [
-        # Ann: Dieppe–Paris 1 (1) + Edinburgh–London 4 (7) + London–Dieppe 2 (2) = 10; Edinburgh–Paris +7 = 17;
-        # 3 stations unbuilt 12 -> 29; longest 7 -> Express 10 -> 39
-        {"name": "Ann", "routes": [["Dieppe", "Paris"], ["Edinburgh", "London", "black"], ["London", "Dieppe"]],
-         "tickets": [["Edinburgh", "Paris"]]},
-        # Bob: Warszawa–Wien 4 (7) + Berlin–Wien 3 (4) = 11; 3 stations 12 -> 23; longest 7 -> 10 -> 33;
-        # plus Budapest–Wien 1 (1) and longest 8 -> Bob alone takes the Express... keep it simple instead:
-        {"name": "Bob", "routes": [["Warszawa", "Wien"], ["Berlin", "Wien"]], "tickets": []},
-    ]})
+    out = score_json(
+        {
+            "map": "europe",
+            "players": [
+                # Ann: Dieppe–Paris 1 (1) + Edinburgh–London 4 (7) + London–Dieppe 2 (2) = 10; Edinburgh–Paris +7 = 17;
+                # 3 stations unbuilt 12 -> 29; longest 7 -> Express 10 -> 39
+                {
+                    "name": "Ann",
+                    "routes": [["Dieppe", "Paris"], ["Edinburgh", "London", "black"], ["London", "Dieppe"]],
+                    "tickets": [["Edinburgh", "Paris"]],
+                },
+                # Bob: Warszawa–Wien 4 (7) + Berlin–Wien 3 (4) = 11; 3 stations 12 -> 23; longest 7 -> 10 -> 33;
+                # plus Budapest–Wien 1 (1) and longest 8 -> Bob alone takes the Express... keep it simple instead:
+                {"name": "Bob", "routes": [["Warszawa", "Wien"], ["Berlin", "Wien"]], "tickets": []},
+            ],
+        }
+    )
     ann, bob = out["players"]
     assert (ann["total"], bob["total"]) == (39, 33)
     assert ann["completed_tickets"] == 1 and ann["rank"] == 1

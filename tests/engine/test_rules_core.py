@@ -135,7 +135,9 @@ def test_gray_route_takes_any_one_colour():
     options = [a for a in legal_actions(s, 0) if isinstance(a, ClaimRoute) and a.route == gray]
     assert options == []  # no colour has 3 cards + 1 locomotive
     give(s, 0, red=3, blue=2, locomotive=1)
-    options = {(a.color, a.locomotives) for a in legal_actions(s, 0) if isinstance(a, ClaimRoute) and a.route == gray}
+    options = {
+        (a.color, a.locomotives) for a in legal_actions(s, 0) if isinstance(a, ClaimRoute) and a.route == gray
+    }
     assert options == {(card("red"), 1)}
 
 
@@ -179,7 +181,10 @@ def test_draw_tickets_keep_one_rest_under_the_deck():
     with pytest.raises(IllegalAction, match="Keep at least 1"):
         apply(s, 0, KeepTickets(()))
     apply(s, 0, KeepTickets((top3[1],)))
-    assert s.ticket_decks["regular"][:2] == [top3[2], top3[0]] or s.ticket_decks["regular"][:2] == [top3[0], top3[2]]
+    assert s.ticket_decks["regular"][:2] == [top3[2], top3[0]] or s.ticket_decks["regular"][:2] == [
+        top3[0],
+        top3[2],
+    ]
     assert top3[1] in s.players[0].tickets and s.current == 1
 
 

@@ -39,24 +39,35 @@ def random_illegal(state: GameState, seat: int, rng: random.Random):  # type: ig
     board = state.board
     kind = rng.randrange(5)
     if kind == 0:
-        return ClaimRoute(rng.randrange(-2, len(board.routes) + 2), rng.randrange(-1, 10), rng.randrange(-1, 5))
+        return ClaimRoute(
+            rng.randrange(-2, len(board.routes) + 2), rng.randrange(-1, 10), rng.randrange(-1, 5)
+        )
     if kind == 1:
         return DrawFaceUp(rng.randrange(-1, 7))
     if kind == 2:
         return KeepTickets(tuple(rng.sample(range(len(board.tickets)), rng.randrange(0, 4))))
     if kind == 3:
-        return BuildStation(rng.randrange(-1, len(board.cities) + 1), rng.randrange(0, 9), rng.randrange(0, 4))
+        return BuildStation(
+            rng.randrange(-1, len(board.cities) + 1), rng.randrange(0, 9), rng.randrange(0, 4)
+        )
     return PayTunnel(rng.randrange(-1, 4))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), players=st.integers(2, 5), steps=st.integers(1, 400),
-       variant=st.sampled_from(["classic", "mega", "big-cities"]), warehouses=st.booleans())
-def test_property_random_play_keeps_invariants_and_refusals_change_nothing(seed, players, steps, variant,
-                                                                          warehouses):
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.integers(2, 5),
+    steps=st.integers(1, 400),
+    variant=st.sampled_from(["classic", "mega", "big-cities"]),
+    warehouses=st.booleans(),
+)
+def test_property_random_play_keeps_invariants_and_refusals_change_nothing(
+    seed, players, steps, variant, warehouses
+):
     rng = random.Random(seed)
-    state = new_game("europe", players, variant=variant, seed=seed,
-                     options=("warehouses",) if warehouses else ())
+    state = new_game(
+        "europe", players, variant=variant, seed=seed, options=("warehouses",) if warehouses else ()
+    )
     for _ in range(steps):
         if state.finished:
             break

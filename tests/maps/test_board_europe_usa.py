@@ -15,7 +15,9 @@ def ticket(board, a: str, b: str, tag: str):  # type: ignore[no-untyped-def]
 
 def test_europe_ticket_sets_per_variant():
     europe = load_board("europe")
-    count = {vid: Counter(t.deck for t in select_tickets(europe.tickets, v)) for vid, v in europe.variants.items()}
+    count = {
+        vid: Counter(t.deck for t in select_tickets(europe.tickets, v)) for vid, v in europe.variants.items()
+    }
     assert count["classic"] == {"long": 6, "regular": 40}
     assert count["1912"] == {"long": 6, "regular": 49}
     assert sum(count["big-cities"].values()) == 45 and "long" not in count["big-cities"]
@@ -27,7 +29,9 @@ def test_europe_spot_values():
     assert ticket(europe, "Brest", "Petrograd", "europe").points == 20
     assert ticket(europe, "Paris", "Wien", "europe").points == 8
     assert ticket(europe, "Edinburgh", "Athina", "europe").deck == "long"
-    kyiv = [r for r in europe.routes if {europe.cities[r.a].name, europe.cities[r.b].name} == {"Kyiv", "Smolensk"}]
+    kyiv = [
+        r for r in europe.routes if {europe.cities[r.a].name, europe.cities[r.b].name} == {"Kyiv", "Smolensk"}
+    ]
     assert [(r.length, r.color_name) for r in kyiv] == [(3, "red")]
     danzig = europe.routes_between(europe.city("Danzig").id, europe.city("Warszawa").id)
     assert [(r.length, r.color_name) for r in danzig] == [(2, "gray")]  # the reference's documented choice
