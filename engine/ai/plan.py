@@ -16,6 +16,7 @@ import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from engine.claims import route_open
 from engine.features import Feature
 from engine.scoring import joined, network, shared_routes
 from engine.state import NOBODY, GameState
@@ -49,23 +50,8 @@ def adjacency(board: Board) -> tuple[tuple[tuple[int, int], ...], ...]:
     return found
 
 
-def multi_routes_open(state: GameState) -> bool:
-    return state.num_players >= state.board.rules.get("min_players_for_multi_routes", 4)
-
-
-def open_for(state: GameState, seat: int, route_id: int) -> bool:
-    """May `seat` claim `route_id` as far as ownership goes (cards and trains aside)?"""
-    owner = state.route_owner
-    if owner[route_id] != NOBODY:
-        return False
-    group = state.board.groups_by_route[route_id]
-    if len(group) > 1:
-        multi = multi_routes_open(state)
-        for other in group:
-            o = owner[other]
-            if o == seat or (o != NOBODY and not multi):
-                return False
-    return True
+# The engine's own ownership rule (cards and trains aside), under the planner's names.
+open_for = route_open
 
 
 @dataclass
