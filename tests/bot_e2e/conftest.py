@@ -4,48 +4,10 @@ full-game tests swap in `FastPictures` (a tiny PNG) to stay fast, everything els
 
 from __future__ import annotations
 
-import io
-from typing import Any
-
 import pytest
-from PIL import Image
+from e2e_pictures import PNG, FastPictures  # noqa: F401  (re-exported for the tests)
 
 from bot import Settings, create_bot
-
-
-def _tiny_png() -> bytes:
-    buf = io.BytesIO()
-    Image.new("RGB", (4, 4), (20, 120, 40)).save(buf, format="PNG")
-    return buf.getvalue()
-
-
-PNG = _tiny_png()
-
-
-class FastPictures:
-    """Pictures without drawing (the full-game tests); counts what was asked."""
-
-    def __init__(self) -> None:
-        self.calls: list[str] = []
-
-    async def board(self, state: Any, *, colorblind: bool = True) -> bytes:
-        self.calls.append("board")
-        return PNG
-
-    async def hand(self, state: Any, seat: int, *, colorblind: bool = True) -> bytes:
-        self.calls.append("hand")
-        return PNG
-
-    async def summary(self, state: Any) -> bytes:
-        self.calls.append("summary")
-        return PNG
-
-    async def gif(self, record: dict[str, Any]) -> bytes:
-        self.calls.append("gif")
-        return b"GIF89a" + PNG
-
-    def close(self) -> None:
-        return None
 
 
 @pytest.fixture

@@ -163,7 +163,7 @@ async def test_absent_player_is_played_by_the_timer_and_announced(simcord_env, w
     the service's messenger, with the board picture and the next player's buttons."""
     from datetime import timedelta
 
-    from conftest import FastPictures
+    from e2e_pictures import FastPictures
 
     from bot import create_bot
     from bot.manager import ManualClock

@@ -1,0 +1,44 @@
+"""Pictures without drawing for the end-to-end tests (a plain module with a unique name, importable from any
+test: `from e2e_pictures import FastPictures`)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from PIL import Image
+
+
+def _tiny_png() -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (4, 4), (20, 120, 40)).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+PNG = _tiny_png()
+
+
+class FastPictures:
+    """Pictures without drawing (the full-game tests); counts what was asked."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    async def board(self, state: Any, *, colorblind: bool = True) -> bytes:
+        self.calls.append("board")
+        return PNG
+
+    async def hand(self, state: Any, seat: int, *, colorblind: bool = True) -> bytes:
+        self.calls.append("hand")
+        return PNG
+
+    async def summary(self, state: Any) -> bytes:
+        self.calls.append("summary")
+        return PNG
+
+    async def gif(self, record: dict[str, Any]) -> bytes:
+        self.calls.append("gif")
+        return b"GIF89a" + PNG
+
+    def close(self) -> None:
+        return None
