@@ -36,6 +36,7 @@ class Settings:
     render_workers: int = 2
     default_locale: str = "en"
     sync_commands: bool = True
+    lobby_threads: bool = True  # /ttr new opens each game in a new thread of the channel when permitted
 
     # Environment variable for each field (the field name upper-cased).
     @staticmethod
@@ -103,7 +104,7 @@ def _parse(name: str, raw: str) -> Any:
         if level not in LOG_LEVELS:
             raise SettingsError(f"{env} must be one of {', '.join(LOG_LEVELS)}, got {raw!r}")
         return level
-    if name == "sync_commands":
+    if name in ("sync_commands", "lobby_threads"):
         lowered = raw.lower()
         if lowered in ("1", "true", "yes", "on"):
             return True

@@ -16,9 +16,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.replies import answer
-from bot.i18n import tr
+from bot.i18n import interaction_locale, tr
 from bot.rules_text import topic_ids, topics
-from bot.service import GameError, Text
+from bot.service import GameError, Reply, Text
 from maps.board import COLORS, Board, BoardDataError, board_ids, load_board, normalize_name
 
 if TYPE_CHECKING:
@@ -300,15 +300,55 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
         if unknown:
             known = ", ".join(map.options) or "-"
             raise GameError(Text("maps.unknown_option", {"value": ", ".join(unknown), "known": known}))
-        call = self.service.new_game(
-            *self._where(interaction),
+        guild_id, channel_id, user_id = self._where(interaction)
+        settings = dict(
             board_id=map.id,
             variant=variant_id,
             options=tuple(chosen),
             max_players=players,
             user_name=interaction.user.display_name,
         )
-        await answer(interaction, call, private=False)
+
+        async def open_game() -> Reply:
+            thread = await self._lobby_thread(interaction, map) if self.bot.settings.lobby_threads else None
+            if thread is None:
+                reply: Reply = await self.service.new_game(guild_id, channel_id, user_id, **settings)
+                return reply
+            try:
+                reply = await self.service.new_game(guild_id, thread.id, user_id, **settings)
+            except BaseException:
+                await _delete_quietly(thread)
+                raise
+            if reply.ephemeral:  # refused: nothing opened, so no empty thread is left behind
+                await _delete_quietly(thread)
+                return reply
+            await self.bot.messenger.post(thread.id, reply, locale=interaction_locale(interaction))
+            return Reply(
+                content=Text("lobby.opened_in_thread", {"thread": thread.mention, "board": map.name})
+            )
+
+        await answer(interaction, open_game(), private=False)
+
+    @staticmethod
+    async def _lobby_thread(interaction: discord.Interaction, board: Board) -> discord.Thread | None:
+        """A new public thread for the game when the command comes from a text channel where the bot may
+        create threads and speak in them; None otherwise (the game then lives in the channel itself)."""
+        channel = interaction.channel
+        guild = interaction.guild
+        if not isinstance(channel, discord.TextChannel) or guild is None:
+            return None
+        perms = channel.permissions_for(guild.me)
+        if not (perms.create_public_threads and perms.send_messages_in_threads):
+            return None
+        try:
+            return await channel.create_thread(
+                name=f"{board.name} · Ticket to Ride"[:100],
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=10080,
+                reason="Ticket to Ride game",
+            )
+        except discord.HTTPException:
+            return None
 
     @app_commands.command(name="claim", description="Claim a route")
     @app_commands.describe(
@@ -439,3 +479,10 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
 
 async def setup(bot: TTRBot) -> None:
     await bot.add_cog(TTRCog(bot))
+
+
+async def _delete_quietly(thread: discord.Thread) -> None:
+    try:
+        await thread.delete()
+    except discord.HTTPException:
+        log.warning("could not delete the unused lobby thread %s", thread.id)

@@ -19,7 +19,7 @@ def fake_service() -> FakeGameService:
 
 @pytest.fixture
 def bot_settings(tmp_path) -> Settings:  # type: ignore[no-untyped-def]
-    return Settings(database_url=f"sqlite:///{tmp_path / 'ttr.db'}")
+    return Settings(database_url=f"sqlite:///{tmp_path / 'ttr.db'}", lobby_threads=False)
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from bot import Settings, create_bot
 
 @pytest.fixture
 def bot_settings(tmp_path) -> Settings:  # type: ignore[no-untyped-def]
-    return Settings(database_url=f"sqlite:///{tmp_path / 'ttr.db'}", render_workers=1)
+    return Settings(database_url=f"sqlite:///{tmp_path / 'ttr.db'}", lobby_threads=False, render_workers=1)
 
 
 @pytest.fixture
