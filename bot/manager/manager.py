@@ -793,6 +793,13 @@ class GameManager:
         """The player lets an AI play their seat until they take it back (their result still counts)."""
         if level not in AI_LEVELS:
             raise Refused("bad_setting", f"AI levels are {', '.join(AI_LEVELS)}.")
+        return await self._set_seat_ai(game_id, user_id, level)
+
+    async def take_back(self, game_id: str, user_id: int) -> Outcome:
+        return await self._set_seat_ai(game_id, user_id, None)
+
+    async def _set_seat_ai(self, game_id: str, user_id: int, level: str | None) -> Outcome:
+        """The caller's seat played by an AI of `level`, or by the caller again (None)."""
 
         async def body(game: _Game) -> Outcome:
             self._require(game, GameStatus.ACTIVE)
@@ -803,44 +810,20 @@ class GameManager:
             seats[seat] = Seat(seats[seat].name, user_id, level)
             await self._update(game, seats=seats)
             out = _Collector(game.id)
-            out.events.append(
-                GameEvent(
-                    game.id,
-                    0,
+            name = seats[seat].name
+            if level is not None:
+                kind, text, data = (
                     "seat_ai",
-                    seat,
-                    f"{seats[seat].name} handed their seat to an AI ({level}).",
+                    f"{name} handed their seat to an AI ({level}).",
                     {"seat": seat, "level": level},
-                    "player",
                 )
-            )
-            await self._after_moves(game, out)
-            return out.outcome(game)
-
-        return await self._locked_retry(game_id, body)
-
-    async def take_back(self, game_id: str, user_id: int) -> Outcome:
-        async def body(game: _Game) -> Outcome:
-            self._require(game, GameStatus.ACTIVE)
-            seat = game.seat_of(user_id)
-            if seat is None:
-                raise Refused("not_seated", "You are not in this game.")
-            seats = list(game.seats)
-            seats[seat] = Seat(seats[seat].name, user_id, None)
-            await self._update(game, seats=seats)
-            out = _Collector(game.id)
-            out.events.append(
-                GameEvent(
-                    game.id,
-                    0,
-                    "seat_human",
-                    seat,
-                    f"{seats[seat].name} is back at the table.",
-                    {"seat": seat},
-                    "player",
-                )
-            )
-            await self._ensure_timers(game)
+            else:
+                kind, text, data = "seat_human", f"{name} is back at the table.", {"seat": seat}
+            out.events.append(GameEvent(game.id, 0, kind, seat, text, data, "player"))
+            if level is not None:
+                await self._after_moves(game, out)  # the AI may have a move to make right away
+            else:
+                await self._ensure_timers(game)
             return out.outcome(game)
 
         return await self._locked_retry(game_id, body)
