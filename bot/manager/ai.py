@@ -74,9 +74,8 @@ async def choose_ai_action(
         else:
             if action in legal_actions(state, seat):
                 return action
-            log.error(
-                "engine.ai answered an illegal action %r for seat %d; playing a random one", action, seat
-            )
+            # the action's kind only: its arguments may name the seat's kept tickets or cards
+            log.error("engine.ai answered an illegal %s for seat %d; playing a random one", action.kind, seat)
     return random_action(state, seat, rng)
 
 
