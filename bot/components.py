@@ -204,6 +204,13 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (GameButton, GameSelect)
 
 
+def _fit(text: str | None, limit: int) -> str | None:
+    """Discord's length limits, applied after translation (a label may grow in another language)."""
+    if text is None or len(text) <= limit:
+        return text
+    return text[: limit - 1] + "…"
+
+
 def build_view(
     rows: Sequence[Sequence[ComponentSpec]], catalog: Catalog, locale: str
 ) -> discord.ui.View | None:
@@ -218,7 +225,7 @@ def build_view(
                     spec.game_id,
                     spec.action,
                     spec.arg,
-                    label=catalog.render(spec.label, locale),
+                    label=_fit(catalog.render(spec.label, locale), 80),
                     style=_STYLES.get(spec.style, discord.ButtonStyle.secondary),
                     emoji=spec.emoji,
                     disabled=spec.disabled,
@@ -228,16 +235,16 @@ def build_view(
             elif isinstance(spec, SelectSpec):
                 select: discord.ui.Select[Any] = discord.ui.Select(
                     custom_id=select_id(spec.game_id, spec.action),
-                    placeholder=catalog.render(spec.placeholder, locale),
+                    placeholder=_fit(catalog.render(spec.placeholder, locale), 150),
                     min_values=spec.min_values,
                     max_values=spec.max_values,
                     disabled=spec.disabled,
                     row=row_index,
                     options=[
                         discord.SelectOption(
-                            label=catalog.render(o.label, locale) or o.value,
+                            label=_fit(catalog.render(o.label, locale), 100) or o.value,
                             value=o.value,
-                            description=catalog.render(o.description, locale),
+                            description=_fit(catalog.render(o.description, locale), 100),
                             emoji=o.emoji,
                             default=o.default,
                         )

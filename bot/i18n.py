@@ -4,6 +4,12 @@ A catalogue is a flat JSON object of key -> text with `{name}` placeholders. `Ca
 the exact Discord locale ("pt-BR"), then its language ("pt"), then English, then the key itself, so a missing
 translation shows English and a missing key shows the key instead of failing.
 
+A parameter may itself be a message (`Text`, `Join`): it is translated in the same language first, so a game
+event is data (`Text("ev.claim", {"route": ..., "paid": Join(...)})`) until the adapter shows it. Plurals: when
+the parameters hold a number `n` and the catalogue has `<key>.one` / `<key>.other`, the form follows the
+language's rule (French: 0 and 1 are singular); a key with only those forms is shown in its `one` form without
+`n` (a colour name alone).
+
 Command names and descriptions are translated at sync time by `CatalogTranslator`, whose keys come from
 where the string is used:
 
@@ -27,7 +33,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Loc
 
-from bot.service import Message, Text
+from bot.service import Join, Message, Text
 
 log = logging.getLogger(__name__)
 
@@ -99,23 +105,55 @@ class Catalog:
                 return table[key]
         return None
 
+    def template(self, key: str, locale: str | discord.Locale | None, n: Any = None) -> str | None:
+        """The text of `key` (its plural form for the number `n` when the catalogue has forms)."""
+        if isinstance(n, int) and not isinstance(n, bool):
+            form = plural_form(n, language_of(locale) or self.default)
+            found = self.lookup(f"{key}.{form}", locale)
+            if found is not None:
+                return found
+        found = self.lookup(key, locale)
+        if found is None:
+            found = self.lookup(f"{key}.one", locale)
+        return found
+
     def text(self, key: str, locale: str | discord.Locale | None = None, /, **params: Any) -> str:
-        template = self.lookup(key, locale)
+        template = self.template(key, locale, params.get("n"))
         if template is None:
             log.warning("missing message key %r", key)
             return key
         if not params:
             return template
-        return string.Formatter().vformat(template, (), _SafeDict(params))
+        values = {
+            name: self.render(v, locale) if isinstance(v, Text | Join) else v for name, v in params.items()
+        }
+        return string.Formatter().vformat(template, (), _SafeDict(values))
 
     def render(self, message: Message | None, locale: str | discord.Locale | None) -> str | None:
-        """A reply's text in `locale`: plain strings pass through, `Text` is looked up."""
+        """A reply's text in `locale`: plain strings pass through, `Text` is looked up, `Join` joins its parts."""
         if message is None or isinstance(message, str):
             return message
+        if isinstance(message, Join):
+            text = message.sep.join(self.render(part, locale) or "" for part in message.parts)
+            if message.tail is not None and len(text) > message.tail:
+                text = "…" + text[len(text) - message.tail + 1 :]
+            return text
         return self.text(message.key, locale, **dict(message.params))
+
+    def has(self, key: str, locale: str) -> bool:
+        """Whether `locale`'s own catalogue has `key` (or its plural forms)."""
+        table = self.messages.get(locale, {})
+        return key in table or f"{key}.one" in table
 
     def missing_keys(self, locale: str) -> set[str]:
         return set(self.messages[FALLBACK]) - set(self.messages.get(locale, {}))
+
+
+def plural_form(n: int, language: str) -> str:
+    """CLDR cardinal category of `n` for the languages the bot speaks: "one" or "other"."""
+    if language.split("-")[0] == "fr":
+        return "one" if n in (0, 1) else "other"
+    return "one" if n == 1 else "other"
 
 
 @cache
@@ -165,6 +203,19 @@ def interaction_locale(interaction: discord.Interaction, default: str | None = N
     return default or FALLBACK
 
 
+def public_locale(interaction: discord.Interaction, default: str | None = None) -> str:
+    """The language of what everyone in the place reads (turn messages, lobbies): the server's, else the user's."""
+    guild = interaction.guild
+    for candidate in (
+        getattr(guild, "preferred_locale", None),
+        interaction.guild_locale,
+        interaction.locale,
+    ):
+        if candidate is not None:
+            return language_of(candidate)
+    return default or FALLBACK
+
+
 def tr(interaction: discord.Interaction, key: str, /, **params: Any) -> str:
     """Shortcut used by cogs: the text of `key` in the interaction's language."""
     catalog = getattr(interaction.client, "catalog", None) or default_catalog()
@@ -196,5 +247,7 @@ __all__ = [
     "default_catalog",
     "interaction_locale",
     "language_of",
+    "plural_form",
+    "public_locale",
     "tr",
 ]

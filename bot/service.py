@@ -33,10 +33,20 @@ class Text:
     """A message from the catalogue, translated by the adapter: `Text("game.joined", {"player": "<@1>"})`."""
 
     key: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = field(default_factory=dict)  # values may be messages too, translated alike
 
 
-Message = str | Text
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Messages shown as one, each translated on its own and joined by `sep`: the lines of a turn message, the
+    cards of a payment. `tail`: at most that many characters, the end kept (the start becomes an ellipsis)."""
+
+    parts: tuple[Message, ...]
+    sep: str = "\n"
+    tail: int | None = None
+
+
+Message = str | Text | Join
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 
 
@@ -136,7 +146,7 @@ class GameError(Exception):
     """A refusal a person should read, shown ephemerally ("It is not your turn.")."""
 
     def __init__(self, message: Message) -> None:
-        super().__init__(message.key if isinstance(message, Text) else message)
+        super().__init__(message.key if isinstance(message, Text) else str(message))
         self.message = message
 
 

@@ -23,8 +23,8 @@ import discord
 from discord import app_commands
 
 from bot.components import build_view
-from bot.i18n import Catalog, default_catalog, interaction_locale
-from bot.service import EmbedSpec, GameError, Reply, Text
+from bot.i18n import Catalog, default_catalog, interaction_locale, language_of, public_locale
+from bot.service import EmbedSpec, GameError, Message, Reply, Text
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,11 @@ def _catalog(interaction: discord.Interaction) -> Catalog:
 def _locale(interaction: discord.Interaction) -> str:
     settings = getattr(interaction.client, "settings", None)
     return interaction_locale(interaction, getattr(settings, "default_locale", None))
+
+
+def _public_locale(interaction: discord.Interaction) -> str:
+    settings = getattr(interaction.client, "settings", None)
+    return public_locale(interaction, getattr(settings, "default_locale", None))
 
 
 def _embed(spec: EmbedSpec, catalog: Catalog, locale: str) -> discord.Embed:
@@ -125,8 +130,10 @@ def _log_orphan(task: asyncio.Future[Reply]) -> None:
 
 
 async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
-    """Send `reply` (and its `also` messages) as the answer to `interaction`."""
-    catalog, locale = _catalog(interaction), _locale(interaction)
+    """Send `reply` (and its `also` messages) as the answer to `interaction`: a private reply in the
+    person's language, a public one (a turn message, a lobby) in the server's."""
+    catalog = _catalog(interaction)
+    locale = _locale(interaction) if reply.ephemeral else _public_locale(interaction)
     kwargs = message_kwargs(reply, catalog, locale)
     response = interaction.response
     is_component = interaction.type is discord.InteractionType.component
@@ -214,7 +221,10 @@ class DiscordMessenger:
             if not isinstance(channel, discord.abc.Messageable):
                 log.warning("channel %s cannot receive messages", channel_id)
                 return None
-            message = await channel.send(**message_kwargs(reply, self.catalog, locale or self.default_locale))
+            if locale is None:
+                guild_locale = getattr(getattr(channel, "guild", None), "preferred_locale", None)
+                locale = language_of(guild_locale) if guild_locale is not None else self.default_locale
+            message = await channel.send(**message_kwargs(reply, self.catalog, locale))
         except discord.HTTPException as exc:
             log.warning("could not post to channel %s: %s %s", channel_id, exc.status, exc.text)
             return None
@@ -235,7 +245,7 @@ class DiscordMessenger:
 # ---------------------------------------------------------------- errors
 
 
-def _error_message(error: BaseException) -> tuple[Text | str, bool]:
+def _error_message(error: BaseException) -> tuple[Message, bool]:
     """The user-facing message for `error`, and whether it is expected (no traceback in the log)."""
     if isinstance(error, GameError):
         return error.message, True

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.replies import answer
-from bot.i18n import interaction_locale, tr
+from bot.i18n import public_locale, tr
 from bot.rules_text import topic_ids, topics
 from bot.service import GameError, Reply, Text
 from maps.board import COLORS, Board, BoardDataError, board_ids, load_board, normalize_name
@@ -322,7 +322,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
             if reply.ephemeral:  # refused: nothing opened, so no empty thread is left behind
                 await _delete_quietly(thread)
                 return reply
-            await self.bot.messenger.post(thread.id, reply, locale=interaction_locale(interaction))
+            await self.bot.messenger.post(thread.id, reply, locale=public_locale(interaction))
             return Reply(
                 content=Text("lobby.opened_in_thread", {"thread": thread.mention, "board": map.name})
             )

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.service import Join, Message, Text
 from bot.storage import GameStatus, SeatResult
 from engine.scoring import final_scores
 from engine.state import FINISHED, SETUP, GameState, TicketChoice
@@ -28,6 +29,10 @@ from maps import Board
 
 __all__ = [
     "GameEvent",
+    "and_list",
+    "card",
+    "cards",
+    "counted",
     "Outcome",
     "PrivateEvent",
     "final_sheets",
@@ -67,28 +72,49 @@ class GameEvent:
     """Something everyone at the table may know. `kind` is the action kind, or one of ``started``,
     ``play_started``, ``last_round``, ``game_over``, ``abandoned``, ``seat_ai``, ``seat_human``, ``absent``.
     `by` says who decided: ``player``, ``ai`` (an AI seat or a seat handed to the AI), ``absent_ai`` or
-    ``absent_skip`` (the absent-player policy), ``host``, ``system``."""
+    ``absent_skip`` (the absent-player policy), ``host``, ``system``.
+
+    `message` is what to show, as data: a catalogue key and its parameters (`bot.service.Text`, see
+    `bot/i18n.py`), translated by the adapter in the game's language. City and player names are parameters
+    and stay as they are; colours and counted words are catalogue keys too."""
 
     game_id: str
     seq: int  # position of the action in the game's log (0: not an action)
     kind: str
     seat: int | None
-    text: str
+    message: Message
     data: Mapping[str, Any] = field(default_factory=dict)
     by: str = "player"
+
+    @property
+    def text(self) -> str:
+        """The message in English (logs, tests)."""
+        return english(self.message)
 
 
 @dataclass(frozen=True, slots=True)
 class PrivateEvent:
-    """Something only `seat` may see (the card drawn blind, the tickets offered). `user_id` is None for AI."""
+    """Something only `seat` may see (the card drawn blind, the tickets offered). `user_id` is None for AI.
+    `message` as in :class:`GameEvent`."""
 
     game_id: str
     seq: int
     seat: int
     user_id: int | None
     kind: str
-    text: str
+    message: Message
     data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The message in English (logs, tests)."""
+        return english(self.message)
+
+
+def english(message: Message) -> str:
+    from bot.i18n import default_catalog  # the catalogue is the adapter's; only logs and tests need this
+
+    return default_catalog().render(message, "en") or ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,15 +145,32 @@ def _names(view: Mapping[str, Any]) -> list[str]:
     return [p["name"] for p in view["players"]]
 
 
-def _a(word: str) -> str:
-    return f"an {word}" if word[:1].lower() in "aeiou" else f"a {word}"
+def card(name: str, n: int | None = None) -> Text:
+    """A card colour by its engine name ("red", "locomotive+4"): catalogue key ``card.<name>``."""
+    key = "card." + name.replace("+4", "_plus4")
+    return Text(key) if n is None else Text(key, {"n": n})
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def cards(n: int, name: str) -> Text:
+    """`n` cards of one colour: "3 red", "2 locomotives" / "3 rouges", "2 locomotives"."""
+    return Text("count.cards", {"n": n, "card": card(name, n)})
 
 
-def _paid(board: Board, action: Mapping[str, Any]) -> str:
+def counted(word: str, n: int) -> Text:
+    """`n` of a counted word (catalogue ``n.<word>`` with plural forms): "1 point", "3 tickets"."""
+    return Text(f"n.{word}", {"n": n})
+
+
+def and_list(items: list[Message]) -> Message:
+    """ "a, b and c" in the reader's language."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return Text("list.and", {"items": Join(tuple(items[:-1]), ", "), "last": items[-1]})
+
+
+def _paid(board: Board, action: Mapping[str, Any]) -> Message:
     from maps import CARD_NAMES, LOCOMOTIVE
 
     route = board.routes[action["route"]]
@@ -135,16 +178,22 @@ def _paid(board: Board, action: Mapping[str, Any]) -> str:
     plus4 = int(action.get("plus4", 0))
     ferry = int(action.get("ferry_cards", 0))
     colored = max(0, route.length - locos - plus4 - ferry)
-    parts = []
+    parts: list[Message] = []
     if colored and action.get("color") != LOCOMOTIVE:
-        parts.append(f"{colored} {CARD_NAMES[action['color']]}")
+        parts.append(cards(colored, CARD_NAMES[action["color"]]))
     if locos:
-        parts.append(_plural(locos, "locomotive"))
+        parts.append(cards(locos, "locomotive"))
     if plus4:
-        parts.append(f"{plus4} locomotive+4")
+        parts.append(cards(plus4, "locomotive+4"))
     if ferry:
-        parts.append(_plural(ferry, "ferry card"))
-    return " and ".join(parts)
+        parts.append(counted("ferry_cards", ferry))
+    return and_list(parts)
+
+
+#: Action kinds of the boards' own rules whose public line names only the player.
+_PLAIN_KINDS = frozenset(
+    {"choose_ticket_mix", "pass", "take_meeple", "place_passenger", "move_passenger", "take_ferry_card"}
+)
 
 
 def _describe(
@@ -156,69 +205,60 @@ def _describe(
     action: Mapping[str, Any] | None,
     before: Mapping[str, Any],
     names: list[str],
-) -> str:
+) -> Text:
+    """The public line of one action as a catalogue message (keys ``ev.<kind>...``)."""
     seat = last.get("seat")
-    if kind == "draw_blind":
-        text = f"{who} drew a card from the deck"
+    p: dict[str, Any] = {"player": who}
+    if kind in ("draw_blind", "draw_face_up"):
+        key = f"ev.{kind}"
+        if kind == "draw_face_up":
+            p["card"] = card(str(pub.get("face_up", "?")))
         if "warehouse" in pub:
-            text += f" and put the top card in {names[pub['warehouse']]}'s warehouse"
-        return text
-    if kind == "draw_face_up":
-        text = f"{who} took {_a(str(pub.get('face_up', '?')))} card from the face-up row"
-        if "warehouse" in pub:
-            text += f" and put the top card of the deck in {names[pub['warehouse']]}'s warehouse"
-        return text
+            key += "_warehouse"
+            p["owner"] = names[pub["warehouse"]]
+        return Text(key, p)
     if kind == "claim_route" and action is not None:
-        label = board.route_label(action["route"])
-        paid = _paid(board, action)
+        p["route"] = board.route_label(action["route"])
+        p["paid"] = _paid(board, action)
         if "tunnel_revealed" in pub:
-            revealed = ", ".join(pub["tunnel_revealed"]) or "no card"
-            extra = pub.get("tunnel_extra", 0)
+            shown = [card(str(c)) for c in pub["tunnel_revealed"]]
+            p["revealed"] = Join(tuple(shown), ", ") if shown else Text("ev.no_card")
+            extra = int(pub.get("tunnel_extra", 0))
             if extra:
-                return (
-                    f"{who} tried the tunnel {label} with {paid}: revealed {revealed}, "
-                    f"{_plural(extra, 'more card')} to pay or give up"
-                )
-            return (
-                f"{who} claimed the tunnel {label} with {paid} (revealed {revealed}: no extra cost), "
-                f"{_plural(int(last.get('points', 0)), 'point')}"
-            )
-        text = f"{who} claimed {label} with {paid}"
+                return Text("ev.tunnel_tried", {**p, "extra": counted("more_cards", extra)})
+            return Text("ev.tunnel_claimed", {**p, "points": counted("points", int(last.get("points", 0)))})
         if "points" in last:
-            text += f", {_plural(int(last['points']), 'point')}"
-        return text
-    if kind == "pay_tunnel":
+            return Text("ev.claim_route", {**p, "points": counted("points", int(last["points"]))})
+        return Text("ev.claim_route_no_points", p)
+    if kind in ("pay_tunnel", "decline_tunnel"):
         pending = before.get("pending", {}).get(seat) or {}
-        route = pub.get("route", pending.get("route"))
-        label = board.route_label(route) if route is not None else "the tunnel"
-        return (
-            f"{who} paid the extra cards and claimed the tunnel {label}, "
-            f"{_plural(int(last.get('points', 0)), 'point')}"
-        )
-    if kind == "decline_tunnel":
-        pending = before.get("pending", {}).get(seat) or {}
-        route = pending.get("route")
-        label = board.route_label(route) if route is not None else "the tunnel"
-        return f"{who} gave up the tunnel {label}"
+        route = pub.get("route", pending.get("route")) if kind == "pay_tunnel" else pending.get("route")
+        p["route"] = board.route_label(route) if route is not None else Text("ev.the_tunnel")
+        if kind == "pay_tunnel":
+            p["points"] = counted("points", int(last.get("points", 0)))
+        return Text(f"ev.{kind}", p)
     if kind == "draw_tickets":
-        return f"{who} drew {_plural(int(pub.get('tickets_drawn', 0)), 'destination ticket')}"
-    if kind == "choose_ticket_mix":
-        return f"{who} chose which ticket decks to draw from"
+        return Text(
+            "ev.draw_tickets", {**p, "tickets": counted("dest_tickets", int(pub.get("tickets_drawn", 0)))}
+        )
     if kind == "keep_tickets":
-        return f"{who} kept {_plural(int(pub.get('tickets_kept', 0)), 'ticket')}"
+        return Text("ev.keep_tickets", {**p, "tickets": counted("tickets", int(pub.get("tickets_kept", 0)))})
     if kind == "build_station" and "station" in pub:
-        return f"{who} built a station in {board.cities[pub['station']].name}"
+        return Text("ev.build_station", {**p, "city": board.cities[pub["station"]].name})
     if kind == "place_depot" and "depot" in pub:
-        return f"{who} placed a depot in {board.cities[pub['depot']].name}"
+        return Text("ev.place_depot", {**p, "city": board.cities[pub["depot"]].name})
     if kind == "take_warehouses":
         taken = pub.get("warehouses_taken") or {}
         owners = [names[o] for o in taken.get("owners", [])]
         if not owners:
-            return f"{who} left the warehouses alone"
-        return f"{who} emptied the warehouse of {', '.join(owners)} ({_plural(int(taken.get('cards', 0)), 'card')})"
-    if kind == "pass":
-        return f"{who} passed (nothing else was possible)"
-    return f"{who} played {kind.replace('_', ' ')}"
+            return Text("ev.take_warehouses_none", p)
+        return Text(
+            "ev.take_warehouses",
+            {**p, "owners": ", ".join(owners), "cards": counted("cards", int(taken.get("cards", 0)))},
+        )
+    if kind in _PLAIN_KINDS:
+        return Text(f"ev.{kind}", p)
+    return Text("ev.other", {**p, "action": kind.replace("_", " ")})
 
 
 def public_events(
@@ -239,7 +279,7 @@ def public_events(
     who = names[seat] if seat is not None else "?"
     pub = dict(last.get("public", {}))
     shown_action = dict(action) if kind in PUBLIC_ARGUMENTS else None
-    text = _describe(board, kind, who, pub, last, shown_action, before, names)
+    line = _describe(board, kind, who, pub, last, shown_action, before, names)
     data: dict[str, Any] = {"seat": seat, "player": who, "action": kind, "public": pub}
     if shown_action is not None:
         data["args"] = shown_action
@@ -247,12 +287,11 @@ def public_events(
         data["points"] = last["points"]
     events: list[GameEvent] = []
     phase, current = after["phase"], after["current"]
+    message: Message = line
     if phase not in (SETUP, FINISHED) and (current != before["current"] or before["phase"] != phase):
-        text += f". {names[current]}'s turn."
+        message = Join((line, Text("ev.next_turn", {"player": names[current]})), " ")
         data["next"] = current
-    else:
-        text += "."
-    events.append(GameEvent(game_id, seq, kind, seat, text, data, by))
+    events.append(GameEvent(game_id, seq, kind, seat, message, data, by))
     if before["phase"] == SETUP and phase != SETUP:
         events.append(
             GameEvent(
@@ -260,21 +299,21 @@ def public_events(
                 seq,
                 "play_started",
                 None,
-                f"Everyone has chosen their tickets: play begins with {names[current]}.",
+                Text("ev.play_started", {"player": names[current]}),
                 {"next": current},
                 "system",
             )
         )
     if last.get("last_round"):
+        trains = after["players"][seat]["trains"]
         events.append(
             GameEvent(
                 game_id,
                 seq,
                 "last_round",
                 seat,
-                f"{who} has {after['players'][seat]['trains']} trains left: last round! "
-                "Everyone, this player included, plays one more turn.",
-                {"seat": seat, "trains": after["players"][seat]["trains"]},
+                Text("ev.last_round", {"player": who, "trains": counted("trains", trains)}),
+                {"seat": seat, "trains": trains},
                 "system",
             )
         )
@@ -292,13 +331,16 @@ def game_over_event(game_id: str, seq: int, sheets: list[dict[str, Any]]) -> Gam
     ranking = sorted(sheets, key=lambda s: (s["rank"], s["seat"]))
     winners = [s["name"] for s in ranking if s["rank"] == 1]
     lines = ", ".join(f"{s['rank']}. {s['name']} {s['total']}" for s in ranking)
-    verdict = f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}" if winners else "no winner"
+    if not winners:
+        verdict = Text("ev.no_winner")
+    else:
+        verdict = Text("ev.winners", {"players": and_list(list(winners)), "n": len(winners)})
     return GameEvent(
         game_id,
         seq,
         "game_over",
         None,
-        f"Game over: {lines}. {verdict}!",
+        Text("ev.game_over", {"ranking": lines, "verdict": verdict}),
         {"sheets": ranking, "winners": winners},
         "system",
     )
@@ -359,7 +401,9 @@ def private_events(
     drew = you.get("last_private", {}).get("drew")
     if drew:
         out.append(
-            PrivateEvent(game_id, seq, seat, user_id, "drew", f"You drew {_a(drew)} card.", {"card": drew})
+            PrivateEvent(
+                game_id, seq, seat, user_id, "drew", Text("pv.drew", {"card": card(drew)}), {"card": drew}
+            )
         )
     gained = {
         c: n - you_before["hand"].get(c, 0)
@@ -370,10 +414,16 @@ def private_events(
         gained[drew] -= 1
     gained = {c: n for c, n in gained.items() if n > 0}
     if gained and after_kind != "draw_face_up":
-        listing = ", ".join(f"{n} {c}" for c, n in sorted(gained.items()))
+        listing = Join(tuple(cards(n, c) for c, n in sorted(gained.items())), ", ")
         out.append(
             PrivateEvent(
-                game_id, seq, seat, user_id, "cards_gained", f"You received {listing}.", {"cards": gained}
+                game_id,
+                seq,
+                seat,
+                user_id,
+                "cards_gained",
+                Text("pv.cards_gained", {"cards": listing}),
+                {"cards": gained},
             )
         )
     pending = you.get("pending") or {}
@@ -386,9 +436,13 @@ def private_events(
                 seat,
                 user_id,
                 "tickets_offered",
-                f"Choose your tickets (keep at least {pending.get('keep_min', 1)}): "
-                + "; ".join(_ticket_text(t) for t in offered)
-                + ".",
+                Text(
+                    "pv.tickets_offered",
+                    {
+                        "min": pending.get("keep_min", 1),
+                        "tickets": "; ".join(_ticket_text(t) for t in offered),
+                    },
+                ),
                 {
                     "offered": offered,
                     "keep_min": pending.get("keep_min"),
@@ -406,7 +460,7 @@ def private_events(
                 seat,
                 user_id,
                 "tickets_kept",
-                "You kept " + "; ".join(_ticket_text(t) for t in kept) + ".",
+                Text("pv.tickets_kept", {"tickets": "; ".join(_ticket_text(t) for t in kept)}),
                 {"tickets": kept},
             )
         )

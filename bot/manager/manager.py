@@ -44,6 +44,7 @@ from bot.manager.events import (
     turn_token,
 )
 from bot.manager.settings import AI_LEVELS, GameSettings, SettingError
+from bot.service import Text
 from bot.storage import (
     OPEN_STATUSES,
     ActionRecord,
@@ -637,7 +638,13 @@ class GameManager:
                     await self._update(game, seats=seats, status=GameStatus.ABANDONED)
                     out.events.append(
                         GameEvent(
-                            game.id, 0, "abandoned", None, f"{name} left; the lobby is closed.", {}, "system"
+                            game.id,
+                            0,
+                            "abandoned",
+                            None,
+                            Text("ev.lobby_closed", {"player": name}),
+                            {},
+                            "system",
                         )
                     )
                     return out.outcome(game)
@@ -646,7 +653,7 @@ class GameManager:
                     fields["host_id"] = humans[0].user_id
                 await self._update(game, **fields)
                 out.events.append(
-                    GameEvent(game.id, 0, "left", None, f"{name} left the lobby.", {}, "player")
+                    GameEvent(game.id, 0, "left", None, Text("ev.left_lobby", {"player": name}), {}, "player")
                 )
                 return out.outcome(game)
             table = list(game.seats)
@@ -664,7 +671,7 @@ class GameManager:
                     0,
                     "seat_ai",
                     seat,
-                    f"{name} resigned; an AI plays their seat.",
+                    Text("ev.resigned", {"player": name}),
                     {"seat": seat, "level": "normal"},
                     "player",
                 )
@@ -677,7 +684,7 @@ class GameManager:
                         0,
                         "abandoned",
                         None,
-                        "No player is left: the game is abandoned.",
+                        Text("ev.abandoned_empty"),
                         {},
                         "system",
                     )
@@ -746,7 +753,7 @@ class GameManager:
                     0,
                     "started",
                     None,
-                    f"The game on {board.name} begins: {names}. Everyone chooses their tickets.",
+                    Text("ev.started", {"board": board.name, "players": names}),
                     {"players": [s.name for s in game.seats]},
                     "host",
                 )
@@ -780,7 +787,13 @@ class GameManager:
             out = _Collector(game.id)
             out.events.append(
                 GameEvent(
-                    game.id, 0, "abandoned", None, f"Game {game.id} was ended.", {"by_user": user_id}, "host"
+                    game.id,
+                    0,
+                    "abandoned",
+                    None,
+                    Text("ev.ended", {"game": game.id}),
+                    {"by_user": user_id},
+                    "host",
                 )
             )
             return out.outcome(game)
@@ -814,11 +827,11 @@ class GameManager:
             if level is not None:
                 kind, text, data = (
                     "seat_ai",
-                    f"{name} handed their seat to an AI ({level}).",
+                    Text("ev.seat_ai", {"player": name, "level": Text(f"level.{level}")}),
                     {"seat": seat, "level": level},
                 )
             else:
-                kind, text, data = "seat_human", f"{name} is back at the table.", {"seat": seat}
+                kind, text, data = "seat_human", Text("ev.seat_human", {"player": name}), {"seat": seat}
             out.events.append(GameEvent(game.id, 0, kind, seat, text, data, "player"))
             if level is not None:
                 await self._after_moves(game, out)  # the AI may have a move to make right away
@@ -847,7 +860,9 @@ class GameManager:
             if game.status == GameStatus.LOBBY:
                 await self._update(game, seats=game.seats[:seat] + game.seats[seat + 1 :])
                 out.events.append(
-                    GameEvent(game.id, 0, "left", seat, f"{name} was removed from the lobby.", {}, "host")
+                    GameEvent(
+                        game.id, 0, "left", seat, Text("ev.removed_lobby", {"player": name}), {}, "host"
+                    )
                 )
                 return out.outcome(game)
             seats = list(game.seats)
@@ -859,7 +874,7 @@ class GameManager:
                     0,
                     "seat_ai",
                     seat,
-                    f"{name} was removed; an AI plays their seat.",
+                    Text("ev.removed", {"player": name}),
                     {"seat": seat, "level": "normal"},
                     "host",
                 )
@@ -904,7 +919,7 @@ class GameManager:
                     0,
                     "seat_human",
                     seat,
-                    f"{new_name} now plays {old_name}'s seat.",
+                    Text("ev.replaced", {"player": new_name, "old": old_name}),
                     {"seat": seat, "user_name": new_name},
                     "host",
                 )

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
-from bot.service import Text
+from bot.manager.events import card, cards, counted, english
+from bot.service import Join, Message, Text
 from engine.actions import ACTION_TYPES, Action
 from engine.state import GameState
 from maps import CARD_NAMES, LOCOMOTIVE
@@ -116,41 +117,72 @@ def unpack(value: str) -> tuple[str, Action | None]:
 
 
 # --------------------------------------------------------------------------- labels
+#
+# Labels are catalogue messages (`Text`, `Join`; see `bot/i18n.py`): colours and fixed words are translated
+# by the adapter, place and player names stay as the board data spells them. `label` is the English text.
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def _count(n: int, card: int) -> Text:
+    return cards(n, CARD_NAMES[card])
+
+
+def payment_message(
+    state: GameState, route: int, color: int, locos: int, plus4: int = 0, ferry: int = 0
+) -> Message:
+    """What a claim pays: "3 red + 1 locomotive"."""
+    length = state.board.routes[route].length
+    colored = max(0, length - locos - plus4 - ferry)
+    parts: list[Message] = []
+    if colored and color != LOCOMOTIVE:
+        parts.append(_count(colored, color))
+    if locos:
+        parts.append(_count(locos, LOCOMOTIVE))
+    if plus4:
+        parts.append(cards(plus4, "locomotive+4"))
+    if ferry:
+        parts.append(counted("ferry_cards", ferry))
+    return Join(tuple(parts), " + ") if parts else Text("pay.free")
 
 
 def payment_text(state: GameState, route: int, color: int, locos: int, plus4: int = 0, ferry: int = 0) -> str:
-    length = state.board.routes[route].length
-    colored = max(0, length - locos - plus4 - ferry)
-    parts = []
-    if colored and color != LOCOMOTIVE:
-        parts.append(f"{colored} {CARD_NAMES[color]}")
-    if locos:
-        parts.append(f"{locos} loco")
-    if plus4:
-        parts.append(f"{plus4} loco+4")
-    if ferry:
-        parts.append(_plural(ferry, "ferry card"))
-    return " + ".join(parts) or "free"
+    return english(payment_message(state, route, color, locos, plus4, ferry))
+
+
+def route_message(state: GameState, route: int) -> Text:
+    """A route as the claim menu lists it: "Paris – Wien (3 red, tunnel)"."""
+    r = state.board.routes[route]
+    params: dict[str, Any] = {
+        "route": state.board.route_label(route),
+        "length": r.length,
+        "color": Text("card.gray") if r.color < 0 else card(CARD_NAMES[r.color]),
+    }
+    extras: list[Message] = []
+    if r.tunnel:
+        extras.append(Text("route.tunnel"))
+    if r.locomotives:
+        extras.append(_count(r.locomotives, LOCOMOTIVE))
+    if getattr(r, "bullet", False):
+        extras.append(Text("route.bullet"))
+    if getattr(r, "waves", 0):
+        extras.append(Text("route.waves", {"n": r.waves}))
+    if extras:
+        return Text("route.extras", {**params, "extras": Join(tuple(extras), ", ")})
+    return Text("route.plain", params)
+
+
+def payment_of(state: GameState, seat: int, action: Action) -> Message:
+    """What a claim or a station costs, without its place."""
+    a: Any = action
+    if action.kind == "claim_route":
+        return payment_message(state, a.route, a.color, a.locomotives, a.plus4, a.ferry_cards)
+    if action.kind == "build_station":
+        return station_payment(state, seat, a)
+    return message(state, seat, action)
 
 
 def route_text(state: GameState, route: int) -> str:
-    r = state.board.routes[route]
-    color = "gray" if r.color < 0 else CARD_NAMES[r.color]
-    extras = []
-    if r.tunnel:
-        extras.append("tunnel")
-    if r.locomotives:
-        extras.append(f"{r.locomotives} loco")
-    if getattr(r, "bullet", False):
-        extras.append("bullet train")
-    if getattr(r, "waves", 0):
-        extras.append(f"{r.waves} waves")
-    extra = f", {', '.join(extras)}" if extras else ""
-    return f"{state.board.route_label(route)} ({r.length} {color}{extra})"
+    """`route_message` in English (autocomplete names, sorting)."""
+    return english(route_message(state, route))
 
 
 def _city(state: GameState, city: int | None) -> str:
@@ -160,78 +192,94 @@ def _city(state: GameState, city: int | None) -> str:
 
 
 def label(state: GameState, seat: int, action: Action) -> str:
-    """A short label (at most 100 characters) for a legal action of `seat`."""
+    """The English label of a legal action of `seat`, at most 100 characters."""
+    return english(message(state, seat, action))[:100]
+
+
+def message(state: GameState, seat: int, action: Action) -> Message:
+    """The label of an action as shown on a button or a menu option (the adapter cuts it to fit)."""
     kind = action.kind
     a: Any = action
     names = [p.name for p in state.players]
     warehouse = getattr(a, "warehouse", None)
-    into = f" (deck card to {names[warehouse]}'s warehouse)" if warehouse is not None else ""
+    if warehouse is not None:
+        owner = names[warehouse]
+        if kind == "draw_blind":
+            return Text("act.deck_warehouse", {"owner": owner})
+        if kind == "draw_face_up":
+            return Text("act.face_up_warehouse", {"card": _card(state.face_up[a.slot]), "owner": owner})
     if kind == "draw_blind":
-        text = "Deck (blind)" + into
-    elif kind == "draw_face_up":
-        card = state.face_up[a.slot]
-        text = f"Face-up {CARD_NAMES[card] if 0 <= card < len(CARD_NAMES) else '?'}" + into
-    elif kind == "claim_route":
-        text = f"{state.board.route_label(a.route)}: " + payment_text(
-            state, a.route, a.color, a.locomotives, a.plus4, a.ferry_cards
+        return Text("act.deck")
+    if kind == "draw_face_up":
+        return Text("act.face_up", {"card": _card(state.face_up[a.slot])})
+    if kind == "claim_route":
+        return Text(
+            "act.claim",
+            {
+                "route": state.board.route_label(a.route),
+                "payment": payment_message(state, a.route, a.color, a.locomotives, a.plus4, a.ferry_cards),
+            },
         )
-    elif kind == "pay_tunnel":
+    if kind == "pay_tunnel":
         pending: Any = state.pending.get(seat)
         extra = int(getattr(pending, "extra", 0))
         color = int(getattr(pending, "color", 0))
         colored = extra - a.locomotives
-        parts = []
+        parts: list[Message] = []
         if colored > 0 and color != LOCOMOTIVE:
-            parts.append(f"{colored} {CARD_NAMES[color]}")
+            parts.append(_count(colored, color))
         if a.locomotives or (colored > 0 and color == LOCOMOTIVE):
-            parts.append(f"{a.locomotives or colored} loco")
-        text = "Pay " + (" + ".join(parts) or "nothing")
-    elif kind == "decline_tunnel":
-        text = "Give up the tunnel"
-    elif kind == "draw_tickets":
-        text = "Draw tickets" + (f" (mix {'/'.join(map(str, a.mix))})" if a.mix else "")
-    elif kind == "choose_ticket_mix":
-        decks = _deck_names(state)
-        text = "Draw " + ", ".join(f"{n} {d}" for n, d in zip(a.mix, decks, strict=False))
-    elif kind == "keep_tickets":
-        text = "Keep " + "; ".join(ticket_text(state, t) for t in a.tickets)
-    elif kind == "build_station":
-        text = f"Station in {_city(state, a.city)}: " + station_payment(state, seat, a)
-    elif kind == "place_depot":
-        text = f"Depot in {_city(state, a.city)}"
-    elif kind == "take_warehouses":
-        text = (
-            "Empty the warehouses of " + ", ".join(names[o] for o in a.owners)
-            if a.owners
-            else "Leave the warehouses"
+            parts.append(_count(a.locomotives or colored, LOCOMOTIVE))
+        return Text("act.pay", {"cards": Join(tuple(parts), " + ") if parts else Text("pay.nothing")})
+    if kind == "decline_tunnel":
+        return Text("act.give_up")
+    if kind == "draw_tickets":
+        return (
+            Text("act.draw_tickets_mix", {"mix": "/".join(map(str, a.mix))})
+            if a.mix
+            else Text("act.draw_tickets")
         )
-    elif kind == "take_meeple":
-        text = f"{a.color} meeple from {_city(state, a.city)}"
-    elif kind == "place_passenger":
-        text = f"Passenger on {_city(state, a.city)}" if a.city is not None else "Keep the passenger"
-    elif kind == "move_passenger":
-        text = trip_text(state, a.start, a.routes)
-    elif kind == "take_ferry_card":
-        text = "Take a ferry card"
-    elif kind == "pass":
-        text = "Pass"
-    else:
-        args = ", ".join(f"{f.name}={getattr(a, f.name)}" for f in fields(a))
-        text = f"{kind.replace('_', ' ')} {args}".strip()
-    return text[:100]
+    if kind == "choose_ticket_mix":
+        decks = _deck_names(state)
+        mix = ", ".join(f"{n} {d}" for n, d in zip(a.mix, decks, strict=False))
+        return Text("act.ticket_mix", {"mix": mix})
+    if kind == "keep_tickets":
+        return Text("act.keep", {"tickets": "; ".join(ticket_text(state, t) for t in a.tickets)})
+    if kind == "build_station":
+        return Text("act.station", {"city": _city(state, a.city), "payment": station_payment(state, seat, a)})
+    if kind == "place_depot":
+        return Text("act.depot", {"city": _city(state, a.city)})
+    if kind == "take_warehouses":
+        if not a.owners:
+            return Text("act.leave_warehouses")
+        return Text("act.take_warehouses", {"owners": ", ".join(names[o] for o in a.owners)})
+    if kind == "take_meeple":
+        return Text("act.meeple", {"color": str(a.color), "city": _city(state, a.city)})
+    if kind == "place_passenger":
+        if a.city is None:
+            return Text("act.keep_passenger")
+        return Text("act.passenger", {"city": _city(state, a.city)})
+    if kind == "move_passenger":
+        return trip_text(state, a.start, a.routes)
+    if kind == "take_ferry_card":
+        return Text("act.ferry")
+    if kind == "pass":
+        return Text("act.pass")
+    args = ", ".join(f"{f.name}={getattr(a, f.name)}" for f in fields(a))
+    return f"{kind.replace('_', ' ')} {args}".strip()
 
 
-def station_payment(state: GameState, seat: int, a: Any) -> str:
+def station_payment(state: GameState, seat: int, a: Any) -> Message:
     from engine.features.stations import station_cost
 
     cost = station_cost(state, seat)
     colored = max(0, cost - a.locomotives)
-    parts = []
+    parts: list[Message] = []
     if colored and a.color != LOCOMOTIVE:
-        parts.append(f"{colored} {CARD_NAMES[a.color]}")
+        parts.append(_count(colored, a.color))
     if a.locomotives:
-        parts.append(f"{a.locomotives} loco")
-    return " + ".join(parts) or "free"
+        parts.append(_count(a.locomotives, LOCOMOTIVE))
+    return Join(tuple(parts), " + ") if parts else Text("pay.free")
 
 
 def trip_text(state: GameState, start: int, routes: Sequence[int]) -> str:
@@ -276,42 +324,5 @@ def cheapest(actions: Sequence[Action], hand: Sequence[int]) -> Action:
     return min(actions, key=key)
 
 
-def message(state: GameState, seat: int, action: Action, limit: int = 100) -> Text | str:
-    """The label of an action as shown: a catalogue message where the wording is fixed (translated by the
-    adapter), else the plain label (place names, payments) cut to `limit` characters."""
-    a: Any = action
-    kind = action.kind
-    warehouse = getattr(a, "warehouse", None)
-    if warehouse is not None:
-        owner = state.players[warehouse].name
-        if kind == "draw_blind":
-            return Text("act.deck_warehouse", {"owner": owner})
-        if kind == "draw_face_up":
-            return Text("act.face_up_warehouse", {"card": _card(state.face_up[a.slot]), "owner": owner})
-    if kind == "draw_blind":
-        return Text("act.deck")
-    if kind == "draw_face_up":
-        return Text("act.face_up", {"card": _card(state.face_up[a.slot])})
-    if kind == "decline_tunnel":
-        return Text("act.give_up")
-    if kind == "pay_tunnel":
-        return Text("act.pay", {"cards": label(state, seat, action).removeprefix("Pay ")})
-    if kind == "draw_tickets":
-        return (
-            Text("act.draw_tickets_mix", {"mix": "/".join(map(str, a.mix))})
-            if a.mix
-            else Text("act.draw_tickets")
-        )
-    if kind == "take_ferry_card":
-        return Text("act.ferry")
-    if kind == "pass":
-        return Text("act.pass")
-    if kind == "place_passenger" and a.city is None:
-        return Text("act.keep_passenger")
-    if kind == "take_warehouses" and not a.owners:
-        return Text("act.leave_warehouses")
-    return label(state, seat, action)[:limit]
-
-
-def _card(card: int) -> str:
-    return CARD_NAMES[card] if 0 <= card < len(CARD_NAMES) else "?"
+def _card(card_index: int) -> Message:
+    return card(CARD_NAMES[card_index]) if 0 <= card_index < len(CARD_NAMES) else "?"

@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.manager import Clock, GameEvent, GameInfo, GameManager, Outcome, Refused, turn_token
+from bot.manager import events as ev
 from bot.manager.settings import AI_LEVELS, GameSettings
 from bot.service import (
     ButtonSpec,
@@ -36,6 +37,7 @@ from bot.service import (
     FieldSpec,
     FileSpec,
     GameError,
+    Join,
     Message,
     Messenger,
     OptionSpec,
@@ -143,7 +145,7 @@ class ManagerGameService:
         self.clock = clock  # None: the system clock (tests set a ManualClock before start)
         self.manager: GameManager | None = manager
         self.messenger: Messenger | None = None
-        self._lines: dict[str, list[str]] = {}  # public lines not yet posted, per game
+        self._lines: dict[str, list[Message]] = {}  # public lines not yet posted, per game
         self._timer_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -435,12 +437,12 @@ class ManagerGameService:
 
     async def _apply(self, info: GameInfo, user_id: int, seat: int, chosen: Action, token: str) -> Reply:
         outcome: Outcome = await self._call(self.m.act(info.game_id, user_id, chosen, expected_turn=token))
-        private = [e.text for e in outcome.private_for(seat) if e.kind != "tickets_offered"]
+        private = [e.message for e in outcome.private_for(seat) if e.kind != "tickets_offered"]
         state = await self._state(info.game_id)
         info = await self._info(info.game_id)
-        mine = [e.text for e in outcome.events if e.seat == seat and e.seq in outcome.seqs[:1]]
+        mine = [e.message for e in outcome.events if e.seat == seat and e.seq in outcome.seqs[:1]]
         public = await self._after_public(info.game_id, outcome)
-        body = "\n".join([*mine, *private]) or Text("play.done")
+        body: Message = Join((*mine, *private), tail=1900) if mine or private else Text("play.done")
         rows: tuple[tuple[ComponentSpec, ...], ...] = ()
         next_text: Message | None = None
         if (
@@ -453,8 +455,6 @@ class ManagerGameService:
         ):
             follow = self._menu(info, state, seat, "decide", 0, edit=True)
             rows, next_text = follow.rows, follow.content
-        if isinstance(body, str):
-            body = body[:1900]
         if next_text is None:
             return Reply(content=body, rows=rows, ephemeral=True, edit_source=True, also=public)
         # what just happened above, the next decision below (each translated on its own)
@@ -464,12 +464,9 @@ class ManagerGameService:
         )
 
     @staticmethod
-    def _plain(message: Message) -> str:
-        if isinstance(message, str):
-            return message
-        from bot.i18n import default_catalog
-
-        return default_catalog().render(message, None) or ""
+    def _face_up(state: GameState) -> Message:
+        shown = tuple(ev.card(CARD_NAMES[c]) for c in state.face_up if 0 <= c < len(CARD_NAMES))
+        return Join(shown, ", ") if shown else "-"
 
     # ------------------------------------------------------------------ menus
 
@@ -527,26 +524,24 @@ class ManagerGameService:
             edit_source=edit,
         )
 
-    def _pending_hint(self, state: GameState, seat: int) -> str:
+    def _pending_hint(self, state: GameState, seat: int) -> Message:
         pending = state.pending.get(seat)
         if pending is None:
             return ""
         kind = pending.kind
         if kind == "tunnel_payment":
             p: Any = pending
-            revealed = ", ".join(CARD_NAMES[c] for c in p.revealed) or "-"
-            return (
-                f"Tunnel {state.board.route_label(p.route)}: revealed {revealed}; "
-                f"{p.extra} more card(s) to pay, or give up."
+            shown = tuple(ev.card(CARD_NAMES[c]) for c in p.revealed)
+            return Text(
+                "hint.tunnel",
+                {
+                    "route": state.board.route_label(p.route),
+                    "revealed": Join(shown, ", ") if shown else "-",
+                    "extra": ev.counted("more_cards", int(p.extra)),
+                },
             )
-        if kind == "ticket_mix":
-            return "How many tickets from each deck?"
-        if kind == "passenger_placement":
-            return "Put a passenger on one of the route's cities?"
-        if kind == "meeple_choice":
-            return "Take a meeple from each end of the route."
-        if kind == "warehouse_choice":
-            return "Your route reaches depots: empty their warehouses?"
+        if kind in ("ticket_mix", "passenger_placement", "meeple_choice", "warehouse_choice"):
+            return Text(f"hint.{kind}")
         return ""
 
     def _choices(
@@ -609,7 +604,10 @@ class ManagerGameService:
         if warehouses:
             # Warehouses & Depots: first the warehouse that gets the top card, then the card
             names = [p.name for p in state.players]
-            options = [(f"Warehouse of {names[w]}", f"{token}{act.SEP}draw{w}") for w in warehouses]
+            options = [
+                (Text("menu.warehouse_of", {"owner": names[w]}), f"{token}{act.SEP}draw{w}")
+                for w in warehouses
+            ]
             return Reply(
                 content=Text("menu.warehouse"),
                 rows=(
@@ -633,13 +631,13 @@ class ManagerGameService:
                 ButtonSpec(
                     gid,
                     "do",
-                    act.message(state, seat, a, 80),
+                    act.message(state, seat, a),
                     arg=act.pack(token, a),
                     style=style,
                     emoji=emoji,
                 )
             )
-        face_up = ", ".join(CARD_NAMES[c] for c in state.face_up if 0 <= c < len(CARD_NAMES)) or "-"
+        face_up = self._face_up(state)
         return Reply(
             content=Text("menu.draw_second" if second else "menu.draw", {"face_up": face_up}),
             rows=tuple(_rows_of_buttons(buttons)),
@@ -664,7 +662,7 @@ class ManagerGameService:
         """Claim / station: first the route or city (selects of 25, paged), then its payments."""
         gid = info.game_id
         token = turn_token(state, seat)
-        keys = sorted({self._group_key(a) for a in acts}, key=lambda k: self._group_label(state, menu, k))
+        keys = sorted({self._group_key(a) for a in acts}, key=lambda k: self._group_sort(state, menu, k))
         if len(keys) == 1:
             return self._payments(info, state, seat, menu, keys[0], edit=edit)
         per_page = MAX_OPTIONS * (MAX_ROWS - 1)
@@ -680,7 +678,7 @@ class ManagerGameService:
                         "grp" if i == 0 else f"grp{i}",
                         tuple(
                             OptionSpec(
-                                self._group_label(state, menu, k)[:100], f"{token}{act.SEP}{menu}{act.SEP}{k}"
+                                self._group_label(state, menu, k), f"{token}{act.SEP}{menu}{act.SEP}{k}"
                             )
                             for k in chunk
                         ),
@@ -704,9 +702,15 @@ class ManagerGameService:
         return Reply(content=Text(key, {"n": len(keys)}), rows=tuple(rows), ephemeral=True, edit_source=edit)
 
     @staticmethod
-    def _group_label(state: GameState, menu: str, key: int) -> str:
+    def _group_label(state: GameState, menu: str, key: int) -> Message:
         if menu == "claim":
-            return act.route_text(state, key)
+            return act.route_message(state, key)
+        return state.board.cities[key].name
+
+    @staticmethod
+    def _group_sort(state: GameState, menu: str, key: int) -> str:
+        if menu == "claim":
+            return state.board.route_label(key)
         return state.board.cities[key].name
 
     def _payments(
@@ -720,9 +724,9 @@ class ManagerGameService:
             if not acts:
                 raise _fail("play.bad_choice")
             buttons = [
-                ButtonSpec(gid, "do", act.message(state, seat, a, 80), arg=act.pack(token, a)) for a in acts
+                ButtonSpec(gid, "do", act.message(state, seat, a), arg=act.pack(token, a)) for a in acts
             ]
-            face_up = ", ".join(CARD_NAMES[c] for c in state.face_up if 0 <= c < len(CARD_NAMES)) or "-"
+            face_up = self._face_up(state)
             return Reply(
                 content=Text("menu.draw", {"face_up": face_up}),
                 rows=tuple(_rows_of_buttons(buttons)),
@@ -772,15 +776,16 @@ class ManagerGameService:
                         ),
                     )
                 )
-        label = act.label(state, seat, best).split(": ", 1)[-1]
-        note = ""
+        notes: list[Message] = []
         route = state.board.routes[key] if menu == "claim" else None
         if route is not None and route.tunnel:
-            note = " " + self._plain(Text("menu.tunnel_note"))
+            notes.append(Text("menu.tunnel_note"))
         if route is not None and getattr(route, "bullet", False):
-            note += " " + self._plain(Text("menu.bullet_note"))
+            notes.append(Text("menu.bullet_note"))
+        note = Join(("", *notes), " ") if notes else ""
+        payment = act.payment_of(state, seat, best)
         return Reply(
-            content=Text("menu.confirm", {"what": what, "payment": label, "note": note}),
+            content=Text("menu.confirm", {"what": what, "payment": payment, "note": note}),
             rows=tuple(rows),
             ephemeral=True,
             edit_source=edit,
@@ -800,7 +805,7 @@ class ManagerGameService:
         self, game_id: str, outcome: Outcome, *, force: bool = False
     ) -> tuple[Reply, ...]:
         lines = self._lines.setdefault(game_id, [])
-        lines.extend(e.text for e in outcome.events)
+        lines.extend(e.message for e in outcome.events)
         if not (force or self._should_publish(outcome.events)):
             return ()
         return (await self.turn_message(game_id),)
@@ -814,7 +819,7 @@ class ManagerGameService:
             raise _fail("play.not_running")
         if len(lines) > MAX_LINES:
             lines = ["…", *lines[-MAX_LINES:]]
-        text = "\n".join(lines)[-1500:]
+        text = Join(tuple(lines), tail=1500)
         if state.finished or info.status != GameStatus.ACTIVE:
             return await self._final_message(info, state, text)
         gid = info.game_id
@@ -873,13 +878,13 @@ class ManagerGameService:
             return None
         return data
 
-    async def _final_message(self, info: GameInfo, state: GameState, lines: str) -> Reply:
+    async def _final_message(self, info: GameInfo, state: GameState, lines: Join) -> Reply:
         if info.status != GameStatus.FINISHED:
             return Reply(content=Text("turn.ended", {"lines": lines}))
         embeds = [
             EmbedSpec(
                 title=Text("final.title", {"game": info.game_id}),
-                description=lines[-3000:] or None,
+                description=lines if lines.parts else None,
                 color=EMBED_COLOR,
                 image="board.png",
             )
@@ -887,7 +892,7 @@ class ManagerGameService:
         fields = []
         budget = min(1024, 5000 // max(1, len(info.final)))  # an embed holds 6000 characters in all
         for s in sorted(info.final, key=lambda s: (s["rank"], s["seat"])):
-            parts = [self._plain(Text("final.routes", {"points": s["route_points"]}))]
+            parts: list[str] = []
             for t in s["tickets"]:
                 mark = "✅" if t["completed"] else "❌"
                 sign = "+" if t["completed"] else "−"
@@ -895,8 +900,13 @@ class ManagerGameService:
             for name, pts in s.get("bonuses", {}).items():
                 if pts:
                     parts.append(f"🏅 {name.replace('_', ' ')} +{pts}")
+            routes = Text("final.routes", {"points": s["route_points"]})
             fields.append(
-                FieldSpec(f"{s['rank']}. {s['name']}: {s['total']}", _fit("\n".join(parts), budget), False)
+                FieldSpec(
+                    f"{s['rank']}. {s['name']}: {s['total']}",
+                    Join((routes, _fit("\n".join(parts), budget - 40))) if parts else routes,
+                    False,
+                )
             )
         embeds.append(EmbedSpec(title=Text("final.sheets"), fields=tuple(fields[:25]), image="summary.png"))
         board_png, summary_png = await asyncio.gather(
@@ -1001,7 +1011,9 @@ class ManagerGameService:
         if state is None:
             raise _fail("play.not_running")
         you = player_view(state, seat)["you"]
-        cards = ", ".join(f"{n} {c}" for c, n in you["hand"].items()) or "-"
+        cards: Message = (
+            Join(tuple(ev.cards(n, c) for c, n in you["hand"].items()), ", ") if you["hand"] else "-"
+        )
         tickets = []
         for t in you["tickets"]:
             mark = "✅" if t["done"] else "⬜"
@@ -1051,7 +1063,7 @@ class ManagerGameService:
         png = await self._picture(
             self.pictures.board(state, colorblind=info.settings.colorblind), info.game_id
         )
-        face_up = ", ".join(CARD_NAMES[c] for c in state.face_up if 0 <= c < len(CARD_NAMES)) or "-"
+        face_up = self._face_up(state)
         embed = EmbedSpec(
             title=Text("board.title", {"game": info.game_id, "board": load_board(info.board).name}),
             description=Text("board.face_up", {"cards": face_up, "deck": len(state.deck)}),
@@ -1079,11 +1091,9 @@ class ManagerGameService:
             fields.append(
                 FieldSpec(
                     f"{marker}{s.name}{ai}",
-                    self._plain(
-                        Text(
-                            "status.seat",
-                            {"score": s.score, "trains": s.trains, "cards": s.cards, "tickets": s.tickets},
-                        )
+                    Text(
+                        "status.seat",
+                        {"score": s.score, "trains": s.trains, "cards": s.cards, "tickets": s.tickets},
                     ),
                     True,
                 )
@@ -1113,9 +1123,10 @@ class ManagerGameService:
         if info.status == GameStatus.LOBBY:
             raise _fail("play.not_running")
         events = await self._call(self.m.recent_events(info.game_id, max(1, min(limit, 50))))
-        text = "\n".join(f"{e.seq}. {e.text}" for e in events if e.seq) or "-"
+        numbered = tuple(Join((f"{e.seq}.", e.message), " ") for e in events if e.seq)
+        text: Message = Join(numbered, tail=4000) if numbered else "-"
         return Reply(
-            embeds=(EmbedSpec(title=Text("log.title", {"game": info.game_id}), description=text[-4000:]),),
+            embeds=(EmbedSpec(title=Text("log.title", {"game": info.game_id}), description=text),),
             ephemeral=True,
         )
 
@@ -1184,7 +1195,7 @@ class ManagerGameService:
         fields = [
             FieldSpec(
                 load_board(b).name if b else b,
-                self._plain(Text("stats.board", {"games": v.games, "wins": v.wins, "best": v.best_score})),
+                Text("stats.board", {"games": v.games, "wins": v.wins, "best": v.best_score}),
                 True,
             )
             for b, v in st.per_board.items()
@@ -1215,7 +1226,7 @@ class ManagerGameService:
         return Reply(embeds=embeds)
 
     async def _outcome_reply(self, game_id: str, outcome: Outcome) -> Reply:
-        text = "\n".join(e.text for e in outcome.events) or "-"
+        text: Message = Join(tuple(e.message for e in outcome.events)) if outcome.events else "-"
         if any(e.seq for e in outcome.events):
             public = await self._after_public(game_id, outcome, force=True)
             first = public[0] if public else Reply(content=text)
@@ -1255,7 +1266,8 @@ class ManagerGameService:
         info = await self._find(guild_id, channel_id, game_id)
         outcome = await self._call(self.m.abandon(info.game_id, user_id, moderator=moderator))
         self._lines.pop(info.game_id, None)
-        return Reply(content="\n".join(e.text for e in outcome.events) or Text("game.ended"))
+        lines = tuple(e.message for e in outcome.events)
+        return Reply(content=Join(lines) if lines else Text("game.ended"))
 
     async def replace(
         self,

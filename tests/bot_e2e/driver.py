@@ -1,8 +1,9 @@
 """Drives people through the bot's real messages: read the components the bot shows, press one of them.
 
 Humans choose "the first sensible option" among what is offered: claim a route when the turn message offers it
-(first route, proposed payment confirmed), else draw cards (blind deck first), else the first option; tickets keep
-the minimum (the first ones offered)."""
+(first route, proposed payment confirmed), else a pending decision, else draw cards (blind deck first), else the
+first option; tickets keep the minimum (the first ones offered). Turn buttons are told apart by their custom ids
+(`ttr:<game>:open:<token>~<menu>`, `ttr:<game>:decide`), not their labels, so a game in French plays the same."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 DEBUG = False
-PREFERRED = ("Claim a route", "Draw cards", "Decide", "Choose tickets", "Draw tickets")
+#: Turn-message menus in the order a person prefers them (claiming routes ends the game soonest).
+PREFERRED_MENUS = ("claim", "decide", "draw", "tickets")
 
 
 def components(message: Any) -> list[dict[str, Any]]:
@@ -111,19 +113,23 @@ def turn_buttons(message: Any) -> list[dict[str, Any]]:
     return [c for c in components(message) if c.get("type") == 2]
 
 
+def menu_of(button: dict[str, Any]) -> str | None:
+    """The menu a turn-message button opens ("claim", "draw", ..., "decide"), None for the others."""
+    _, _, action, *rest = button["custom_id"].split(":", 3)
+    if action == "decide":
+        return "decide"
+    if action == "open" and rest:
+        return rest[0].rpartition("~")[2]
+    return None
+
+
 async def play_turn(member: Any, message: Any, seen: Seen) -> bool:
     """Press this member's preferred action on a turn message; False when none is offered."""
-    buttons = turn_buttons(message)
-    by_label = {b.get("label"): b for b in buttons}
-    for label in PREFERRED:
-        if label in by_label:
-            result = await member.click(message, custom_id=by_label[label]["custom_id"])
-            await follow_menu(member, result, seen)
-            return True
-    opener = next((b for b in buttons if ":open:" in b["custom_id"]), None)
-    if opener is None:
+    menus = {m: b for b in turn_buttons(message) if (m := menu_of(b)) is not None}
+    if not menus:
         return False
-    result = await member.click(message, custom_id=opener["custom_id"])
+    chosen = next((menus[m] for m in PREFERRED_MENUS if m in menus), next(iter(menus.values())))
+    result = await member.click(message, custom_id=chosen["custom_id"])
     await follow_menu(member, result, seen)
     return True
 
@@ -205,7 +211,19 @@ def secrets_of(state: Any) -> list[str]:
     return out
 
 
-PRIVATE_MARKERS = ("You drew", "You kept", "You received", "Your hand", "hand.png", "Keep at least")
+PRIVATE_MARKERS = (
+    "You drew",
+    "You kept",
+    "You received",
+    "Your hand",
+    "hand.png",
+    "Keep at least",
+    "Vous avez pioché",
+    "Vous avez gardé",
+    "Vous avez reçu",
+    "Votre main",
+    "Gardez au moins",
+)
 
 
 def assert_no_leak(channel: Any, state: Any, *, until: Any = None) -> int:

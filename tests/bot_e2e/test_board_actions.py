@@ -8,8 +8,8 @@ from driver import Seen, components, follow_menu, is_ephemeral, open_game, play_
 
 CASES = [
     ("europe", "Build station", "Which city?", "built a station"),
-    ("italy", "Take ferry card", "Take a ferry card", "take ferry card"),
-    ("marklin", "Move passenger", "Where does your passenger travel?", "move passenger"),
+    ("italy", "Take ferry card", "Take a ferry card", "took a ferry card"),
+    ("marklin", "Move passenger", "Where does your passenger travel?", "moved a passenger"),
     ("germany", "Draw tickets", "Draw destination tickets", "drew"),
 ]
 

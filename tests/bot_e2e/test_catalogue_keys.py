@@ -1,35 +1,186 @@
-"""Every message key the game service uses exists in English and French, with the same placeholders."""
+"""Every message key the bot uses exists in English and French, with the same placeholders, and every game
+event (public and private, on every board) reads in both languages with no key missing."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.i18n import Catalog, check_placeholders
+from bot.manager.events import final_sheets, private_bits, private_events, public_events
+from bot.service import Join, Message, Text
+from engine import views
+from engine.rules import apply, legal_actions, new_game, to_act
 
-ROOT = Path(__file__).resolve().parents[2] / "bot" / "service_impl"
-KEY = re.compile(r"""(?:Text|_fail)\(\s*"([a-z_]+\.[a-z_.]+)"|"((?:btn|act|menu|play|turn)\.[a-z_]+)\"""")
+BOT = Path(__file__).resolve().parents[2] / "bot"
+SOURCES = [
+    *(BOT / "service_impl").glob("*.py"),
+    *(BOT / "manager").glob("*.py"),
+    *(BOT / "cogs").glob("*.py"),
+]
+KEY = re.compile(
+    r"""(?:Text|_fail|tr\(interaction,)\(?\s*"([a-z_]+\.[a-z_.]+)"|"((?:btn|act|menu|play|turn|ev|pv|hint)\.[a-z_]+)\""""
+)
+CARDS = (
+    "red",
+    "blue",
+    "green",
+    "yellow",
+    "black",
+    "white",
+    "orange",
+    "pink",
+    "locomotive",
+    "locomotive_plus4",
+)
+
+
+def used_keys() -> set[str]:
+    used = set()
+    for path in SOURCES:
+        for match in KEY.finditer(path.read_text()):
+            used.add(match.group(1) or match.group(2))
+    used |= {f"ai.{level}" for level in ("easy", "normal", "hard")}
+    used |= {f"level.{level}" for level in ("easy", "normal", "hard")}
+    used |= {f"turn.absent_{p}" for p in ("ai", "skip", "wait")}
+    used |= {f"card.{c}" for c in (*CARDS, "passenger", "gray")}
+    used |= {
+        f"n.{w}"
+        for w in ("points", "more_cards", "dest_tickets", "tickets", "cards", "trains", "ferry_cards")
+    }
+    used |= {f"hint.{k}" for k in ("ticket_mix", "passenger_placement", "meeple_choice", "warehouse_choice")}
+    used |= {
+        f"ev.{k}"
+        for k in (
+            "draw_blind",
+            "draw_face_up",
+            "pay_tunnel",
+            "decline_tunnel",
+            "choose_ticket_mix",
+            "pass",
+            "take_meeple",
+            "place_passenger",
+            "move_passenger",
+            "take_ferry_card",
+        )
+    }
+    return used
 
 
 def test_service_keys_are_in_both_catalogues() -> None:
     catalog = Catalog.load()
-    used = set()
-    for path in ROOT.glob("*.py"):
-        for match in KEY.finditer(path.read_text()):
-            used.add(match.group(1) or match.group(2))
-    used |= {f"ai.{level}" for level in ("easy", "normal", "hard")}
-    used |= {f"turn.absent_{p}" for p in ("ai", "skip", "wait")}
-    assert len(used) > 80
+    used = used_keys()
+    assert len(used) > 150
     for code in ("en", "fr"):
-        missing = sorted(k for k in used if k not in catalog.messages[code])
+        missing = sorted(k for k in used if not catalog.has(k, code))
         assert not missing, (code, missing)
     assert check_placeholders(catalog) == []
 
 
 def test_a_turn_message_in_french() -> None:
-    from bot.service import Text
-
     catalog = Catalog.load()
     text = catalog.render(Text("turn.message", {"lines": "x", "player": "<@1>"}), "fr")
     assert text == "x\n➡️ <@1>, à vous."
     assert catalog.render(Text("act.deck"), "fr") == "Pioche (face cachée)"
+
+
+def test_colours_and_payments_in_french() -> None:
+    catalog = Catalog.load()
+    names = {c: catalog.render(Text(f"card.{c}"), "fr") for c in CARDS}
+    assert names == {
+        "red": "rouge",
+        "blue": "bleu",
+        "green": "vert",
+        "yellow": "jaune",
+        "black": "noir",
+        "white": "blanc",
+        "orange": "orange",
+        "pink": "violet",
+        "locomotive": "locomotive",
+        "locomotive_plus4": "locomotive +4",
+    }
+    from bot.manager.events import cards
+
+    paid = Join((cards(3, "red"), cards(1, "locomotive")), " + ")
+    assert catalog.render(paid, "fr") == "3 rouges + 1 locomotive"
+    assert catalog.render(paid, "en") == "3 red + 1 locomotive"
+    assert catalog.render(Join((cards(2, "locomotive"),)), "en") == "2 locomotives"
+    assert catalog.render(Text("n.points", {"n": 0}), "fr") == "0 point"  # French singular for 0 and 1
+    assert catalog.render(Text("n.points", {"n": 0}), "en") == "0 points"
+
+
+class _Strict(Catalog):
+    """A catalogue that remembers the keys it could not find (the real one shows the key and logs)."""
+
+    def __init__(self, base: Catalog, only: str) -> None:
+        super().__init__({only: base.messages[only]}, default=only)
+        self.missing: set[str] = set()
+
+    def text(self, key: str, locale: Any = None, /, **params: Any) -> str:
+        if self.template(key, locale, params.get("n")) is None:
+            self.missing.add(key)
+        return super().text(key, locale, **params)
+
+
+def _events_of_random_game(board: str, options: tuple[str, ...], seed: int) -> list[tuple[str, Message]]:
+    """(kind, message) of every public and private event of a random game played to its end."""
+    rng = random.Random(seed)
+    state = new_game(board, 3, options=options, seed=seed)
+    out: list[tuple[str, Message]] = []
+    for _ in range(3000):
+        if state.finished:
+            break
+        seat = to_act(state)[0]
+        legal = legal_actions(state, seat)
+        claims = [a for a in legal if a.kind == "claim_route"]
+        action = rng.choice(claims) if claims and rng.random() < 0.5 else rng.choice(legal)
+        before, mine = views.public_view(state), private_bits(state, seat)
+        apply(state, seat, action)
+        sheets = final_sheets(state) if state.finished else None
+        for e in public_events(
+            "g", 1, state.board, before, views.public_view(state), action.to_json(), "ai", sheets
+        ):
+            out.append((e.kind, e.message))
+        for p in private_events("g", 1, seat, 1, mine, private_bits(state, seat), action.kind):
+            out.append((f"private:{p.kind}", p.message))
+    assert state.finished
+    return out
+
+
+GAMES = [
+    ("europe", ()),
+    ("europe", ("warehouses",)),
+    ("usa", ()),
+    ("germany", ()),
+    ("marklin", ()),
+    ("japan", ()),
+    ("italy", ()),
+]
+
+
+@pytest.mark.parametrize(
+    ("board", "options"), GAMES, ids=[f"{b}-{'-'.join(o) or 'classic'}" for b, o in GAMES]
+)
+def test_every_event_reads_in_english_and_french(board: str, options: tuple[str, ...]) -> None:
+    base = Catalog.load()
+    events = _events_of_random_game(board, options, seed=11)
+    kinds = {k for k, _ in events}
+    assert {"draw_blind", "claim_route", "game_over", "private:drew", "private:tickets_kept"} <= kinds
+    for code in ("en", "fr"):
+        catalog = _Strict(base, code)
+        for kind, message in events:
+            text = catalog.render(message, code) or ""
+            assert text and "{" not in text, (code, kind, text)
+            assert not re.search(r"\b(?:ev|pv|card|n|act|route|list|count)\.[a-z_]+", text), (
+                code,
+                kind,
+                text,
+            )
+        assert catalog.missing == set(), (code, sorted(catalog.missing))
+    english = [base.render(m, "en") for _, m in events]
+    french = [base.render(m, "fr") for _, m in events]
+    assert sum(e != f for e, f in zip(english, french, strict=True)) > len(events) * 0.9

@@ -10,7 +10,10 @@ from typing import Any
 import pytest
 from manager_helpers import started_game, state_of
 
+from bot.i18n import default_catalog
 from bot.manager import GameEvent, GameManager, Outcome
+from bot.manager.events import card
+from bot.service import Text
 from engine.state import TicketChoice
 from maps import CARD_NAMES, load_board
 
@@ -47,10 +50,33 @@ def _ticket_labels(board_id: str, ticket_ids: set[int]) -> set[str]:
     return out
 
 
+def _colour_words() -> set[str]:
+    """Every way a card colour is written, in every language the bot speaks."""
+    catalog = default_catalog()
+    words = set(CARD_NAMES)
+    for table in catalog.messages.values():
+        words |= {text for key, text in table.items() if key.startswith("card.")}
+    return words
+
+
 def check_public(
     event: GameEvent, *, board_id: str, seed: int, secret_tickets: set[int], hands: list[dict[str, int]]
 ) -> None:
-    text = event.text
+    """`event` in every language the bot speaks holds nothing secret."""
+    for code in ("en", "fr"):
+        text = default_catalog().render(event.message, code) or ""
+        _check_text(event, text, board_id=board_id, seed=seed, secret_tickets=secret_tickets, hands=hands)
+
+
+def _check_text(
+    event: GameEvent,
+    text: str,
+    *,
+    board_id: str,
+    seed: int,
+    secret_tickets: set[int],
+    hands: list[dict[str, int]],
+) -> None:
     blob = json.dumps(event.data, ensure_ascii=False)
     where = f"{event.kind} event {text!r}"
     assert str(seed) not in text and str(seed) not in blob, where
@@ -64,7 +90,7 @@ def check_public(
             assert json.dumps(hand) not in blob, where
     words = set(text.replace(",", " ").replace(".", " ").split())
     if event.kind == "draw_blind":
-        assert not words & set(CARD_NAMES), where  # the card drawn blind stays private
+        assert not words & _colour_words(), where  # the card drawn blind stays private
     if event.kind in TICKET_KINDS:
         board = load_board(board_id)
         cities = {c.name for c in board.cities}
@@ -131,6 +157,7 @@ def test_the_checker_catches_leaks() -> None:
         GameEvent("g", 1, "keep_tickets", 0, f"Ann kept {label}."),
         GameEvent("g", 1, "claim_route", 0, "Ann claimed X.", {"hand": {"red": 2}}),
         GameEvent("g", 1, "draw_face_up", 0, "Ann took a red card; seed 8765432109877."),
+        GameEvent("g", 1, "draw_blind", 0, Text("pv.drew", {"card": card("pink")})),  # "violet" in French
     ]
     for event in leaks:
         with pytest.raises(AssertionError):
