@@ -22,7 +22,12 @@ def build_deck(state: GameState) -> None:
 
 
 def reset_types(state: GameState) -> tuple[int, ...]:
-    return tuple(state.board.rules.get("face_up_reset_types", (LOCOMOTIVE,)))
+    types: tuple[int, ...] | None = state.derived.get("reset_types")
+    if types is None:
+        types = state.derived["reset_types"] = tuple(
+            state.board.rules.get("face_up_reset_types", (LOCOMOTIVE,))
+        )
+    return types
 
 
 def refill_deck(state: GameState) -> bool:
@@ -97,7 +102,10 @@ def fill_empty_slots(state: GameState) -> None:
 
 def _row_is_bad(state: GameState, types: tuple[int, ...]) -> bool:
     row = state.face_up
-    return any(row.count(t) >= 3 for t in types)
+    for t in types:  # noqa: SIM110 - a generator costs more on this hot path
+        if row.count(t) >= 3:
+            return True
+    return False
 
 
 def check_row(state: GameState) -> None:

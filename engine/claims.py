@@ -33,24 +33,24 @@ def multi_routes_open(state: GameState) -> bool:
 def claim_block(state: GameState, seat: int, route_id: int) -> str | None:
     """Why `seat` may not claim `route_id` now (payment aside), or None."""
     board = state.board
-    label = board.route_label(route_id)
     owner = state.route_owner[route_id]
     if owner != NOBODY:
         who = "you" if owner == seat else state.players[owner].name
-        return f"{label} is already claimed by {who}."
+        return f"{board.route_label(route_id)} is already claimed by {who}."
     group = board.groups_by_route[route_id]
     if len(group) > 1:
         for other in group:
             o = state.route_owner[other]
             if o == seat:
                 return (
-                    f"You already own a route between these cities ({label}); one player may never take two."
+                    f"You already own a route between these cities ({board.route_label(route_id)}); "
+                    "one player may never take two."
                 )
             if o != NOBODY and not multi_routes_open(state):
                 need = board.rules.get("min_players_for_multi_routes", 4)
                 return (
-                    f"With fewer than {need} players only one route of {label} can be used, and "
-                    f"{state.players[o].name} has it."
+                    f"With fewer than {need} players only one route of {board.route_label(route_id)} can be "
+                    f"used, and {state.players[o].name} has it."
                 )
     return None
 
@@ -74,8 +74,19 @@ def payment_of(state: GameState, action: ClaimRoute) -> Payment | str:
     """The cards the action pays, or a player-readable reason why it does not pay for the route."""
     board = state.board
     route = board.routes[action.route]
-    label = board.route_label(action.route)
     length = route.length
+    if (
+        route.locomotives <= action.locomotives <= length
+        and action.plus4 == 0
+        and action.ferry_cards == 0
+        and not route.waves
+    ):  # the usual claim, colour cards and Locomotives only, when it is right (otherwise the checks below say why)
+        colored = length - action.locomotives
+        if colored == 0:
+            return Payment(LOCOMOTIVE, 0, action.locomotives, 0, 0)
+        if 0 <= action.color < len(COLORS) and route.color in (GRAY, action.color):
+            return Payment(action.color, colored, action.locomotives, 0, 0)
+    label = board.route_label(action.route)
     if action.locomotives < 0 or action.plus4 < 0 or action.ferry_cards < 0:
         return "Card counts cannot be negative."
     if action.plus4 and length < PLUS4_MIN_LENGTH:
@@ -108,7 +119,6 @@ def payment_of(state: GameState, action: ClaimRoute) -> Payment | str:
 def affordability_error(state: GameState, seat: int, route_id: int, pay: Payment) -> str | None:
     player = state.players[seat]
     hand = player.hand
-    label = state.board.route_label(route_id)
     missing = []
     if pay.colored and hand[pay.color] < pay.colored:
         missing.append(f"{pay.colored} {CARD_NAMES[pay.color]} (you have {hand[pay.color]})")
@@ -119,7 +129,7 @@ def affordability_error(state: GameState, seat: int, route_id: int, pay: Payment
     if player.ferry_cards < pay.ferry_cards:
         missing.append(f"{pay.ferry_cards} Ferry cards (you have {player.ferry_cards})")
     if missing:
-        return f"{label} needs " + " and ".join(missing) + "."
+        return f"{state.board.route_label(route_id)} needs " + " and ".join(missing) + "."
     return None
 
 

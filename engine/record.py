@@ -24,7 +24,7 @@ def make_record(state: GameState) -> dict[str, Any]:
         "options": list(state.options),
         "players": [p.name for p in state.players],
         "seed": state.seed,
-        "actions": [{"seat": seat, "action": action} for seat, action in state.history],
+        "actions": [{"seat": seat, "action": action.to_json()} for seat, action in state.history],
     }
 
 

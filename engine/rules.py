@@ -25,21 +25,20 @@ from engine.actions import (
 )
 from engine.cards import EMPTY
 from engine.claims import (
-    PLUS4_MIN_LENGTH,
     SHAPES_CACHE,
     PaymentShape,
     affordability_error,
     cached_payment_shapes,
     claim_block,
-    multi_routes_open,
     payment_of,
 )
 from engine.errors import IllegalAction
+from engine.open_routes import open_routes, shape_table
 from engine.state import (
     DEPOTS,
     FINISHED,
+    LAST_ROUND,
     MAIN,
-    NOBODY,
     SETUP,
     GameState,
     Pending,
@@ -128,84 +127,104 @@ def draw_actions(state: GameState, seat: int, *, second: bool) -> list[Action]:
     blind = deck_ops.can_draw_blind(state)
     for w in warehouses:
         if blind:
-            out.append(DrawBlind(w))
+            out.append(_draw_blind(w))
         for slot, card in enumerate(state.face_up):
             if card != EMPTY and not (second and card == LOCOMOTIVE):
-                out.append(DrawFaceUp(slot, w))
+                out.append(_draw_face_up(slot, w))
     return out
 
 
-RouteEntry = tuple[int, int, tuple[int, ...] | None]  # route id, length, its multiple-route group or None
-_ROUTE_TABLES: dict[str, list[tuple[tuple[int, int, int, int], list[RouteEntry]]]] = {}
+# Draw actions are few and immutable: one instance each (built on first use) spares the frozen-dataclass
+# constructor on the hot path.
+_BLIND_DRAWS: dict[int | None, DrawBlind] = {}
+_FACE_UP_DRAWS: dict[tuple[int, int | None], DrawFaceUp] = {}
 
 
-def _route_table(board: Board) -> list[tuple[tuple[int, int, int, int], list[RouteEntry]]]:
-    """Routes grouped by payment shape (colour, length, ferry symbols, waves), once per board: a hand that cannot
-    pay a shape skips all its routes at once."""
-    table = _ROUTE_TABLES.get(board.id)
-    if table is None:
-        by_key: dict[tuple[int, int, int, int], list[RouteEntry]] = {}
-        for r in board.routes:
-            group = board.groups_by_route[r.id]
-            by_key.setdefault((r.color, r.length, r.locomotives, r.waves), []).append(
-                (r.id, r.length, group if len(group) > 1 else None)
-            )
-        table = _ROUTE_TABLES[board.id] = list(by_key.items())
-    return table
+def _draw_blind(warehouse: int | None) -> DrawBlind:
+    action = _BLIND_DRAWS.get(warehouse)
+    if action is None:
+        action = _BLIND_DRAWS[warehouse] = DrawBlind(warehouse)
+    return action
+
+
+def _draw_face_up(slot: int, warehouse: int | None) -> DrawFaceUp:
+    action = _FACE_UP_DRAWS.get((slot, warehouse))
+    if action is None:
+        action = _FACE_UP_DRAWS[(slot, warehouse)] = DrawFaceUp(slot, warehouse)
+    return action
+
+
+def second_draw_possible(state: GameState) -> bool:
+    """Whether `draw_actions(..., second=True)` is not empty: a blind card, or a face-up card but a Locomotive."""
+    if deck_ops.can_draw_blind(state):
+        return True
+    return any(c != EMPTY and c != LOCOMOTIVE for c in state.face_up)
+
+
+def _payable_shapes(state: GameState, seat: int) -> list[tuple[list[int], list[PaymentShape], int]]:
+    """(open route ids, their payments, their length) for each payment shape of the board the seat's hand can
+    pay, before the modules' per-route checks."""
+    out: list[tuple[list[int], list[PaymentShape], int]] = []
+    player = state.players[seat]
+    hand = tuple(player.hand)
+    ferry = player.ferry_cards
+    trains = 99 if hooks_for(state).uses_own_trains else player.trains
+    locos = hand[LOCOMOTIVE]
+    plus4 = hand[LOCOMOTIVE_PLUS4]
+    wilds = locos + plus4 + 2 * ferry  # an upper bound of the spaces wild cards cover
+    best = max(hand[:LOCOMOTIVE])
+    index = state.derived.get("open_routes")
+    if index is None or index.owners != state.route_owner:
+        index = open_routes(state)
+    open_lists = index.by_seat[seat]
+    cache = SHAPES_CACHE
+    for color, shapes_by_length in shape_table(state.board).by_color:
+        have = best if color < 0 else hand[color]
+        limit = have + wilds
+        if limit > trains:
+            limit = trains
+        for pos, key in shapes_by_length:
+            length = key[1]
+            if length > limit:
+                break  # longer shapes of this colour cannot be paid either
+            rids = open_lists[pos]
+            if not rids or key[2] > locos:
+                continue
+            ck = (key, hand, ferry) if color < 0 else (key, have, locos, plus4, ferry)
+            shapes = cache.get(ck)
+            if shapes is None:
+                shapes = cached_payment_shapes(key, hand, ferry)
+            if shapes:
+                out.append((rids, shapes, length))
+    return out
+
+
+def _route_checks(state: GameState) -> bool:
+    """Whether some module has a say on single routes (claim blocked, trains of another kind)."""
+    hooks = hooks_for(state)
+    return bool(hooks.claim_error or hooks.uses_own_trains)
+
+
+def _route_allowed(state: GameState, seat: int, rid: int, length: int) -> bool:
+    hooks = hooks_for(state)
+    if hooks.claim_error and any(f.claim_error(state, seat, rid) for f in hooks.claim_error):
+        return False
+    trains = state.players[seat].trains
+    return not (length > trains and all(f.uses_own_trains(state, seat, rid) for f in hooks.uses_own_trains))
 
 
 def claimable_routes(state: GameState, seat: int) -> list[tuple[int, list[PaymentShape]]]:
     """Each route the seat may claim now with its payments, in route id order (the legal-action hot path)."""
-    out: list[tuple[int, list[PaymentShape]]] = []
-    player = state.players[seat]
-    hooks = hooks_for(state)
-    owner = state.route_owner
-    hand = tuple(player.hand)
-    ferry = player.ferry_cards
-    trains = player.trains
-    multi = multi_routes_open(state)
-    blockers = hooks.claim_error
-    other_trains = hooks.uses_own_trains
-    locos = hand[LOCOMOTIVE]
-    plus4 = hand[LOCOMOTIVE_PLUS4]
-    best_color = max(hand[:LOCOMOTIVE])
-    extra_wilds = plus4 or ferry
-    cache = SHAPES_CACHE
-    for key, entries in _route_table(state.board):
-        color, length, symbols, waves = key
-        # quick reject: not enough cards of any kind for this shape (most shapes, most turns)
-        if symbols > locos:
-            continue
-        cover = (best_color if color < 0 else hand[color]) + locos
-        if cover < length:
-            if not extra_wilds:
-                continue
-            cover += (plus4 if length >= PLUS4_MIN_LENGTH else 0) + (min(2 * ferry, waves) if ferry else 0)
-            if cover < length:
-                continue
-        ck = (key, hand, ferry) if color < 0 else (key, hand[color], locos, plus4, ferry)
-        shapes = cache.get(ck)
-        if shapes is None:
-            shapes = cached_payment_shapes(key, hand, ferry)
-        if not shapes:
-            continue
-        for rid, length, group in entries:
-            if owner[rid] != NOBODY:
-                continue
-            if group is not None:
-                blocked = False
-                for o in group:
-                    taken = owner[o]
-                    if taken == seat or (taken != NOBODY and not multi):
-                        blocked = True
-                        break
-                if blocked:
-                    continue
-            if blockers and any(f.claim_error(state, seat, rid) for f in blockers):
-                continue
-            if length > trains and all(f.uses_own_trains(state, seat, rid) for f in other_trains):
-                continue
-            out.append((rid, shapes))
+    payable = _payable_shapes(state, seat)
+    if _route_checks(state):
+        out = [
+            (rid, shapes)
+            for rids, shapes, length in payable
+            for rid in rids
+            if _route_allowed(state, seat, rid, length)
+        ]
+    else:
+        out = [(rid, shapes) for rids, shapes, _ in payable for rid in rids]
     out.sort()
     return out
 
@@ -287,7 +306,7 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
     except IllegalAction:
         state.last_event = previous_event  # handlers check everything before they change anything
         raise
-    state.history.append((seat, action.to_json()))
+    state.history.append((seat, action))
     if not isinstance(action, Pass) and not action.free:
         state.module.pop("passes", None)
     return state
@@ -338,7 +357,7 @@ def _draw(state: GameState, seat: int, action: DrawBlind | DrawFaceUp, pending: 
         event["public"]["blind"] = 1
         event["private"]["drew"] = CARD_NAMES[drawn]
         ends_turn = second
-    if not ends_turn and not draw_actions(state, seat, second=True):
+    if not ends_turn and not second_draw_possible(state):
         ends_turn = True  # no second card can be had
     if ends_turn:
         state.pending.pop(seat, None)
@@ -452,54 +471,91 @@ def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Acti
     """`legal_actions(state, seat)[rng.randrange(n)]` without building every action: the same action for the
     same random draw, at a fraction of the cost (the simulator's and the AI playouts' hot path)."""
     pending = state.pending.get(seat)
-    if pending is not None or state.phase != MAIN and state.phase != "last_round" or seat != state.current:
+    phase = state.phase
+    if pending is not None or (phase != MAIN and phase != LAST_ROUND) or seat != state.current:
+        if type(pending) is SecondDraw:
+            return _random_second_draw(state, rng)
         legal = legal_actions(state, seat)
         return legal[rng.randrange(len(legal))]
     # draws: per warehouse choice, the blind draw then each face-up slot (as draw_actions lists them)
     blind = deck_ops.can_draw_blind(state)
-    slots = [i for i, c in enumerate(state.face_up) if c != EMPTY]
+    face_up = state.face_up
+    slots = [i for i, c in enumerate(face_up) if c != EMPTY] if EMPTY in face_up else [0, 1, 2, 3, 4]
     warehouses: list[int | None] = [None]
-    if "warehouses" in state.options and blind:
+    if blind and "warehouses" in state.options:
         warehouses = list(range(state.num_players))
-    per_w = int(blind) + len(slots)
+    per_w = blind + len(slots)
     n_draws = per_w * len(warehouses)
-    claims = claimable_routes(state, seat)
-    n_claims = sum(len(shapes) for _, shapes in claims)
-    tickets = ticket_draw_actions(state)
+    claims: list[tuple[int, list[PaymentShape]]] | None = None
+    if _route_checks(state):
+        claims = claimable_routes(state, seat)
+        n_claims = sum(len(shapes) for _, shapes in claims)
+    else:  # count per shape; list the routes only when a claim is drawn
+        payable = _payable_shapes(state, seat)
+        n_claims = 0
+        for rids, shapes, _ in payable:
+            n_claims += len(rids) * len(shapes)
+    n_tickets = ticket_draw_count(state)
+    total = n_draws + n_claims + n_tickets
     counted = []
-    n_features = 0
-    for f in features_for(state):
-        n = f.count_turn_actions(state, seat)
-        counted.append((f, n))
-        n_features += n
-    total = n_draws + n_claims + len(tickets) + n_features
-    free_only = (
-        not n_draws
-        and not n_claims
-        and not tickets
-        and all(getattr(f, "free_turn_actions", False) for f, n in counted if n)
-    )
-    if not total or free_only:
-        total += 1  # Pass comes last
+    features = features_for(state)
+    if features:
+        free_only = not total
+        for f in features:
+            n = f.count_turn_actions(state, seat)
+            if n:
+                counted.append((f, n))
+                total += n
+                if not f.free_turn_actions:
+                    free_only = False
+        if free_only:
+            total += 1  # only free actions (or none): Pass comes last
+    elif not total:
+        total = 1
     k = rng.randrange(total)
     if k < n_draws:
         w, i = divmod(k, per_w)
         if blind and i == 0:
-            return DrawBlind(warehouses[w])
-        return DrawFaceUp(slots[i - int(blind)], warehouses[w])
+            return _draw_blind(warehouses[w])
+        return _draw_face_up(slots[i - blind], warehouses[w])
     k -= n_draws
     if k < n_claims:
+        if claims is None:
+            claims = sorted((rid, shapes) for rids, shapes, _ in payable for rid in rids)
         for rid, shapes in claims:
             if k < len(shapes):
                 c, locos, p4, ferry = shapes[k]
                 return ClaimRoute(rid, c, locos, p4, ferry)
             k -= len(shapes)
     k -= n_claims
-    if k < len(tickets):
-        return tickets[k]
-    k -= len(tickets)
+    if k < n_tickets:
+        return ticket_draw_actions(state)[k]
+    k -= n_tickets
     for f, n in counted:
         if k < n:
             return f.nth_turn_action(state, seat, k)
         k -= n
     return Pass()
+
+
+def _random_second_draw(state: GameState, rng: random.Random) -> Action:
+    """`draw_actions(state, seat, second=True)[rng.randrange(n)]`, counted rather than built."""
+    blind = deck_ops.can_draw_blind(state)
+    slots = [i for i, c in enumerate(state.face_up) if c != EMPTY and c != LOCOMOTIVE]
+    k = rng.randrange(blind + len(slots))
+    if blind and k == 0:
+        return _draw_blind(None)
+    return _draw_face_up(slots[k - blind], None)
+
+
+def ticket_draw_count(state: GameState) -> int:
+    """len(ticket_draw_actions(state)), without building them when the board has one ticket deck."""
+    step = ticket_ops.draw_step(state)
+    draw = step["draw"]
+    if isinstance(draw, int):
+        return len(ticket_draw_actions(state))
+    decks = state.ticket_decks
+    for name, n in draw.items():
+        if n and decks.get(name):
+            return 1
+    return 0

@@ -78,7 +78,6 @@ class GameResult:
     errors: list[str] = field(default_factory=list)
     violations: list[str] = field(default_factory=list)
     scores: list[ScoreSheet] = field(default_factory=list)
-    record: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
 
 
 Chooser = Callable[[GameState, int, list], Any]
@@ -128,7 +127,6 @@ def play_game(
                 result.violations.extend(f"after action {result.actions} {action!r}: {b}" for b in bad)
                 break
     result.scores = final_scores(state) if state.finished else []
-    result.record = list(state.history)
     return result
 
 

@@ -16,6 +16,7 @@ import random
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
+from engine.actions import Action, action_from_json
 from engine.errors import GameDataError
 from maps import CARD_TYPES, Board, load_board
 
@@ -197,6 +198,7 @@ class GameState:
         "box",
         "module",
         "last_event",
+        "derived",
     )
 
     def __init__(self, board: Board, variant: str, options: tuple[str, ...], seed: int, names: list[str]):
@@ -220,11 +222,12 @@ class GameState:
         self.turn = 0  # completed turns
         self.last_round_left: int | None = None  # turns left once the end is triggered
         self.ended_by: int | None = None
-        self.history: list[tuple[int, dict[str, Any]]] = []  # (seat, action json)
+        self.history: list[tuple[int, Action]] = []  # (seat, action), every accepted action in order
         self.setup_rejected: list[int] = []  # tickets rejected at setup, waiting to go under the deck
         self.box: list[int] = []  # tickets out of the game
         self.module: dict[str, Any] = {}  # board modules' own shared state (supplies, tokens...)
         self.last_event: dict[str, Any] = {}  # what the last action did, public part (for messages)
+        self.derived: dict[str, Any] = {}  # caches computed from the rest (engine.open_routes); never saved
 
     # -- convenience --------------------------------------------------------------------------------------
     @property
@@ -263,6 +266,7 @@ class GameState:
         new.box = self.box[:]
         new.module = copy.deepcopy(self.module)
         new.last_event = dict(self.last_event)
+        new.derived = {}
         return new
 
     # -- JSON ---------------------------------------------------------------------------------------------
@@ -289,7 +293,7 @@ class GameState:
             "turn": self.turn,
             "last_round_left": self.last_round_left,
             "ended_by": self.ended_by,
-            "history": [[s, a] for s, a in self.history],
+            "history": [[s, a.to_json()] for s, a in self.history],
             "setup_rejected": self.setup_rejected,
             "box": self.box,
             "module": self.module,
@@ -324,11 +328,12 @@ class GameState:
             s.turn = d["turn"]
             s.last_round_left = d["last_round_left"]
             s.ended_by = d["ended_by"]
-            s.history = [(seat, a) for seat, a in d["history"]]
+            s.history = [(seat, action_from_json(a)) for seat, a in d["history"]]
             s.setup_rejected = list(d["setup_rejected"])
             s.box = list(d["box"])
             s.module = d["module"]
             s.last_event = d.get("last_event", {})
+            s.derived = {}
         except (KeyError, TypeError, ValueError) as exc:
             raise GameDataError(f"not a saved game state: {exc}") from exc
         return s

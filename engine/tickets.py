@@ -150,7 +150,9 @@ def finish_setup(state: GameState) -> None:
 
 
 def draw_step(state: GameState) -> dict[str, Any]:
-    step: dict[str, Any] = ticket_rules(state)["draw"]
+    step: dict[str, Any] | None = state.derived.get("draw_step")
+    if step is None:
+        step = state.derived["draw_step"] = ticket_rules(state)["draw"]
     return step
 
 

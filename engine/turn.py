@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.cards import fill_empty_slots
 from engine.claims import Payment
 from engine.features import Feature, active_features
+from engine.open_routes import note_claim
 from engine.state import FINISHED, LAST_ROUND, GameState
 from maps import LOCOMOTIVE, LOCOMOTIVE_PLUS4
 
@@ -74,14 +75,17 @@ def complete_claim(state: GameState, seat: int, route_id: int, pay: Payment) -> 
     player = state.players[seat]
     pay_cards(state, seat, pay)
     state.route_owner[route_id] = seat
-    features = features_for(state)
-    if all(f.uses_own_trains(state, seat, route_id) for f in features):
+    note_claim(state, route_id)
+    hooks = hooks_for(state)
+    if not hooks.uses_own_trains or all(
+        f.uses_own_trains(state, seat, route_id) for f in hooks.uses_own_trains
+    ):
         player.trains -= route.length
         points = board.route_points(route.length)
         player.score += points
         player.routes.append(route_id)
         state.last_event["points"] = points
-    for f in features:
+    for f in hooks.after_claim:
         f.after_claim(state, seat, route_id, pay)
     if seat not in state.pending:
         end_turn(state)
@@ -92,7 +96,7 @@ def end_turn(state: GameState) -> None:
     n = state.num_players
     if state.ended_by is None:
         decided = None
-        for f in features_for(state):
+        for f in hooks_for(state).end_triggered:
             verdict = f.end_triggered(state, seat)
             if verdict is not None:
                 decided = verdict

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -133,7 +133,13 @@ class Board:
         return self.variants[vid]
 
     def route_points(self, length: int) -> int:
-        return int(self.rules["route_points"][str(length)])
+        return self._points_by_length[length]
+
+    @cached_property
+    def _points_by_length(self) -> tuple[int, ...]:
+        table = self.rules["route_points"]
+        longest = max(int(k) for k in table)
+        return tuple(int(table.get(str(n), 0)) for n in range(longest + 1))
 
 
 def _color(value: str, where: str) -> int:

@@ -51,6 +51,17 @@ def borrow_options(state: GameState, seat: int, city: int) -> list[int]:
     return [r for r in state.board.routes_at[city] if owner[r] not in (NOBODY, seat)]
 
 
+def _free_city_count(state: GameState) -> int:
+    """How many cities `city_is_free` (one building per city, none on dead ends), counted from the buildings."""
+    cities = state.board.cities
+    real = state.derived.get("real_cities")
+    if real is None:
+        real = state.derived["real_cities"] = sum(1 for c in cities if not c.dead_end)
+    built = {c for c in state.station_owner if not cities[c].dead_end}
+    built.update(c for c in state.depot_owner if not cities[c].dead_end)
+    return int(real) - len(built)
+
+
 class Stations(Feature):
     name = "stations"
     action_types = (BuildStation,)
@@ -77,8 +88,12 @@ class Stations(Feature):
         return [c for c in range(len(state.board.cities)) if city_is_free(state, c)], pays
 
     def count_turn_actions(self, state: GameState, seat: int) -> int:
-        cities, pays = self._open(state, seat)
-        return len(cities) * len(pays)
+        if state.phase not in (MAIN, "last_round") or state.players[seat].stations <= 0:
+            return 0
+        pays = station_payments(state, seat)
+        if not pays:
+            return 0
+        return _free_city_count(state) * len(pays)
 
     def nth_turn_action(self, state: GameState, seat: int, k: int) -> Action:
         cities, pays = self._open(state, seat)

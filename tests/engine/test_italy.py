@@ -100,7 +100,7 @@ def test_taking_a_ferry_card_is_the_whole_turn():
     take_ferry(state)
     assert state.players[0].ferry_cards == 1 and pile(state) == 9
     assert state.current == 1 and not state.pending  # no second draw: the turn is over
-    assert state.history[-1] == (0, {"type": "take_ferry_card"})
+    assert state.history[-1][0] == 0 and state.history[-1][1].to_json() == {"type": "take_ferry_card"}
     assert check_invariants(state) == []
 
 
