@@ -1,12 +1,13 @@
-"""Hard level: determinized Monte Carlo over the normal policy's best candidates.
+"""Hard level: determinized Monte Carlo over its base policy's best candidates.
 
-For a decision worth searching (the start of a turn, a ticket choice), the normal policy proposes its best few
-actions. Several determinized worlds are dealt (engine.ai.infoset.determinize: the seat's view kept, everything
-hidden re-dealt); in each world every candidate is applied and the game is played on by the normal policy for
-all seats over a short horizon (or to the end). The final position is valued for every player (points scored,
+For a decision worth searching (the start of a turn, a ticket choice), hard's base policy (the normal policy with
+its own tuned knobs, engine.ai.policy.HARD_PARAMS) proposes its best few actions. Several determinized worlds are
+dealt (engine.ai.infoset.determinize: the seat's view kept, everything hidden re-dealt); in each world every
+candidate is applied and the game is played on over a short horizon (or to the end): the seat by its base policy,
+the others by the normal policy. The final position is valued for every player (points scored,
 tickets done or likely, module bonuses, what trains and cards are still worth) and the candidate with the best
-mean margin over the best opponent wins, provided it beats the normal choice by `margin` points and by `z`
-standard errors of the paired per-world differences (otherwise the normal choice stands). The same worlds and
+mean margin over the best opponent wins, provided it beats the base policy's choice by `margin` points and by
+`z` standard errors of the paired per-world differences (otherwise the base choice stands). The same worlds and
 playout seeds serve every candidate (common random numbers), so the comparison is between actions, not luck.
 When few rounds are left, the playouts run to the end and are scored exactly.
 
@@ -29,15 +30,15 @@ from engine.scoring import ScoreSheet, final_scores, joined, network, shared_rou
 from engine.state import LAST_ROUND, MAIN, GameState, TicketChoice, TicketMix
 from engine.turn import features_for
 
-DEFAULT_BUDGET_MS = 1300.0
+DEFAULT_BUDGET_MS = 700.0  # ends the search at 80% of it: about 0.6 s per decision
 
 
 @dataclass
 class SearchSettings:
-    candidates: int = 4  # normal policy's best actions considered
-    max_worlds: int = 36  # determinized worlds per decision
+    candidates: int = 4  # base policy's best actions considered
+    max_worlds: int = 24  # determinized worlds per decision
     horizon_rounds: float = 2.0  # rounds of play after the decision (every seat once per round)
-    margin: float = 2.0  # a candidate must beat the normal choice by this mean margin to replace it
+    margin: float = 2.0  # a candidate must beat the base choice by this mean margin to replace it
     z: float = 1.0  # ... and by this many standard errors of the paired per-world differences
     full_rollout_rounds: float = 4.0  # with fewer rounds left than this, playouts run to the end
     infer: float = (
@@ -60,7 +61,7 @@ def search(
 ) -> Action:
     started = time.perf_counter()
     budget = (DEFAULT_BUDGET_MS if budget_ms is None else budget_ms) / 1000.0
-    scored = ranked(state, seat, legal, rng, "normal")
+    scored = ranked(state, seat, legal, rng, "hard")
     pending = state.pending.get(seat)
     worth = (pending is None and state.phase in (MAIN, LAST_ROUND)) or isinstance(
         pending, TicketChoice | TicketMix
@@ -130,15 +131,16 @@ def candidates(scored: list[tuple[float, Action]], k: int) -> list[Action]:
 
 
 def playout(state: GameState, seat: int, horizon_turns: int, rng: random.Random) -> None:
-    """Play on with the normal policy for every seat until `horizon_turns` more turns have ended (or the end);
-    the decision's own turn is finished first."""
+    """Play on until `horizon_turns` more turns have ended (or the end), the seat with hard's base policy and
+    the others with the normal policy; the decision's own turn is finished first."""
     stop = state.turn + horizon_turns
     steps = 0
     while not state.finished and (state.turn < stop or state.pending) and steps < 400:
         acting = to_act(state)
         who = acting[0] if len(acting) == 1 else rng.choice(acting)
         legal = legal_actions(state, who)
-        action = legal[0] if len(legal) == 1 else ranked(state, who, legal, rng, "normal")[0][1]
+        level = "hard" if who == seat else "normal"
+        action = legal[0] if len(legal) == 1 else ranked(state, who, legal, rng, level)[0][1]
         apply(state, who, action)
         steps += 1
 
