@@ -1,17 +1,22 @@
 """Benchmark of the AI levels: strength and decision time.
 
-    python bench/bench_ai.py [--games N] [--hard-games M] [--table-games K] [--boards europe,usa] [--jobs 2]
+    python bench/bench_ai.py [--games N] [--hard-games M] [--table-games K] [--boards europe,usa]
+                             [--hard-boards ...] [--table-boards europe,usa] [--jobs 1]
 
-Prints, per board: normal's win rate against three random players (4 players), hard against normal in 2-player
-games, a 4-player table hard / normal / normal / easy, the mean score of normal at a table of four normals, and
-the decision time p50/p95 per level over every game played. Seats rotate from game to game.
+Prints, per board: normal's win rate against three random players (4 players), the mean score of normal at a
+table of four normals, hard against normal in 2-player games (every board), a 4-player table hard / normal /
+normal / easy (Europe and USA), and the decision time p50/p95 per level over every game played. Seats rotate
+from game to game. Win rates come with their 95% Wilson interval (a shared first place counts as a win).
 Targets: normal beats random in >= 95% of games on every board; hard beats normal in >= 60% of 2-player games;
-normal's mean at a table of normals >= 80 on Europe and USA; easy and normal < 20 ms p95, hard < 1.5 s p95.
+hard wins most often at the hard / normal / normal / easy table; normal's mean at a table of normals >= 80 on
+Europe and USA; easy and normal < 20 ms p95, hard < 1.5 s p95; no illegal action.
+A full run at the default sizes takes about an hour of one core (the hard games dominate).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from collections import defaultdict
@@ -23,6 +28,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.ai.tournament import percentile, play_match  # noqa: E402
 from maps import board_ids  # noqa: E402
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate(wins: float, n: int) -> str:
+    lo, hi = wilson(wins, n)
+    return f"{wins:g}/{n} = {100 * wins / max(1, n):.0f}% [95% CI {100 * lo:.0f}-{100 * hi:.0f}%]"
 
 
 def _one(job: tuple[str, list[str], int, float | None]) -> dict[str, Any]:
@@ -81,29 +101,33 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--games", type=int, default=20, help="games per board for normal vs random and normal tables"
     )
-    ap.add_argument("--hard-games", type=int, default=20, help="2-player hard vs normal games per board")
+    ap.add_argument("--hard-games", type=int, default=30, help="2-player hard vs normal games per board")
     ap.add_argument(
-        "--table-games", type=int, default=4, help="4-player hard/normal/normal/easy games per board"
+        "--table-games", type=int, default=20, help="4-player hard/normal/normal/easy games per board"
     )
     ap.add_argument("--boards", default=",".join(board_ids()))
-    ap.add_argument("--hard-boards", default="europe,usa", help="boards for the games with a hard player")
+    ap.add_argument("--hard-boards", default=",".join(board_ids()), help="boards for hard vs normal 2p games")
+    ap.add_argument(
+        "--table-boards", default="europe,usa", help="boards for the hard/normal/normal/easy table"
+    )
     ap.add_argument("--budget-ms", type=float, default=None, help="hard level's time budget per decision")
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (the machine may be shared)")
     ap.add_argument("--seed", type=int, default=1000)
     args = ap.parse_args(argv)
     boards = [b for b in args.boards.split(",") if b]
     hard_boards = [b for b in args.hard_boards.split(",") if b]
+    table_boards = [b for b in args.table_boards.split(",") if b]
     times: dict[str, list[float]] = defaultdict(list)
     started = time.perf_counter()
     all_errors: list[str] = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for board in boards:
+        for board in boards if args.games else []:
             t0 = time.perf_counter()
             r = run(pool, board, ["normal", "random", "random", "random"], args.games, args.seed, None, times)
             all_errors += r["errors"]
             print(
-                f"{board:8s} normal vs 3 random : normal won {r['wins'][0]}/{r['played']} "
-                f"({100 * r['wins'][0] / max(1, r['played']):.0f}%), mean {r['mean'][0]:.1f} vs random "
+                f"{board:8s} normal vs 3 random : normal won {rate(r['wins'][0], r['played'])}, "
+                f"mean {r['mean'][0]:.1f} vs random "
                 f"{sum(r['mean'][1:]) / 3:.1f}  [{time.perf_counter() - t0:.0f}s]",
                 flush=True,
             )
@@ -124,19 +148,23 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 all_errors += r["errors"]
                 print(
-                    f"{board:8s} hard vs normal 2p  : hard won {r['wins'][0]}/{r['played']} "
-                    f"({100 * r['wins'][0] / max(1, r['played']):.0f}%; normal won {r['wins'][1]}), "
-                    f"mean {r['mean'][0]:.1f} vs {r['mean'][1]:.1f}  [{time.perf_counter() - t0:.0f}s]",
+                    f"{board:8s} hard vs normal 2p  : hard won {rate(r['wins'][0], r['played'])} "
+                    f"(normal won {r['wins'][1]}), mean {r['mean'][0]:.1f} vs {r['mean'][1]:.1f}  "
+                    f"[{time.perf_counter() - t0:.0f}s]",
                     flush=True,
                 )
+        for board in table_boards:
             if args.table_games:
                 t0 = time.perf_counter()
                 seats = ["hard", "normal", "normal", "easy"]
                 r = run(pool, board, seats, args.table_games, args.seed + 3000, args.budget_ms, times)
                 all_errors += r["errors"]
+                n = r["played"]
                 print(
-                    f"{board:8s} hard/normal/normal/easy: wins {r['wins']} of {r['played']}, means "
-                    f"{[round(m, 1) for m in r['mean']]}  [{time.perf_counter() - t0:.0f}s]",
+                    f"{board:8s} hard/normal/normal/easy: hard won {rate(r['wins'][0], n)}; normal "
+                    f"{100 * r['wins'][1] / max(1, n):.0f}% / {100 * r['wins'][2] / max(1, n):.0f}%, easy "
+                    f"{100 * r['wins'][3] / max(1, n):.0f}%; means {[round(m, 1) for m in r['mean']]}  "
+                    f"[{time.perf_counter() - t0:.0f}s]",
                     flush=True,
                 )
     print("decision time per level (ms):")
