@@ -100,12 +100,19 @@ class OpenRoutes:
         by_seat = self.by_seat
         for r in claimed:
             taker = owner[r]
-            for seat, lists in enumerate(by_seat):
-                for other in groups[r]:  # the route itself, and its doubles
-                    if other == r or seat == taker or not multi:
-                        rids = lists[position[other]]
-                        if other in rids:
-                            rids.remove(other)
+            group = groups[r]
+            pos = position[r]
+            for lists in by_seat:
+                rids = lists[pos]
+                if r in rids:
+                    rids.remove(r)
+            if len(group) > 1:  # its doubles close for the taker, or for everyone with few players
+                for seat, lists in enumerate(by_seat):
+                    if seat == taker or not multi:
+                        for other in group:
+                            rids = lists[position[other]]
+                            if other in rids:
+                                rids.remove(other)
 
 
 def note_claim(state: GameState, route_id: int) -> None:

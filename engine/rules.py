@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from itertools import combinations
+from itertools import combinations, islice
+from math import comb
 from typing import Any
 
 from engine import cards as deck_ops
@@ -363,7 +364,10 @@ def _draw(state: GameState, seat: int, action: DrawBlind | DrawFaceUp, pending: 
         state.pending.pop(seat, None)
         end_turn(state)
     else:
-        state.pending[seat] = SecondDraw()
+        state.pending[seat] = _SECOND_DRAW
+
+
+_SECOND_DRAW = SecondDraw()  # no fields: one instance serves every game
 
 
 def _claim(state: GameState, seat: int, action: ClaimRoute, pending: Pending | None) -> None:
@@ -475,6 +479,8 @@ def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Acti
     if pending is not None or (phase != MAIN and phase != LAST_ROUND) or seat != state.current:
         if type(pending) is SecondDraw:
             return _random_second_draw(state, rng)
+        if type(pending) is TicketChoice:
+            return _random_keep(pending, rng)
         legal = legal_actions(state, seat)
         return legal[rng.randrange(len(legal))]
     # draws: per warehouse choice, the blind draw then each face-up slot (as draw_actions lists them)
@@ -546,6 +552,19 @@ def _random_second_draw(state: GameState, rng: random.Random) -> Action:
     if blind and k == 0:
         return _draw_blind(None)
     return _draw_face_up(slots[k - blind], None)
+
+
+def _random_keep(pending: TicketChoice, rng: random.Random) -> Action:
+    """`pending_actions(...)[rng.randrange(n)]` for a ticket choice, without building every combination."""
+    offered = sorted(pending.offered)
+    sizes = range(pending.keep_min, pending.keep_max + 1)
+    k = rng.randrange(sum(comb(len(offered), size) for size in sizes))
+    for size in sizes:
+        n = comb(len(offered), size)
+        if k < n:
+            return KeepTickets(next(islice(combinations(offered, size), k, None)))
+        k -= n
+    raise AssertionError("unreachable")
 
 
 def ticket_draw_count(state: GameState) -> int:

@@ -115,40 +115,66 @@ def best_station_routes(state: GameState, seat: int, base: UnionFind) -> tuple[U
     """Choose, for each of the seat's stations, the borrowed route that scores its tickets best.
 
     Borrowing only adds links, so only the tickets not yet completed can change; each candidate route is kept
-    only if it joins two different components of the player's network (one per pair of components)."""
+    only if it joins two different components of the player's network (one per pair of components). Each choice
+    is tried on the graph of those components, where a few links are cheap to follow."""
+    board = state.board
     cities = [c for c, o in state.station_owner.items() if o == seat]
     open_tickets = [
         t
         for t in state.players[seat].tickets
-        if not joined(state, base, state.board.tickets[t].a, state.board.tickets[t].b)
+        if not joined(state, base, board.tickets[t].a, board.tickets[t].b)
     ]
     if not cities or not open_tickets:
         return base, []
-    nodes = state.board.route_nodes
-    choices: list[list[int | None]] = []
+    nodes = board.route_nodes
+    place_nodes = board.place_nodes
+    find = base.find
+    # an open ticket: its points and the components holding each end (several for a dead end)
+    wanted = []
+    for t in open_tickets:
+        tk = board.tickets[t]
+        wanted.append((tk.points, {find(x) for x in place_nodes[tk.a]}, {find(y) for y in place_nodes[tk.b]}))
+    choices: list[list[tuple[int, int, int] | None]] = []
     for city in cities:
         seen: set[frozenset[int]] = set()
-        opts: list[int | None] = [None]
+        opts: list[tuple[int, int, int] | None] = [None]
         for r in borrow_options(state, seat, city):
             a, b = nodes[r]
-            key = frozenset((base.find(a), base.find(b)))
-            if len(key) == 2 and key not in seen:
+            ra, rb = find(a), find(b)
+            key = frozenset((ra, rb))
+            if ra != rb and key not in seen:
                 seen.add(key)
-                opts.append(r)
+                opts.append((r, ra, rb))
         choices.append(opts)
-    best_uf, best_routes, best_points = base, [], ticket_points(state, base, open_tickets)
+    best_gain, best_links = 0, []
     for combo in product(*choices):
-        picked = [r for r in combo if r is not None]
-        if not picked:
+        links = [c for c in combo if c is not None]
+        if not links:
             continue
-        uf = base.copy()
-        for r in picked:
-            a, b = nodes[r]
-            uf.union(a, b)
-        pts = ticket_points(state, uf, open_tickets)
-        if pts > best_points:
-            best_uf, best_routes, best_points = uf, picked, pts
-    return best_uf, best_routes
+        joined_to: dict[int, int] = {}  # a union-find over component roots, for these few links
+        for _, ra, rb in links:
+            ta, tb = _top(joined_to, ra), _top(joined_to, rb)
+            if ta != tb:
+                joined_to[ta] = tb
+        gain = 0
+        for points, ends_a, ends_b in wanted:  # each ticket completed now turns -points into +points
+            tops_a = {_top(joined_to, x) for x in ends_a}
+            if any(_top(joined_to, y) in tops_a for y in ends_b):
+                gain += 2 * points
+        if gain > best_gain:
+            best_gain, best_links = gain, links
+    if not best_links:
+        return base, []
+    uf = base.copy()
+    for _, ra, rb in best_links:
+        uf.union(ra, rb)
+    return uf, [r for r, _, _ in best_links]
+
+
+def _top(joined_to: dict[int, int], x: int) -> int:
+    while x in joined_to:
+        x = joined_to[x]
+    return x
 
 
 def longest_path(state: GameState, routes: list[int]) -> int:

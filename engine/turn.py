@@ -14,11 +14,13 @@ _FEATURE_CACHE: dict[tuple[str, tuple[str, ...]], list[Feature]] = {}
 
 
 def features_for(state: GameState) -> list[Feature]:
-    key = (state.board.id, state.options)
-    found = _FEATURE_CACHE.get(key)
+    found: list[Feature] | None = state.derived.get("features")
     if found is None:
-        found = active_features(state)
-        _FEATURE_CACHE[key] = found
+        key = (state.board.id, state.options)
+        found = _FEATURE_CACHE.get(key)
+        if found is None:
+            found = _FEATURE_CACHE[key] = active_features(state)
+        state.derived["features"] = found
     return found
 
 
@@ -41,10 +43,13 @@ _HOOKS_CACHE: dict[tuple[str, tuple[str, ...]], Hooks] = {}
 
 
 def hooks_for(state: GameState) -> Hooks:
-    key = (state.board.id, state.options)
-    found = _HOOKS_CACHE.get(key)
+    found: Hooks | None = state.derived.get("hooks")
     if found is None:
-        found = _HOOKS_CACHE[key] = Hooks(features_for(state))
+        key = (state.board.id, state.options)
+        found = _HOOKS_CACHE.get(key)
+        if found is None:
+            found = _HOOKS_CACHE[key] = Hooks(features_for(state))
+        state.derived["hooks"] = found
     return found
 
 

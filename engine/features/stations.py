@@ -45,6 +45,23 @@ def station_payments(state: GameState, seat: int) -> list[tuple[int, int]]:
     return out
 
 
+def station_payment_count(state: GameState, seat: int) -> int:
+    """len(station_payments(state, seat)), counted."""
+    cost = station_cost(state, seat)
+    hand = state.players[seat].hand
+    locos = hand[LOCOMOTIVE]
+    n = 1 if locos >= cost else 0
+    top = min(cost - 1, locos)
+    for have in hand[: len(COLORS)]:
+        if have:
+            lo = cost - have
+            if lo < 0:
+                lo = 0
+            if top >= lo:
+                n += top - lo + 1
+    return n
+
+
 def borrow_options(state: GameState, seat: int, city: int) -> list[int]:
     """Routes of other players touching a station's city: what the station may use at the end."""
     owner = state.route_owner
@@ -90,10 +107,8 @@ class Stations(Feature):
     def count_turn_actions(self, state: GameState, seat: int) -> int:
         if state.phase not in (MAIN, "last_round") or state.players[seat].stations <= 0:
             return 0
-        pays = station_payments(state, seat)
-        if not pays:
-            return 0
-        return _free_city_count(state) * len(pays)
+        pays = station_payment_count(state, seat)
+        return _free_city_count(state) * pays if pays else 0
 
     def nth_turn_action(self, state: GameState, seat: int, k: int) -> Action:
         cities, pays = self._open(state, seat)

@@ -1,0 +1,145 @@
+"""The engine's fast paths against plain recomputations: claimable routes (open-route index, payment caches) and
+the station choice at the end (component graph instead of whole networks)."""
+
+from __future__ import annotations
+
+import random
+from itertools import product
+
+import pytest
+
+from engine.claims import claim_block, payment_options
+from engine.rules import apply, claimable_routes, legal_actions, new_game, random_legal_action, to_act
+from engine.scoring import best_station_routes, network, ticket_points
+from engine.state import NOBODY, GameState
+from engine.turn import features_for
+
+BOARDS = [
+    ("europe", ()),
+    ("europe", ("warehouses",)),
+    ("usa", ()),
+    ("germany", ()),
+    ("marklin", ()),
+    ("japan", ()),
+    ("italy", ()),
+]
+
+
+def claimable_oracle(state: GameState, seat: int) -> list[tuple[int, list[tuple[int, int, int, int]]]]:
+    """Route by route, with the message-building checks and the uncached payments."""
+    out = []
+    player = state.players[seat]
+    features = features_for(state)
+    for route in state.board.routes:
+        if claim_block(state, seat, route.id) is not None:
+            continue
+        if any(f.claim_error(state, seat, route.id) for f in features):
+            continue
+        if route.length > player.trains and all(f.uses_own_trains(state, seat, route.id) for f in features):
+            continue
+        shapes = [
+            (a.color, a.locomotives, a.plus4, a.ferry_cards) for a in payment_options(state, seat, route.id)
+        ]
+        if shapes:
+            out.append((route.id, shapes))
+    return out
+
+
+def as_lists(claims):  # type: ignore[no-untyped-def]
+    return [(rid, list(shapes)) for rid, shapes in claims]
+
+
+@pytest.mark.parametrize(("board", "options"), BOARDS, ids=[b + "".join(o) for b, o in BOARDS])
+def test_claimable_routes_match_a_route_by_route_recount(board, options):  # type: ignore[no-untyped-def]
+    rng = random.Random(board)
+    for game in range(3):
+        players = 2 + game  # 2 and 3 players close doubles, 4 opens them
+        state = new_game(board, players, seed=game, options=options)
+        while not state.finished:
+            seat = rng.choice(to_act(state))
+            if not state.pending and state.phase in ("main", "last_round"):
+                assert as_lists(claimable_routes(state, seat)) == claimable_oracle(state, seat)
+                if rng.random() < 0.05:  # a copy and a saved game rebuild their index
+                    copied = state.copy()
+                    assert as_lists(claimable_routes(copied, seat)) == claimable_oracle(copied, seat)
+                    loaded = GameState.from_json(state.to_json())
+                    assert as_lists(claimable_routes(loaded, seat)) == claimable_oracle(loaded, seat)
+            apply(state, seat, random_legal_action(state, seat, rng))
+
+
+def test_claimable_routes_follow_owners_written_directly():
+    """Tests and the score calculator set owners by hand, even taking a route back: the index follows."""
+    state = new_game("europe", 3, seed=4)
+    rng = random.Random(4)
+    for seat in range(3):
+        state.players[seat].hand = [6] * len(state.players[seat].hand)
+        state.players[seat].trains = 45
+    for _ in range(60):
+        rid = rng.randrange(len(state.route_owner))
+        state.route_owner[rid] = rng.choice([NOBODY, 0, 1, 2])
+        for seat in range(3):
+            assert as_lists(claimable_routes(state, seat)) == claimable_oracle(state, seat)
+
+
+@pytest.mark.parametrize(("board", "options"), BOARDS[3:], ids=[b for b, _ in BOARDS[3:]])
+def test_fast_sampler_is_legal_actions_by_index_on_every_board(board, options):  # type: ignore[no-untyped-def]
+    """The same check as test_simulation's on the other boards' special actions and payments."""
+
+    class FixedDraw:
+        def __init__(self, k: int):
+            self.k, self.n = k, 0
+
+        def randrange(self, n: int) -> int:
+            self.n = n
+            return self.k
+
+    rng = random.Random(11)
+    state = new_game(board, 4, seed=3, options=options)
+    for _ in range(400):
+        if state.finished:
+            break
+        seat = rng.choice(to_act(state))
+        legal = legal_actions(state, seat)
+        probe = FixedDraw(0)
+        random_legal_action(state, seat, probe)  # type: ignore[arg-type]
+        assert probe.n == len(legal)
+        for k in rng.sample(range(len(legal)), min(len(legal), 12)):
+            assert random_legal_action(state, seat, FixedDraw(k)) == legal[k]  # type: ignore[arg-type]
+        apply(state, seat, rng.choice(legal))
+
+
+def brute_force_station_points(state: GameState, seat: int) -> int:
+    """Every station tries every route of another player at its city (or none): the best ticket points."""
+    player = state.players[seat]
+    base_routes = list(player.routes)
+    cities = [c for c, o in state.station_owner.items() if o == seat]
+    options = [
+        [None] + [r for r in state.board.routes_at[c] if state.route_owner[r] not in (NOBODY, seat)]
+        for c in cities
+    ]
+    best = None
+    for combo in product(*options):
+        uf = network(state, base_routes + [r for r in combo if r is not None])
+        points = ticket_points(state, uf, player.tickets)
+        best = points if best is None else max(best, points)
+    assert best is not None
+    return best
+
+
+def test_station_choice_scores_as_well_as_trying_everything():
+    checked = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = new_game("europe", 4, seed=seed)
+        while not state.finished:
+            seat = rng.choice(to_act(state))
+            apply(state, seat, random_legal_action(state, seat, rng))
+        for seat, player in enumerate(state.players):
+            if seat not in state.station_owner.values():
+                continue
+            base = network(state, list(player.routes))
+            uf, borrowed = best_station_routes(state, seat, base)
+            assert ticket_points(state, uf, player.tickets) == brute_force_station_points(state, seat)
+            assert len(borrowed) <= sum(1 for o in state.station_owner.values() if o == seat)
+            checked += 1
+    assert checked > 40
