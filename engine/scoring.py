@@ -129,11 +129,19 @@ def best_station_routes(state: GameState, seat: int, base: UnionFind) -> tuple[U
     nodes = board.route_nodes
     place_nodes = board.place_nodes
     find = base.find
-    # an open ticket: its points and the components holding each end (several for a dead end)
-    wanted = []
+    # open tickets by the pair of components their ends are in (points summed); tickets with a dead end (several
+    # nodes per end) are checked one by one
+    pair_points: dict[tuple[int, int], int] = {}
+    dead_end_tickets = []
     for t in open_tickets:
         tk = board.tickets[t]
-        wanted.append((tk.points, {find(x) for x in place_nodes[tk.a]}, {find(y) for y in place_nodes[tk.b]}))
+        ends_a = tuple({find(x) for x in place_nodes[tk.a]})
+        ends_b = tuple({find(y) for y in place_nodes[tk.b]})
+        if len(ends_a) == 1 and len(ends_b) == 1:
+            pair = (min(ends_a[0], ends_b[0]), max(ends_a[0], ends_b[0]))
+            pair_points[pair] = pair_points.get(pair, 0) + tk.points
+        else:
+            dead_end_tickets.append((tk.points, ends_a, ends_b))
     choices: list[list[tuple[int, int, int] | None]] = []
     for city in cities:
         seen: set[frozenset[int]] = set()
@@ -151,15 +159,25 @@ def best_station_routes(state: GameState, seat: int, base: UnionFind) -> tuple[U
         links = [c for c in combo if c is not None]
         if not links:
             continue
-        joined_to: dict[int, int] = {}  # a union-find over component roots, for these few links
+        # components merged by these few links: component -> a label shared by the merged ones
+        label: dict[int, int] = {}
         for _, ra, rb in links:
-            ta, tb = _top(joined_to, ra), _top(joined_to, rb)
-            if ta != tb:
-                joined_to[ta] = tb
+            la, lb = label.get(ra, ra), label.get(rb, rb)
+            if la != lb:
+                for comp, lab in list(label.items()):
+                    if lab == la:
+                        label[comp] = lb
+                label[ra] = label[rb] = lb
+        # a ticket is completed now when its two components got the same label: only touched ones can
         gain = 0
-        for points, ends_a, ends_b in wanted:  # each ticket completed now turns -points into +points
-            tops_a = {_top(joined_to, x) for x in ends_a}
-            if any(_top(joined_to, y) in tops_a for y in ends_b):
+        touched = sorted(label)
+        for i, ca in enumerate(touched):
+            for cb in touched[i + 1 :]:
+                if label[ca] == label[cb]:
+                    gain += 2 * pair_points.get((ca, cb), 0)  # -points turn into +points
+        for points, ends_a, ends_b in dead_end_tickets:
+            labels_a = {label.get(x, x) for x in ends_a}
+            if any(label.get(y, y) in labels_a for y in ends_b):
                 gain += 2 * points
         if gain > best_gain:
             best_gain, best_links = gain, links
@@ -169,12 +187,6 @@ def best_station_routes(state: GameState, seat: int, base: UnionFind) -> tuple[U
     for _, ra, rb in best_links:
         uf.union(ra, rb)
     return uf, [r for r, _, _ in best_links]
-
-
-def _top(joined_to: dict[int, int], x: int) -> int:
-    while x in joined_to:
-        x = joined_to[x]
-    return x
 
 
 def longest_path(state: GameState, routes: list[int]) -> int:
