@@ -4,10 +4,34 @@ full-game tests swap in `FastPictures` (a tiny PNG) to stay fast, everything els
 
 from __future__ import annotations
 
+import functools
+
 import pytest
+import simcord
 from e2e_pictures import PNG, FastPictures  # noqa: F401  (re-exported for the tests)
 
 from bot import Settings, create_bot
+
+#: How often SimCord looks again while the bot still has work in flight (its default is 50 ms). Between a
+#: click and its reply the bot waits on SQLite in a worker thread; SimCord's wait returns only when a task
+#: *finishes*, so each click cost a full 50 ms poll (about 60 % of a complete game's time). A shorter poll
+#: changes nothing else: the environment still settles only when every task is done or parked.
+SETTLE_POLL = 0.003
+
+
+@pytest.fixture(autouse=True)
+def _quick_settle(monkeypatch):  # type: ignore[no-untyped-def]
+    settle = simcord.Env._settle_internal  # private, so only when its signature is the one we know
+
+    if "idle" not in settle.__code__.co_varnames:
+        return
+
+    @functools.wraps(settle)
+    async def quick(self, **kwargs):  # type: ignore[no-untyped-def]
+        kwargs.setdefault("idle", SETTLE_POLL)
+        return await settle(self, **kwargs)
+
+    monkeypatch.setattr(simcord.Env, "_settle_internal", quick)
 
 
 @pytest.fixture

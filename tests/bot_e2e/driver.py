@@ -1,7 +1,7 @@
 """Drives people through the bot's real messages: read the components the bot shows, press one of them.
 
 Humans choose "the first sensible option" among what is offered: claim a route when the turn message offers it
-(first route, proposed payment confirmed), else a pending decision, else draw cards (blind deck first), else the
+(the longest route, proposed payment confirmed), else a pending decision, else draw cards (blind deck first), else the
 first option; tickets keep the minimum (the first ones offered). Turn buttons are told apart by their custom ids
 (`ttr:<game>:open:<token>~<menu>`, `ttr:<game>:decide`), not their labels, so a game in French plays the same."""
 
@@ -97,9 +97,10 @@ async def follow_menu(member: Any, result: Any, seen: Seen, *, steps: int = 12) 
         elif button is not None:
             result = await member.click(message, custom_id=button["custom_id"])
         elif select is not None:
-            result = await member.select(
-                message, [select["options"][0]["value"]], custom_id=select["custom_id"]
-            )
+            options = select["options"]
+            if ":grp" in select["custom_id"]:  # the routes one can claim: the longest ends the game soonest
+                options = sorted(options, key=_length, reverse=True)
+            result = await member.select(message, [options[0]["value"]], custom_id=select["custom_id"])
         else:
             return
 
@@ -177,20 +178,12 @@ async def play_until_over(
     seen: Seen,
     *,
     max_steps: int = 2000,
-    hand_over_after: int | None = None,
 ) -> Any:
-    """Every person whose turn the last public message names plays; stops at the final message.
-    `hand_over_after`: after that many loops the people hand their seats to the AI (`/ttr replace` of oneself)."""
-    for step in range(max_steps):
+    """Every person whose turn the last public message names plays; stops at the final message."""
+    for _ in range(max_steps):
         last = public_messages(channel)[-1]
         if is_final(last):
             return last
-        if hand_over_after is not None and step == hand_over_after:
-            for member in people.values():
-                handed = await member.slash(channel, "ttr replace", player=member, new_player=member)
-                seen.results.append(handed)
-                assert not handed.ephemeral, handed
-            continue
         content = last.content or ""
         for uid, member in people.items():
             if f"<@{uid}>" in content and turn_buttons(last):

@@ -1,4 +1,6 @@
-"""A complete game on every board through the production bot, from `/ttr new` to the final scores."""
+"""A complete game on every board through the production bot, from `/ttr new` to the final scores: a person
+(driven through the real messages, see `driver.py`) plays every turn against an AI seat. Handing a seat to the
+AI mid-game is tested on its own (`test_interactions.py`)."""
 
 from __future__ import annotations
 
@@ -13,30 +15,28 @@ from driver import (
     public_messages,
 )
 
-# (board, variant, options, loops before the person hands the seat to the AI: None = plays to the end)
+# (board, variant, options)
 GAMES = [
-    ("europe", None, None, 12),
-    ("europe", None, "warehouses", 40),
-    ("usa", None, None, 12),
-    ("germany", None, None, 40),
-    ("marklin", None, None, 40),
-    ("japan", None, None, 12),
-    ("italy", None, None, None),
+    ("europe", None, None),
+    ("europe", None, "warehouses"),
+    ("usa", None, None),
+    ("germany", None, None),
+    ("marklin", None, None),
+    ("japan", None, None),
+    ("italy", None, None),
 ]
 
 
 @pytest.mark.parametrize(
-    ("board", "variant", "options", "hand_over"),
-    GAMES,
-    ids=[f"{b}-{o or v or 'classic'}" for b, v, o, _ in GAMES],
+    ("board", "variant", "options"), GAMES, ids=[f"{b}-{o or v or 'classic'}" for b, v, o in GAMES]
 )
-async def test_complete_game(simcord_env, world, board, variant, options, hand_over):  # type: ignore[no-untyped-def]
+async def test_complete_game(simcord_env, world, board, variant, options):  # type: ignore[no-untyped-def]
     guild, channel, alice, bob, carol = world
     gid, _lobby = await open_game(
         channel, alice, board=board, variant=variant, options=options, ais=("easy",)
     )
     seen = Seen()
-    final = await play_until_over(channel, {alice.id: alice}, seen, hand_over_after=hand_over)
+    final = await play_until_over(channel, {alice.id: alice}, seen)
     text = message_text(final)
     assert "final scores" in text
     names = {a.filename for a in final.attachments}
@@ -54,4 +54,8 @@ async def test_complete_game(simcord_env, world, board, variant, options, hand_o
         if message is not None and any(a.filename == "hand.png" for a in message.attachments):
             assert is_ephemeral(message)
     assert seen.private_texts, "the person saw private menus"
+    # the person played to the end: every one of their turns was theirs, none an AI's
+    assert any(seat == 0 and action.kind == "claim_route" for seat, action in state.history)
+    info = await simcord_env.bot.service._info(gid)
+    assert info.seats[0].user_id == alice.id and info.seats[0].ai_level is None
     assert simcord_env.errors == []
