@@ -52,6 +52,7 @@ from bot.storage import (
     GameRecord,
     GameRepository,
     GameStatus,
+    PlaceTaken,
     Seat,
     SeatResult,
     StorageError,
@@ -529,20 +530,26 @@ class GameManager:
                     "channel_busy", f"Game {existing.id} is already open here; finish or end it first."
                 )
             seats = [Seat(host_name, host_id)] if join else []
-            rec = await self._storage(
-                lambda: self._repo.create_game(
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    host_id=host_id,
-                    board=b.id,
-                    variant=variant_id,
-                    options={o: True for o in options},
-                    settings=game_settings.to_json(),
-                    seats=seats,
-                    thread_id=thread_id,
-                    status=GameStatus.LOBBY,
+            try:  # the lock above covers this process; storage checks again for every process
+                rec = await self._storage(
+                    lambda: self._repo.create_game(
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        host_id=host_id,
+                        board=b.id,
+                        variant=variant_id,
+                        options={o: True for o in options},
+                        settings=game_settings.to_json(),
+                        seats=seats,
+                        thread_id=thread_id,
+                        status=GameStatus.LOBBY,
+                        only_if_place_free=True,
+                    )
                 )
-            )
+            except PlaceTaken as exc:
+                raise Refused(
+                    "channel_busy", f"Game {exc.game_id} is already open here; finish or end it first."
+                ) from None
         self._open_ids.add(rec.id)
         game = _Game.from_record(rec, [])
         self._cache[rec.id] = game

@@ -71,6 +71,17 @@ class GameNotFound(StorageError):
         self.game_id = game_id
 
 
+class PlaceTaken(StorageError):
+    """An open game (lobby or active) already lives in that channel or thread. Nothing was written."""
+
+    def __init__(self, game_id: str, *, channel_id: int, thread_id: int | None) -> None:
+        where = f"thread {thread_id}" if thread_id is not None else f"channel {channel_id}"
+        super().__init__(f"game {game_id} is already open in {where}")
+        self.game_id = game_id
+        self.channel_id = channel_id
+        self.thread_id = thread_id
+
+
 class StorageUnavailable(StorageError):
     """The database is locked, busy or unreachable. Nothing was written; safe to retry later."""
 
@@ -311,7 +322,13 @@ class GameRepository(Protocol):
         thread_id: int | None = None,
         status: GameStatus | str = GameStatus.LOBBY,
         game_id: str | None = None,
-    ) -> GameRecord: ...
+        only_if_place_free: bool = False,
+    ) -> GameRecord:
+        """A new game. `only_if_place_free`: raise `PlaceTaken` (nothing written) when an open game already
+        lives in the same place: the thread `thread_id`, else directly in the channel (``thread_id`` NULL),
+        as `find_open_game` sees it. The check and the insert are one step for every process on the same
+        database (SQLite: one writer; PostgreSQL: a transaction-scoped advisory lock on the place)."""
+        ...
 
     async def load_game(self, game_id: str) -> GameRecord:
         """Raises GameNotFound."""

@@ -33,6 +33,7 @@ from .base import (
     GameSummary,
     LeaderboardRow,
     Page,
+    PlaceTaken,
     PlayerResult,
     PlayerStats,
     Seat,
@@ -149,6 +150,22 @@ def _timer(row: asyncpg.Record) -> Timer:
 
 def _cursor_key(value: datetime) -> str:
     return value.isoformat(timespec="microseconds")
+
+
+def _open_here(
+    channel_id: int | None, thread_id: int | None, columns: str = "id"
+) -> tuple[str, tuple[Any, ...]]:
+    """The open game of a place: the thread, else directly in the channel (the newest if several)."""
+    args: tuple[Any, ...]
+    if thread_id is not None:
+        where, args = "thread_id = $1", (thread_id,)
+    else:
+        where, args = "channel_id = $1 AND thread_id IS NULL", (channel_id,)
+    return (
+        f"SELECT {columns} FROM games WHERE {where} AND status IN {_OPEN}"
+        " ORDER BY updated_at DESC, id DESC LIMIT 1",
+        args,
+    )
 
 
 class PostgresRepository:
@@ -322,6 +339,7 @@ class PostgresRepository:
         thread_id: int | None = None,
         status: GameStatus | str = GameStatus.LOBBY,
         game_id: str | None = None,
+        only_if_place_free: bool = False,
     ) -> GameRecord:
         status_v = GameStatus(status).value
         options_j = c.dumps(c.as_dict(options, "options"))
@@ -335,6 +353,16 @@ class PostgresRepository:
             gid = game_id or c.new_game_id()
             try:
                 async with self._write("create game") as conn:
+                    if only_if_place_free:
+                        # one creator per place at a time, in every process, until this transaction ends
+                        place = (
+                            f"ttr:place:t{thread_id}" if thread_id is not None else f"ttr:place:c{channel_id}"
+                        )
+                        await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", place)
+                        sql, args = _open_here(channel_id, thread_id)
+                        taken = await conn.fetchval(sql, *args)
+                        if taken is not None:
+                            raise PlaceTaken(taken, channel_id=channel_id, thread_id=thread_id)
                     await conn.execute(
                         "INSERT INTO games (id, guild_id, channel_id, thread_id, host_id, board, variant,"
                         " options, status, settings, seats, snapshot, version, action_count,"
@@ -504,21 +532,10 @@ class PostgresRepository:
     async def find_open_game(
         self, *, channel_id: int | None = None, thread_id: int | None = None
     ) -> GameRecord | None:
-        if thread_id is not None:
-            rows = await self._fetch(
-                f"SELECT {_RECORD_COLUMNS} FROM games WHERE thread_id = $1 AND status IN {_OPEN}"
-                " ORDER BY updated_at DESC, id DESC LIMIT 1",
-                thread_id,
-            )
-        elif channel_id is not None:
-            rows = await self._fetch(
-                f"SELECT {_RECORD_COLUMNS} FROM games"
-                f" WHERE channel_id = $1 AND thread_id IS NULL AND status IN {_OPEN}"
-                " ORDER BY updated_at DESC, id DESC LIMIT 1",
-                channel_id,
-            )
-        else:
+        if thread_id is None and channel_id is None:
             raise ValueError("find_open_game needs channel_id or thread_id")
+        sql, args = _open_here(channel_id, thread_id, _RECORD_COLUMNS)
+        rows = await self._fetch(sql, *args)
         return _record(rows[0]) if rows else None
 
     async def list_games(

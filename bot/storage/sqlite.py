@@ -35,6 +35,7 @@ from .base import (
     GameSummary,
     LeaderboardRow,
     Page,
+    PlaceTaken,
     PlayerResult,
     PlayerStats,
     Seat,
@@ -126,6 +127,22 @@ def _timer(row: sqlite3.Row) -> Timer:
         due_at=_dt(row["due_at"]),
         payload=c.loads(row["payload"]),
         created_at=_dt(row["created_at"]),
+    )
+
+
+def _open_here(
+    channel_id: int | None, thread_id: int | None, columns: str = "id"
+) -> tuple[str, tuple[Any, ...]]:
+    """The open game of a place: the thread, else directly in the channel (the newest if several)."""
+    params: tuple[Any, ...]
+    if thread_id is not None:
+        where, params = "thread_id = ?", (thread_id,)
+    else:
+        where, params = "channel_id = ? AND thread_id IS NULL", (channel_id,)
+    return (
+        f"SELECT {columns} FROM games WHERE {where} AND status IN ('lobby', 'active')"
+        " ORDER BY updated_at DESC, id DESC LIMIT 1",
+        params,
     )
 
 
@@ -348,6 +365,7 @@ class SQLiteRepository:
         thread_id: int | None = None,
         status: GameStatus | str = GameStatus.LOBBY,
         game_id: str | None = None,
+        only_if_place_free: bool = False,
     ) -> GameRecord:
         status_v = GameStatus(status).value
         options_j = c.dumps(c.as_dict(options, "options"))
@@ -361,6 +379,11 @@ class SQLiteRepository:
             gid = game_id or c.new_game_id()
             try:
                 async with self._write("create game") as conn:
+                    if only_if_place_free:  # BEGIN IMMEDIATE: no other writer, in any process, until COMMIT
+                        sql, params = _open_here(channel_id, thread_id)
+                        taken = await self._fetch(conn, sql, params)
+                        if taken:
+                            raise PlaceTaken(taken[0]["id"], channel_id=channel_id, thread_id=thread_id)
                     await conn.execute(
                         "INSERT INTO games (id, guild_id, channel_id, thread_id, host_id, board, variant,"
                         " options, status, settings, seats, snapshot, version, action_count,"
@@ -528,21 +551,9 @@ class SQLiteRepository:
     async def find_open_game(
         self, *, channel_id: int | None = None, thread_id: int | None = None
     ) -> GameRecord | None:
-        if thread_id is not None:
-            sql = (
-                f"SELECT {_RECORD_COLUMNS} FROM games WHERE thread_id = ? AND status IN ('lobby', 'active')"
-                " ORDER BY updated_at DESC, id DESC LIMIT 1"
-            )
-            params: tuple[Any, ...] = (thread_id,)
-        elif channel_id is not None:
-            sql = (
-                f"SELECT {_RECORD_COLUMNS} FROM games"
-                " WHERE channel_id = ? AND thread_id IS NULL AND status IN ('lobby', 'active')"
-                " ORDER BY updated_at DESC, id DESC LIMIT 1"
-            )
-            params = (channel_id,)
-        else:
+        if thread_id is None and channel_id is None:
             raise ValueError("find_open_game needs channel_id or thread_id")
+        sql, params = _open_here(channel_id, thread_id, _RECORD_COLUMNS)
         rows = await self._read(sql, params)
         return _record(rows[0]) if rows else None
 
