@@ -334,7 +334,7 @@ def _draw(state: GameState, seat: int, action: DrawBlind | DrawFaceUp, pending: 
             raise IllegalAction("There is no face-up card there.")
         if isinstance(action, DrawBlind) and not deck_ops.can_draw_blind(state):
             raise IllegalAction("The deck and the discard pile are empty: no card can be drawn blind.")
-        for f in features_for(state):
+        for f in hooks_for(state).before_draw:
             f.before_draw(state, seat, action)
     elif action.warehouse is not None:
         raise IllegalAction("The warehouse card is stored before the first card only.")
@@ -527,7 +527,7 @@ def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Acti
     k -= n_draws
     if k < n_claims:
         if claims is None:
-            claims = sorted((rid, shapes) for rids, shapes, _ in payable for rid in rids)
+            claims = sorted([(rid, shapes) for rids, shapes, _ in payable for rid in rids])
         for rid, shapes in claims:
             if k < len(shapes):
                 c, locos, p4, ferry = shapes[k]

@@ -27,7 +27,7 @@ def features_for(state: GameState) -> list[Feature]:
 class Hooks:
     """The active modules that override each optional hook (so hot loops skip the no-op defaults)."""
 
-    __slots__ = ("claim_error", "uses_own_trains", "after_claim", "end_triggered")
+    __slots__ = ("claim_error", "uses_own_trains", "after_claim", "end_triggered", "before_draw")
 
     def __init__(self, features: list[Feature]):
         def overriding(name: str) -> list[Feature]:
@@ -37,6 +37,7 @@ class Hooks:
         self.uses_own_trains = overriding("uses_own_trains")
         self.after_claim = overriding("after_claim")
         self.end_triggered = overriding("end_triggered")
+        self.before_draw = overriding("before_draw")
 
 
 _HOOKS_CACHE: dict[tuple[str, tuple[str, ...]], Hooks] = {}
