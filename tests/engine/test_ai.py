@@ -215,3 +215,27 @@ def test_search_settings_limit_the_work() -> None:
         settings=SearchSettings(candidates=2, max_worlds=1, horizon_rounds=0.5),
     )
     assert action in legal
+
+
+def test_hard_base_policy_draws_no_tickets_late_where_normal_does() -> None:
+    """Hard's own knobs (engine.ai.policy.HARD_PARAMS): no new tickets with fewer than 9 rounds left."""
+    from engine.ai.plan import make_plan
+    from engine.ai.policy import ranked, rounds_left
+
+    for seed in range(30):
+        state = new_game("usa", 2, seed=seed)
+        for seat in (0, 1):
+            apply(state, seat, choose_action(state, seat, "normal", random.Random(0)))
+        if make_plan(state, 0).trains <= 20:
+            break
+    board = state.board
+    for r in make_plan(state, 0).routes:
+        state.route_owner[r] = 0
+        state.players[0].routes.append(r)
+        state.players[0].trains -= board.routes[r].length
+        state.players[0].score += board.route_points(board.routes[r].length)
+    state.players[1].trains = 17  # about 8 rounds left
+    assert 6 <= rounds_left(state) < 9
+    legal = legal_actions(state, 0)
+    assert isinstance(ranked(state, 0, legal, random.Random(0), "normal")[0][1], DrawTickets)
+    assert not isinstance(ranked(state, 0, legal, random.Random(0), "hard")[0][1], DrawTickets)
