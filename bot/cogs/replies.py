@@ -147,10 +147,14 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
         interaction.extras[_DEFERRED] = None
         if thinking is True and not reply.ephemeral:
             # private thinking, public answer: close the private note, then post publicly
-            await interaction.edit_original_response(content=catalog.text("reply.posted_below", locale))
+            # the note replaces the private thinking message: the person's language
+            note = catalog.text("reply.posted_below", _locale(interaction))
+            await interaction.edit_original_response(content=note)
             await interaction.followup.send(ephemeral=False, wait=False, **kwargs)
         elif thinking is False and reply.ephemeral:
-            await _answer_privately_after_public_thinking(interaction, kwargs, catalog, locale)
+            await _answer_privately_after_public_thinking(
+                interaction, kwargs, catalog, _public_locale(interaction)
+            )
         else:
             await interaction.followup.send(ephemeral=reply.ephemeral, wait=False, **kwargs)
 

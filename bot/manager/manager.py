@@ -83,12 +83,14 @@ _MAX_AUTOMATIC_STEPS = 5000
 class Refused(Exception):
     """A request the manager turned down; nothing changed. `message` is for the player, `code` for code:
     no_game, not_seated, not_host, not_lobby, not_active, stale, illegal, seat_ai, storage, conflict,
-    lobby_full, already_seated, channel_busy, bad_board, bad_setting, bad_action, too_few_players."""
+    lobby_full, already_seated, channel_busy, bad_board, bad_setting, bad_action, too_few_players.
+    `text`, when set, is the same message as a catalogue key and parameters for the bot to translate."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, text: Text | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.text = text
 
 
 class Notifier(Protocol):
@@ -372,6 +374,7 @@ class GameManager:
         raise Refused(
             "storage",
             "The game database is busy right now; nothing was changed. Please try again in a moment.",
+            Text("refused.storage"),
         ) from last
 
     async def state_of(self, game_id: str) -> GameState | None:
@@ -484,7 +487,11 @@ class GameManager:
                     return await body(game)
                 except VersionConflict:
                     self._evict(game_id)
-            raise Refused("conflict", "The game changed while your request was handled; please look again.")
+            raise Refused(
+                "conflict",
+                "The game changed while your request was handled; please look again.",
+                Text("refused.conflict"),
+            )
 
     # ------------------------------------------------------------------ lobby
 
@@ -527,7 +534,9 @@ class GameManager:
             )
             if existing is not None:
                 raise Refused(
-                    "channel_busy", f"Game {existing.id} is already open here; finish or end it first."
+                    "channel_busy",
+                    f"Game {existing.id} is already open here; finish or end it first.",
+                    Text("refused.channel_busy", {"game": existing.id}),
                 )
             seats = [Seat(host_name, host_id)] if join else []
             try:  # the lock above covers this process; storage checks again for every process
@@ -548,7 +557,9 @@ class GameManager:
                 )
             except PlaceTaken as exc:
                 raise Refused(
-                    "channel_busy", f"Game {exc.game_id} is already open here; finish or end it first."
+                    "channel_busy",
+                    f"Game {exc.game_id} is already open here; finish or end it first.",
+                    Text("refused.channel_busy", {"game": exc.game_id}),
                 ) from None
         self._open_ids.add(rec.id)
         game = _Game.from_record(rec, [])
@@ -559,10 +570,22 @@ class GameManager:
         if game.status in statuses:
             return
         if game.status == GameStatus.LOBBY:
-            raise Refused("not_active", f"Game {game.id} has not started yet.")
+            raise Refused(
+                "not_active",
+                f"Game {game.id} has not started yet.",
+                Text("refused.not_started", {"game": game.id}),
+            )
         if GameStatus.LOBBY in statuses and game.status == GameStatus.ACTIVE:
-            raise Refused("not_lobby", f"Game {game.id} has already started.")
-        raise Refused("not_active", f"Game {game.id} is over ({game.status.value}).")
+            raise Refused(
+                "not_lobby",
+                f"Game {game.id} has already started.",
+                Text("refused.started", {"game": game.id}),
+            )
+        raise Refused(
+            "not_active",
+            f"Game {game.id} is over ({game.status.value}).",
+            Text("refused.over", {"game": game.id}),
+        )
 
     def _require_host(self, game: _Game, user_id: int, moderator: bool = False) -> None:
         if user_id != game.host_id and not moderator:
@@ -577,9 +600,15 @@ class GameManager:
         async def body(game: _Game) -> GameInfo:
             self._require(game, GameStatus.LOBBY)
             if game.seat_of(user_id) is not None:
-                raise Refused("already_seated", "You are already in this game.")
+                raise Refused(
+                    "already_seated", "You are already in this game.", Text("refused.already_seated")
+                )
             if len(game.seats) >= self._max_players(game):
-                raise Refused("lobby_full", f"Game {game.id} is full ({len(game.seats)} players).")
+                raise Refused(
+                    "lobby_full",
+                    f"Game {game.id} is full ({len(game.seats)} players).",
+                    Text("refused.lobby_full", {"game": game.id, "n": len(game.seats)}),
+                )
             await self._update(game, seats=(*game.seats, Seat(name, user_id)))
             return self._info(game)
 
@@ -601,7 +630,11 @@ class GameManager:
             self._require(game, GameStatus.LOBBY)
             self._require_host(game, user_id, moderator)
             if len(game.seats) >= self._max_players(game):
-                raise Refused("lobby_full", f"Game {game.id} is full ({len(game.seats)} players).")
+                raise Refused(
+                    "lobby_full",
+                    f"Game {game.id} is full ({len(game.seats)} players).",
+                    Text("refused.lobby_full", {"game": game.id, "n": len(game.seats)}),
+                )
             n = sum(1 for s in game.seats if s.user_id is None) + 1
             seat = Seat(name or f"AI {n} ({level})", None, level)
             await self._update(game, seats=(*game.seats, seat))
@@ -733,6 +766,9 @@ class GameManager:
                 raise Refused(
                     "too_few_players",
                     f"{board.name} is played by {lo} to {hi} players; this game has {len(game.seats)}.",
+                    Text(
+                        "refused.players", {"board": board.name, "min": lo, "max": hi, "n": len(game.seats)}
+                    ),
                 )
             try:
                 state = new_game(

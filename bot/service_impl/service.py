@@ -86,7 +86,9 @@ MENU_LABELS: dict[str, tuple[str, ButtonStyle, str | None]] = {
 
 def _refusal(exc: Refused) -> GameError:
     key = REFUSED_KEYS.get(exc.code)
-    return GameError(Text(key) if key else exc.message)
+    if key:
+        return GameError(Text(key))
+    return GameError(exc.text or exc.message)
 
 
 def _fail(message_key: str, /, **params: Any) -> GameError:

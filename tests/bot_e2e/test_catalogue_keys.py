@@ -184,3 +184,23 @@ def test_every_event_reads_in_english_and_french(board: str, options: tuple[str,
     english = [base.render(m, "en") for _, m in events]
     french = [base.render(m, "fr") for _, m in events]
     assert sum(e != f for e, f in zip(english, french, strict=True)) > len(events) * 0.9
+
+
+def test_refusals_carry_a_catalogue_message() -> None:
+    from bot.manager import Refused
+    from bot.service_impl.service import _refusal
+
+    catalog = Catalog.load()
+    busy = _refusal(
+        Refused(
+            "channel_busy", "Game abc is already open here", Text("refused.channel_busy", {"game": "abc"})
+        )
+    )
+    assert (
+        catalog.render(busy.message, "fr")
+        == "La partie abc est déjà ouverte ici ; terminez-la ou arrêtez-la d'abord."
+    )
+    full = Text("refused.lobby_full", {"game": "abc", "n": 5})
+    assert catalog.render(full, "en") == "Game abc is full (5 players)."
+    plain = _refusal(Refused("illegal", "You cannot claim that route."))  # an engine message stays as it is
+    assert plain.message == "You cannot claim that route."
