@@ -535,7 +535,10 @@ def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Acti
             k -= len(shapes)
     k -= n_claims
     if k < n_tickets:
-        return ticket_draw_actions(state)[k]
+        step = ticket_ops.draw_step(state)
+        if isinstance(step["draw"], int):
+            return DrawTickets(ticket_ops.mix_table(state, step)[k])
+        return DrawTickets()
     k -= n_tickets
     for f, n in counted:
         if k < n:
@@ -572,7 +575,7 @@ def ticket_draw_count(state: GameState) -> int:
     step = ticket_ops.draw_step(state)
     draw = step["draw"]
     if isinstance(draw, int):
-        return len(ticket_draw_actions(state))
+        return len(ticket_ops.mix_table(state, step))
     decks = state.ticket_decks
     for name, n in draw.items():
         if n and decks.get(name):

@@ -28,29 +28,54 @@ def mix_decks(step: dict[str, Any]) -> list[str]:
 
 def available(state: GameState, step: dict[str, Any]) -> int:
     draw = step["draw"]
+    decks = state.ticket_decks
+    total = 0
     if isinstance(draw, int):
-        return min(draw, sum(len(state.ticket_decks.get(d, [])) for d in mix_decks(step)))
-    return sum(min(n, len(state.ticket_decks.get(d, []))) for d, n in draw.items())
+        for name in step.get("mix") or ():
+            deck = decks.get(name)
+            if deck:
+                total += len(deck)
+        return min(draw, total)
+    for name, n in draw.items():
+        deck = decks.get(name)
+        if deck:
+            total += min(n, len(deck))
+    return total
 
 
 def mix_options(state: GameState, step: dict[str, Any]) -> list[tuple[int, ...]]:
     """Every announceable mix of a two-deck draw, given what the decks still hold."""
-    decks = mix_decks(step)
-    total = available(state, step)
-    sizes = [len(state.ticket_decks.get(d, [])) for d in decks]
+    return list(mix_table(state, step))
+
+
+def mix_table(state: GameState, step: dict[str, Any]) -> tuple[tuple[int, ...], ...]:
+    """mix_options as a shared tuple (the legal-action hot path counts them every turn)."""
+    sizes = tuple(len(state.ticket_decks.get(d, ())) for d in mix_decks(step))
+    key = (sizes, available(state, step))
+    found = _MIXES.get(key)
+    if found is None:
+        found = _MIXES[key] = _mixes(*key)
+    return found
+
+
+# by (deck sizes, tickets to draw): a few hundred entries at most
+_MIXES: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
+
+
+def _mixes(sizes: tuple[int, ...], total: int) -> tuple[tuple[int, ...], ...]:
     out: list[tuple[int, ...]] = []
 
     def rec(i: int, left: int, acc: tuple[int, ...]) -> None:
-        if i == len(decks) - 1:
+        if i == len(sizes) - 1:
             if left <= sizes[i]:
                 out.append((*acc, left))
             return
         for n in range(min(left, sizes[i]) + 1):
             rec(i + 1, left - n, (*acc, n))
 
-    if decks and total:
+    if sizes and total:
         rec(0, total, ())
-    return out
+    return tuple(out)
 
 
 def offer(state: GameState, seat: int, step: dict[str, Any], index: int, mix: tuple[int, ...] = ()) -> None:
