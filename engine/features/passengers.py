@@ -23,7 +23,7 @@ from engine.actions import Action, register
 from engine.claims import Payment
 from engine.errors import IllegalAction
 from engine.features import Feature, register_feature
-from engine.features.merchandise import take_token, top_token
+from engine.features.merchandise import piles, take_token, top_token
 from engine.state import LAST_ROUND, MAIN, NOBODY, GameState, Pending, register_pending
 from engine.turn import end_turn
 from maps import PASSENGER_CARD
@@ -97,7 +97,10 @@ def positions(state: GameState) -> list[int]:
 
 
 def passengers_of(state: GameState, seat: int) -> list[int]:
-    return [c for c, s in enumerate(positions(state)) if s == seat]
+    pos = positions(state)
+    if seat not in pos:
+        return []
+    return [c for c, s in enumerate(pos) if s == seat]
 
 
 def free_cities(state: GameState, route: int) -> list[int]:
@@ -171,16 +174,16 @@ def trip_options(
     cities = board.cities
     price = card_cost(state)
     have = state.players[seat].hand[PASSENGER_CARD]
-    best: dict[
-        frozenset[int], tuple[int, int, int, tuple[int, ...]]
-    ] = {}  # visited -> (-points, cards, len, path)
+    # visited cities as a bit mask -> (-points, cards, routes, path): the best trail reaching exactly them
+    best: dict[int, tuple[int, int, int, tuple[int, ...]]] = {}
     path: list[int] = []
     used: set[int] = set()
     steps = 0
+    goods = piles(state)
 
-    expanded: set[tuple[int, frozenset[int], int]] = set()
+    expanded: set[tuple[int, int, int]] = set()
 
-    def dfs(city: int, visited: frozenset[int], cards: int, points: int) -> None:
+    def dfs(city: int, visited: int, cards: int, points: int) -> None:
         nonlocal steps
         if (city, visited, cards) in expanded:
             return  # reached here before with the same cities and cost: its trails are (nearly) these
@@ -197,25 +200,35 @@ def trip_options(
             nxt = r.b if r.a == city else r.a
             if cities[nxt].dead_end:
                 continue
-            gain = 0 if nxt in visited else top_token(state, nxt)
+            pile = goods[nxt]
+            gain = pile[0] if pile and not visited >> nxt & 1 else 0
             steps_here.append((-gain, cost, rid, nxt))
         steps_here.sort()  # richest and cheapest first: the budget goes to the best trails
         for neg_gain, cost, rid, nxt in steps_here:
             if steps >= budget:
                 return
             steps += 1
-            seen = visited | {nxt}
+            seen = visited | 1 << nxt
             path.append(rid)
             used.add(rid)
-            key = (neg_gain - points, cost, len(path), tuple(path))
+            score = neg_gain - points
             old = best.get(seen)
-            if old is None or key < old:
-                best[seen] = key
+            if (
+                old is None
+                or score < old[0]
+                or score == old[0]
+                and (
+                    cost < old[1]
+                    or cost == old[1]
+                    and (len(path) < old[2] or len(path) == old[2] and tuple(path) < old[3])
+                )
+            ):
+                best[seen] = (score, cost, len(path), tuple(path))
             dfs(nxt, seen, cost, points - neg_gain)
             path.pop()
             used.discard(rid)
 
-    dfs(start, frozenset((start,)), 0, 0)
+    dfs(start, 1 << start, 0, 0)
     ranked = sorted(best.values())[:limit]
     out = [k[3] for k in ranked]
     for rid in routes_at[start]:  # every one-route move, even those the ranking left out
@@ -227,6 +240,25 @@ def trip_options(
         if (rid,) not in out:
             out.append((rid,))
     return out
+
+
+def offered_trips(state: GameState, seat: int, start: int) -> list[tuple[int, ...]]:
+    """trip_options with the default limits, remembered while nothing they depend on changes (the claimed
+    routes, the seat's Passenger cards, the merchandise piles): listing the legal actions asks every turn."""
+    key = (
+        seat,
+        start,
+        state.players[seat].hand[PASSENGER_CARD],
+        tuple(state.route_owner),
+        tuple(map(len, piles(state))),
+    )
+    cache: dict[tuple[Any, ...], list[tuple[int, ...]]] = state.derived.setdefault("passenger_trips", {})
+    found = cache.get(key)
+    if found is None:
+        if len(cache) > 64:
+            cache.clear()
+        found = cache[key] = trip_options(state, seat, start)
+    return found
 
 
 class Passengers(Feature):
@@ -246,8 +278,21 @@ class Passengers(Feature):
         return [
             MovePassenger(start, trip)
             for start in passengers_of(state, seat)
-            for trip in trip_options(state, seat, start)
+            for trip in offered_trips(state, seat, start)
         ]
+
+    def count_turn_actions(self, state: GameState, seat: int) -> int:
+        if state.phase not in (MAIN, LAST_ROUND):
+            return 0
+        return sum(len(offered_trips(state, seat, start)) for start in passengers_of(state, seat))
+
+    def nth_turn_action(self, state: GameState, seat: int, k: int) -> Action:
+        for start in passengers_of(state, seat):
+            trips = offered_trips(state, seat, start)
+            if k < len(trips):
+                return MovePassenger(start, trips[k])
+            k -= len(trips)
+        raise IndexError(k)
 
     def after_claim(self, state: GameState, seat: int, route: int, pay: Payment) -> None:
         if state.players[seat].extra.get(RESERVE, 0) <= 0:
