@@ -137,6 +137,8 @@ class Catalog:
             text = message.sep.join(self.render(part, locale) or "" for part in message.parts)
             if message.tail is not None and len(text) > message.tail:
                 text = "…" + text[len(text) - message.tail + 1 :]
+            if message.head is not None and len(text) > message.head:
+                text = text[: message.head - 2].rsplit("\n", 1)[0] + "\n…"
             return text
         return self.text(message.key, locale, **dict(message.params))
 

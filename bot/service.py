@@ -39,11 +39,13 @@ class Text:
 @dataclass(frozen=True, slots=True)
 class Join:
     """Messages shown as one, each translated on its own and joined by `sep`: the lines of a turn message, the
-    cards of a payment. `tail`: at most that many characters, the end kept (the start becomes an ellipsis)."""
+    cards of a payment. At most `tail` characters with the end kept (the start becomes an ellipsis), or at most
+    `head` with the start kept, cut at a line end (an ellipsis line says some were left out)."""
 
     parts: tuple[Message, ...]
     sep: str = "\n"
     tail: int | None = None
+    head: int | None = None
 
 
 Message = str | Text | Join

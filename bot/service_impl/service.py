@@ -899,14 +899,17 @@ class ManagerGameService:
                 mark = "✅" if t["completed"] else "❌"
                 sign = "+" if t["completed"] else "−"
                 parts.append(f"{mark} {t['a']} – {t['b']} {sign}{t['points']}")
-            for name, pts in s.get("bonuses", {}).items():
-                if pts:
-                    parts.append(f"🏅 {name.replace('_', ' ')} +{pts}")
+            bonuses = [
+                Join(("🏅", Text(f"bonus.{name}"), f"+{pts}"), " ")
+                for name, pts in s.get("bonuses", {}).items()
+                if pts
+            ]
             routes = Text("final.routes", {"points": s["route_points"]})
+            tickets = (_fit("\n".join(parts), budget - 40 * (1 + len(bonuses))),) if parts else ()
             fields.append(
                 FieldSpec(
                     f"{s['rank']}. {s['name']}: {s['total']}",
-                    Join((routes, _fit("\n".join(parts), budget - 40))) if parts else routes,
+                    Join((routes, *tickets, *bonuses), head=1024),
                     False,
                 )
             )
@@ -1016,11 +1019,14 @@ class ManagerGameService:
         cards: Message = (
             Join(tuple(ev.cards(n, c) for c, n in you["hand"].items()), ", ") if you["hand"] else "-"
         )
-        tickets = []
+        tickets: list[Message] = []
         for t in you["tickets"]:
             mark = "✅" if t["done"] else "⬜"
-            need = "" if t["done"] or t["trains_needed"] is None else f" · {t['trains_needed']} trains to go"
-            tickets.append(f"{mark} {t['a']} – {t['b']} ({t['points']}){need}")
+            line = f"{mark} {t['a']} – {t['b']} ({t['points']})"
+            if t["done"] or t["trains_needed"] is None:
+                tickets.append(line)
+            else:
+                tickets.append(Join((line, Text("hand.to_go", {"n": t["trains_needed"]})), " · "))
         p = state.players[seat]
         stock = [FieldSpec(Text("hand.trains", {"n": p.trains}), "🚂")]
         if state.board.rules.get("stations_per_player"):
@@ -1033,7 +1039,7 @@ class ManagerGameService:
             stock.append(FieldSpec(Text("hand.depots", {"n": p.depots}), "📦"))
         fields = (
             FieldSpec(Text("hand.cards"), cards, False),
-            FieldSpec(Text("hand.tickets"), _fit("\n".join(tickets), 1024) or "-", False),
+            FieldSpec(Text("hand.tickets"), Join(tuple(tickets), head=1024) if tickets else "-", False),
             *stock,
         )
         png = await self._picture(

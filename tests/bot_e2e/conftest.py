@@ -15,8 +15,9 @@ from bot import Settings, create_bot
 #: How often SimCord looks again while the bot still has work in flight (its default is 50 ms). Between a
 #: click and its reply the bot waits on SQLite in a worker thread; SimCord's wait returns only when a task
 #: *finishes*, so each click cost a full 50 ms poll (about 60 % of a complete game's time). A shorter poll
-#: changes nothing else: the environment still settles only when every task is done or parked.
-SETTLE_POLL = 0.003
+#: changes nothing else: the environment still settles only when every task is done or parked. Not much
+#: shorter: each look costs CPU that the render processes need on a small machine.
+SETTLE_POLL = 0.01
 
 
 @pytest.fixture(autouse=True)

@@ -53,6 +53,9 @@ def used_keys() -> set[str]:
         for w in ("points", "more_cards", "dest_tickets", "tickets", "cards", "trains", "ferry_cards")
     }
     used |= {f"hint.{k}" for k in ("ticket_mix", "passenger_placement", "meeple_choice", "warehouse_choice")}
+    bonuses = ("european_express", "longest_path", "globetrotter", "most_tickets", "stations", "depots")
+    features = ("bullet_trains", "ferry_cards", "meeples", "merchandise", "passengers", "regions")
+    used |= {f"bonus.{b}" for b in (*bonuses, *features)}
     used |= {
         f"ev.{k}"
         for k in (
@@ -204,3 +207,12 @@ def test_refusals_carry_a_catalogue_message() -> None:
     assert catalog.render(full, "en") == "Game abc is full (5 players)."
     plain = _refusal(Refused("illegal", "You cannot claim that route."))  # an engine message stays as it is
     assert plain.message == "You cannot claim that route."
+
+
+def test_joined_messages_fit_their_limits() -> None:
+    catalog = Catalog.load()
+    lines = tuple(f"line {i}" for i in range(100))
+    head = catalog.render(Join(lines, head=40), "en") or ""
+    assert len(head) <= 40 and head.startswith("line 0\n") and head.endswith("\n…")
+    tail = catalog.render(Join(lines, tail=40), "en") or ""
+    assert len(tail) == 40 and tail.startswith("…") and tail.endswith("line 99")

@@ -81,6 +81,9 @@ async def test_fuzzed_clicks_and_selects(simcord_env, world):  # type: ignore[no
     assert _unexpected(simcord_env.errors) == []
 
 
+@pytest.mark.simcord(
+    settle_timeout=30
+)  # the first picture starts the render processes: slow on a busy machine
 @pytest.mark.parametrize("fast_pictures", [False])
 async def test_real_pictures_from_the_render_pool(simcord_env, world, fast_pictures):  # type: ignore[no-untyped-def]
     guild, channel, alice, bob, carol = world
