@@ -143,6 +143,22 @@ def payment_shapes(
     them. Pure function of its arguments, so callers memoise it per turn."""
     locos_have = hand[LOCOMOTIVE]
     out: list[PaymentShape] = []
+    if not waves and (length < PLUS4_MIN_LENGTH or not hand[LOCOMOTIVE_PLUS4]):
+        # the usual route (no wave, no Locomotive +4 to use): the loops below with ferry = plus4 = 0, unrolled
+        if symbols > locos_have or symbols > length:
+            return out
+        if locos_have >= length:
+            out.append((LOCOMOTIVE, length, 0, 0))
+        hi = min(locos_have, length - 1)
+        for c in range(len(COLORS)) if route_color == GRAY else (route_color,):
+            have = hand[c]
+            if have:
+                lo = length - have
+                if lo < symbols:
+                    lo = symbols
+                for locos in range(lo, hi + 1):
+                    out.append((c, locos, 0, 0))
+        return out
     ferry_max = min(ferry_cards, (waves + 1) // 2) if waves else 0
     plus4_max = min(hand[LOCOMOTIVE_PLUS4], length) if length >= PLUS4_MIN_LENGTH else 0
     colors = range(len(COLORS)) if route_color == GRAY else (route_color,)

@@ -68,7 +68,7 @@ def borrow_options(state: GameState, seat: int, city: int) -> list[int]:
     return [r for r in state.board.routes_at[city] if owner[r] not in (NOBODY, seat)]
 
 
-def _free_city_count(state: GameState) -> int:
+def free_city_count(state: GameState) -> int:
     """How many cities `city_is_free` (one building per city, none on dead ends), counted from the buildings."""
     cities = state.board.cities
     real = state.derived.get("real_cities")
@@ -108,7 +108,7 @@ class Stations(Feature):
         if state.phase not in (MAIN, "last_round") or state.players[seat].stations <= 0:
             return 0
         pays = station_payment_count(state, seat)
-        return _free_city_count(state) * pays if pays else 0
+        return free_city_count(state) * pays if pays else 0
 
     def nth_turn_action(self, state: GameState, seat: int, k: int) -> Action:
         cities, pays = self._open(state, seat)

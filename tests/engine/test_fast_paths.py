@@ -7,12 +7,16 @@ import random
 from itertools import product
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.claims import claim_block, payment_options
+from engine.actions import ClaimRoute
+from engine.claims import affordability_error, claim_block, payment_of, payment_options
 from engine.rules import apply, claimable_routes, legal_actions, new_game, random_legal_action, to_act
 from engine.scoring import best_station_routes, network, ticket_points
 from engine.state import NOBODY, GameState
 from engine.turn import features_for
+from maps import CARD_TYPES, LOCOMOTIVE
 
 BOARDS = [
     ("europe", ()),
@@ -143,3 +147,28 @@ def test_station_choice_scores_as_well_as_trying_everything():
             assert len(borrowed) <= sum(1 for o in state.station_owner.values() if o == seat)
             checked += 1
     assert checked > 40
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    board=st.sampled_from(["europe", "marklin", "italy"]),
+    route_pick=st.integers(0, 10_000),
+    hand=st.lists(st.integers(0, 5), min_size=CARD_TYPES, max_size=CARD_TYPES),
+    ferry_cards=st.integers(0, 2),
+)
+def test_payment_shapes_are_every_payment_the_rules_accept(board, route_pick, hand, ferry_cards):  # type: ignore[no-untyped-def]
+    """The payments listed for a route are exactly the distinct card sets `payment_of` and the hand accept."""
+    state = new_game(board, 2, seed=0)
+    route = state.board.routes[route_pick % len(state.board.routes)]
+    player = state.players[0]
+    player.hand = list(hand)
+    player.ferry_cards = ferry_cards
+    listed = {payment_of(state, a) for a in payment_options(state, 0, route.id)}
+    accepted = set()
+    n = route.length
+    for color, locos, plus4, ferry in product(range(LOCOMOTIVE + 1), range(n + 1), range(n + 1), range(3)):
+        pay = payment_of(state, ClaimRoute(route.id, color, locos, plus4, ferry))
+        if not isinstance(pay, str) and affordability_error(state, 0, route.id, pay) is None:
+            accepted.add(pay)
+    assert listed == accepted
+    assert len(listed) == len(payment_options(state, 0, route.id))  # each once
