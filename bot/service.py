@@ -8,8 +8,10 @@ replies are plain data, so the manager can be tested without Discord and the ada
 Every game method takes the place and person first: `guild_id` (None in a DM), `channel_id` (a thread's id
 inside a thread), `user_id`. Methods that seat someone also get their display name (`user_name`); methods a
 host may do get `moderator` (the caller may manage the server or its messages, so acts as host).
-Text in replies is either a plain string or a `Text` (a message-catalogue key plus parameters) that the
-adapter translates into the user's language (see `bot/i18n.py`).
+Text in replies is either a plain string, a `Text` (a message-catalogue key plus parameters, which may be
+messages themselves) or a `Join` of messages, which the adapter translates (see `bot/i18n.py`): a private
+reply into the person's language, a public message (turn messages, lobbies) into the server's. Game events
+come from the manager in the same form, so a turn line is data until it is shown.
 
 Conventions the flows should keep: hands and tickets are always ephemeral; every public turn message carries
 a persistent "My hand" button (`ButtonSpec(game_id, "hand", ...)`) because an ephemeral message cannot be

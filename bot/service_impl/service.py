@@ -12,8 +12,8 @@ Custom-id actions (`ttr:<game>:<action>[:<arg>]`; selects send their values):
 * ephemeral menus (edited in place): ``menu`` (``<token>~<menu>~<page>``), ``grp`` (a route or city chosen:
   its payments), ``do`` (apply one encoded action), ``keep`` (tickets kept, multi-select).
 
-Public messages are made of `GameEvent` texts only (built by the manager from public views); what a player alone
-may know (`PrivateEvent`, hand, tickets) is only ever in ephemeral replies.
+Public messages are made of `GameEvent` messages only (built by the manager from public views, translated by
+the adapter); what a player alone may know (`PrivateEvent`, hand, tickets) is only ever in ephemeral replies.
 """
 
 from __future__ import annotations
@@ -952,7 +952,7 @@ class ManagerGameService:
         )
 
     async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
-        who = f"<@{user_id}>" if user_id else f"seat {seat + 1}"
+        who: Message = f"<@{user_id}>" if user_id else Text("turn.seat", {"n": seat + 1})
         await self._post(game_id, Reply(content=Text(f"turn.absent_{policy}", {"player": who})))
 
     # ------------------------------------------------------------------ commands

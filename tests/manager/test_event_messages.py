@@ -1,0 +1,82 @@
+"""Every event the manager tells the bot (lobby, seats, start, moves, end) is a catalogue message that reads
+in English and in French with no key missing and no placeholder left."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from manager_helpers import HUMANS, play_random, started_game
+
+from bot.i18n import Catalog
+from bot.manager import GameManager, Outcome
+from bot.service import Text
+
+ANN, BOB, CLEO, DAN = (uid for uid, _ in HUMANS[:4])
+
+
+class _Strict(Catalog):
+    def __init__(self, base: Catalog, code: str) -> None:
+        super().__init__({code: base.messages[code]}, default=code)
+        self.missing: set[str] = set()
+
+    def text(self, key: str, locale: Any = None, /, **params: Any) -> str:
+        if self.template(key, locale, params.get("n")) is None:
+            self.missing.add(key)
+        return super().text(key, locale, **params)
+
+
+def _check(outcomes: list[Outcome]) -> set[str]:
+    base = Catalog.load()
+    events = [e for o in outcomes for e in (*o.events, *o.private)]
+    for code in ("en", "fr"):
+        catalog = _Strict(base, code)
+        for e in events:
+            assert not isinstance(e.message, str), (e.kind, e.message)  # data, not English text
+            text = catalog.render(e.message, code) or ""
+            assert text and "{" not in text, (code, e.kind, text)
+        assert catalog.missing == set(), (code, sorted(catalog.missing))
+    return {e.kind for e in events}
+
+
+async def test_lobby_seat_and_end_events_read_in_both_languages(manager: GameManager) -> None:
+    outcomes: list[Outcome] = []
+    # a lobby: someone leaves, the host leaves alone and the lobby closes
+    lobby = await manager.create_game(guild_id=1, channel_id=700, host_id=ANN, host_name="Ann")
+    await manager.join(lobby.game_id, BOB, "Bob")
+    await manager.join(lobby.game_id, CLEO, "Cleo")
+    outcomes.append(await manager.kick(lobby.game_id, ANN, CLEO))
+    outcomes.append(await manager.leave(lobby.game_id, BOB))
+    outcomes.append(await manager.leave(lobby.game_id, ANN))
+    # a running game: seats handed to the AI and back, given to someone else, resigned, kicked, ended
+    gid, first = await started_game(manager, humans=4, ais=0, channel=701)
+    outcomes.append(first)
+    outcomes.append(await manager.hand_to_ai(gid, BOB, "hard"))
+    outcomes.append(await manager.take_back(gid, BOB))
+    outcomes.append(await manager.replace_player(gid, ANN, BOB, 99, "Zoe"))
+    outcomes.append(await manager.kick(gid, ANN, CLEO))
+    outcomes.append(await manager.leave(gid, DAN))
+    outcomes.append(await manager.abandon(gid, ANN))
+    kinds = _check(outcomes)
+    assert {"started", "left", "seat_ai", "seat_human", "abandoned"} <= kinds, kinds
+
+
+async def test_a_whole_game_reads_in_both_languages(manager: GameManager) -> None:
+    outcomes: list[Outcome] = []
+    gid, first = await started_game(manager, humans=2, ais=1, channel=702, board="europe")
+    outcomes.append(first)
+    original_act = manager.act
+
+    async def act(*args: Any, **kwargs: Any) -> Outcome:
+        outcome = await original_act(*args, **kwargs)
+        outcomes.append(outcome)
+        return outcome
+
+    manager.act = act  # type: ignore[method-assign]
+    await play_random(manager, gid, random.Random(3))
+    kinds = _check(outcomes)
+    assert {"draw_blind", "claim_route", "play_started", "last_round", "game_over", "drew"} <= kinds, kinds
+    over = next(e for o in outcomes for e in o.events if e.kind == "game_over")
+    assert isinstance(over.message, Text)
+    french = Catalog.load().render(over.message, "fr") or ""
+    assert french.startswith("Partie terminée : 1. ") and ("gagne" in french or "gagnent" in french), french
