@@ -61,17 +61,32 @@ class OpenRoutes:
         self.by_seat: list[list[list[int]]] = []
         self.rebuild(state)
 
+    def copy(self) -> OpenRoutes:
+        new = OpenRoutes.__new__(OpenRoutes)
+        new.owners = self.owners[:]
+        new.by_seat = [[rids[:] for rids in lists] for lists in self.by_seat]
+        return new
+
     def rebuild(self, state: GameState) -> None:
         table = shape_table(state.board)
         groups = state.board.groups_by_route
         owner = state.route_owner
         multi = multi_routes_open(state)
-        self.by_seat = []
-        for seat in range(state.num_players):
-            lists = []
-            for rids in table.routes:
-                lists.append([r for r in rids if _open(owner, groups[r], r, seat, multi)])
-            self.by_seat.append(lists)
+        closed: set[int] = set()  # for everyone
+        closed_for: list[set[int]] = [set() for _ in range(state.num_players)]  # doubles of one's own routes
+        for r, o in enumerate(owner):
+            if o != NOBODY:
+                closed.add(r)
+                for other in groups[r]:
+                    if multi and 0 <= o < len(closed_for):
+                        closed_for[o].add(other)
+                    else:
+                        closed.add(other)
+        common = [[r for r in rids if r not in closed] for rids in table.routes]
+        self.by_seat = [
+            [[r for r in rids if r not in mine] for rids in common] if mine else [rids[:] for rids in common]
+            for mine in closed_for
+        ]
         self.owners = owner[:]
 
     def sync(self, state: GameState) -> None:
@@ -130,17 +145,6 @@ def note_claim(state: GameState, route_id: int) -> None:
         index.owners = []
         return
     index.remove(state, [route_id])
-
-
-def _open(owner: list[int], group: tuple[int, ...], rid: int, seat: int, multi: bool) -> bool:
-    if owner[rid] != NOBODY:
-        return False
-    if len(group) > 1:
-        for other in group:
-            o = owner[other]
-            if o == seat or (o != NOBODY and not multi):
-                return False
-    return True
 
 
 def open_routes(state: GameState) -> OpenRoutes:

@@ -227,7 +227,8 @@ class GameState:
         self.box: list[int] = []  # tickets out of the game
         self.module: dict[str, Any] = {}  # board modules' own shared state (supplies, tokens...)
         self.last_event: dict[str, Any] = {}  # what the last action did, public part (for messages)
-        self.derived: dict[str, Any] = {}  # caches computed from the rest (engine.open_routes); never saved
+        # caches computed from the rest (engine.open_routes...), never saved; a value is immutable or has copy()
+        self.derived: dict[str, Any] = {}
 
     # -- convenience --------------------------------------------------------------------------------------
     @property
@@ -266,7 +267,8 @@ class GameState:
         new.box = self.box[:]
         new.module = copy.deepcopy(self.module)
         new.last_event = dict(self.last_event)
-        new.derived = {}
+        # caches: shared when immutable, copied when they have a copy() (cheaper than rebuilding them)
+        new.derived = {k: v.copy() if hasattr(v, "copy") else v for k, v in self.derived.items()}
         return new
 
     # -- JSON ---------------------------------------------------------------------------------------------
