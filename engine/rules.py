@@ -26,6 +26,7 @@ from engine.actions import (
 )
 from engine.cards import EMPTY
 from engine.claims import (
+    PLUS4_MIN_LENGTH,
     SHAPES_CACHE,
     PaymentShape,
     affordability_error,
@@ -48,7 +49,7 @@ from engine.state import (
     TicketMix,
 )
 from engine.turn import complete_claim, end_turn, features_for, finish, hooks_for
-from maps import CARD_NAMES, LOCOMOTIVE, LOCOMOTIVE_PLUS4, Board, BoardDataError, load_board
+from maps import CARD_NAMES, COLORS, LOCOMOTIVE, LOCOMOTIVE_PLUS4, Board, BoardDataError, load_board
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -165,7 +166,17 @@ def second_draw_possible(state: GameState) -> bool:
 def _payable_shapes(state: GameState, seat: int) -> list[tuple[list[int], list[PaymentShape], int]]:
     """(open route ids, their payments, their length) for each payment shape of the board the seat's hand can
     pay, before the modules' per-route checks."""
-    out: list[tuple[list[int], list[PaymentShape], int]] = []
+    return _payable(state, seat, False)
+
+
+def _payable_counts(state: GameState, seat: int) -> list[tuple[list[int], tuple[int, int, int, int], int]]:
+    """(open route ids, their payment shape, how many payments each) for each shape the seat's hand can pay:
+    `_payable_shapes` without listing the payments (a gray route's list is long and rarely needed)."""
+    return _payable(state, seat, True)
+
+
+def _payable(state: GameState, seat: int, counting: bool) -> list[tuple[list[int], Any, int]]:
+    out: list[tuple[list[int], Any, int]] = []
     player = state.players[seat]
     hand = tuple(player.hand)
     ferry = player.ferry_cards
@@ -191,13 +202,38 @@ def _payable_shapes(state: GameState, seat: int) -> list[tuple[list[int], list[P
             rids = open_lists[pos]
             if not rids or key[2] > locos:
                 continue
-            ck = (key, hand, ferry) if color < 0 else (key, have, locos, plus4, ferry)
+            if color < 0:
+                if counting and not key[3] and (length < PLUS4_MIN_LENGTH or not plus4):
+                    n = gray_payment_count(length, key[2], hand, locos)
+                    if n:
+                        out.append((rids, key, n))
+                    continue
+                ck: tuple[Any, ...] = (key, hand, ferry)
+            else:
+                ck = (key, have, locos, plus4, ferry)
             shapes = cache.get(ck)
             if shapes is None:
                 shapes = cached_payment_shapes(key, hand, ferry)
             if shapes:
-                out.append((rids, shapes, length))
+                out.append((rids, key, len(shapes)) if counting else (rids, shapes, length))
     return out
+
+
+def gray_payment_count(length: int, symbols: int, hand: tuple[int, ...], locos: int) -> int:
+    """len(payment_shapes(GRAY, length, symbols, 0, hand, ...)) when no Locomotive +4 can be used, counted."""
+    if symbols > locos or symbols > length:
+        return 0
+    n = 1 if locos >= length else 0  # all Locomotives
+    hi = locos if locos < length - 1 else length - 1
+    for color in range(len(COLORS)):  # one colour and from `lo` to `hi` Locomotives
+        have = hand[color]
+        if have:
+            lo = length - have
+            if lo < symbols:
+                lo = symbols
+            if hi >= lo:
+                n += hi - lo + 1
+    return n
 
 
 def _route_checks(state: GameState) -> bool:
@@ -497,10 +533,10 @@ def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Acti
         claims = claimable_routes(state, seat)
         n_claims = sum(len(shapes) for _, shapes in claims)
     else:  # count per shape; list the routes only when a claim is drawn
-        payable = _payable_shapes(state, seat)
+        payable = _payable_counts(state, seat)
         n_claims = 0
-        for rids, shapes, _ in payable:
-            n_claims += len(rids) * len(shapes)
+        for rids, _, n in payable:
+            n_claims += len(rids) * n
     n_tickets = ticket_draw_count(state)
     total = n_draws + n_claims + n_tickets
     counted = []
@@ -527,7 +563,15 @@ def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Acti
     k -= n_draws
     if k < n_claims:
         if claims is None:
-            claims = sorted([(rid, shapes) for rids, shapes, _ in payable for rid in rids])
+            for rid, key, n in sorted([(rid, key, n) for rids, key, n in payable for rid in rids]):
+                if k < n:
+                    player = state.players[seat]
+                    c, locos, p4, ferry = cached_payment_shapes(key, tuple(player.hand), player.ferry_cards)[
+                        k
+                    ]
+                    return ClaimRoute(rid, c, locos, p4, ferry)
+                k -= n
+            raise AssertionError("claim count out of step")
         for rid, shapes in claims:
             if k < len(shapes):
                 c, locos, p4, ferry = shapes[k]

@@ -11,12 +11,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import ClaimRoute
-from engine.claims import affordability_error, claim_block, payment_of, payment_options
-from engine.rules import apply, claimable_routes, legal_actions, new_game, random_legal_action, to_act
+from engine.claims import affordability_error, claim_block, payment_of, payment_options, payment_shapes
+from engine.rules import (
+    apply,
+    claimable_routes,
+    gray_payment_count,
+    legal_actions,
+    new_game,
+    random_legal_action,
+    to_act,
+)
 from engine.scoring import best_station_routes, network, ticket_points
 from engine.state import NOBODY, GameState
 from engine.turn import features_for
-from maps import CARD_TYPES, LOCOMOTIVE
+from maps import CARD_TYPES, GRAY, LOCOMOTIVE, LOCOMOTIVE_PLUS4
 
 BOARDS = [
     ("europe", ()),
@@ -172,3 +180,15 @@ def test_payment_shapes_are_every_payment_the_rules_accept(board, route_pick, ha
             accepted.add(pay)
     assert listed == accepted
     assert len(listed) == len(payment_options(state, 0, route.id))  # each once
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    length=st.integers(1, 9),
+    symbols=st.integers(0, 3),
+    hand=st.lists(st.integers(0, 12), min_size=CARD_TYPES, max_size=CARD_TYPES),
+)
+def test_gray_payments_counted_as_listed(length, symbols, hand):  # type: ignore[no-untyped-def]
+    hand[LOCOMOTIVE_PLUS4] = 0  # the counted case: no Locomotive +4 to use
+    listed = payment_shapes(GRAY, length, symbols, 0, tuple(hand), 0)
+    assert gray_payment_count(length, symbols, tuple(hand), hand[LOCOMOTIVE]) == len(listed)
