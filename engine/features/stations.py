@@ -68,15 +68,23 @@ def borrow_options(state: GameState, seat: int, city: int) -> list[int]:
     return [r for r in state.board.routes_at[city] if owner[r] not in (NOBODY, seat)]
 
 
+def _real_cities(state: GameState) -> tuple[int, ...]:
+    real: tuple[int, ...] | None = state.derived.get("real_cities")
+    if real is None:
+        real = state.derived["real_cities"] = tuple(c.id for c in state.board.cities if not c.dead_end)
+    return real
+
+
 def free_city_count(state: GameState) -> int:
     """How many cities `city_is_free` (one building per city, none on dead ends), counted from the buildings."""
-    cities = state.board.cities
-    real = state.derived.get("real_cities")
-    if real is None:
-        real = state.derived["real_cities"] = sum(1 for c in cities if not c.dead_end)
-    built = {c for c in state.station_owner if not cities[c].dead_end}
-    built.update(c for c in state.depot_owner if not cities[c].dead_end)
-    return int(real) - len(built)
+    # the rules never put a building on a dead end, and one building per city: count the keys
+    return len(_real_cities(state)) - len(state.station_owner.keys() | state.depot_owner.keys())
+
+
+def free_cities(state: GameState) -> list[int]:
+    """The cities where `city_is_free`, in id order."""
+    taken = state.station_owner.keys() | state.depot_owner.keys()
+    return [c for c in _real_cities(state) if c not in taken]
 
 
 class Stations(Feature):
@@ -102,7 +110,7 @@ class Stations(Feature):
         pays = station_payments(state, seat)
         if not pays:
             return [], []
-        return [c for c in range(len(state.board.cities)) if city_is_free(state, c)], pays
+        return free_cities(state), pays
 
     def count_turn_actions(self, state: GameState, seat: int) -> int:
         if state.phase not in (MAIN, "last_round") or state.players[seat].stations <= 0:

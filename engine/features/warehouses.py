@@ -11,7 +11,7 @@ from engine.cards import draw_card
 from engine.claims import Payment
 from engine.errors import IllegalAction
 from engine.features import Feature, register_feature
-from engine.features.stations import city_is_free, free_city_count
+from engine.features.stations import city_is_free, free_cities, free_city_count
 from engine.state import DEPOTS, MAIN, GameState, Pending, WarehouseChoice
 from engine.turn import end_turn
 from maps import CARD_TYPES
@@ -44,6 +44,9 @@ class Warehouses(Feature):
         if state.phase not in (DEPOTS, MAIN, "last_round") or state.players[seat].depots <= 0:
             return 0
         return free_city_count(state)
+
+    def nth_turn_action(self, state: GameState, seat: int, k: int) -> Action:
+        return PlaceDepot(free_cities(state)[k])
 
     def before_draw(self, state: GameState, seat: int, action: Action) -> None:
         assert isinstance(action, DrawBlind | DrawFaceUp)
