@@ -81,9 +81,14 @@ def deal_face_up(state: GameState) -> None:
 
 
 def refill_slot(state: GameState, slot: int) -> None:
-    card = draw_card(state)
-    state.face_up[slot] = EMPTY if card is None else card
-    check_row(state)
+    deck = state.deck
+    card = deck.pop() if deck else draw_card(state)
+    row = state.face_up
+    row[slot] = EMPTY if card is None else card
+    for t in reset_types(state):
+        if row.count(t) >= 3:
+            check_row(state)
+            return
 
 
 def fill_empty_slots(state: GameState) -> None:

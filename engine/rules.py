@@ -316,13 +316,14 @@ def pending_actions(state: GameState, seat: int, pending: Pending) -> list[Actio
 
 def apply(state: GameState, seat: int, action: Action) -> GameState:
     """Apply `seat`'s action after checking it (IllegalAction, nothing changed, when it is not allowed)."""
-    if state.phase == FINISHED:
+    phase = state.phase
+    if phase == FINISHED:
         raise IllegalAction("The game is over.")
-    if not 0 <= seat < state.num_players:
+    if not 0 <= seat < len(state.players):
         raise IllegalAction(f"There is no seat {seat} in this game.")
     pending = state.pending.get(seat)
-    if pending is None and (state.phase == SETUP or seat != state.current):
-        if state.phase == SETUP:
+    if pending is None and (phase == SETUP or seat != state.current):
+        if phase == SETUP:
             raise IllegalAction("You have chosen your tickets; the game starts when everyone has.")
         raise IllegalAction(f"It is not your turn: it is {state.players[state.current].name}'s.")
     previous_event = state.last_event
@@ -344,8 +345,8 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
         state.last_event = previous_event  # handlers check everything before they change anything
         raise
     state.history.append((seat, action))
-    if not isinstance(action, Pass) and not action.free:
-        state.module.pop("passes", None)
+    if "passes" in state.module and not action.free and type(action) is not Pass:
+        del state.module["passes"]
     return state
 
 
@@ -359,9 +360,10 @@ def _require_turn_start(state: GameState, seat: int, pending: Pending | None, wh
 
 
 def _draw(state: GameState, seat: int, action: DrawBlind | DrawFaceUp, pending: Pending | None) -> None:
-    second = isinstance(pending, SecondDraw)
+    second = type(pending) is SecondDraw
     if not second:
-        _require_turn_start(state, seat, pending, "drawing cards")
+        if pending is not None or (state.phase != MAIN and state.phase != LAST_ROUND):
+            _require_turn_start(state, seat, pending, "drawing cards")
         if "warehouses" not in state.options and action.warehouse is not None:
             raise IllegalAction("There are no warehouses in this game.")
         if isinstance(action, DrawFaceUp) and (
