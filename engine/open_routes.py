@@ -32,12 +32,12 @@ class ShapeTable:
             for rid in rids:
                 self.position[rid] = pos
         # per route colour (gray included), the shapes by increasing length: a hand stops at the first length
-        # it cannot cover
-        by_color: dict[int, list[tuple[int, ShapeKey]]] = {}
+        # it cannot cover. Entries: (position, length, ferry symbols, waves, shape key), unpacked in one step.
+        by_color: dict[int, list[tuple[int, int, int, int, ShapeKey]]] = {}
         for pos, key in enumerate(self.keys):
-            by_color.setdefault(key[0], []).append((pos, key))
+            by_color.setdefault(key[0], []).append((pos, key[1], key[2], key[3], key))
         self.by_color = [
-            (c, sorted(shapes, key=lambda ps: ps[1][1:])) for c, shapes in sorted(by_color.items())
+            (c, sorted(shapes, key=lambda entry: entry[1:4])) for c, shapes in sorted(by_color.items())
         ]
 
 

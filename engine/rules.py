@@ -195,16 +195,15 @@ def _payable(state: GameState, seat: int, counting: bool) -> list[tuple[list[int
         limit = have + wilds
         if limit > trains:
             limit = trains
-        for pos, key in shapes_by_length:
-            length = key[1]
+        for pos, length, symbols, waves, key in shapes_by_length:
             if length > limit:
                 break  # longer shapes of this colour cannot be paid either
             rids = open_lists[pos]
-            if not rids or key[2] > locos:
+            if not rids or symbols > locos:
                 continue
             if color < 0:
-                if counting and not key[3] and (length < PLUS4_MIN_LENGTH or not plus4):
-                    n = gray_payment_count(length, key[2], hand, locos)
+                if counting and not waves and (length < PLUS4_MIN_LENGTH or not plus4):
+                    n = gray_payment_count(length, symbols, hand, locos)
                     if n:
                         out.append((rids, key, n))
                     continue

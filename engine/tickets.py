@@ -50,11 +50,12 @@ def mix_options(state: GameState, step: dict[str, Any]) -> list[tuple[int, ...]]
 
 def mix_table(state: GameState, step: dict[str, Any]) -> tuple[tuple[int, ...], ...]:
     """mix_options as a shared tuple (the legal-action hot path counts them every turn)."""
-    sizes = tuple(len(state.ticket_decks.get(d, ())) for d in mix_decks(step))
-    key = (sizes, available(state, step))
+    decks = state.ticket_decks
+    sizes = tuple([len(decks.get(d, ())) for d in step.get("mix") or ()])
+    key = (sizes, step["draw"])
     found = _MIXES.get(key)
     if found is None:
-        found = _MIXES[key] = _mixes(*key)
+        found = _MIXES[key] = _mixes(sizes, min(key[1], sum(sizes)))
     return found
 
 
