@@ -415,14 +415,16 @@ def _claim(state: GameState, seat: int, action: ClaimRoute, pending: Pending | N
     block = claim_block(state, seat, action.route)
     if block:
         raise IllegalAction(block)
-    features = features_for(state)
-    for f in features:
+    hooks = hooks_for(state)
+    for f in hooks.claim_error:
         why = f.claim_error(state, seat, action.route)
         if why:
             raise IllegalAction(why)
     route = board.routes[action.route]
     player = state.players[seat]
-    if route.length > player.trains and all(f.uses_own_trains(state, seat, action.route) for f in features):
+    if route.length > player.trains and all(
+        f.uses_own_trains(state, seat, action.route) for f in hooks.uses_own_trains
+    ):
         raise IllegalAction(
             f"{board.route_label(action.route)} needs {route.length} trains; you have {player.trains} left."
         )

@@ -16,7 +16,7 @@ from engine import cards, tickets
 from engine.errors import IllegalAction
 from engine.rules import apply, legal_actions, new_game, random_legal_action, to_act
 from engine.scoring import ScoreSheet, final_scores
-from engine.state import GameState
+from engine.state import LAST_ROUND, MAIN, GameState
 from engine.turn import features_for
 from maps import load_board
 from maps.board import select_tickets
@@ -101,8 +101,11 @@ def play_game(
         if result.actions >= MAX_ACTIONS:
             result.errors.append(f"game did not end after {MAX_ACTIONS} actions")
             break
-        seats = to_act(state)
-        seat = seats[0] if len(seats) == 1 else rng.choice(seats)
+        if state.phase == MAIN or state.phase == LAST_ROUND:
+            seat = state.current
+        else:
+            seats = to_act(state)
+            seat = seats[0] if len(seats) == 1 else rng.choice(seats)
         if choosers:
             legal = legal_actions(state, seat)
             if not legal:
