@@ -64,6 +64,9 @@ def take_error(state: GameState, seat: int) -> str | None:
     return None
 
 
+_TAKE = TakeFerryCard()
+
+
 class FerryCards(Feature):
     name = NAME
     action_types = (TakeFerryCard,)
@@ -74,7 +77,16 @@ class FerryCards(Feature):
             p.ferry_cards = 0
 
     def turn_actions(self, state: GameState, seat: int) -> list[Action]:
-        return [TakeFerryCard()] if take_error(state, seat) is None else []
+        return [_TAKE] if take_error(state, seat) is None else []
+
+    def count_turn_actions(self, state: GameState, seat: int) -> int:
+        # take_error without its messages: asked at every turn start
+        if state.players[seat].ferry_cards >= max_in_hand(state) or state.module.get(PILE, 0) <= 0:
+            return 0
+        return 1 if take_error(state, seat) is None else 0
+
+    def nth_turn_action(self, state: GameState, seat: int, k: int) -> Action:
+        return _TAKE
 
     def apply(self, state: GameState, seat: int, action: Action) -> None:
         assert isinstance(action, TakeFerryCard)

@@ -44,9 +44,33 @@ def region_of(board: Board, city: int) -> str | None:
 
 def bonus_points(board: Board, count: int) -> int:
     """Points for a network counting `count` regions (the table's largest entry holds for anything above it)."""
-    table = {int(k): int(v) for k, v in _rules(board).get("bonus", {}).items()}
+    table = _facts(board).bonus
     best = [k for k in table if k <= count]
     return table[max(best)] if best else 0
+
+
+@dataclass(frozen=True)
+class _RegionFacts:
+    region: tuple[str | None, ...]  # per place
+    cities: dict[str, frozenset[int]]  # per region
+    bonus: dict[int, int]
+
+
+_FACTS: dict[int, tuple[Board, _RegionFacts]] = {}  # by id(board); the board is held so its id stays its own
+
+
+def _facts(board: Board) -> _RegionFacts:
+    found = _FACTS.get(id(board))
+    if found is None:
+        region = tuple(region_of(board, c.id) for c in board.cities)
+        cities: dict[str, set[int]] = {}
+        for c, name in enumerate(region):
+            if name:
+                cities.setdefault(name, set()).add(c)
+        bonus = {int(k): int(v) for k, v in _rules(board).get("bonus", {}).items()}
+        facts = _RegionFacts(region, {k: frozenset(v) for k, v in cities.items()}, bonus)
+        found = _FACTS[id(board)] = (board, facts)
+    return found[1]
 
 
 def networks(board: Board, routes: list[int]) -> list[RegionNetwork]:
@@ -71,15 +95,12 @@ def networks(board: Board, routes: list[int]) -> list[RegionNetwork]:
         cities_of.setdefault(root, set()).update(
             c for c in (route.a, route.b) if not board.cities[c].dead_end
         )
-    region_cities: dict[str, set[int]] = {}
-    for c in board.cities:
-        region = region_of(board, c.id)
-        if region:
-            region_cities.setdefault(region, set()).add(c.id)
+    facts = _facts(board)
+    region_cities = facts.cities
     doubles = list(_rules(board).get("double_if_complete", []))
     out: list[RegionNetwork] = []
     for cities in cities_of.values():
-        regions = sorted({reg for c in cities if (reg := region_of(board, c))})
+        regions = sorted({reg for c in cities if (reg := facts.region[c])})
         doubled = tuple(d for d in doubles if d in region_cities and region_cities[d] <= cities)
         count = len(regions) + len(doubled)
         out.append(
