@@ -16,7 +16,7 @@ from engine import cards, tickets
 from engine.errors import IllegalAction
 from engine.rules import apply, legal_actions, new_game, random_legal_action, to_act
 from engine.scoring import ScoreSheet, final_scores
-from engine.state import LAST_ROUND, MAIN, GameState
+from engine.state import FINISHED, LAST_ROUND, MAIN, GameState
 from engine.turn import features_for
 from maps import load_board
 from maps.board import select_tickets
@@ -97,8 +97,9 @@ def play_game(
     state = new_game(board_id, players, variant=variant, options=options, seed=seed)
     rng = random.Random(seed ^ 0x5EED)
     result = GameResult(state, 0)
-    while not state.finished:
-        if result.actions >= MAX_ACTIONS:
+    actions = 0
+    while state.phase != FINISHED:
+        if actions >= MAX_ACTIONS:
             result.errors.append(f"game did not end after {MAX_ACTIONS} actions")
             break
         if state.phase == MAIN or state.phase == LAST_ROUND:
@@ -123,12 +124,13 @@ def play_game(
         except IllegalAction as exc:
             result.errors.append(f"legal action refused: {action!r}: {exc}")
             break
-        result.actions += 1
+        actions += 1
         if check:
             bad = check_invariants(state)
             if bad:
-                result.violations.extend(f"after action {result.actions} {action!r}: {b}" for b in bad)
+                result.violations.extend(f"after action {actions} {action!r}: {b}" for b in bad)
                 break
+    result.actions = actions
     result.scores = final_scores(state) if state.finished else []
     return result
 
