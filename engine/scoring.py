@@ -154,10 +154,21 @@ def best_station_routes(state: GameState, seat: int, base: UnionFind) -> tuple[U
                 seen.add(key)
                 opts.append((r, ra, rb))
         choices.append(opts)
+    # a ticket can only be completed if links touch both its components
+    touchable = {c for opts in choices for o in opts if o is not None for c in o[1:]}
+    pair_points = {p: v for p, v in pair_points.items() if p[0] in touchable and p[1] in touchable}
+    if not pair_points and not dead_end_tickets:
+        return base, []
     best_gain, best_links = 0, []
     for combo in product(*choices):
         links = [c for c in combo if c is not None]
         if not links:
+            continue
+        if len(links) == 1 and not dead_end_tickets:
+            _, ra, rb = links[0]
+            gain = 2 * pair_points.get((ra, rb) if ra < rb else (rb, ra), 0)
+            if gain > best_gain:
+                best_gain, best_links = gain, links
             continue
         # components merged by these few links: component -> a label shared by the merged ones
         label: dict[int, int] = {}
