@@ -7,9 +7,14 @@ from typing import Any
 
 from engine.actions import ClaimRoute
 from engine.state import NOBODY, GameState
-from maps import CARD_NAMES, COLORS, GRAY, LOCOMOTIVE, LOCOMOTIVE_PLUS4
+from maps import CARD_NAMES, COLORS, GRAY, LOCOMOTIVE, LOCOMOTIVE_PLUS4, Board
 
-PLUS4_MIN_LENGTH = 4
+PLUS4_MIN_LENGTH = 4  # when the board's deck does not say (`deck.plus4_min_length`)
+
+
+def plus4_min_length(board: Board) -> int:
+    """The shortest route a Locomotive +4 card may pay for (Märklin), from the board's deck data."""
+    return int(board.rules["deck"].get("plus4_min_length", PLUS4_MIN_LENGTH))
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +94,9 @@ def payment_of(state: GameState, action: ClaimRoute) -> Payment | str:
     label = board.route_label(action.route)
     if action.locomotives < 0 or action.plus4 < 0 or action.ferry_cards < 0:
         return "Card counts cannot be negative."
-    if action.plus4 and length < PLUS4_MIN_LENGTH:
-        return f"Locomotive +4 cards only pay for routes of {PLUS4_MIN_LENGTH} or more spaces; {label} has {length}."
+    plus4_min = plus4_min_length(board)
+    if action.plus4 and length < plus4_min:
+        return f"Locomotive +4 cards only pay for routes of {plus4_min} or more spaces; {label} has {length}."
     waves = route.waves
     if action.ferry_cards and 2 * (action.ferry_cards - 1) >= waves:
         return f"{label} has {waves} wave spaces: {action.ferry_cards} ferry cards is more than it can use."
@@ -137,13 +143,19 @@ PaymentShape = tuple[int, int, int, int]  # (colour, locomotives, plus4, ferry_c
 
 
 def payment_shapes(
-    route_color: int, length: int, symbols: int, waves: int, hand: tuple[int, ...], ferry_cards: int
+    route_color: int,
+    length: int,
+    symbols: int,
+    waves: int,
+    hand: tuple[int, ...],
+    ferry_cards: int,
+    plus4_min: int = PLUS4_MIN_LENGTH,
 ) -> list[PaymentShape]:
     """Every distinct legal payment of a route of this shape from this hand, in the order legal_actions lists
     them. Pure function of its arguments, so callers memoise it per turn."""
     locos_have = hand[LOCOMOTIVE]
     out: list[PaymentShape] = []
-    if not waves and (length < PLUS4_MIN_LENGTH or not hand[LOCOMOTIVE_PLUS4]):
+    if not waves and (length < plus4_min or not hand[LOCOMOTIVE_PLUS4]):
         # the usual route (no wave, no Locomotive +4 to use): the loops below with ferry = plus4 = 0, unrolled
         if symbols > locos_have or symbols > length:
             return out
@@ -160,7 +172,7 @@ def payment_shapes(
                     out.append((c, locos, 0, 0))
         return out
     ferry_max = min(ferry_cards, (waves + 1) // 2) if waves else 0
-    plus4_max = min(hand[LOCOMOTIVE_PLUS4], length) if length >= PLUS4_MIN_LENGTH else 0
+    plus4_max = min(hand[LOCOMOTIVE_PLUS4], length) if length >= plus4_min else 0
     colors = range(len(COLORS)) if route_color == GRAY else (route_color,)
     for ferry in range(ferry_max + 1):
         covered = min(2 * ferry, waves)
@@ -187,21 +199,24 @@ SHAPES_CACHE_MAX = 200_000
 
 
 def cached_payment_shapes(
-    key: tuple[int, int, int, int], hand: tuple[int, ...], ferry_cards: int
+    key: tuple[int, int, int, int], hand: tuple[int, ...], ferry_cards: int, plus4_min: int = PLUS4_MIN_LENGTH
 ) -> list[PaymentShape]:
     """payment_shapes, remembered across turns and games (hands repeat a lot). Do not mutate the result."""
     color = key[0]
-    # a coloured route's payments depend only on that colour, the wild cards and the ferry cards
-    ck = (
+    # a coloured route's payments depend only on that colour, the wild cards and the ferry cards (and, with
+    # Locomotive +4 cards in hand, on the shortest route they pay for)
+    ck: tuple[Any, ...] = (
         (key, hand, ferry_cards)
         if color == GRAY
         else (key, hand[color], hand[LOCOMOTIVE], hand[LOCOMOTIVE_PLUS4], ferry_cards)
     )
+    if hand[LOCOMOTIVE_PLUS4]:
+        ck = (*ck, plus4_min)
     found = SHAPES_CACHE.get(ck)
     if found is None:
         if len(SHAPES_CACHE) >= SHAPES_CACHE_MAX:
             SHAPES_CACHE.clear()
-        found = SHAPES_CACHE[ck] = payment_shapes(*key, hand, ferry_cards)
+        found = SHAPES_CACHE[ck] = payment_shapes(*key, hand, ferry_cards, plus4_min)
     return found
 
 
@@ -213,5 +228,7 @@ def route_shape(state: GameState, route_id: int) -> tuple[int, int, int, int]:
 def payment_options(state: GameState, seat: int, route_id: int) -> list[ClaimRoute]:
     """Every distinct legal payment for the route from the seat's hand (the route itself being claimable)."""
     player = state.players[seat]
-    shapes = payment_shapes(*route_shape(state, route_id), tuple(player.hand), player.ferry_cards)
+    shapes = payment_shapes(
+        *route_shape(state, route_id), tuple(player.hand), player.ferry_cards, plus4_min_length(state.board)
+    )
     return [ClaimRoute(route_id, c, k, p4, f) for c, k, p4, f in shapes]

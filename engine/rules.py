@@ -26,13 +26,13 @@ from engine.actions import (
 )
 from engine.cards import EMPTY
 from engine.claims import (
-    PLUS4_MIN_LENGTH,
     SHAPES_CACHE,
     PaymentShape,
     affordability_error,
     cached_payment_shapes,
     claim_block,
     payment_of,
+    plus4_min_length,
 )
 from engine.errors import IllegalAction
 from engine.open_routes import open_routes, shape_table
@@ -183,6 +183,7 @@ def _payable(state: GameState, seat: int, counting: bool) -> list[tuple[list[int
     trains = 99 if hooks_for(state).uses_own_trains else player.trains
     locos = hand[LOCOMOTIVE]
     plus4 = hand[LOCOMOTIVE_PLUS4]
+    plus4_min = plus4_min_length(state.board) if plus4 else 0
     wilds = locos + plus4 + 2 * ferry  # an upper bound of the spaces wild cards cover
     best = max(hand[:LOCOMOTIVE])
     index = state.derived.get("open_routes")
@@ -202,7 +203,7 @@ def _payable(state: GameState, seat: int, counting: bool) -> list[tuple[list[int
             if not rids or symbols > locos:
                 continue
             if color < 0:
-                if counting and not waves and (length < PLUS4_MIN_LENGTH or not plus4):
+                if counting and not waves and (length < plus4_min or not plus4):
                     n = gray_payment_count(length, symbols, hand, locos)
                     if n:
                         out.append((rids, key, n))
@@ -210,9 +211,11 @@ def _payable(state: GameState, seat: int, counting: bool) -> list[tuple[list[int
                 ck: tuple[Any, ...] = (key, hand, ferry)
             else:
                 ck = (key, have, locos, plus4, ferry)
+            if plus4:
+                ck = (*ck, plus4_min)
             shapes = cache.get(ck)
             if shapes is None:
-                shapes = cached_payment_shapes(key, hand, ferry)
+                shapes = cached_payment_shapes(key, hand, ferry, plus4_min)
             if shapes:
                 out.append((rids, key, len(shapes)) if counting else (rids, shapes, length))
     return out
@@ -569,9 +572,10 @@ def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Acti
             for rid, key, n in sorted([(rid, key, n) for rids, key, n in payable for rid in rids]):
                 if k < n:
                     player = state.players[seat]
-                    c, locos, p4, ferry = cached_payment_shapes(key, tuple(player.hand), player.ferry_cards)[
-                        k
-                    ]
+                    shapes = cached_payment_shapes(
+                        key, tuple(player.hand), player.ferry_cards, plus4_min_length(state.board)
+                    )
+                    c, locos, p4, ferry = shapes[k]
                     return ClaimRoute(rid, c, locos, p4, ferry)
                 k -= n
             raise AssertionError("claim count out of step")

@@ -31,11 +31,11 @@ from engine.features.passengers import (
     check_trip,
     positions,
 )
-from engine.rules import apply, legal_actions, new_game
+from engine.rules import apply, claimable_routes, legal_actions, new_game
 from engine.scoring import final_scores
 from engine.simulate import check_invariants, simulate
 from engine.state import MAIN, NOBODY, GameState, SecondDraw, TicketChoice, TicketMix
-from maps import LOCOMOTIVE, LOCOMOTIVE_PLUS4, PASSENGER_CARD
+from maps import LOCOMOTIVE, LOCOMOTIVE_PLUS4, PASSENGER_CARD, load_board
 
 BOARD = "marklin"
 
@@ -442,6 +442,22 @@ def test_locomotive_plus4_only_on_routes_of_four_or_more():
     hand = s.players[0].hand
     assert hand[LOCOMOTIVE_PLUS4] == 2 and hand[card("orange")] == 0
     assert s.discard[-2:] == [LOCOMOTIVE_PLUS4] * 2
+
+
+def test_plus4_minimum_length_comes_from_the_board_data():
+    """The real Märklin data may change the rule: the engine reads `deck.plus4_min_length`, not a constant."""
+    import dataclasses
+
+    board = load_board(BOARD)
+    rules = {**board.rules, "deck": {**board.rules["deck"], "plus4_min_length": 5}}
+    stricter = dataclasses.replace(board, rules=rules)
+    s = started(stricter, 2)
+    bl = route_id(s, "Berlin", "Leipzig")  # 4 spaces
+    give(s, 0, orange=2, locomotive_4=4)
+    assert all(a.plus4 == 0 for a in payment_options(s, 0, bl))
+    assert all(shape[2] == 0 for rid, shapes in claimable_routes(s, 0) if rid == bl for shape in shapes)
+    with pytest.raises(IllegalAction, match="only pay for routes of 5 or more spaces"):
+        apply(s, 0, ClaimRoute(bl, card("orange"), 0, plus4=2))
 
 
 def test_face_up_plus4_is_drawn_like_an_ordinary_card():
