@@ -72,3 +72,24 @@ def route_id(state, a: str, b: str, color: str | None = None) -> int:  # type: i
 
 
 __all__ = ["ChooseTicketMix", "card", "give", "route_id", "stack_deck", "started"]
+
+
+def first_choices(board, players: int, seed: int):  # type: ignore[no-untyped-def]
+    """A game past the ticket choice where every seat keeps its first allowed choice (seat 0 to play)."""
+    from engine.state import MAIN as _MAIN
+
+    state = new_game(board, players, seed=seed)
+    while state.pending:
+        seat = min(state.pending)
+        keep = next(a for a in legal_actions(state, seat) if isinstance(a, KeepTickets))
+        apply(state, seat, keep)
+    assert state.phase == _MAIN and state.current == 0
+    return state
+
+
+def give_n(state, seat: int, card: int, n: int) -> None:  # type: ignore[no-untyped-def]
+    """Move n cards of one type from the deck (then the discard pile) to a hand: every card stays counted."""
+    for _ in range(n):
+        pile = state.deck if card in state.deck else state.discard
+        pile.remove(card)
+        state.players[seat].hand[card] += 1

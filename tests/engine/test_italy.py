@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 
 import pytest
+from engine_helpers import first_choices, give_n
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import ClaimRoute, DrawBlind, KeepTickets
+from engine.actions import ClaimRoute, DrawBlind
 from engine.claims import Payment, affordability_error, payment_of, payment_options
 from engine.errors import IllegalAction
 from engine.features.ferry_cards import TakeFerryCard, pile
@@ -16,7 +17,7 @@ from engine.features.regions import bonus_points, networks, regions_bonus
 from engine.rules import apply, legal_actions, new_game
 from engine.scoring import final_scores, joined, network
 from engine.simulate import check_invariants, simulate
-from engine.state import FINISHED, MAIN, GameState
+from engine.state import FINISHED, GameState
 from maps import COLORS, LOCOMOTIVE, load_board
 
 BOARD = load_board("italy")
@@ -28,21 +29,11 @@ RED, BLUE, GREEN, YELLOW, BLACK, WHITE, ORANGE, PINK = range(8)
 
 def start(players: int = 3, seed: int = 5) -> GameState:
     """A game past the ticket choice: every seat keeps its first allowed choice."""
-    state = new_game(BOARD, players, seed=seed)
-    while state.pending:
-        seat = min(state.pending)
-        keep = next(a for a in legal_actions(state, seat) if isinstance(a, KeepTickets))
-        apply(state, seat, keep)
-    assert state.phase == MAIN and state.current == 0
+    state: GameState = first_choices(BOARD, players, seed)
     return state
 
 
-def give(state: GameState, seat: int, card: int, n: int) -> None:
-    """Move n cards of one type from the deck (then the discard pile) to a hand: every card stays counted."""
-    for _ in range(n):
-        where = state.deck if card in state.deck else state.discard
-        where.remove(card)
-        state.players[seat].hand[card] += 1
+give = give_n
 
 
 def empty_hand(state: GameState, seat: int) -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 
 import pytest
+from engine_helpers import first_choices, give_n
 
-from engine.actions import ClaimRoute, DrawBlind, KeepTickets
+from engine.actions import ClaimRoute, DrawBlind
 from engine.errors import GameDataError, IllegalAction
 from engine.features import FEATURES
 from engine.features.bullet_trains import bonus_for, bullet_claims, supply, track
@@ -25,21 +26,11 @@ BOARD = load_board("japan")
 
 def start(players: int = 3, seed: int = 7) -> GameState:
     """A game past the ticket choice: every seat keeps its first allowed choice."""
-    state = new_game(BOARD, players, seed=seed)
-    while state.pending:
-        seat = min(state.pending)
-        keep = next(a for a in legal_actions(state, seat) if isinstance(a, KeepTickets))
-        apply(state, seat, keep)
-    assert state.phase == MAIN and state.current == 0
+    state: GameState = first_choices(BOARD, players, seed)
     return state
 
 
-def give(state: GameState, seat: int, card: int, n: int) -> None:
-    """Move n cards of one type from the deck (then the discard pile) to a hand: every card stays counted."""
-    for _ in range(n):
-        pile = state.deck if card in state.deck else state.discard
-        pile.remove(card)
-        state.players[seat].hand[card] += 1
+give = give_n
 
 
 def route(a: str, b: str, *, bullet: bool | None = None) -> int:
