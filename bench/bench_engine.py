@@ -3,6 +3,9 @@
     python bench/bench_engine.py [--games 200]
 
 Prints one line per figure. Single process; measured with time.perf_counter (wall) and process_time (CPU).
+The random players draw through `random_legal_action`, which picks `legal_actions(...)[k]` for a uniform k
+without building the list (tests check it against the list); the line "full legal_actions list" plays the
+same way from the complete lists.
 """
 
 from __future__ import annotations
@@ -28,6 +31,19 @@ def games_per_second(
         turns += play_game(board, players, g, variant=variant, options=options, check=False).state.turn
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     return games / wall, games / cpu, turns / games
+
+
+def games_per_second_full_lists(board: str, players: int, games: int) -> float:
+    """The same random play choosing from the complete `legal_actions` list every time (CPU games/s)."""
+    cpu = time.process_time()
+    for g in range(games):
+        rng = random.Random(g)
+
+        def choose(state: GameState, seat: int, legal: list, rng: random.Random = rng):  # type: ignore[type-arg]
+            return legal[rng.randrange(len(legal))]
+
+        play_game(board, players, g, check=False, choosers=[choose] * players)
+    return games / (time.process_time() - cpu)
 
 
 def end_game_state(trains_wanted: int = 45) -> GameState:
@@ -71,6 +87,8 @@ def main() -> None:
             f"{board:8} {variant or 'default':10} {'+'.join(options) or '-':10} 4 players: "
             f"{wall:6.1f} games/s wall, {cpu:6.1f} games/s CPU, {turns:.0f} turns/game"
         )
+    full = games_per_second_full_lists("europe", 4, max(10, args.games // 4))
+    print(f"europe   (choosing from the full legal_actions list each time): {full:6.1f} games/s CPU")
 
     state = end_game_state()
     seat = max(range(4), key=lambda s: len(state.players[s].routes))

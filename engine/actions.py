@@ -48,15 +48,35 @@ def action_from_json(data: dict[str, Any]) -> Action:
         cls = ACTION_TYPES[data["type"]]
     except (KeyError, TypeError) as exc:
         raise GameDataError(f"unknown action {data!r}") from exc
-    kwargs = {}
-    for f in fields(cls):
-        if f.name in data:
-            v = data[f.name]
-            kwargs[f.name] = tuple(v) if isinstance(v, list) else v
+    # actions are immutable and a saved game repeats the same few many times: one instance each
+    values = tuple(data.values())
     try:
-        return cls(**kwargs)
+        key: tuple[Any, ...] | None = (tuple(data), tuple(map(type, values)), values)  # True is not 1 here
+        found = _DECODED.get(key)  # type: ignore[arg-type]
+    except TypeError:  # a list (or worse) among the values: decoded the long way
+        key, found = None, None
+    if found is not None:
+        return found
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    kwargs = {}
+    for name in names:
+        if name in data:
+            v = data[name]
+            kwargs[name] = tuple(v) if isinstance(v, list) else v
+    try:
+        action = cls(**kwargs)
     except TypeError as exc:
         raise GameDataError(f"malformed action {data!r}: {exc}") from exc
+    if key is not None:
+        if len(_DECODED) >= 20_000:
+            _DECODED.clear()
+        _DECODED[key] = action
+    return action
+
+
+_DECODED: dict[tuple[Any, ...], Action] = {}
 
 
 @register

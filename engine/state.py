@@ -272,6 +272,16 @@ class GameState:
         return new
 
     # -- JSON ---------------------------------------------------------------------------------------------
+    def history_json(self) -> list[list[Any]]:
+        """The history as JSON ([seat, action], ...), converted once per action: a game in play is saved after
+        every turn. Do not change the result."""
+        done: list[list[Any]] | None = self.derived.get("history_json")
+        if done is None or len(done) > len(self.history):
+            done = self.derived["history_json"] = []
+        for seat, action in self.history[len(done) :]:
+            done.append([seat, action.to_json()])
+        return done[:]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": 1,
@@ -295,7 +305,7 @@ class GameState:
             "turn": self.turn,
             "last_round_left": self.last_round_left,
             "ended_by": self.ended_by,
-            "history": [[s, a.to_json()] for s, a in self.history],
+            "history": self.history_json(),
             "setup_rejected": self.setup_rejected,
             "box": self.box,
             "module": self.module,
@@ -330,12 +340,13 @@ class GameState:
             s.turn = d["turn"]
             s.last_round_left = d["last_round_left"]
             s.ended_by = d["ended_by"]
-            s.history = [(seat, action_from_json(a)) for seat, a in d["history"]]
+            history_json = [[seat, a] for seat, a in d["history"]]
+            s.history = [(seat, action_from_json(a)) for seat, a in history_json]
             s.setup_rejected = list(d["setup_rejected"])
             s.box = list(d["box"])
             s.module = d["module"]
             s.last_event = d.get("last_event", {})
-            s.derived = {}
+            s.derived = {"history_json": history_json}
         except (KeyError, TypeError, ValueError) as exc:
             raise GameDataError(f"not a saved game state: {exc}") from exc
         return s

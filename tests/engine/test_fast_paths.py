@@ -192,3 +192,34 @@ def test_gray_payments_counted_as_listed(length, symbols, hand):  # type: ignore
     hand[LOCOMOTIVE_PLUS4] = 0  # the counted case: no Locomotive +4 to use
     listed = payment_shapes(GRAY, length, symbols, 0, tuple(hand), 0)
     assert gray_payment_count(length, symbols, tuple(hand), hand[LOCOMOTIVE]) == len(listed)
+
+
+def test_saved_history_is_every_action_in_order_after_saves_copies_and_loads():
+    """The history's JSON is converted once per action (a game in play is saved every turn): it must still be
+    the whole log after saving midway, copying, loading and playing on."""
+    rng = random.Random(8)
+    state = new_game("europe", 3, seed=8)
+    states = [state]
+    for step in range(400):
+        if state.finished:
+            break
+        seat = rng.choice(to_act(state))
+        apply(state, seat, random_legal_action(state, seat, rng))
+        if step % 37 == 0:
+            state.to_json()  # a save midway
+        if step % 91 == 0:
+            state = state.copy()
+            states.append(state)
+        if step % 143 == 0:
+            state = GameState.from_json(state.to_json())
+            states.append(state)
+    for s in states:
+        assert s.to_dict()["history"] == [[seat, a.to_json()] for seat, a in s.history]
+
+
+def test_decoded_actions_keep_true_and_one_apart():
+    from engine.actions import DrawFaceUp, action_from_json
+
+    one = action_from_json({"type": "draw_face_up", "slot": 1, "warehouse": None})
+    true = action_from_json({"type": "draw_face_up", "slot": True, "warehouse": None})
+    assert one == DrawFaceUp(1) and type(true.slot) is bool  # type: ignore[attr-defined]
