@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.actions import ClaimRoute
 from engine.state import NOBODY, GameState
@@ -17,9 +16,9 @@ def plus4_min_length(board: Board) -> int:
     return int(board.rules["deck"].get("plus4_min_length", PLUS4_MIN_LENGTH))
 
 
-@dataclass(frozen=True, slots=True)
-class Payment:
-    """The cards a claim takes from the hand (the Italy ferry cards apart)."""
+class Payment(NamedTuple):
+    """The cards a claim takes from the hand (the Italy ferry cards apart). A named tuple: made on every claim,
+    and a tuple is the cheapest immutable value to make."""
 
     color: int
     colored: int
@@ -125,6 +124,13 @@ def payment_of(state: GameState, action: ClaimRoute) -> Payment | str:
 def affordability_error(state: GameState, seat: int, route_id: int, pay: Payment) -> str | None:
     player = state.players[seat]
     hand = player.hand
+    if (
+        (not pay.colored or hand[pay.color] >= pay.colored)
+        and hand[LOCOMOTIVE] >= pay.locomotives
+        and hand[LOCOMOTIVE_PLUS4] >= pay.plus4
+        and player.ferry_cards >= pay.ferry_cards
+    ):
+        return None
     missing = []
     if pay.colored and hand[pay.color] < pay.colored:
         missing.append(f"{pay.colored} {CARD_NAMES[pay.color]} (you have {hand[pay.color]})")

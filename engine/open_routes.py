@@ -119,7 +119,7 @@ class OpenRoutes:
             pos = position[r]
             for lists in by_seat:
                 rids = lists[pos]
-                if r in rids:
+                if r in rids:  # (absent where a double of it had closed it)
                     rids.remove(r)
             if len(group) > 1:  # its doubles close for the taker, or for everyone with few players
                 for seat, lists in enumerate(by_seat):
