@@ -242,25 +242,6 @@ def trip_options(
     return out
 
 
-def offered_trips(state: GameState, seat: int, start: int) -> list[tuple[int, ...]]:
-    """trip_options with the default limits, remembered while nothing they depend on changes (the claimed
-    routes, the seat's Passenger cards, the merchandise piles): listing the legal actions asks every turn."""
-    key = (
-        seat,
-        start,
-        state.players[seat].hand[PASSENGER_CARD],
-        tuple(state.route_owner),
-        tuple(map(len, piles(state))),
-    )
-    cache: dict[tuple[Any, ...], list[tuple[int, ...]]] = state.derived.setdefault("passenger_trips", {})
-    found = cache.get(key)
-    if found is None:
-        if len(cache) > 64:
-            cache.clear()
-        found = cache[key] = trip_options(state, seat, start)
-    return found
-
-
 class Passengers(Feature):
     name = NAME
     action_types = (PlacePassenger, MovePassenger)
@@ -278,17 +259,17 @@ class Passengers(Feature):
         return [
             MovePassenger(start, trip)
             for start in passengers_of(state, seat)
-            for trip in offered_trips(state, seat, start)
+            for trip in trip_options(state, seat, start)
         ]
 
     def count_turn_actions(self, state: GameState, seat: int) -> int:
         if state.phase not in (MAIN, LAST_ROUND):
             return 0
-        return sum(len(offered_trips(state, seat, start)) for start in passengers_of(state, seat))
+        return sum(len(trip_options(state, seat, start)) for start in passengers_of(state, seat))
 
     def nth_turn_action(self, state: GameState, seat: int, k: int) -> Action:
         for start in passengers_of(state, seat):
-            trips = offered_trips(state, seat, start)
+            trips = trip_options(state, seat, start)
             if k < len(trips):
                 return MovePassenger(start, trips[k])
             k -= len(trips)
