@@ -196,6 +196,8 @@ def _payable(state: GameState, seat: int, counting: bool) -> list[tuple[list[int
         limit = have + wilds
         if limit > trains:
             limit = trains
+        if limit < shapes_by_length[0][1]:
+            continue  # not even the shortest route of this colour
         for pos, length, symbols, waves, key in shapes_by_length:
             if length > limit:
                 break  # longer shapes of this colour cannot be paid either
@@ -546,7 +548,7 @@ def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Acti
     n_tickets = ticket_draw_count(state)
     total = n_draws + n_claims + n_tickets
     counted = []
-    features = features_for(state)
+    features = hooks_for(state).turn_actions
     if features:
         free_only = not total
         for f in features:

@@ -27,7 +27,14 @@ def features_for(state: GameState) -> list[Feature]:
 class Hooks:
     """The active modules that override each optional hook (so hot loops skip the no-op defaults)."""
 
-    __slots__ = ("claim_error", "uses_own_trains", "after_claim", "end_triggered", "before_draw")
+    __slots__ = (
+        "claim_error",
+        "uses_own_trains",
+        "after_claim",
+        "end_triggered",
+        "before_draw",
+        "turn_actions",
+    )
 
     def __init__(self, features: list[Feature]):
         def overriding(name: str) -> list[Feature]:
@@ -38,6 +45,9 @@ class Hooks:
         self.after_claim = overriding("after_claim")
         self.end_triggered = overriding("end_triggered")
         self.before_draw = overriding("before_draw")
+        # modules that may offer turn actions of their own (the others' count is always 0)
+        with_actions = {*overriding("turn_actions"), *overriding("count_turn_actions")}
+        self.turn_actions = [f for f in features if f in with_actions]
 
 
 _HOOKS_CACHE: dict[tuple[str, tuple[str, ...]], Hooks] = {}
