@@ -204,12 +204,15 @@ def _payable(state: GameState, seat: int, counting: bool) -> list[tuple[list[int
             rids = open_lists[pos]
             if not rids or symbols > locos:
                 continue
-            if color < 0:
-                if counting and not waves and (length < plus4_min or not plus4):
+            if counting and (color < 0 or waves) and (not plus4 or length < plus4_min):
+                if waves:
+                    n = payment_count(color, length, symbols, waves, hand, ferry)
+                else:  # gray, the usual case
                     n = gray_payment_count(length, symbols, hand, locos)
-                    if n:
-                        out.append((rids, key, n))
-                    continue
+                if n:
+                    out.append((rids, key, n))
+                continue
+            if color < 0:
                 ck: tuple[Any, ...] = (key, hand, ferry)
             else:
                 ck = (key, have, locos, plus4, ferry)
@@ -221,6 +224,38 @@ def _payable(state: GameState, seat: int, counting: bool) -> list[tuple[list[int
             if shapes:
                 out.append((rids, key, len(shapes)) if counting else (rids, shapes, length))
     return out
+
+
+def payment_count(
+    route_color: int, length: int, symbols: int, waves: int, hand: tuple[int, ...], ferry_cards: int
+) -> int:
+    """len(payment_shapes(...)) when no Locomotive +4 can be used, counted: for each number of Ferry cards, the
+    spaces they leave are paid like a plain route whose Locomotive minimum is its symbols plus uncovered waves."""
+    locos = hand[LOCOMOTIVE]
+    if not waves:
+        return _plain_count(route_color, length, symbols, hand, locos)
+    n = 0
+    for ferry in range(min(ferry_cards, (waves + 1) // 2) + 1):
+        covered = min(2 * ferry, waves)
+        n += _plain_count(route_color, length - covered, symbols + waves - covered, hand, locos)
+    return n
+
+
+def _plain_count(route_color: int, length: int, min_locos: int, hand: tuple[int, ...], locos: int) -> int:
+    if route_color < 0:
+        return gray_payment_count(length, min_locos, hand, locos)
+    if min_locos > locos or min_locos > length:
+        return 0
+    n = 1 if locos >= length else 0
+    have = hand[route_color]
+    if have:
+        lo = length - have
+        if lo < min_locos:
+            lo = min_locos
+        hi = locos if locos < length - 1 else length - 1
+        if hi >= lo:
+            n += hi - lo + 1
+    return n
 
 
 def gray_payment_count(length: int, symbols: int, hand: tuple[int, ...], locos: int) -> int:

@@ -18,6 +18,7 @@ from engine.rules import (
     gray_payment_count,
     legal_actions,
     new_game,
+    payment_count,
     random_legal_action,
     to_act,
 )
@@ -182,16 +183,22 @@ def test_payment_shapes_are_every_payment_the_rules_accept(board, route_pick, ha
     assert len(listed) == len(payment_options(state, 0, route.id))  # each once
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=800, deadline=None)
 @given(
+    color=st.sampled_from([GRAY, 0, 3, 7]),
     length=st.integers(1, 9),
     symbols=st.integers(0, 3),
+    waves=st.integers(0, 4),
     hand=st.lists(st.integers(0, 12), min_size=CARD_TYPES, max_size=CARD_TYPES),
+    ferry_cards=st.integers(0, 3),
 )
-def test_gray_payments_counted_as_listed(length, symbols, hand):  # type: ignore[no-untyped-def]
+def test_payments_counted_as_listed(color, length, symbols, waves, hand, ferry_cards):  # type: ignore[no-untyped-def]
     hand[LOCOMOTIVE_PLUS4] = 0  # the counted case: no Locomotive +4 to use
-    listed = payment_shapes(GRAY, length, symbols, 0, tuple(hand), 0)
-    assert gray_payment_count(length, symbols, tuple(hand), hand[LOCOMOTIVE]) == len(listed)
+    waves = min(waves, length)
+    listed = payment_shapes(color, length, symbols, waves, tuple(hand), ferry_cards)
+    assert payment_count(color, length, symbols, waves, tuple(hand), ferry_cards) == len(listed)
+    if color == GRAY and not waves:
+        assert gray_payment_count(length, symbols, tuple(hand), hand[LOCOMOTIVE]) == len(listed)
 
 
 def test_saved_history_is_every_action_in_order_after_saves_copies_and_loads():
