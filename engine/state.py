@@ -193,7 +193,7 @@ class GameState:
         "turn",
         "last_round_left",
         "ended_by",
-        "history",
+        "_history",
         "setup_rejected",
         "box",
         "module",
@@ -222,7 +222,8 @@ class GameState:
         self.turn = 0  # completed turns
         self.last_round_left: int | None = None  # turns left once the end is triggered
         self.ended_by: int | None = None
-        self.history: list[tuple[int, Action]] = []  # (seat, action), every accepted action in order
+        # (seat, action), every accepted action in order; None until first used after loading (see `history`)
+        self._history: list[tuple[int, Action]] | None = []
         self.setup_rejected: list[int] = []  # tickets rejected at setup, waiting to go under the deck
         self.box: list[int] = []  # tickets out of the game
         self.module: dict[str, Any] = {}  # board modules' own shared state (supplies, tokens...)
@@ -262,7 +263,7 @@ class GameState:
         new.turn = self.turn
         new.last_round_left = self.last_round_left
         new.ended_by = self.ended_by
-        new.history = self.history[:]
+        new._history = None if self._history is None else self._history[:]
         new.setup_rejected = self.setup_rejected[:]
         new.box = self.box[:]
         new.module = copy.deepcopy(self.module)
@@ -272,10 +273,25 @@ class GameState:
         return new
 
     # -- JSON ---------------------------------------------------------------------------------------------
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        """Every accepted action with its seat. A loaded game decodes its log only when it is first asked for:
+        loading a game to show or save it does not need it."""
+        if self._history is None:
+            self._history = [(seat, action_from_json(a)) for seat, a in self.derived["history_json"]]
+        return self._history
+
+    @history.setter
+    def history(self, value: list[tuple[int, Action]]) -> None:
+        self._history = value
+        self.derived.pop("history_json", None)
+
     def history_json(self) -> list[list[Any]]:
         """The history as JSON ([seat, action], ...), converted once per action: a game in play is saved after
         every turn. Do not change the result."""
         done: list[list[Any]] | None = self.derived.get("history_json")
+        if self._history is None and done is not None:
+            return done[:]  # loaded and not played on since
         if done is None or len(done) > len(self.history):
             done = self.derived["history_json"] = []
         for seat, action in self.history[len(done) :]:
@@ -341,7 +357,10 @@ class GameState:
             s.last_round_left = d["last_round_left"]
             s.ended_by = d["ended_by"]
             history_json = [[seat, a] for seat, a in d["history"]]
-            s.history = [(seat, action_from_json(a)) for seat, a in history_json]
+            for _seat, a in history_json:
+                if not isinstance(a, dict) or "type" not in a:
+                    raise GameDataError(f"not an action in the history: {a!r}")
+            s._history = None
             s.setup_rejected = list(d["setup_rejected"])
             s.box = list(d["box"])
             s.module = d["module"]
