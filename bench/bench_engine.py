@@ -25,7 +25,9 @@ from engine.state import GameState
 def games_per_second(
     board: str, players: int, games: int, variant: str | None = None, options: tuple[str, ...] = ()
 ) -> tuple[float, float, float]:
-    play_game(board, players, games, variant=variant, options=options, check=False)  # warm-up: caches, imports
+    play_game(
+        board, players, games, variant=variant, options=options, check=False
+    )  # warm-up: caches, imports
     wall, cpu = time.perf_counter(), time.process_time()
     turns = 0
     for g in range(games):
