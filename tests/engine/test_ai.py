@@ -181,7 +181,8 @@ def test_normal_keeps_tickets_it_can_link_and_claims_its_planned_routes() -> Non
     assert action.route in make_plan(state, 0).routes
 
 
-def test_normal_draws_tickets_once_its_tickets_are_done() -> None:
+def tickets_done_usa_game():  # type: ignore[no-untyped-def]
+    """A 2-player USA game where seat 0 was handed the routes of its tickets' paths: its tickets are done."""
     from engine.ai.plan import make_plan
 
     for seed in range(30):
@@ -191,12 +192,17 @@ def test_normal_draws_tickets_once_its_tickets_are_done() -> None:
         if make_plan(state, 0).trains <= 20:
             break
     board = state.board
-    # hand seat 0 the routes of its tickets' paths: its tickets are done, 25+ trains are left
     for r in make_plan(state, 0).routes:
         state.route_owner[r] = 0
         state.players[0].routes.append(r)
         state.players[0].trains -= board.routes[r].length
         state.players[0].score += board.route_points(board.routes[r].length)
+    return state
+
+
+def test_normal_draws_tickets_once_its_tickets_are_done() -> None:
+
+    state = tickets_done_usa_game()
     assert state.players[0].trains >= 25
     action = choose_action(state, 0, "normal", random.Random(0))
     assert isinstance(action, DrawTickets)
@@ -219,21 +225,9 @@ def test_search_settings_limit_the_work() -> None:
 
 def test_hard_base_policy_draws_no_tickets_late_where_normal_does() -> None:
     """Hard's own knobs (engine.ai.policy.HARD_PARAMS): no new tickets with fewer than 9 rounds left."""
-    from engine.ai.plan import make_plan
     from engine.ai.policy import ranked, rounds_left
 
-    for seed in range(30):
-        state = new_game("usa", 2, seed=seed)
-        for seat in (0, 1):
-            apply(state, seat, choose_action(state, seat, "normal", random.Random(0)))
-        if make_plan(state, 0).trains <= 20:
-            break
-    board = state.board
-    for r in make_plan(state, 0).routes:
-        state.route_owner[r] = 0
-        state.players[0].routes.append(r)
-        state.players[0].trains -= board.routes[r].length
-        state.players[0].score += board.route_points(board.routes[r].length)
+    state = tickets_done_usa_game()
     state.players[1].trains = 17  # about 8 rounds left
     assert 6 <= rounds_left(state) < 9
     legal = legal_actions(state, 0)
