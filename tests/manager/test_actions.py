@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import uuid
 from collections.abc import AsyncIterator
 
-import asyncpg
 import pytest
 from manager_helpers import HUMANS, play_random, random_ai, started_game, state_of
+from pg_schema import fresh_pg_schema
 
 from bot.manager import GameManager, ManualClock, Refused
 from bot.storage import GameRepository, open_repository
@@ -180,21 +178,8 @@ async def test_two_managers_on_one_database_stay_consistent(db_url: str, repo: G
 @pytest.fixture
 async def pg_url() -> AsyncIterator[str]:
     """A fresh schema in the test PostgreSQL database (skipped when the server cannot be reached)."""
-    base = os.environ.get("TTR_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
-    try:
-        conn = await asyncpg.connect(base, timeout=5)
-    except (TimeoutError, OSError, asyncpg.exceptions.CannotConnectNowError) as exc:
-        pytest.skip(f"PostgreSQL unreachable at {base}: {exc}")
-    await conn.close()
-    schema = f"ttr_mgr_{uuid.uuid4().hex[:12]}"
-    try:
-        yield f"{base}?schema={schema}"
-    finally:
-        conn = await asyncpg.connect(base, timeout=5)
-        try:
-            await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        finally:
-            await conn.close()
+    async with fresh_pg_schema() as (url, _schema):
+        yield url
 
 
 async def test_postgres_concurrent_play_two_managers(pg_url: str) -> None:

@@ -4,28 +4,15 @@ managers with their own repositories and connections) cannot both open a game in
 from __future__ import annotations
 
 import asyncio
-import os
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import asyncpg
 import pytest
 from manager_helpers import RecordingNotifier, random_ai
+from pg_schema import fresh_pg_schema
 
 from bot.manager import GameManager, ManualClock, Refused
 from bot.storage import GameRepository, GameStatus, PlaceTaken, open_repository
-
-PG_URL = os.environ.get("TTR_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
-
-
-async def _pg_reachable() -> str | None:
-    try:
-        conn = await asyncpg.connect(PG_URL, timeout=5)
-    except (TimeoutError, OSError, asyncpg.exceptions.CannotConnectNowError) as exc:
-        return f"PostgreSQL unreachable at {PG_URL}: {type(exc).__name__}: {exc}"
-    await conn.close()
-    return None
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -34,18 +21,8 @@ async def db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[st
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'shared.db'}"
         return
-    reason = await _pg_reachable()
-    if reason:
-        pytest.skip(reason)
-    schema = f"ttr_test_{uuid.uuid4().hex[:12]}"
-    try:
-        yield f"{PG_URL}?schema={schema}"
-    finally:
-        conn = await asyncpg.connect(PG_URL, timeout=5)
-        try:
-            await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        finally:
-            await conn.close()
+    async with fresh_pg_schema() as (url, _schema):
+        yield url
 
 
 async def _open(url: str, n: int) -> list[GameRepository]:

@@ -7,52 +7,17 @@ with the reason, only when the server cannot be reached; any other failure fails
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
-import asyncpg
 import pytest
+from pg_schema import PG_URL, fresh_pg_schema
 
 from bot.storage import GameRepository, open_repository
 
-PG_URL = os.environ.get("TTR_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+__all__ = ["BACKENDS", "PG_URL", "fresh_pg_schema"]
+
 BACKENDS = ["sqlite-file", "sqlite-memory", "postgres"]
-
-_pg_unreachable: list[str] = []  # cached reason, filled at most once per session
-_pg_checked = False
-
-
-async def _postgres_reason() -> str | None:
-    global _pg_checked
-    if not _pg_checked:
-        _pg_checked = True
-        try:
-            conn = await asyncpg.connect(PG_URL, timeout=5)
-        except (TimeoutError, OSError, asyncpg.exceptions.CannotConnectNowError) as exc:
-            _pg_unreachable.append(f"PostgreSQL unreachable at {PG_URL}: {type(exc).__name__}: {exc}")
-        else:
-            await conn.close()
-    return _pg_unreachable[0] if _pg_unreachable else None
-
-
-@asynccontextmanager
-async def fresh_pg_schema() -> AsyncIterator[tuple[str, str]]:
-    """(url with ?schema=..., schema name) of a fresh schema, dropped on exit; skips if unreachable."""
-    reason = await _postgres_reason()
-    if reason:
-        pytest.skip(reason)
-    schema = f"ttr_test_{uuid.uuid4().hex[:12]}"
-    try:
-        yield f"{PG_URL}?schema={schema}", schema
-    finally:
-        conn = await asyncpg.connect(PG_URL, timeout=5)
-        try:
-            await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        finally:
-            await conn.close()
 
 
 @pytest.fixture(params=BACKENDS)
