@@ -36,18 +36,8 @@ from engine.claims import (
 )
 from engine.errors import IllegalAction
 from engine.open_routes import open_routes, shape_table
-from engine.state import (
-    DEPOTS,
-    FINISHED,
-    LAST_ROUND,
-    MAIN,
-    SETUP,
-    GameState,
-    Pending,
-    SecondDraw,
-    TicketChoice,
-    TicketMix,
-)
+from engine.pending import Pending, SecondDraw, TicketChoice, TicketMix
+from engine.state import DEPOTS, FINISHED, LAST_ROUND, MAIN, SETUP, GameState
 from engine.turn import complete_claim, end_turn, features_for, finish, hooks_for
 from maps import CARD_NAMES, COLORS, LOCOMOTIVE, LOCOMOTIVE_PLUS4, Board, BoardDataError, load_board
 

@@ -13,11 +13,12 @@ import base64
 import copy
 import json
 import random
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any
 
 from engine.actions import Action, action_from_json
 from engine.errors import GameDataError
+from engine.pending import Pending, pending_from_json
 from maps import CARD_TYPES, Board, load_board
 
 # Phases
@@ -61,94 +62,6 @@ class PlayerState:
             "depots": self.depots,
             "extra": copy.deepcopy(self.extra),
         }
-
-
-# ---- Pending decisions -------------------------------------------------------------------------------------
-
-PENDING_TYPES: dict[str, type[Pending]] = {}
-
-
-@dataclass(slots=True)
-class Pending:
-    kind: ClassVar[str] = "pending"
-
-    def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        return {"kind": self.kind, **{k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}}
-
-
-def register_pending(cls: type[Pending]) -> type[Pending]:
-    PENDING_TYPES[cls.kind] = cls
-    return cls
-
-
-def pending_from_json(data: dict[str, Any]) -> Pending:
-    cls = PENDING_TYPES.get(data["kind"])
-    if cls is None:  # a board module's decision: its module registers it when imported
-        from engine.features import load_modules
-
-        load_modules()
-        cls = PENDING_TYPES[data["kind"]]
-    kwargs = {}
-    for f in fields(cls):
-        v = data[f.name]
-        kwargs[f.name] = tuple(v) if isinstance(v, list) else v
-    return cls(**kwargs)
-
-
-@register_pending
-@dataclass(slots=True)
-class SecondDraw(Pending):
-    """The player has drawn one card and may take a second (never a face-up Locomotive)."""
-
-    kind: ClassVar[str] = "second_draw"
-
-
-@register_pending
-@dataclass(slots=True)
-class TicketMix(Pending):
-    """Announce how many of `total` tickets come from each of `decks` (setup step `step`, or -1 in play)."""
-
-    kind: ClassVar[str] = "ticket_mix"
-    step: int = 0
-    total: int = 4
-
-
-@register_pending
-@dataclass(slots=True)
-class TicketChoice(Pending):
-    """Choose which of `offered` tickets to keep. `sources[i]` is the deck `offered[i]` came from."""
-
-    kind: ClassVar[str] = "ticket_choice"
-    offered: tuple[int, ...] = ()
-    sources: tuple[str, ...] = ()
-    keep_min: int = 1
-    keep_max: int = 99
-    rejected: str = "bottom"
-    step: int = -1  # setup step index, -1 for a draw during play
-
-
-@register_pending
-@dataclass(slots=True)
-class TunnelPayment(Pending):
-    """A tunnel claim laid down; `revealed` cards ask `extra` more cards of `color` (or Locomotives)."""
-
-    kind: ClassVar[str] = "tunnel_payment"
-    route: int = 0
-    color: int = 0
-    locomotives: int = 0
-    plus4: int = 0
-    revealed: tuple[int, ...] = ()
-    extra: int = 0
-
-
-@register_pending
-@dataclass(slots=True)
-class WarehouseChoice(Pending):
-    """Warehouses & Depots: the claim reached depots; the player may empty these seats' warehouses."""
-
-    kind: ClassVar[str] = "warehouse_choice"
-    owners: tuple[int, ...] = ()
 
 
 def _pack_rng(rng: random.Random) -> list[Any]:
@@ -241,12 +154,9 @@ class GameState:
         return self.phase == FINISHED
 
     def copy(self) -> GameState:
-        new = GameState.__new__(GameState)
-        new.board = self.board
-        new.variant = self.variant
-        new.options = self.options
-        new.seed = self.seed
-        new.rng = random.Random()
+        # through __init__ (a compiled class has no bare __new__); seeding a generator then setting its state is
+        # cheaper than an unseeded one, which reads the OS's entropy
+        new = GameState(self.board, self.variant, self.options, self.seed, [])
         new.rng.setstate(self.rng.getstate())
         new.players = [copy.deepcopy(p) for p in self.players]
         new.deck = self.deck[:]
@@ -335,11 +245,7 @@ class GameState:
     def from_dict(cls, d: dict[str, Any]) -> GameState:
         try:
             board = load_board(d["board"])
-            s = cls.__new__(cls)
-            s.board = board
-            s.variant = d["variant"]
-            s.options = tuple(d["options"])
-            s.seed = d["seed"]
+            s = cls(board, d["variant"], tuple(d["options"]), d["seed"], [])
             s.rng = _unpack_rng(d["rng"])
             s.players = [PlayerState(**p) for p in d["players"]]
             s.deck = list(d["deck"])

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import IllegalAction
-from engine.state import GameState, TicketChoice, TicketMix
+from engine.pending import TicketChoice, TicketMix
+from engine.state import GameState
 from maps.board import select_tickets
 
 

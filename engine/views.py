@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import EMPTY
+from engine.pending import Pending, TicketChoice, TunnelPayment
 from engine.progress import ticket_progress
-from engine.state import GameState, Pending, TicketChoice, TunnelPayment
+from engine.state import GameState
 from engine.turn import features_for
 from maps import CARD_NAMES
 

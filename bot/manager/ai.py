@@ -22,8 +22,9 @@ from engine.actions import (
     Pass,
     TakeWarehouses,
 )
+from engine.pending import TicketChoice, TunnelPayment, WarehouseChoice
 from engine.rules import legal_actions
-from engine.state import GameState, TicketChoice, TunnelPayment, WarehouseChoice
+from engine.state import GameState
 
 __all__ = ["AIChooser", "choose_ai_action", "engine_ai", "minimal_action", "random_action"]
 

@@ -23,8 +23,9 @@ from typing import Any
 
 from bot.service import Join, Message, Text
 from bot.storage import GameStatus, SeatResult
+from engine.pending import TicketChoice
 from engine.scoring import final_scores
-from engine.state import FINISHED, SETUP, GameState, TicketChoice
+from engine.state import FINISHED, SETUP, GameState
 from maps import Board
 
 __all__ = [

@@ -50,8 +50,9 @@ from bot.service_impl.pictures import Pictures, PoolPictures
 from bot.settings import Settings
 from bot.storage import OPEN_STATUSES, GameStatus, StorageError, open_repository
 from engine.actions import Action, ClaimRoute, KeepTickets
+from engine.pending import SecondDraw, TicketChoice
 from engine.rules import legal_actions
-from engine.state import SETUP, GameState, SecondDraw, TicketChoice
+from engine.state import SETUP, GameState
 from engine.views import player_view
 from maps import CARD_NAMES, LOCOMOTIVE, load_board, normalize_name
 

@@ -12,7 +12,8 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from engine.state import GameState, TicketChoice
+from engine.pending import TicketChoice
+from engine.state import GameState
 from engine.views import player_view
 from maps import CARD_TYPES
 

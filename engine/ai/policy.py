@@ -29,18 +29,9 @@ from engine.actions import (
 from engine.ai import plan as planning
 from engine.ai.infoset import determinize
 from engine.cards import EMPTY
+from engine.pending import SecondDraw, TicketChoice, TicketMix, TunnelPayment, WarehouseChoice
 from engine.scoring import final_scores, joined, network, shared_routes
-from engine.state import (
-    DEPOTS,
-    LAST_ROUND,
-    GameState,
-    PlayerState,
-    SecondDraw,
-    TicketChoice,
-    TicketMix,
-    TunnelPayment,
-    WarehouseChoice,
-)
+from engine.state import DEPOTS, LAST_ROUND, GameState, PlayerState
 from engine.tickets import draw_step, ticket_rules
 from engine.turn import features_for
 from maps import COLORS, GRAY, LOCOMOTIVE, LOCOMOTIVE_PLUS4, PASSENGER_CARD

@@ -25,9 +25,10 @@ from engine.actions import Action, DrawBlind, DrawFaceUp
 from engine.ai import plan as planning
 from engine.ai.infoset import determinize
 from engine.ai.policy import completion_chance, ranked, rounds_left
+from engine.pending import TicketChoice, TicketMix
 from engine.rules import apply, legal_actions, to_act
 from engine.scoring import ScoreSheet, final_scores, joined, network, shared_routes
-from engine.state import LAST_ROUND, MAIN, GameState, TicketChoice, TicketMix
+from engine.state import LAST_ROUND, MAIN, GameState
 from engine.turn import features_for
 
 DEFAULT_BUDGET_MS = 700.0  # ends the search at 80% of it: about 0.6 s per decision

@@ -11,7 +11,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
-from engine.state import GameState, Pending
+from engine.pending import Pending
+from engine.state import GameState
 
 if TYPE_CHECKING:
     from engine.claims import Payment

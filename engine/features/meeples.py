@@ -22,7 +22,8 @@ from engine.actions import Action, register
 from engine.claims import Payment
 from engine.errors import GameDataError, IllegalAction
 from engine.features import Feature, register_feature
-from engine.state import GameState, Pending, register_pending
+from engine.pending import Pending, register_pending
+from engine.state import GameState
 from engine.turn import end_turn
 
 if TYPE_CHECKING:

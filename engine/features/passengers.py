@@ -24,7 +24,8 @@ from engine.claims import Payment
 from engine.errors import IllegalAction
 from engine.features import Feature, register_feature
 from engine.features.merchandise import piles, take_token, top_token
-from engine.state import LAST_ROUND, MAIN, NOBODY, GameState, Pending, register_pending
+from engine.pending import Pending, register_pending
+from engine.state import LAST_ROUND, MAIN, NOBODY, GameState
 from engine.turn import end_turn
 from maps import PASSENGER_CARD
 

@@ -8,7 +8,8 @@ from engine.cards import draw_card
 from engine.claims import Payment
 from engine.errors import IllegalAction
 from engine.features import Feature, register_feature
-from engine.state import GameState, Pending, TunnelPayment
+from engine.pending import Pending, TunnelPayment
+from engine.state import GameState
 from engine.turn import complete_claim, end_turn
 from maps import CARD_NAMES, LOCOMOTIVE
 
@@ -47,8 +48,8 @@ def _laid(p: TunnelPayment, route_length: int) -> Payment:
 
 class Tunnels(Feature):
     name = "tunnels"
-    action_types = (PayTunnel, DeclineTunnel)
-    pending_types = (TunnelPayment,)
+    action_types: tuple[type[Action], ...] = (PayTunnel, DeclineTunnel)
+    pending_types: tuple[type[Pending], ...] = (TunnelPayment,)
 
     def pending_actions(self, state: GameState, seat: int, pending: Pending) -> list[Action]:
         assert isinstance(pending, TunnelPayment)

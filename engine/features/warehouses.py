@@ -12,7 +12,8 @@ from engine.claims import Payment
 from engine.errors import IllegalAction
 from engine.features import Feature, register_feature
 from engine.features.stations import city_is_free, free_cities, free_city_count
-from engine.state import DEPOTS, MAIN, GameState, Pending, WarehouseChoice
+from engine.pending import Pending, WarehouseChoice
+from engine.state import DEPOTS, MAIN, GameState
 from engine.turn import end_turn
 from maps import CARD_TYPES
 
@@ -27,8 +28,8 @@ def _opt(state: GameState) -> dict:
 class Warehouses(Feature):
     name = "warehouses"
     free_turn_actions = True
-    action_types = (PlaceDepot, TakeWarehouses)
-    pending_types = (WarehouseChoice,)
+    action_types: tuple[type[Action], ...] = (PlaceDepot, TakeWarehouses)
+    pending_types: tuple[type[Pending], ...] = (WarehouseChoice,)
 
     def setup(self, state: GameState) -> None:
         state.warehouses = [[0] * CARD_TYPES for _ in state.players]

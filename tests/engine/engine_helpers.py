@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from engine.actions import ChooseTicketMix, KeepTickets
+from engine.pending import TicketChoice, TicketMix
 from engine.rules import apply, legal_actions, new_game
-from engine.state import MAIN, TicketChoice, TicketMix
+from engine.state import MAIN
 from maps import CARD_NAMES, CARD_TYPES
 
 

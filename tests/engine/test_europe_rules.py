@@ -19,11 +19,12 @@ from engine.actions import (
     TakeWarehouses,
 )
 from engine.errors import IllegalAction
+from engine.pending import TicketChoice, TunnelPayment, WarehouseChoice
 from engine.rules import apply, legal_actions, new_game
 from engine.scoresheet import score_json
 from engine.scoring import final_scores, longest_path
 from engine.simulate import check_invariants
-from engine.state import DEPOTS, MAIN, TicketChoice, TunnelPayment, WarehouseChoice
+from engine.state import DEPOTS, MAIN
 from maps import LOCOMOTIVE
 
 # ---- Tunnels: the three examples of europe-fr.txt (Madrid–Pamplona: two parallel 3-space tunnels) ----------

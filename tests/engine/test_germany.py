@@ -14,10 +14,11 @@ from engine.actions import ChooseTicketMix, ClaimRoute, DrawBlind, DrawTickets, 
 from engine.errors import GameDataError, IllegalAction
 from engine.features import FEATURES
 from engine.features.meeples import MeepleChoice, TakeMeeple, colors, holdings, majority_points, places
+from engine.pending import TicketChoice, TicketMix
 from engine.rules import apply, legal_actions, new_game
 from engine.scoring import final_scores, joined, network
 from engine.simulate import check_invariants, simulate
-from engine.state import MAIN, GameState, TicketChoice, TicketMix
+from engine.state import MAIN, GameState
 from maps import Board, load_board
 
 BOARD = "germany"

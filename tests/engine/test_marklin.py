@@ -31,10 +31,11 @@ from engine.features.passengers import (
     check_trip,
     positions,
 )
+from engine.pending import SecondDraw, TicketChoice, TicketMix
 from engine.rules import apply, claimable_routes, legal_actions, new_game
 from engine.scoring import final_scores
 from engine.simulate import check_invariants, simulate
-from engine.state import MAIN, NOBODY, GameState, SecondDraw, TicketChoice, TicketMix
+from engine.state import MAIN, NOBODY, GameState
 from maps import LOCOMOTIVE, LOCOMOTIVE_PLUS4, PASSENGER_CARD, load_board
 
 BOARD = "marklin"

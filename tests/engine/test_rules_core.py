@@ -9,10 +9,11 @@ from engine_helpers import card, give, route_id, stack_deck, started
 
 from engine.actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
 from engine.errors import IllegalAction
+from engine.pending import SecondDraw, TicketChoice
 from engine.record import make_record, replay
 from engine.rules import apply, legal_actions, new_game, to_act
 from engine.simulate import check_invariants, play_game
-from engine.state import FINISHED, LAST_ROUND, MAIN, SETUP, GameState, SecondDraw, TicketChoice
+from engine.state import FINISHED, LAST_ROUND, MAIN, SETUP, GameState
 from maps import LOCOMOTIVE
 
 

@@ -14,7 +14,7 @@ from bot.i18n import default_catalog
 from bot.manager import GameEvent, GameManager, Outcome
 from bot.manager.events import card
 from bot.service import Text
-from engine.state import TicketChoice
+from engine.pending import TicketChoice
 from maps import CARD_NAMES, load_board
 
 FORBIDDEN_KEYS = {

@@ -10,7 +10,8 @@ from manager_helpers import HUMANS, RecordingNotifier, play_random, random_ai, s
 from bot.manager import GameManager, ManualClock
 from bot.storage import GameRepository, open_repository
 from engine.actions import DrawBlind, KeepTickets
-from engine.state import MAIN, SETUP, TicketChoice
+from engine.pending import TicketChoice
+from engine.state import MAIN, SETUP
 
 ANN, BOB = HUMANS[0][0], HUMANS[1][0]
 
