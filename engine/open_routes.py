@@ -56,13 +56,14 @@ class OpenRoutes:
 
     __slots__ = ("owners", "by_seat")
 
-    def __init__(self, state: GameState):
+    def __init__(self, state: GameState | None = None):
         self.owners: list[int] = []
         self.by_seat: list[list[list[int]]] = []
-        self.rebuild(state)
+        if state is not None:  # None: an empty one, filled by `copy`
+            self.rebuild(state)
 
     def copy(self) -> OpenRoutes:
-        new = OpenRoutes.__new__(OpenRoutes)
+        new = OpenRoutes()
         new.owners = self.owners[:]
         new.by_seat = [[rids[:] for rids in lists] for lists in self.by_seat]
         return new

@@ -56,7 +56,7 @@ class ScoreSheet:
 class UnionFind:
     __slots__ = ("parent",)
 
-    def __init__(self, n: int):
+    def __init__(self, n: int = 0):
         self.parent = list(range(n))
 
     def find(self, x: int) -> int:
@@ -72,7 +72,7 @@ class UnionFind:
             self.parent[ra] = rb
 
     def copy(self) -> UnionFind:
-        uf = UnionFind.__new__(UnionFind)
+        uf = UnionFind()
         uf.parent = self.parent[:]
         return uf
 

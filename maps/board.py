@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +107,7 @@ class Board:
     place_nodes: tuple[tuple[int, ...], ...] = field(repr=False, compare=False)
     node_count: int = field(repr=False, compare=False)
     routes_at: tuple[tuple[int, ...], ...] = field(repr=False, compare=False)
+    points_by_length: tuple[int, ...] = field(repr=False, compare=False)  # rules.route_points by length
 
     def city(self, name: str) -> City:
         """The place called `name` (case- and accent-insensitive, aliases allowed)."""
@@ -133,13 +134,7 @@ class Board:
         return self.variants[vid]
 
     def route_points(self, length: int) -> int:
-        return self._points_by_length[length]
-
-    @cached_property
-    def _points_by_length(self) -> tuple[int, ...]:
-        table = self.rules["route_points"]
-        longest = max(int(k) for k in table)
-        return tuple(int(table.get(str(n), 0)) for n in range(longest + 1))
+        return self.points_by_length[length]
 
 
 def _color(value: str, where: str) -> int:
@@ -287,6 +282,8 @@ def board_from_dict(data: dict[str, Any]) -> Board:
         if cities[r.a].dead_end and cities[r.b].dead_end:
             raise BoardDataError(f"{bid}: route {cities[r.a].name}–{cities[r.b].name} joins two dead ends")
         route_nodes.append((ends[0], ends[1]))
+    points_table = rules["route_points"]
+    longest = max(int(k) for k in points_table)
     routes_at: list[list[int]] = [[] for _ in cities]
     for r in routes:
         routes_at[r.a].append(r.id)
@@ -312,6 +309,7 @@ def board_from_dict(data: dict[str, Any]) -> Board:
         place_nodes=tuple(tuple(n) for n in place_nodes),
         node_count=node_count,
         routes_at=tuple(tuple(x) for x in routes_at),
+        points_by_length=tuple(int(points_table.get(str(n), 0)) for n in range(longest + 1)),
     )
 
 

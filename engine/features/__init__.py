@@ -8,7 +8,9 @@ left as the base class has them.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from engine.actions import Action
 from engine.pending import Pending
@@ -21,11 +23,14 @@ if TYPE_CHECKING:
 FEATURES: dict[str, Feature] = {}
 
 
+# board modules that stay interpreted (their action types cannot be compiled, see setup.py) subclass it
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Feature:
-    name: str = ""
-    free_turn_actions: bool = False  # its turn actions never end the turn (placing depots)
-    action_types: tuple[type[Action], ...] = ()  # actions this module applies
-    pending_types: tuple[type[Pending], ...] = ()  # pending decisions this module resolves
+    # class-level facts (ClassVar: a compiled class would otherwise hold them per instance, hiding a subclass's)
+    name: ClassVar[str] = ""
+    free_turn_actions: ClassVar[bool] = False  # its turn actions never end the turn (placing depots)
+    action_types: ClassVar[tuple[type[Action], ...]] = ()  # actions this module applies
+    pending_types: ClassVar[tuple[type[Pending], ...]] = ()  # pending decisions this module resolves
 
     def setup(self, state: GameState) -> None:
         """After the core setup (decks dealt), before the ticket choice."""

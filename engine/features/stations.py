@@ -89,7 +89,7 @@ def free_cities(state: GameState) -> list[int]:
 
 class Stations(Feature):
     name = "stations"
-    action_types: tuple[type[Action], ...] = (BuildStation,)
+    action_types = (BuildStation,)
 
     def turn_actions(self, state: GameState, seat: int) -> list[Action]:
         if state.phase not in (MAIN, "last_round") or state.players[seat].stations <= 0:

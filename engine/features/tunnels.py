@@ -48,8 +48,8 @@ def _laid(p: TunnelPayment, route_length: int) -> Payment:
 
 class Tunnels(Feature):
     name = "tunnels"
-    action_types: tuple[type[Action], ...] = (PayTunnel, DeclineTunnel)
-    pending_types: tuple[type[Pending], ...] = (TunnelPayment,)
+    action_types = (PayTunnel, DeclineTunnel)
+    pending_types = (TunnelPayment,)
 
     def pending_actions(self, state: GameState, seat: int, pending: Pending) -> list[Action]:
         assert isinstance(pending, TunnelPayment)

@@ -28,8 +28,8 @@ def _opt(state: GameState) -> dict:
 class Warehouses(Feature):
     name = "warehouses"
     free_turn_actions = True
-    action_types: tuple[type[Action], ...] = (PlaceDepot, TakeWarehouses)
-    pending_types: tuple[type[Pending], ...] = (WarehouseChoice,)
+    action_types = (PlaceDepot, TakeWarehouses)
+    pending_types = (WarehouseChoice,)
 
     def setup(self, state: GameState) -> None:
         state.warehouses = [[0] * CARD_TYPES for _ in state.players]
