@@ -2,7 +2,7 @@
 
     python bench/bench_engine.py [--games 200]
 
-Prints one line per figure. Single process; measured with time.perf_counter (wall) and process_time (CPU).
+Prints one line per figure, after saying whether the engine runs compiled (setup.py). Single process; measured with time.perf_counter (wall) and process_time (CPU).
 The random players draw through `random_legal_action`, which picks `legal_actions(...)[k]` for a uniform k
 without building the list (tests check it against the list); the line "full legal_actions list" plays the
 same way from the complete lists.
@@ -15,6 +15,7 @@ import random
 import statistics
 import time
 
+import engine
 from engine.record import make_record, replay
 from engine.rules import new_game
 from engine.scoring import final_scores, longest_path
@@ -72,6 +73,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=200)
     args = parser.parse_args()
+    if engine.COMPILED_MODULES:
+        print(
+            f"engine: compiled by mypyc ({len(engine.COMPILED_MODULES)} modules); TTR_PURE_PYTHON=1 for the sources"
+        )
+    else:
+        print("engine: pure Python (not compiled, or TTR_PURE_PYTHON=1)")
     for board, variant, options in [
         ("europe", None, ()),
         ("europe", "mega", ("warehouses",)),
