@@ -19,7 +19,7 @@ import engine
 from engine.record import make_record, replay
 from engine.rules import new_game
 from engine.scoring import final_scores, longest_path
-from engine.simulate import play_game
+from engine.simulate import SAMPLE_SETUPS, play_game
 from engine.state import GameState
 
 
@@ -79,15 +79,7 @@ def main() -> None:
         )
     else:
         print("engine: pure Python (not compiled, or TTR_PURE_PYTHON=1)")
-    for board, variant, options in [
-        ("europe", None, ()),
-        ("europe", "mega", ("warehouses",)),
-        ("usa", None, ()),
-        ("germany", None, ()),
-        ("marklin", None, ()),
-        ("japan", None, ()),
-        ("italy", None, ()),
-    ]:
+    for board, variant, options in SAMPLE_SETUPS:
         try:
             wall, cpu, turns = games_per_second(board, 4, args.games, variant, options)
         except Exception as exc:  # a board whose modules are not in yet

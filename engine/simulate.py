@@ -21,6 +21,17 @@ from engine.turn import features_for
 from maps import load_board
 from maps.board import select_tickets
 
+# Every board once, plus Europe's heaviest setup (Mega Europe with Warehouses & Depots): (board, variant, options)
+# as the benchmarks and the broad tests play them.
+SAMPLE_SETUPS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
+    ("europe", None, ()),
+    ("europe", "mega", ("warehouses",)),
+    ("usa", None, ()),
+    ("germany", None, ()),
+    ("marklin", None, ()),
+    ("japan", None, ()),
+    ("italy", None, ()),
+)
 MAX_ACTIONS = 5000  # a random game never needs this many; reaching it is reported as an error
 
 

@@ -16,18 +16,9 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.simulate import play_game
+from engine.simulate import SAMPLE_SETUPS, play_game
 
 ROOT = Path(engine.__file__).resolve().parent.parent
-SETUPS = [
-    ("europe", None, ()),
-    ("europe", "mega", ("warehouses",)),
-    ("usa", None, ()),
-    ("germany", None, ()),
-    ("marklin", None, ()),
-    ("japan", None, ()),
-    ("italy", None, ()),
-]
 
 needs_compiled = pytest.mark.skipif(not engine.COMPILED_MODULES, reason="the engine is not compiled here")
 
@@ -57,8 +48,8 @@ def run_python(code: str, *args: str, env: dict[str, str] | None = None, cwd: Pa
 
 @needs_compiled
 def test_compiled_and_pure_python_engines_play_exactly_the_same_games() -> None:
-    here = [play_game(b, 3, 7, variant=v, options=o, check=True).state.to_json() for b, v, o in SETUPS]
-    pure = json.loads(run_python(PLAY, json.dumps(SETUPS), env={"TTR_PURE_PYTHON": "1"}))
+    here = [play_game(b, 3, 7, variant=v, options=o, check=True).state.to_json() for b, v, o in SAMPLE_SETUPS]
+    pure = json.loads(run_python(PLAY, json.dumps(SAMPLE_SETUPS), env={"TTR_PURE_PYTHON": "1"}))
     assert pure["compiled"] == []
     assert pure["games"] == here
 
