@@ -197,6 +197,12 @@ class SQLiteRepository:
         try:
             await conn
         except sqlite3.Error as exc:
+            # aiosqlite then stops its worker thread, which reports back to this event loop: wait for it while the
+            # loop still runs (else the thread may find the loop closed and die with a RuntimeError)
+            for _ in range(500):
+                if thread is None or not thread.is_alive():
+                    break
+                await asyncio.sleep(0.002)
             raise _map_error(exc, f"open {self.path}") from exc
         try:
             conn.row_factory = sqlite3.Row

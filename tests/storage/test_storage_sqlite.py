@@ -15,6 +15,9 @@ import pytest
 from bot.storage import GameRecord, GameRepository, Seat, StorageError, StorageUnavailable, open_repository
 from bot.storage.sqlite import SQLiteRepository
 
+# aiosqlite's worker threads must never outlive the event loop they report to (a failed open used to)
+pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+
 
 async def new_game(repo: GameRepository, **overrides: object) -> GameRecord:
     fields: dict[str, object] = {"guild_id": 1, "channel_id": 10, "host_id": 101, "board": "europe"}
