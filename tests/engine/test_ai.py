@@ -181,28 +181,29 @@ def test_normal_keeps_tickets_it_can_link_and_claims_its_planned_routes() -> Non
     assert action.route in make_plan(state, 0).routes
 
 
-def tickets_done_usa_game():  # type: ignore[no-untyped-def]
-    """A 2-player USA game where seat 0 was handed the routes of its tickets' paths: its tickets are done."""
+def tickets_done_game(board: str = "usa"):  # type: ignore[no-untyped-def]
+    """A 2-player game where seat 0 was handed the routes of its tickets' paths: its tickets are done."""
     from engine.ai.plan import make_plan
 
     for seed in range(30):
-        state = new_game("usa", 2, seed=seed)
-        for seat in (0, 1):
+        state = new_game(board, 2, seed=seed)
+        while state.phase != MAIN:
+            seat = to_act(state)[0]
             apply(state, seat, choose_action(state, seat, "normal", random.Random(0)))
         if make_plan(state, 0).trains <= 20:
             break
-    board = state.board
+    board_ = state.board
     for r in make_plan(state, 0).routes:
         state.route_owner[r] = 0
         state.players[0].routes.append(r)
-        state.players[0].trains -= board.routes[r].length
-        state.players[0].score += board.route_points(board.routes[r].length)
+        state.players[0].trains -= board_.routes[r].length
+        state.players[0].score += board_.route_points(board_.routes[r].length)
     return state
 
 
 def test_normal_draws_tickets_once_its_tickets_are_done() -> None:
 
-    state = tickets_done_usa_game()
+    state = tickets_done_game()
     assert state.players[0].trains >= 25
     action = choose_action(state, 0, "normal", random.Random(0))
     assert isinstance(action, DrawTickets)
@@ -227,9 +228,23 @@ def test_hard_base_policy_draws_no_tickets_late_where_normal_does() -> None:
     """Hard's own knobs (engine.ai.policy.HARD_PARAMS): no new tickets with fewer than 9 rounds left."""
     from engine.ai.policy import ranked, rounds_left
 
-    state = tickets_done_usa_game()
+    state = tickets_done_game()
     state.players[1].trains = 17  # about 8 rounds left
     assert 6 <= rounds_left(state) < 9
     legal = legal_actions(state, 0)
     assert isinstance(ranked(state, 0, legal, random.Random(0), "normal")[0][1], DrawTickets)
     assert not isinstance(ranked(state, 0, legal, random.Random(0), "hard")[0][1], DrawTickets)
+
+
+def test_hard_draws_tickets_later_where_the_most_tickets_score_a_bonus() -> None:
+    """Germany's Globetrotter goes to the most completed tickets: there hard still draws tickets with about 6
+    rounds left, with its tickets done (on the USA it does not, see above)."""
+    from engine.ai.policy import ranked, rounds_left
+
+    state = tickets_done_game("germany")
+    assert state.board.rules.get("most_tickets_bonus")
+    state.players[1].trains = 16
+    assert 5 <= rounds_left(state) < 9
+    assert state.players[0].trains >= 20
+    legal = legal_actions(state, 0)
+    assert isinstance(ranked(state, 0, legal, random.Random(0), "hard")[0][1], DrawTickets)
