@@ -1,9 +1,10 @@
 """The Ticket to Ride rules engine: pure, synchronous and deterministic.
 
-Its hot modules may be compiled by mypyc (see setup.py). The compiled modules are used only when
-`engine/compiled.json` lists the sha256 of each of their sources and every source still matches; otherwise (a
-source edited since the build, or TTR_PURE_PYTHON=1) every module listed there is loaded from its .py file, so a
-stale build can never run in place of the code on disk. Both forms play exactly the same games.
+Its hot modules and the AI may be compiled by mypyc (see setup.py), in groups. A group's compiled modules are used
+only when `engine/compiled.json` lists the sha256 of each of their sources and every source of the group and of
+the groups before it still matches; otherwise (a source edited since the build, or TTR_PURE_PYTHON=1) the
+group's modules and those of the groups after it load from their .py files, so a stale build can never run in
+place of the code on disk. Both forms play exactly the same games.
 """
 
 from __future__ import annotations
@@ -45,31 +46,63 @@ def _source_of(module: str) -> Path:
     return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
 
 
-def _use_compiled_modules() -> frozenset[str]:
-    manifest = _HERE / "compiled.json"
-    if not manifest.exists():
-        return frozenset()
-    try:
-        sources: dict[str, str] = json.loads(manifest.read_text())["sources"]
-    except (OSError, ValueError, KeyError):
-        sources = {}
+def _modules_with_compiled_files() -> set[str]:
+    """engine.rules for engine/rules.cpython-311-x86_64-linux-gnu.so, and so on."""
+    suffixes = sorted(importlib.machinery.EXTENSION_SUFFIXES, key=len, reverse=True)  # the longest that fits
+    found = set()
+    for path in _HERE.rglob("*.*"):
+        suffix = next((s for s in suffixes if path.name.endswith(s)), None)
+        if suffix is not None:
+            parts = path.relative_to(_HERE.parent).with_name(path.name.removesuffix(suffix)).parts
+            found.add(".".join(parts).removesuffix(".__init__"))
+    return found
+
+
+def _stale(modules: dict[str, str]) -> list[str]:
+    """The modules whose source no longer has the hash it was compiled from."""
     stale = []
-    for module, digest in sources.items():
+    for module, digest in modules.items():
         try:
             if hashlib.sha256(_source_of(module).read_bytes()).hexdigest() != digest:
                 stale.append(module)
         except OSError:
             stale.append(module)
-    if sources and not stale and not os.environ.get("TTR_PURE_PYTHON"):
-        return frozenset(sources)
-    if stale:
+    return stale
+
+
+def _use_compiled_modules() -> frozenset[str]:
+    """Decides, group by group in dependency order, which compiled modules run; the rest load from source."""
+    with_compiled_file = _modules_with_compiled_files()
+    if not with_compiled_file:
+        return frozenset()
+    try:
+        groups: dict[str, dict[str, str]] = json.loads((_HERE / "compiled.json").read_text())["groups"]
+    except (OSError, ValueError, KeyError):
+        # no manifest we can read: nothing compiled is known to be current
+        groups = {}
         logging.getLogger(__name__).warning(
-            "engine: %s changed since the engine was compiled; running it as pure Python (slower). "
-            "Rebuild with: pip install -e .",
-            ", ".join(sorted(stale)),
+            "engine: compiled modules without a readable engine/compiled.json; running everything as pure Python "
+            "(slower). Rebuild with: pip install -e ."
         )
-    sys.meta_path.insert(0, _SourcesFirst(set(sources)))
-    return frozenset()
+    compiled: set[str] = set()
+    from_source: set[str] = set(with_compiled_file)  # minus what the manifest vouches for, below
+    pure = bool(os.environ.get("TTR_PURE_PYTHON"))
+    for modules in groups.values():
+        stale = [] if pure else _stale(modules)
+        if stale:
+            logging.getLogger(__name__).warning(
+                "engine: %s changed since it was compiled; running %s as pure Python (slower). "
+                "Rebuild with: pip install -e .",
+                ", ".join(sorted(stale)),
+                "it and what depends on it" if len(stale) == 1 else "them and what depends on them",
+            )
+        # a compiled group calls the compiled code of the groups before it: after one runs from source, all do
+        pure = pure or bool(stale) or not modules
+        (from_source if pure else compiled).update(modules)
+    from_source -= compiled
+    if from_source:
+        sys.meta_path.insert(0, _SourcesFirst(from_source))
+    return frozenset(compiled)
 
 
 COMPILED_MODULES = _use_compiled_modules()

@@ -1,4 +1,4 @@
-"""The compiled engine (mypyc, setup.py) against its sources: the same games, and never a stale build.
+"""The compiled engine and AI (mypyc, setup.py) against their sources: the same games, never a stale build.
 
 These tests need the compiled modules (`pip install -e .` with a C compiler); without them they are skipped, as
 the whole suite then runs the sources themselves.
@@ -25,13 +25,19 @@ needs_compiled = pytest.mark.skipif(not engine.COMPILED_MODULES, reason="the eng
 PLAY = """
 import json, sys
 import engine
+from engine.ai.tournament import play_match
 from engine.simulate import play_game
-out = {"compiled": sorted(engine.COMPILED_MODULES), "games": []}
+out = {"compiled": sorted(engine.COMPILED_MODULES), "games": [], "ai": []}
 for board, variant, options in json.loads(sys.argv[1]):
     state = play_game(board, 3, 7, variant=variant, options=tuple(options), check=True).state
     out["games"].append(state.to_json())
+for board, seats in json.loads(sys.argv[2]):
+    # a huge budget: hard's search then stops at its world count, whatever the speed
+    match = play_match(board, None, (), seats, 5, budget_ms=1e9, keep_state=True)
+    out["ai"].append(match.state.to_json())
 print(json.dumps(out))
 """
+AI_GAMES = [("germany", ["easy", "normal", "normal"]), ("italy", ["normal", "easy"])]
 
 
 def run_python(code: str, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> str:
@@ -47,11 +53,36 @@ def run_python(code: str, *args: str, env: dict[str, str] | None = None, cwd: Pa
 
 
 @needs_compiled
-def test_compiled_and_pure_python_engines_play_exactly_the_same_games() -> None:
+def test_compiled_and_pure_python_engines_and_ais_play_exactly_the_same_games() -> None:
+    compiled = json.loads(run_python(PLAY, json.dumps(SAMPLE_SETUPS), json.dumps(AI_GAMES)))
+    pure = json.loads(
+        run_python(PLAY, json.dumps(SAMPLE_SETUPS), json.dumps(AI_GAMES), env={"TTR_PURE_PYTHON": "1"})
+    )
+    assert pure["compiled"] == [] and "engine.rules" in compiled["compiled"]
+    assert "engine.ai.policy" in compiled["compiled"]
+    assert pure["games"] == compiled["games"]
+    assert pure["ai"] == compiled["ai"]
     here = [play_game(b, 3, 7, variant=v, options=o, check=True).state.to_json() for b, v, o in SAMPLE_SETUPS]
-    pure = json.loads(run_python(PLAY, json.dumps(SAMPLE_SETUPS), env={"TTR_PURE_PYTHON": "1"}))
-    assert pure["compiled"] == []
-    assert pure["games"] == here
+    assert here == compiled["games"]
+
+
+@needs_compiled
+def test_hard_searches_the_same_worlds_compiled_or_not() -> None:
+    decide = """
+import json, random
+import engine
+from engine.ai import choose_action
+from engine.rules import apply, new_game, random_legal_action, to_act
+state = new_game("europe", 3, seed=4)
+rng = random.Random(4)
+for _ in range(60):
+    seat = to_act(state)[0]
+    apply(state, seat, random_legal_action(state, seat, rng))
+seat = to_act(state)[0]
+print(json.dumps([choose_action(state, seat, "hard", random.Random(k), budget_ms=1e9).to_json() for k in range(2)]))
+"""
+    compiled = run_python(decide)
+    assert compiled == run_python(decide, env={"TTR_PURE_PYTHON": "1"})
 
 
 def _copy_of_the_engine(tmp_path: Path) -> Path:
@@ -70,8 +101,9 @@ def _copy_of_the_engine(tmp_path: Path) -> Path:
 
 
 WHICH = """
-import engine, engine.rules, engine.state, engine.features
+import engine, engine.rules, engine.state, engine.features, engine.ai.policy
 print(len(engine.COMPILED_MODULES), engine.rules.__file__, engine.state.__file__, engine.features.__file__)
+print(engine.ai.policy.__file__)
 """
 
 
@@ -81,21 +113,35 @@ def test_an_edited_source_is_never_shadowed_by_its_stale_compiled_module(tmp_pat
     env = {"PYTHONPATH": str(copy)}
     intact = run_python(WHICH, env=env, cwd=copy)
     assert intact.split()[0] == str(len(engine.COMPILED_MODULES))
-    assert str(copy) in intact and ".py " not in intact + " "  # all three compiled, from the copy
+    files = intact.split()[1:5]
+    assert all(f.startswith(str(copy)) and not f.endswith(".py") for f in files)  # compiled, from the copy
 
     with (copy / "engine" / "scoring.py").open("a") as f:
         f.write("\n# edited after the build\n")
     edited = run_python(WHICH, env=env, cwd=copy)
-    count, *files = edited.split()[:4]
-    assert count == "0"  # all or nothing: compiled modules call each other directly
+    count, *files = edited.split()[:5]
+    assert count == "0"  # the engine's group all from source, and the AI which calls it
     assert all(f.endswith(".py") for f in files)
-    assert "engine.scoring changed since the engine was compiled" in edited
+    assert "engine.scoring changed since it was compiled" in edited
     assert "pip install -e ." in edited
+
+
+@needs_compiled
+def test_an_edited_ai_module_leaves_the_engine_compiled(tmp_path: Path) -> None:
+    copy = _copy_of_the_engine(tmp_path)
+    with (copy / "engine" / "ai" / "plan.py").open("a") as f:
+        f.write("\n# edited after the build\n")
+    out = run_python(WHICH, env={"PYTHONPATH": str(copy)}, cwd=copy)
+    count, rules, state, features, policy = out.split()[:5]
+    assert 0 < int(count) < len(engine.COMPILED_MODULES)
+    assert not any(f.endswith(".py") for f in (rules, state, features))
+    assert policy.endswith(".py")  # every module of the AI group, not only the edited one
+    assert "engine.ai.plan changed since it was compiled" in out
 
 
 @needs_compiled
 def test_the_pure_python_switch_loads_every_source(tmp_path: Path) -> None:
     out = run_python(WHICH, env={"TTR_PURE_PYTHON": "1"})
-    count, *files = out.split()[:4]
+    count, *files = out.split()[:5]
     assert count == "0" and all(f.endswith(".py") for f in files)
     assert "changed since" not in out  # asked for, not stale: no warning
