@@ -83,9 +83,11 @@ class OptionalBuildExt(build_ext):
         except Exception as exc:  # no compiler: the sources still work
             self.warn(f"compiling the engine failed ({exc}); it will run as pure Python")
             return
+        built = {ext.name.removesuffix(".__init__") for ext in self.extensions}
         groups = {
             group: {module_name(p): hashlib.sha256((HERE / p).read_bytes()).hexdigest() for p in paths}
             for group, paths in GROUPS.items()
+            if all(module_name(p) in built for p in paths)
         }
         manifest.write_text(json.dumps({"groups": groups}, indent=1) + "\n")
 
@@ -98,12 +100,16 @@ def extensions() -> list[Extension]:
     except ImportError:
         print("mypyc is not available: the engine will run as pure Python")
         return []
-    paths = [p for group in GROUPS.values() for p in group]
-    try:
-        return mypycify(paths, opt_level="3", separate=[(group, name) for name, group in GROUPS.items()])
-    except (Exception, SystemExit) as exc:  # mypyc exits on a type error; stay pure Python rather than fail
-        print(f"mypyc could not compile the engine ({exc}): it will run as pure Python")
-        return []
+    names = list(GROUPS)
+    while names:  # all the groups, else fewer: a group mypyc refuses must not cost the groups before it
+        paths = [p for name in names for p in GROUPS[name]]
+        try:
+            return mypycify(paths, opt_level="3", separate=[(GROUPS[name], name) for name in names])
+        except (Exception, SystemExit) as exc:  # mypyc exits on a type error
+            print(f"mypyc could not compile {', '.join(names)} ({exc})")
+            names.pop()
+    print("the engine will run as pure Python")
+    return []
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
