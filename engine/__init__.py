@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import json
 import logging
 import os
@@ -87,8 +88,17 @@ def _use_compiled_modules() -> frozenset[str]:
     compiled: set[str] = set()
     from_source: set[str] = set(with_compiled_file)  # minus what the manifest vouches for, below
     pure = bool(os.environ.get("TTR_PURE_PYTHON"))
-    for modules in groups.values():
+    for group, modules in groups.items():
         stale = [] if pure else _stale(modules)
+        if not pure and not stale and importlib.util.find_spec(f"{group}__mypyc") is None:
+            # the group's shared library is not on the path (an editable install older than the build)
+            logging.getLogger(__name__).warning(
+                "engine: %s__mypyc is not importable; running %s as pure Python (slower). "
+                "Reinstall with: pip install -e .",
+                group,
+                group,
+            )
+            pure = True
         if stale:
             logging.getLogger(__name__).warning(
                 "engine: %s changed since it was compiled; running %s as pure Python (slower). "

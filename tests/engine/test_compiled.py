@@ -145,3 +145,17 @@ def test_the_pure_python_switch_loads_every_source(tmp_path: Path) -> None:
     count, *files = out.split()[:5]
     assert count == "0" and all(f.endswith(".py") for f in files)
     assert "changed since" not in out  # asked for, not stale: no warning
+
+
+@needs_compiled
+def test_compiled_modules_whose_shared_library_is_missing_run_from_source(tmp_path: Path) -> None:
+    copy = _copy_of_the_engine(tmp_path)
+    # a group whose library cannot be found, as when an editable install's path mapping predates the build
+    manifest = copy / "engine" / "compiled.json"
+    data = json.loads(manifest.read_text())
+    data["groups"] = {"ttr_gone" if name == "ttr_engine" else name: g for name, g in data["groups"].items()}
+    manifest.write_text(json.dumps(data))
+    out = run_python(WHICH, env={"PYTHONPATH": str(copy)}, cwd=copy)
+    count, *files = out.split()[:5]
+    assert count == "0" and all(f.endswith(".py") for f in files)
+    assert "ttr_gone__mypyc is not importable" in out
