@@ -7,9 +7,9 @@ next `pip install -e .`. Without a C compiler, or with TTR_PURE_PYTHON=1 at inst
 everything is pure Python (correct, slower).
 
 Groups: the AI calls the engine, so an edited engine module sends the AI back to Python too, while an edited AI
-module leaves the engine compiled. Not compiled: engine/actions.py, engine/pending.py and the board modules that
-define action or pending types (mypyc turns a dataclass's ClassVar into a field:
-github.com/mypyc/mypyc/issues/1122), the CLI, the AI's entry point and tournament runner.
+module leaves the engine compiled. Not compiled: engine/actions.py and engine/pending.py (mypyc turns a
+dataclass's ClassVar into a field: github.com/mypyc/mypyc/issues/1122), the CLI, the AI's entry point and
+tournament runner.
 """
 
 from __future__ import annotations
@@ -41,8 +41,11 @@ GROUPS: dict[str, list[str]] = {
         "engine/views.py",
         "engine/features/__init__.py",
         "engine/features/bullet_trains.py",
+        "engine/features/ferry_cards.py",
+        "engine/features/meeples.py",
         "engine/features/merchandise.py",
         "engine/features/passenger_trips.py",
+        "engine/features/passengers.py",
         "engine/features/regions.py",
         "engine/features/stations.py",
         "engine/features/tunnels.py",

@@ -1,7 +1,9 @@
 """Typed actions: small frozen values, hashable, with a JSON form.
 
-Every decision a player makes is one of these. Board modules add their own (engine/features/*) and register them
-here with `register`, so records and saved states can name any action.
+Every decision a player makes is one of these, the board modules' own included (stations, depots, meeples,
+passengers, ferry cards...: the modules in engine/features/* apply them), all registered with `register` so
+records and saved states can name any action. This module and engine.pending stay interpreted when the engine is
+compiled (setup.py): mypyc would turn their `ClassVar` kinds into dataclass fields (mypyc/mypyc#1122).
 """
 
 from __future__ import annotations
@@ -191,3 +193,43 @@ class Pass(Action):
     """Only when nothing else is possible (no card to draw, no route affordable, no ticket left)."""
 
     kind: ClassVar[str] = "pass"
+
+
+# Germany's meeples, Märklin's passengers, Italy's ferry cards
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class TakeMeeple(Action):
+    """After a claim: take a meeple of `color` (a colour name of the board's meeples) from the route end `city`."""
+
+    kind: ClassVar[str] = "take_meeple"
+    city: int = 0
+    color: str = ""
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class PlacePassenger(Action):
+    """After a claim: put a reserve passenger on `city` (one of the route's cities), or None to keep it."""
+
+    kind: ClassVar[str] = "place_passenger"
+    city: int | None = None
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class MovePassenger(Action):
+    """Move the seat's passenger standing on `start` along `routes` (route ids, in travel order)."""
+
+    kind: ClassVar[str] = "move_passenger"
+    start: int = 0
+    routes: tuple[int, ...] = ()
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class TakeFerryCard(Action):
+    """Italy: take the top Ferry card of its pile (the whole turn)."""
+
+    kind: ClassVar[str] = "take_ferry_card"

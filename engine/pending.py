@@ -1,9 +1,8 @@
 """Pending decisions: what a player still has to decide before play goes on (the second card of a draw, which
 tickets to keep, paying for a tunnel...). Small mutable records kept in `GameState.pending`, with a JSON form.
 
-Board modules add their own and register them with `register_pending`, so saved states can name any of them.
-This module and engine.actions stay interpreted when the engine is compiled (setup.py): mypyc would turn their
-`ClassVar` kinds into dataclass fields.
+The board modules' decisions are here too (engine/features/* resolve them), registered with `register_pending`
+so saved states can name any of them. Interpreted even when the engine is compiled, as engine.actions.
 """
 
 from __future__ import annotations
@@ -97,3 +96,23 @@ class WarehouseChoice(Pending):
 
     kind: ClassVar[str] = "warehouse_choice"
     owners: tuple[int, ...] = ()
+
+
+@register_pending
+@dataclass(slots=True)
+class MeepleChoice(Pending):
+    """The seat claimed `route` and still takes a meeple from each place of `cities` (one per entry)."""
+
+    kind: ClassVar[str] = "meeple_choice"
+    route: int = 0
+    cities: tuple[int, ...] = ()
+
+
+@register_pending
+@dataclass(slots=True)
+class PassengerPlacement(Pending):
+    """The seat has claimed `route` and may put a reserve passenger on one of `cities` (or none)."""
+
+    kind: ClassVar[str] = "passenger_placement"
+    route: int = 0
+    cities: tuple[int, ...] = ()

@@ -10,10 +10,9 @@ State: `state.module["ferry_pile"]` (cards in the pile), `player.ferry_cards` (p
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
-from engine.actions import Action, register
+from engine.actions import Action, TakeFerryCard
 from engine.errors import IllegalAction
 from engine.features import Feature, register_feature
 from engine.state import LAST_ROUND, MAIN, GameState
@@ -21,14 +20,6 @@ from engine.turn import end_turn
 
 NAME = "ferry_cards"
 PILE = "ferry_pile"
-
-
-@register
-@dataclass(frozen=True, slots=True)
-class TakeFerryCard(Action):
-    """Italy: take the top Ferry card of its pile (the whole turn)."""
-
-    kind: ClassVar[str] = "take_ferry_card"
 
 
 def _rules(state: GameState) -> dict[str, Any]:

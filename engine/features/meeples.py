@@ -15,14 +15,13 @@ bag}; `player.extra["meeples"]` = the player's count of each colour (colours in 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from engine.actions import Action, register
+from engine.actions import Action, TakeMeeple
 from engine.claims import Payment
 from engine.errors import GameDataError, IllegalAction
 from engine.features import Feature, register_feature
-from engine.pending import Pending, register_pending
+from engine.pending import MeepleChoice, Pending
 from engine.state import GameState
 from engine.turn import end_turn
 
@@ -30,26 +29,6 @@ if TYPE_CHECKING:
     from engine.scoring import ScoreSheet
 
 NAME = "meeples"
-
-
-@register
-@dataclass(frozen=True, slots=True)
-class TakeMeeple(Action):
-    """After a claim: take a meeple of `color` (a colour name of the board's meeples) from the route end `city`."""
-
-    kind: ClassVar[str] = "take_meeple"
-    city: int = 0
-    color: str = ""
-
-
-@register_pending
-@dataclass(slots=True)
-class MeepleChoice(Pending):
-    """The seat claimed `route` and still takes a meeple from each place of `cities` (one per entry)."""
-
-    kind: ClassVar[str] = "meeple_choice"
-    route: int = 0
-    cities: tuple[int, ...] = ()
 
 
 def _rules(state: GameState) -> dict[str, Any]:

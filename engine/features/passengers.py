@@ -16,10 +16,9 @@ State: `state.module["passengers"]` = per place the seat of the passenger there,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
-from engine.actions import Action, register
+from engine.actions import Action, MovePassenger, PlacePassenger
 from engine.claims import Payment
 from engine.errors import IllegalAction
 from engine.features import Feature, register_feature
@@ -34,42 +33,13 @@ from engine.features.passenger_trips import (
     positions,
     trip_options,
 )
-from engine.pending import Pending, register_pending
+from engine.pending import PassengerPlacement, Pending
 from engine.state import LAST_ROUND, MAIN, GameState
 from engine.turn import end_turn
 from maps import PASSENGER_CARD
 
 RESERVE = "passengers"
 MOVED = "passengers_moved"
-
-
-@register
-@dataclass(frozen=True, slots=True)
-class PlacePassenger(Action):
-    """After a claim: put a reserve passenger on `city` (one of the route's cities), or None to keep it."""
-
-    kind: ClassVar[str] = "place_passenger"
-    city: int | None = None
-
-
-@register
-@dataclass(frozen=True, slots=True)
-class MovePassenger(Action):
-    """Move the seat's passenger standing on `start` along `routes` (route ids, in travel order)."""
-
-    kind: ClassVar[str] = "move_passenger"
-    start: int = 0
-    routes: tuple[int, ...] = ()
-
-
-@register_pending
-@dataclass(slots=True)
-class PassengerPlacement(Pending):
-    """The seat has claimed `route` and may put a reserve passenger on one of `cities` (or none)."""
-
-    kind: ClassVar[str] = "passenger_placement"
-    route: int = 0
-    cities: tuple[int, ...] = ()
 
 
 class Passengers(Feature):

@@ -10,11 +10,11 @@ from engine_helpers import card, give, route_id, started
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.actions import ChooseTicketMix, ClaimRoute, DrawBlind, DrawTickets, KeepTickets
+from engine.actions import ChooseTicketMix, ClaimRoute, DrawBlind, DrawTickets, KeepTickets, TakeMeeple
 from engine.errors import GameDataError, IllegalAction
 from engine.features import FEATURES
-from engine.features.meeples import MeepleChoice, TakeMeeple, colors, holdings, majority_points, places
-from engine.pending import TicketChoice, TicketMix
+from engine.features.meeples import colors, holdings, majority_points, places
+from engine.pending import MeepleChoice, TicketChoice, TicketMix
 from engine.rules import apply, legal_actions, new_game
 from engine.scoring import final_scores, joined, network
 from engine.simulate import check_invariants, simulate

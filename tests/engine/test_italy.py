@@ -9,10 +9,10 @@ from engine_helpers import first_choices, give_n
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import ClaimRoute, DrawBlind
+from engine.actions import ClaimRoute, DrawBlind, TakeFerryCard
 from engine.claims import Payment, affordability_error, payment_of, payment_options
 from engine.errors import IllegalAction
-from engine.features.ferry_cards import TakeFerryCard, pile
+from engine.features.ferry_cards import pile
 from engine.features.regions import bonus_points, networks, regions_bonus
 from engine.rules import apply, legal_actions, new_game
 from engine.scoring import final_scores, joined, network

@@ -18,20 +18,16 @@ from engine.actions import (
     DrawFaceUp,
     DrawTickets,
     KeepTickets,
+    MovePassenger,
+    PlacePassenger,
     action_from_json,
 )
 from engine.claims import payment_options
 from engine.errors import GameDataError, IllegalAction
 from engine.features import FEATURES
 from engine.features.merchandise import initial_piles, piles
-from engine.features.passengers import (
-    MovePassenger,
-    PassengerPlacement,
-    PlacePassenger,
-    check_trip,
-    positions,
-)
-from engine.pending import SecondDraw, TicketChoice, TicketMix
+from engine.features.passengers import check_trip, positions
+from engine.pending import PassengerPlacement, SecondDraw, TicketChoice, TicketMix
 from engine.rules import apply, claimable_routes, legal_actions, new_game
 from engine.scoring import final_scores
 from engine.simulate import check_invariants, simulate
