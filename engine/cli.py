@@ -79,11 +79,26 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         except ImportError:
             print("AI players are not available in this build", file=sys.stderr)
             return EXIT_BAD_INPUT
-        result: dict[str, Any] = tournament(
-            args.map, seats, args.games, args.seed, variant=args.variant, options=options
-        )
-        print(json.dumps(result, indent=1) if args.json else _format_tournament(result))
-        return 1 if result.get("errors") else 0
+        # a tournament: one board, several (--map europe,usa) or every board (--map all)
+        boards = board_ids() if args.map == "all" else [b.strip() for b in args.map.split(",") if b.strip()]
+        results: list[dict[str, Any]] = []
+        for board in boards:
+            results.append(
+                tournament(
+                    board,
+                    seats,
+                    args.games,
+                    args.seed,
+                    variant=args.variant if len(boards) == 1 else None,
+                    options=options if len(boards) == 1 else (),
+                    progress=_progress_bar(args.games),
+                )
+            )
+            if not args.json:
+                print(_format_tournament(results[-1]), flush=True)
+        if args.json:
+            print(json.dumps(results[0] if len(results) == 1 else {"tournaments": results}, indent=1))
+        return 1 if any(r.get("errors") for r in results) else 0
     players = args.players or 4
     result = simulate(
         args.map,
@@ -118,6 +133,13 @@ def _format_tournament(result: dict[str, Any]) -> str:
             f"  seat {i + 1} {seat:7} wins {result['wins'][i]:4}  mean score "
             f"{result['mean_scores'][i]:6.1f}  decision {result['mean_decision_ms'][i]:7.2f} ms"
         )
+    for level, info in result.get("levels", {}).items():
+        lines.append(
+            f"  level {level:7} win rate {100 * info['win_rate']:5.1f}%  mean score {info['mean_score']:6.1f}  "
+            f"decision p50 {info['p50_decision_ms']:7.2f} ms, p95 {info['p95_decision_ms']:7.2f} ms"
+        )
+    for error in result.get("errors", []):
+        lines.append("  error: " + error)
     return "\n".join(lines)
 
 
@@ -178,11 +200,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_maps)
 
     p = sub.add_parser("simulate", help="play random (or AI) games and check the rules' invariants")
-    p.add_argument("--map", required=True)
+    p.add_argument("--map", required=True, help="a board; with --seats also several (europe,usa) or all")
     p.add_argument("--variant")
     p.add_argument("--option", action="append", help="game option, e.g. warehouses (repeatable)")
     p.add_argument("--players", type=int)
-    p.add_argument("--seats", help="seat types, e.g. normal,hard,random,random (sets the player count)")
+    p.add_argument(
+        "--seats",
+        help="seat types, e.g. normal,hard,random,random (sets the player count): a tournament, seats rotating",
+    )
     p.add_argument("--games", type=int, default=10)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")

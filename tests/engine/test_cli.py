@@ -156,3 +156,34 @@ def test_score_accepts_accents_and_case(capsys, tmp_path):
     data = {"map": "europe", "players": [{"name": "A", "routes": [["zurich", "MUNCHEN"]], "tickets": []}]}
     code, out, _ = run(capsys, "score", score_file(tmp_path, data))
     assert code == 0 and json.loads(out)["players"][0]["route_points"] == 2
+
+
+def test_simulate_with_ai_seats_reports_each_seat(capsys):
+    code, out, _ = run(
+        capsys, "simulate", "--map", "usa", "--seats", "normal,random,random", "--games", "3", "--json"
+    )
+    assert code == 0
+    result = json.loads(out)
+    assert result["seats"] == ["normal", "random", "random"] and result["games"] == 3
+    assert sum(result["wins"]) >= 3  # a shared first place counts for each winner
+    assert len(result["mean_scores"]) == len(result["mean_decision_ms"]) == 3
+    assert all(ms > 0 for ms in result["mean_decision_ms"])
+    assert set(result["levels"]) == {"normal", "random"}
+
+
+def test_tournament_over_several_boards_per_level_and_board(capsys):
+    code, out, _ = run(
+        capsys, "simulate", "--map", "japan,italy", "--seats", "normal,easy", "--games", "2", "--json"
+    )
+    assert code == 0
+    boards = json.loads(out)["tournaments"]
+    assert [b["map"] for b in boards] == ["japan", "italy"]
+    for b in boards:
+        assert set(b["levels"]) == {"normal", "easy"}
+        for level in b["levels"].values():
+            assert 0 <= level["win_rate"] <= 1 and level["p95_decision_ms"] >= level["p50_decision_ms"] > 0
+    code, out, _ = run(capsys, "simulate", "--map", "japan,italy", "--seats", "normal,easy", "--games", "1")
+    assert code == 0
+    for board in ("japan", "italy"):
+        section = out.split(f"{board}: 1 games")[1].split(": 1 games")[0]
+        assert "level normal" in section and "level easy" in section and "win rate" in section
