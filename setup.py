@@ -44,7 +44,6 @@ GROUPS: dict[str, list[str]] = {
         "engine/features/ferry_cards.py",
         "engine/features/meeples.py",
         "engine/features/merchandise.py",
-        "engine/features/passenger_trips.py",
         "engine/features/passengers.py",
         "engine/features/regions.py",
         "engine/features/stations.py",

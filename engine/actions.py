@@ -43,10 +43,6 @@ def register(cls: type[Action]) -> type[Action]:
 
 def action_from_json(data: dict[str, Any]) -> Action:
     try:
-        if data["type"] not in ACTION_TYPES:  # a board module's action: its module registers it when imported
-            from engine.features import load_modules
-
-            load_modules()
         cls = ACTION_TYPES[data["type"]]
     except (KeyError, TypeError) as exc:
         raise GameDataError(f"unknown action {data!r}") from exc

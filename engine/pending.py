@@ -30,12 +30,7 @@ def register_pending(cls: type[Pending]) -> type[Pending]:
 
 
 def pending_from_json(data: dict[str, Any]) -> Pending:
-    cls = PENDING_TYPES.get(data["kind"])
-    if cls is None:  # a board module's decision: its module registers it when imported
-        from engine.features import load_modules
-
-        load_modules()
-        cls = PENDING_TYPES[data["kind"]]
+    cls = PENDING_TYPES[data["kind"]]
     kwargs = {}
     for f in fields(cls):
         v = data[f.name]

@@ -82,11 +82,6 @@ def decode(code: str) -> Action | None:
         head, *values = code.split(".")
         cls = ACTION_TYPES.get(_LONG.get(head, head))
         if cls is None:
-            from engine.features import load_modules
-
-            load_modules()
-            cls = ACTION_TYPES.get(_LONG.get(head, head))
-        if cls is None:
             return None
         fs = fields(cls)
         if len(values) != len(fs):

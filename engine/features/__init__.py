@@ -109,13 +109,6 @@ def _load_modules() -> None:
     _loaded = True
 
 
-def load_modules() -> None:
-    """Make sure every board module is imported, so that their actions and pending decisions are registered
-    (reading a saved state or a record in a fresh process)."""
-    if not _loaded:
-        _load_modules()
-
-
 def active_features(state: GameState) -> list[Feature]:
     if not _loaded:
         _load_modules()
