@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from engine.actions import Action, DrawBlind, DrawFaceUp
 from engine.ai import plan as planning
 from engine.ai.infoset import determinize
-from engine.ai.policy import completion_chance, ranked, rounds_left
+from engine.ai.policy import PARAMS, completion_chance, params_for, ranked, rounds_left
 from engine.pending import TicketChoice, TicketMix
 from engine.rules import apply, legal_actions, to_act
 from engine.scoring import ScoreSheet, final_scores, joined, network, shared_routes
@@ -46,6 +46,11 @@ class SearchSettings:
         0.0  # bias of the other players' tickets towards their claimed routes (infoset.determinize)
     )
     midgame: bool = True  # search turn-start decisions before the end nears (else: ticket decisions only)
+    tickets: bool = True  # search ticket choices before the end nears (else: the base policy's choice)
+    # completion_chance's time slack when valuing unfinished tickets; None: hard's own for the board, so the
+    # search does not undo its base policy's ticket choices (with normal's 1.45 it kept fewer tickets at the
+    # start of 4 USA games in 5, and its 4-player table wins fell below its base policy's)
+    eval_time_slack: float | None = None
 
 
 SETTINGS = SearchSettings()
@@ -69,7 +74,9 @@ def search(
     )
     if not worth or len(scored) < 2:
         return scored[0][1]
-    if pending is None and not settings.midgame and rounds_left(state) > settings.full_rollout_rounds:
+    if rounds_left(state) > settings.full_rollout_rounds and not (
+        settings.midgame if pending is None else settings.tickets
+    ):
         return scored[0][1]
     cands = candidates(scored, settings.candidates)
     if len(cands) < 2:
@@ -79,6 +86,11 @@ def search(
     horizon_turns = max(2, round(settings.horizon_rounds * state.num_players))
     if rounds_left(state) <= settings.full_rollout_rounds:
         horizon_turns = 10_000  # near the end: play it out and score it exactly
+    params = (
+        params_for("hard", state)
+        if settings.eval_time_slack is None
+        else dict(PARAMS, time_slack=settings.eval_time_slack)
+    )
     for _ in range(settings.max_worlds):
         world = determinize(state, seat, rng, infer=settings.infer)
         seed = rng.getrandbits(32)
@@ -87,7 +99,7 @@ def search(
             s.rng = random.Random(seed)
             apply(s, seat, a)
             playout(s, seat, horizon_turns, random.Random(seed ^ 0x9E3779B9))
-            values[i].append(margin(s, seat))
+            values[i].append(margin(s, seat, params))
         worlds += 1
         if time.perf_counter() - started > budget * 0.8:
             break
@@ -146,14 +158,14 @@ def playout(state: GameState, seat: int, horizon_turns: int, rng: random.Random)
         steps += 1
 
 
-def margin(state: GameState, seat: int) -> float:
-    values = evaluate(state)
+def margin(state: GameState, seat: int, params: dict[str, float] = PARAMS) -> float:
+    values = evaluate(state, params)
     mine = values[seat]
     best_other = max(v for s, v in enumerate(values) if s != seat)
     return mine - best_other
 
 
-def evaluate(state: GameState) -> list[float]:
+def evaluate(state: GameState, params: dict[str, float] = PARAMS) -> list[float]:
     """Every player's expected final score from this position (exact once the game is over). Reads everything:
     it is only ever run on determinized copies."""
     if state.finished:
@@ -183,7 +195,7 @@ def evaluate(state: GameState) -> list[float]:
             v -= sum(board.tickets[t].points for t in lost)
             reachable = [t for t in todo if t not in lost]
             if reachable:
-                chance = completion_chance(state, seat, trains, cards)
+                chance = completion_chance(state, seat, trains, cards, params=params)
                 v += sum(board.tickets[t].points for t in reachable) * (2 * chance - 1)
                 spare = max(0, p.trains - trains)
         # trains still to place and cards in hand turn into route points later
