@@ -11,11 +11,16 @@ Targets: normal beats random in >= 95% of games on every board; hard beats norma
 hard wins most often at the hard / normal / normal / easy table; normal's mean at a table of normals >= 80 on
 Europe and USA; easy and normal < 20 ms p95, hard < 1.5 s p95; no illegal action.
 A full run at the default sizes takes about an hour of one core (the hard games dominate).
+
+A/B runs: `--search candidates=1` plays hard's base policy alone (no search, ~100x faster), `--search
+midgame=false,eval_time_slack=1.45` changes engine.ai.search.SETTINGS, `--hard-params time_slack=2.0` changes
+hard's policy knobs (engine.ai.policy.HARD_PARAMS and HARD_MOST_TICKETS). The same --seed plays the same deals.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -43,6 +48,34 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def rate(wins: float, n: int) -> str:
     lo, hi = wilson(wins, n)
     return f"{wins:g}/{n} = {100 * wins / max(1, n):.0f}% [95% CI {100 * lo:.0f}-{100 * hi:.0f}%]"
+
+
+def knobs(text: str) -> dict[str, Any]:
+    """`a=1,b=false,c=2.5` -> {"a": 1, "b": False, "c": 2.5} (values read as JSON, else kept as text)."""
+    out: dict[str, Any] = {}
+    for item in filter(None, text.split(",")):
+        key, _, value = item.partition("=")
+        try:
+            out[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value
+    return out
+
+
+def set_knobs(search: dict[str, Any], hard_params: dict[str, Any]) -> None:
+    """Worker start-up: apply the A/B knobs in this process."""
+    from engine.ai import policy
+    from engine.ai import search as searching
+
+    for key, value in search.items():
+        if not hasattr(searching.SETTINGS, key):
+            raise SystemExit(f"unknown search setting {key!r}")
+        setattr(searching.SETTINGS, key, value)
+    for key in hard_params:
+        if key not in policy.HARD_PARAMS:
+            raise SystemExit(f"unknown policy knob {key!r}")
+    policy.HARD_PARAMS.update(hard_params)
+    policy.HARD_MOST_TICKETS.update(hard_params)
 
 
 def _one(job: tuple[str, list[str], int, float | None]) -> dict[str, Any]:
@@ -113,14 +146,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget-ms", type=float, default=None, help="hard level's time budget per decision")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (the machine may be shared)")
     ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--search", default="", help="search settings for A/B runs: key=value,...")
+    ap.add_argument("--hard-params", default="", help="hard policy knobs for A/B runs: key=value,...")
     args = ap.parse_args(argv)
+    search, hard_params = knobs(args.search), knobs(args.hard_params)
+    set_knobs(search, hard_params)  # fails early on a misspelt knob
+    if search or hard_params:
+        print(f"A/B knobs: search {search}, hard policy {hard_params}")
     boards = [b for b in args.boards.split(",") if b]
     hard_boards = [b for b in args.hard_boards.split(",") if b]
     table_boards = [b for b in args.table_boards.split(",") if b]
     times: dict[str, list[float]] = defaultdict(list)
     started = time.perf_counter()
     all_errors: list[str] = []
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+    with ProcessPoolExecutor(
+        max_workers=args.jobs, initializer=set_knobs, initargs=(search, hard_params)
+    ) as pool:
         for board in boards if args.games else []:
             t0 = time.perf_counter()
             r = run(pool, board, ["normal", "random", "random", "random"], args.games, args.seed, None, times)
