@@ -5,7 +5,8 @@ its own tuned knobs, engine.ai.policy.HARD_PARAMS) proposes its best few actions
 dealt (engine.ai.infoset.determinize: the seat's view kept, everything hidden re-dealt); in each world every
 candidate is applied and the game is played on over a short horizon (or to the end): the seat by its base policy,
 the others by the normal policy. The final position is valued for every player (points scored,
-tickets done or likely, module bonuses, what trains and cards are still worth) and the candidate with the best
+tickets done or likely, judged with hard's own time slack so the search agrees with its base policy on ticket
+risk, module bonuses, what trains and cards are still worth) and the candidate with the best
 mean margin over the best opponent wins, provided it beats the base policy's choice by `margin` points and by
 `z` standard errors of the paired per-world differences (otherwise the base choice stands). The same worlds and
 playout seeds serve every candidate (common random numbers), so the comparison is between actions, not luck.

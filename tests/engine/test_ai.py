@@ -266,3 +266,14 @@ def test_hard_search_values_tickets_as_its_base_policy_does() -> None:
         assert isinstance(base, KeepTickets) and isinstance(chosen, KeepTickets)
         same += len(chosen.tickets) == len(base.tickets)
     assert same >= 5
+
+
+def test_search_can_leave_early_ticket_choices_to_its_base_policy() -> None:
+    """With `tickets=False` an early ticket choice is the base policy's, without any playout (the A/B knob)."""
+    from engine.ai.policy import ranked
+
+    state = new_game("italy", 2, seed=3)
+    legal = legal_actions(state, 0)
+    base = ranked(state, 0, legal, random.Random(0), "hard")[0][1]
+    chosen = search(state, 0, legal, random.Random(0), settings=SearchSettings(tickets=False, max_worlds=0))
+    assert chosen == base
