@@ -15,7 +15,7 @@ from engine.scoring import ScoreSheet, final_scores, winners
 from engine.state import FINISHED, NOBODY, GameState
 from engine.turn import features_for
 from maps import COLORS, Board, BoardDataError, load_board
-from maps.board import select_tickets
+from maps.board import RouteNameError, color_index, select_tickets
 
 
 def _place(board: Board, name: Any) -> int:
@@ -28,27 +28,26 @@ def _place(board: Board, name: Any) -> int:
 
 
 def resolve_route(board: Board, entry: Any, taken: list[int]) -> int:
+    """The route `entry` ([a, b] or [a, b, colour]) names among those not yet in `taken`."""
     if not isinstance(entry, list) or len(entry) not in (2, 3):
         raise GameDataError(f"a route is [a, b] or [a, b, colour], not {entry!r}")
     a, b = _place(board, entry[0]), _place(board, entry[1])
-    label = f"{board.cities[a].name}–{board.cities[b].name}"
-    candidates = board.routes_between(a, b)
-    if not candidates:
-        raise GameDataError(f"there is no route {label} on {board.name}")
-    if len(entry) == 3:
-        colour = str(entry[2]).lower()
-        candidates = [
-            r for r in candidates if r.color_name == colour or (colour == "purple" and r.color_name == "pink")
-        ]
-        if not candidates:
-            raise GameDataError(f"{label} has no {entry[2]} route")
-    free = [r for r in candidates if taken[r.id] == NOBODY]
-    if not free:
-        raise GameDataError(f"{label} is claimed twice")
-    if len({r.color for r in free}) > 1 and len(entry) == 2:
-        colours = ", ".join(sorted({r.color_name for r in free}))
-        raise GameDataError(f"{label} is a multiple route ({colours}): say which, as [a, b, colour]")
-    return free[0].id
+    try:
+        colour = None
+        if len(entry) == 3:
+            colour = color_index(str(entry[2]))
+            if colour is None:
+                raise GameDataError(f"{entry[2]!r} is not a route colour")
+        lanes = board.lanes(a, b, colour)
+        if colour is not None and board.routes[lanes[0]].color != colour:
+            raise GameDataError(f"{board.route_label(lanes[0])} has no {entry[2]} route")
+        return board.pick_lane(lanes, [r for r in lanes if taken[r] == NOBODY])
+    except RouteNameError as exc:
+        if exc.code == "none_open":
+            raise GameDataError(f"{exc.params['route']} is claimed twice") from exc
+        if exc.code == "ambiguous":
+            raise GameDataError(f"{exc}, as [a, b, colour]") from exc
+        raise GameDataError(str(exc)) from exc
 
 
 def resolve_ticket(board: Board, variant: str, entry: Any) -> int:

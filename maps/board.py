@@ -8,9 +8,11 @@ positions in the file's lists, which keeps the engine's hot loops on plain ints.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +27,35 @@ CARD_TYPES = 11
 CARD_NAMES: tuple[str, ...] = (*COLORS, "locomotive", "locomotive+4", "passenger")
 GRAY = -1
 
-COLOR_ALIASES = {"purple": "pink", "grey": "gray"}
+# Other names of a colour or card (the Europe rulebook's "purple" is the USA's "pink"), keyed by normalize_name.
+COLOR_ALIASES = {
+    "purple": "pink",
+    "grey": "gray",
+    "loco": "locomotive",
+    "locomotive 4": "locomotive+4",
+    "loco+4": "locomotive+4",
+    "loco 4": "locomotive+4",
+    "+4": "locomotive+4",
+}
 
 
 class BoardDataError(ValueError):
     """A board file that does not describe a valid board; the message says where."""
+
+
+class RouteNameError(BoardDataError):
+    """Text that names no route, or more than one; `code` and `params` say why (for a translated refusal).
+
+    Codes: `no_places` (the text names no two places), `unknown_color`, `no_route` (no route joins the two
+    places), `no_lane` (none of its lanes has that colour), `none_open` (none of the named lanes is available),
+    `ambiguous` (lanes of different colours are available: say which). Params: `text`, and when known `route`
+    ("Paris–Wien"), `color`, `colors` (the available lanes' colours).
+    """
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 def normalize_name(name: str) -> str:
@@ -37,6 +63,46 @@ def normalize_name(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", name.strip().casefold())
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(stripped.replace("-", " ").replace("_", " ").split())
+
+
+def _lookup_key(name: str) -> str:
+    return normalize_name(name).replace(" ", "")
+
+
+# normalize_name of every card and colour name (and alias, and plural) -> card type or GRAY
+_CARD_KEYS: dict[str, int] = {
+    **{_lookup_key(n): i for i, n in enumerate(CARD_NAMES)},
+    _lookup_key("gray"): GRAY,
+}
+_CARD_KEYS.update(
+    {_lookup_key(alias): _CARD_KEYS[_lookup_key(name)] for alias, name in COLOR_ALIASES.items()}
+)
+_CARD_KEYS.update({key + "s": idx for key, idx in list(_CARD_KEYS.items()) if not key.endswith(("s", "4"))})
+
+
+def card_index(name: str, extra_names: Mapping[str, int] | None = None) -> int | None:
+    """The card type called `name` (a COLORS index, LOCOMOTIVE, LOCOMOTIVE_PLUS4, PASSENGER_CARD), GRAY for
+    gray, or None; case, accents, plurals and COLOR_ALIASES ("purple" is pink) do not matter.
+
+    `extra_names` adds names (e.g. a language's colour words, normalized by the caller or not) -> card type.
+    """
+    key = _lookup_key(name)
+    if extra_names:
+        for extra, idx in extra_names.items():
+            if _lookup_key(extra) == key:
+                return idx
+    return _CARD_KEYS.get(key)
+
+
+def color_index(name: str, extra_names: Mapping[str, int] | None = None) -> int | None:
+    """The route colour called `name`: a COLORS index or GRAY, None for anything else (cards included)."""
+    idx = card_index(name, extra_names)
+    return idx if idx is not None and (idx == GRAY or 0 <= idx < len(COLORS)) else None
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """The words of a place or route name: no case, accents or punctuation ("Sault St. Marie", "Paris–Wien")."""
+    return tuple(re.sub(r"[\W_]+", " ", normalize_name(text)).split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +189,117 @@ class Board:
     def routes_between(self, a: int, b: int) -> list[Route]:
         return [r for r in self.routes if {r.a, r.b} == {a, b}]
 
+    @cached_property
+    def _places_by_words(self) -> dict[tuple[str, ...], int]:
+        return {_words(name): c.id for c in self.cities for name in (c.name, *c.aliases) if _words(name)}
+
+    def parse_route(
+        self, text: str, color: str | None = None, *, color_names: Mapping[str, int] | None = None
+    ) -> tuple[int, int, int | None]:
+        """(place a, place b, lane colour or None) named by `text`.
+
+        Accepted: "Paris - Wien", "Paris-Wien", "Paris–Wien", "paris wien", accents or not, either place first,
+        with a colour word after them for one lane of a multiple route ("Paris - Wien pink"), or the claim
+        menu's label ("Paris – Wien (3 pink, tunnel)"). `color`, when given, is the lane colour and wins over a
+        colour word in the text; `color_names` adds colour words (another language's). Raises RouteNameError.
+        """
+        main, _, inside = text.partition("(")
+        words = _words(main)
+        places = self._places_by_words
+        parses: list[tuple[int, int, tuple[str, ...]]] = []
+        for i in range(1, len(words)):
+            a = places.get(words[:i])
+            if a is None:
+                continue
+            for j in range(i + 1, len(words) + 1):
+                b = places.get(words[i:j])
+                if b is not None and b != a:
+                    parses.append((a, b, words[j:]))
+        # the two places, then at most one colour word; a parse with nothing left over wins
+        parses = [p for p in parses if len(p[2]) <= 1]
+        parses.sort(key=lambda p: len(p[2]))
+        if not parses:
+            raise RouteNameError("no_places", f"{self.name} has no route called {text!r}", text=text)
+        a, b, rest = parses[0]
+        wanted = color
+        if wanted is None and rest:
+            wanted = rest[0]
+        if wanted is None:  # the menu label's "(3 pink, tunnel)": its colour word, if any
+            found = [w for w in _words(inside) if color_index(w, color_names) is not None]
+            wanted = found[0] if found else None
+        lane: int | None = None
+        if wanted is not None:
+            lane = color_index(wanted, color_names)
+            if lane is None:
+                raise RouteNameError(
+                    "unknown_color", f"{wanted!r} is not a route colour", text=text, color=wanted
+                )
+        return a, b, lane
+
+    def find_routes(
+        self, text: str, color: str | None = None, *, color_names: Mapping[str, int] | None = None
+    ) -> list[int]:
+        """Ids of the routes `text` names (see `parse_route`): every lane between the two places, or the
+        lanes of the colour named (gray lanes when none has that colour: they can be paid in any colour).
+
+        Filter the result by what is open to find "the lanes of this double not yet claimed". Raises
+        RouteNameError when the text names no two places or an unknown colour, or no route joins them.
+        """
+        a, b, lane = self.parse_route(text, color, color_names=color_names)
+        return self.lanes(a, b, lane, text=text)
+
+    def lanes(self, a: int, b: int, color: int | None = None, *, text: str | None = None) -> list[int]:
+        """Ids of the routes joining places `a` and `b`, of lane colour `color` when given (gray lanes when
+        none has it). Raises RouteNameError (`no_route`, `no_lane`)."""
+        label = f"{self.cities[a].name}–{self.cities[b].name}"
+        shown = label if text is None else text
+        between = self.routes_between(a, b)
+        if not between:
+            raise RouteNameError(
+                "no_route", f"there is no route {label} on {self.name}", text=shown, route=label
+            )
+        if color is None:
+            return [r.id for r in between]
+        chosen = [r.id for r in between if r.color == color] or [r.id for r in between if r.color == GRAY]
+        if not chosen:
+            name = "gray" if color == GRAY else COLORS[color]
+            raise RouteNameError(
+                "no_lane", f"{label} has no {name} route", text=shown, route=label, color=name
+            )
+        return chosen
+
+    def pick_lane(self, lanes: list[int], available: Collection[int] | None = None, *, text: str = "") -> int:
+        """The one route among `lanes` (one route's lanes, from `find_routes` or `lanes`) restricted to
+        `available`: the only one left, or the first when those left share a colour. Raises RouteNameError
+        (`none_open` when none is available, `ambiguous` when lanes of different colours are)."""
+        route = self.route_label(lanes[0])
+        left = [r for r in lanes if available is None or r in available]
+        if not left:
+            raise RouteNameError("none_open", f"{route} is taken", text=text or route, route=route)
+        colors = sorted({self.routes[r].color_name for r in left})
+        if len(colors) > 1:
+            raise RouteNameError(
+                "ambiguous",
+                f"{route} is a multiple route ({', '.join(colors)}): say which colour",
+                text=text or route,
+                route=route,
+                colors=colors,
+            )
+        return left[0]
+
+    def find_route(
+        self,
+        text: str,
+        color: str | None = None,
+        *,
+        available: Collection[int] | None = None,
+        color_names: Mapping[str, int] | None = None,
+    ) -> int:
+        """The one route `text` names among `available` (all routes when None): `find_routes` then
+        `pick_lane`, so the second lane of a double is found by name once the first is taken. Raises
+        RouteNameError."""
+        return self.pick_lane(self.find_routes(text, color, color_names=color_names), available, text=text)
+
     def rule(self, key: str, default: Any = None) -> Any:
         return self.rules.get(key, default)
 
@@ -138,12 +315,10 @@ class Board:
 
 
 def _color(value: str, where: str) -> int:
-    name = COLOR_ALIASES.get(value, value)
-    if name == "gray":
-        return GRAY
-    if name not in COLORS:
+    idx = color_index(value)
+    if idx is None:
         raise BoardDataError(f"{where}: bad colour {value!r}")
-    return COLORS.index(name)
+    return idx
 
 
 def board_from_dict(data: dict[str, Any]) -> Board:
