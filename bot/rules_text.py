@@ -116,7 +116,11 @@ def _tickets_step(chain: list[dict[str, Any]], step: dict[str, Any], *, kinds: b
 def _variant_tickets(chain: list[dict[str, Any]], board: Board, variant: dict[str, Any]) -> str:
     """'40 regular and 6 long tickets': the variant's ticket decks, counted in the board file."""
     decks = Counter(t.deck for t in select_tickets(board.tickets, variant))
-    parts = [_words(chain, f"kind_{deck}", count=decks[deck]) for deck in ("regular", "short", "long") if decks[deck]]
+    parts = [
+        _words(chain, f"kind_{deck}", count=decks[deck])
+        for deck in ("regular", "short", "long")
+        if decks[deck]
+    ]
     return _words(chain, "tickets_kind", parts=_words(chain, "and").join(parts))
 
 
@@ -128,7 +132,9 @@ def _bullet_facts(chain: list[dict[str, Any]], board: Board) -> dict[str, Any]:
     bullet = board.rule("bullet_trains") or {}
     table = bullet.get("bonus_by_rank", {})
     rows = [
-        _words(chain, "bullet_row", players=players, points=", ".join(_signed(int(v)) for v in table[players]))
+        _words(
+            chain, "bullet_row", players=players, points=", ".join(_signed(int(v)) for v in table[players])
+        )
         for players in sorted(table, key=int)
     ]
     return {
@@ -150,9 +156,7 @@ def _italy_facts(board: Board) -> dict[str, Any]:
         "ferry_waves": ferry.get("waves_per_card", 0),
         "regions_count": len(regions.get("names", ())),
         "regions_min": min(bonus, default=0),
-        "regions_table": ", ".join(
-            f"{n}{'+' if n == top else ''}→{p}" for n, p in sorted(bonus.items())
-        ),
+        "regions_table": ", ".join(f"{n}{'+' if n == top else ''}→{p}" for n, p in sorted(bonus.items())),
         "regions_double": ", ".join(regions.get("double_if_complete", ())),
     }
 
@@ -199,10 +203,14 @@ def board_facts(board: Board, chain: list[dict[str, Any]], variant: str | None =
         scoring += _words(chain, "score_stations", points=board.rule("station_points", 0))
     longest = board.rule("longest_path_bonus") or {}
     if longest:
-        scoring += _words(chain, "bonus_longest", name=_bonus_name(chain, longest), points=longest.get("points", 0))
+        scoring += _words(
+            chain, "bonus_longest", name=_bonus_name(chain, longest), points=longest.get("points", 0)
+        )
     most = board.rule("most_tickets_bonus") or {}
     if most:
-        scoring += _words(chain, "bonus_most_tickets", name=_bonus_name(chain, most), points=most.get("points", 0))
+        scoring += _words(
+            chain, "bonus_most_tickets", name=_bonus_name(chain, most), points=most.get("points", 0)
+        )
     for feature in ("meeples", "merchandise", "bullet_trains", "regions"):
         if feature in features:
             scoring += _words(chain, f"score_{feature}")
@@ -215,7 +223,10 @@ def board_facts(board: Board, chain: list[dict[str, Any]], variant: str | None =
     deck_extra = ""
     if deck.get("locomotives_plus4") or deck.get("passengers"):
         deck_extra = _words(
-            chain, "deck_marklin", plus4=deck.get("locomotives_plus4", 0), passengers=deck.get("passengers", 0)
+            chain,
+            "deck_marklin",
+            plus4=deck.get("locomotives_plus4", 0),
+            passengers=deck.get("passengers", 0),
         )
     colors = len(COLORS)
     points = board.rule("route_points") or {}
@@ -259,7 +270,9 @@ def board_facts(board: Board, chain: list[dict[str, Any]], variant: str | None =
         "variant_tickets": _variant_tickets(chain, board, v),
         "variant_note": _word(chain, f"variant_{board.id}_{vid}") or "",
         "other_variants": ", ".join(others) or "-",
-        "tie_breaks": ", ".join(_word(chain, f"tie_{t}") or t.replace("_", " ") for t in board.rule("tie_breaks", []))
+        "tie_breaks": ", ".join(
+            _word(chain, f"tie_{t}") or t.replace("_", " ") for t in board.rule("tie_breaks", [])
+        )
         or "-",
         "tunnel_reveal": TUNNEL_REVEALED,
         "meeple_colors": len(meeples.get("colors", ())),
@@ -324,7 +337,11 @@ def topics(board: Board, locale: str | None = None, variant: str | None = None) 
             continue
         fill = string.Formatter().vformat
         out.append(
-            RuleTopic(topic_id, fill(entry["title"], (), _SafeDict(facts)), fill(entry["text"], (), _SafeDict(facts)))
+            RuleTopic(
+                topic_id,
+                fill(entry["title"], (), _SafeDict(facts)),
+                fill(entry["text"], (), _SafeDict(facts)),
+            )
         )
     return out
 
