@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.i18n import FALLBACK, LOCALES_DIR, _SafeDict, language_of
 from engine.features.tunnels import REVEALED as TUNNEL_REVEALED
-from maps.board import COLORS, Board, select_tickets
+from maps.board import CARD_NAMES, COLORS, LOCOMOTIVE, Board, select_tickets
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +228,8 @@ def board_facts(board: Board, chain: list[dict[str, Any]], variant: str | None =
             plus4=deck.get("locomotives_plus4", 0),
             passengers=deck.get("passengers", 0),
         )
+    resets = [int(t) for t in board.rule("face_up_reset_types", [LOCOMOTIVE]) if int(t) != LOCOMOTIVE]
+    reset_extra = "".join(_words(chain, f"reset_{CARD_NAMES[t].replace('+', '_plus')}") for t in resets)
     colors = len(COLORS)
     points = board.rule("route_points") or {}
     meeples = board.rule("meeples") or {}
@@ -248,6 +250,7 @@ def board_facts(board: Board, chain: list[dict[str, Any]], variant: str | None =
         "deck_colors": colors,
         "deck_locomotives": deck.get("locomotives", 0),
         "deck_extra": deck_extra,
+        "reset_extra": reset_extra,
         "points_table": ", ".join(f"{n}→{p}" for n, p in sorted(points.items(), key=lambda kv: int(kv[0]))),
         "bonuses": scoring,
         "longest_name": _bonus_name(chain, longest) if longest else "",
