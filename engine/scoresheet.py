@@ -38,9 +38,7 @@ def resolve_route(board: Board, entry: Any, taken: list[int]) -> int:
             colour = color_index(str(entry[2]))
             if colour is None:
                 raise GameDataError(f"{entry[2]!r} is not a route colour")
-        lanes = board.lanes(a, b, colour)
-        if colour is not None and board.routes[lanes[0]].color != colour:
-            raise GameDataError(f"{board.route_label(lanes[0])} has no {entry[2]} route")
+        lanes = board.lanes(a, b, colour, gray_takes_any=False)  # a score file names the lane itself
         return board.pick_lane(lanes, [r for r in lanes if taken[r] == NOBODY])
     except RouteNameError as exc:
         if exc.code == "none_open":

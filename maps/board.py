@@ -248,9 +248,18 @@ class Board:
         a, b, lane = self.parse_route(text, color, color_names=color_names)
         return self.lanes(a, b, lane, text=text)
 
-    def lanes(self, a: int, b: int, color: int | None = None, *, text: str | None = None) -> list[int]:
-        """Ids of the routes joining places `a` and `b`, of lane colour `color` when given (gray lanes when
-        none has it). Raises RouteNameError (`no_route`, `no_lane`)."""
+    def lanes(
+        self,
+        a: int,
+        b: int,
+        color: int | None = None,
+        *,
+        gray_takes_any: bool = True,
+        text: str | None = None,
+    ) -> list[int]:
+        """Ids of the routes joining places `a` and `b`, of lane colour `color` when given; when no lane has
+        that colour, its gray lanes (they can be paid in any colour) unless `gray_takes_any` is False.
+        Raises RouteNameError (`no_route`, `no_lane`)."""
         label = f"{self.cities[a].name}–{self.cities[b].name}"
         shown = label if text is None else text
         between = self.routes_between(a, b)
@@ -260,7 +269,9 @@ class Board:
             )
         if color is None:
             return [r.id for r in between]
-        chosen = [r.id for r in between if r.color == color] or [r.id for r in between if r.color == GRAY]
+        chosen = [r.id for r in between if r.color == color]
+        if not chosen and gray_takes_any:
+            chosen = [r.id for r in between if r.color == GRAY]
         if not chosen:
             name = "gray" if color == GRAY else COLORS[color]
             raise RouteNameError(

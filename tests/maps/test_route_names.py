@@ -168,3 +168,18 @@ def test_score_files_use_the_same_names() -> None:
     red, yellow = _ids("europe", "Paris", "Bruxelles")
     taken[red] = 0
     assert resolve_route(europe, ["Paris", "Bruxelles"], taken) == yellow  # the one lane left
+
+
+def test_a_score_file_names_the_lane_itself() -> None:
+    from engine.errors import GameDataError
+    from engine.scoresheet import resolve_route
+    from engine.state import NOBODY
+
+    europe = load_board("europe")
+    taken = [NOBODY] * len(europe.routes)
+    with pytest.raises(GameDataError, match="Essen–Kobenhavn has no pink route"):
+        resolve_route(europe, ["Essen", "Kobenhavn", "pink"], taken)  # two gray lanes: "gray" names them
+    first, _ = _ids("europe", "Essen", "Kobenhavn")
+    assert resolve_route(europe, ["Essen", "Kobenhavn", "grey"], taken) == first
+    with pytest.raises(GameDataError, match="'mauve' is not a route colour"):
+        resolve_route(europe, ["Paris", "Bruxelles", "mauve"], taken)
