@@ -33,7 +33,7 @@ def resolve_route(board: Board, entry: Any, taken: list[int]) -> int:
         raise GameDataError(f"a route is [a, b] or [a, b, colour], not {entry!r}")
     a, b = _place(board, entry[0]), _place(board, entry[1])
     try:
-        colour = None
+        colour: int | None = None
         if len(entry) == 3:
             colour = color_index(str(entry[2]))
             if colour is None:

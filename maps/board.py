@@ -69,7 +69,7 @@ def _lookup_key(name: str) -> str:
     return normalize_name(name).replace(" ", "")
 
 
-# normalize_name of every card and colour name (and alias, and plural) -> card type or GRAY
+# every card and colour name, alias and plural (as _lookup_key makes it) -> card type, or GRAY for gray
 _CARD_KEYS: dict[str, int] = {
     **{_lookup_key(n): i for i, n in enumerate(CARD_NAMES)},
     _lookup_key("gray"): GRAY,
