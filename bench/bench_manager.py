@@ -3,11 +3,15 @@
 1. One move: ``GameManager.act`` (checks, engine apply on a copy, ``append_action`` with the new snapshot, timer
    rows when the turn passes) timed per call over random games, p50/p99; and the persist step alone
    (``append_action``). On SQLite (a temporary file) and on PostgreSQL (a fresh schema, dropped afterwards).
-2. 10,000 stored active games: in a fresh process, the time from opening storage to the first served request
+2. Reads per move: how often one move, as a caller needs it (whose turn and its token before, the new game info
+   and state after), reads storage (a counting wrapper around the repository), reads the manager's cache
+   (``_get``) and builds a ``GameInfo``; with the game cached, and with a cold cache (two games, cache of one).
+3. 10,000 stored active games: in a fresh process, the time from opening storage to the first served request
    (``start()`` learns the open game ids, the dispatcher starts; a random game is loaded on demand) and the
    resident memory after start and after touching 2,000 random games (LRU cache of 256).
 
     python bench/bench_manager.py [--moves 2000] [--games 10000] [--pg URL | --no-pg] [--pg-games N]
+    python bench/bench_manager.py --reads-only
 """
 
 from __future__ import annotations
@@ -111,6 +115,118 @@ async def bench_moves(url: str, moves: int) -> dict[str, Any]:
             version = row.version
         await manager.close()
     return {"act": _ms(act_times), "append_action": _ms(persist_times)}
+
+
+#: Repository calls that read (every other call writes).
+STORAGE_READS = frozenset(
+    {
+        "load_game",
+        "timers_for_game",
+        "load_actions",
+        "find_open_game",
+        "games_for_player",
+        "list_games",
+        "player_stats",
+        "leaderboard",
+        "due_timers",
+        "next_timer_due",
+    }
+)
+
+
+class CountingRepository:
+    """Passes every call to `repo`, counting the reads by name."""
+
+    def __init__(self, repo: GameRepository) -> None:
+        self._repo = repo
+        self.reads: dict[str, int] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        target = getattr(self._repo, name)
+        if name not in STORAGE_READS:
+            return target
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.reads[name] = self.reads.get(name, 0) + 1
+            return target(*args, **kwargs)
+
+        return counted
+
+
+class Counts:
+    """Cache reads and GameInfo builds of one manager, counted by wrapping its own methods."""
+
+    def __init__(self, manager: GameManager) -> None:
+        self.gets = 0
+        self.infos = 0
+        get, info = manager._get, manager._info
+
+        async def counted_get(game_id: str) -> Any:
+            self.gets += 1
+            return await get(game_id)
+
+        def counted_info(game: Any) -> Any:
+            self.infos += 1
+            return info(game)
+
+        manager._get = counted_get  # type: ignore[method-assign]
+        manager._info = counted_info  # type: ignore[method-assign]
+
+
+async def _one_move(manager: GameManager, gid: str, rng: random.Random) -> bool:
+    """One move as a caller plays it: read whose turn it is and its token, choose, act, then read what the
+    reply shows (the new game info and state). False when the game is over."""
+    info = await manager.game_info(gid)
+    if info.status != GameStatus.ACTIVE:
+        return False
+    state = await manager.state_of(gid)
+    assert state is not None
+    seat = rng.choice(info.to_act)
+    uid = info.seats[seat].user_id
+    assert uid is not None
+    await manager.act(gid, uid, rng.choice(legal_actions(state, seat)), expected_turn=info.tokens[seat])
+    await manager.game_info(gid)
+    await manager.state_of(gid)
+    return True
+
+
+async def bench_reads(url: str, moves: int, *, cold: bool) -> dict[str, Any]:
+    """Storage reads, cache reads and GameInfo builds per move (means over `moves` moves of random games).
+    `cold`: two games played in turn with a cache of one game, so every cache miss reads storage."""
+    async with open_repository(url) as raw:
+        repo = CountingRepository(raw)
+        size = 1 if cold else 256
+        manager = GameManager(repo, clock=ManualClock(), ai=_random_ai, cache_size=size)  # type: ignore[arg-type]
+        await manager.start(dispatcher=False)
+        rng = random.Random(3)
+        channel = 0
+        games: list[str] = []
+        played = 0
+        counts: Counts | None = None
+        reads_before = 0
+        while played < moves:
+            while len(games) < (2 if cold else 1):
+                channel += 1
+                info = await manager.create_game(guild_id=1, channel_id=channel, host_id=1, host_name="Ann")
+                await manager.join(info.game_id, 2, "Bob")
+                await manager.start_game(info.game_id, 1, seed=channel)
+                games.append(info.game_id)
+            if counts is None:
+                counts = Counts(manager)
+                reads_before = sum(repo.reads.values())
+            gid = games[played % len(games)]
+            if await _one_move(manager, gid, rng):
+                played += 1
+            else:
+                games.remove(gid)
+        assert counts is not None
+        await manager.close()
+    return {
+        "moves": played,
+        "storage_reads_per_move": round((sum(repo.reads.values()) - reads_before) / played, 2),
+        "cache_reads_per_move": round(counts.gets / played, 2),
+        "game_info_builds_per_move": round(counts.infos / played, 2),
+    }
 
 
 async def _fill(url: str, games: int) -> float:
@@ -229,6 +345,7 @@ async def main() -> None:
     parser.add_argument("--touch", type=int, default=2000)
     parser.add_argument("--pg", default=PG_URL)
     parser.add_argument("--no-pg", action="store_true")
+    parser.add_argument("--reads-only", action="store_true", help="only count the reads per move")
     parser.add_argument("--serve", help=argparse.SUPPRESS)
     parser.add_argument("--cache", type=int, default=256, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -238,6 +355,13 @@ async def main() -> None:
     logging.basicConfig(level=logging.ERROR)
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
+        for cold in (False, True):
+            name = "reads_per_move_cold_cache" if cold else "reads_per_move"
+            url = f"sqlite:///{Path(tmp) / (name + '.db')}"
+            results[name] = await bench_reads(url, min(args.moves, 400), cold=cold)
+            print(name + ":", json.dumps(results[name]), flush=True)
+        if args.reads_only:
+            return
         url = f"sqlite:///{Path(tmp) / 'bench.db'}"
         results["sqlite_move"] = await bench_moves(url, args.moves)
         print("sqlite move:", json.dumps(results["sqlite_move"]), flush=True)
