@@ -1,19 +1,27 @@
-"""The async game manager: between the Discord adapter and the engine (no discord imports here).
+"""The async game manager: between the bot layer and the engine (no discord imports here).
 
     async with GameManager(repo, notifier=..., clock=...) as manager:
         info = await manager.create_game(guild_id=..., channel_id=..., host_id=..., host_name="Ann")
         ...
         outcome = await manager.act(game_id, user_id, DrawBlind(), expected_turn=token)
+        outcome.info, outcome.state, outcome.events   # everything needed to show the move
 
-See :mod:`bot.manager.manager` for the guarantees, :mod:`bot.manager.events` for events and turn tokens,
-:mod:`bot.manager.settings` for the settings of asynchronous play.
+Modules, one concern each: :mod:`~bot.manager.games` (GameManager: lifecycle, lobby, act),
+:mod:`~bot.manager.store` (cache, locks, storage retries), :mod:`~bot.manager.moves` (apply/persist/adopt, AI
+and absent-player moves), :mod:`~bot.manager.seats` (who plays a seat), :mod:`~bot.manager.timers` (durable
+timers and the dispatcher), :mod:`~bot.manager.read` (GameInfo, Outcome, queries), :mod:`~bot.manager.refusals`
+(Refused), :mod:`~bot.manager.events` (events and turn tokens), :mod:`~bot.manager.game_settings` (settings of
+asynchronous play), :mod:`~bot.manager.ai`, :mod:`~bot.manager.clock`.
 """
 
 from bot.manager.ai import choose_ai_action, minimal_action, random_action
 from bot.manager.clock import Clock, ManualClock, SystemClock
-from bot.manager.events import GameEvent, Outcome, PrivateEvent, turn_token
-from bot.manager.manager import GameInfo, GameManager, Notifier, NullNotifier, Refused, SeatInfo
-from bot.manager.settings import ABSENT_POLICIES, AI_LEVELS, GameSettings, SettingError
+from bot.manager.events import GameEvent, PrivateEvent, turn_token
+from bot.manager.game_settings import ABSENT_POLICIES, AI_LEVELS, GameSettings, SettingError
+from bot.manager.games import GameManager
+from bot.manager.read import GameInfo, Outcome, SeatInfo
+from bot.manager.refusals import Refused
+from bot.manager.timers import Notifier, NullNotifier, TurnTimers
 
 __all__ = [
     "ABSENT_POLICIES",
@@ -32,6 +40,7 @@ __all__ = [
     "SeatInfo",
     "SettingError",
     "SystemClock",
+    "TurnTimers",
     "choose_ai_action",
     "minimal_action",
     "random_action",

@@ -27,7 +27,7 @@ from typing import Any
 
 from bot.manager import Clock, GameEvent, GameInfo, GameManager, Outcome, Refused, turn_token
 from bot.manager import events as ev
-from bot.manager.settings import AI_LEVELS, GameSettings
+from bot.manager.game_settings import AI_LEVELS, GameSettings
 from bot.service import (
     ButtonSpec,
     ButtonStyle,
@@ -89,7 +89,7 @@ def _refusal(exc: Refused) -> GameError:
     key = REFUSED_KEYS.get(exc.code)
     if key:
         return GameError(Text(key))
-    return GameError(exc.text or exc.message)
+    return GameError(exc.text)
 
 
 def _fail(message_key: str, /, **params: Any) -> GameError:

@@ -194,19 +194,15 @@ def test_refusals_carry_a_catalogue_message() -> None:
     from bot.service_impl.service import _refusal
 
     catalog = Catalog.load()
-    busy = _refusal(
-        Refused(
-            "channel_busy", "Game abc is already open here", Text("refused.channel_busy", {"game": "abc"})
-        )
-    )
+    busy = _refusal(Refused("channel_busy", game="abc"))
     assert (
         catalog.render(busy.message, "fr")
         == "La partie abc est déjà ouverte ici ; terminez-la ou arrêtez-la d'abord."
     )
     full = Text("refused.lobby_full", {"game": "abc", "n": 5})
     assert catalog.render(full, "en") == "Game abc is full (5 players)."
-    plain = _refusal(Refused("illegal", "You cannot claim that route."))  # an engine message stays as it is
-    assert plain.message == "You cannot claim that route."
+    plain = _refusal(Refused("illegal", reason="You cannot claim that route."))  # the engine's reason inside
+    assert catalog.render(plain.message, "en") == "That move is not allowed: You cannot claim that route."
 
 
 def test_joined_messages_fit_their_limits() -> None:

@@ -86,7 +86,7 @@ async def play_random(
 
 
 async def state_of(manager: GameManager, game_id: str) -> GameState:
-    game = await manager._get(game_id)  # tests may look behind the API
+    game = await manager._store.get(game_id)  # tests may look behind the API
     assert game.state is not None
     return game.state
 

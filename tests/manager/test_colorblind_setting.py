@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.manager.settings import GameSettings, SettingError
+from bot.manager.game_settings import GameSettings, SettingError
 
 
 def test_colorblind_is_on_by_default_and_can_be_switched():

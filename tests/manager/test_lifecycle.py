@@ -36,7 +36,7 @@ async def test_lobby_join_leave_add_ai_remove_and_start(manager: GameManager, re
     await manager.leave(gid, BOB)
     with pytest.raises(Refused) as err:
         await manager.start_game(gid, ANN)
-    assert err.value.code == "too_few_players"
+    assert err.value.code == "player_count"
     await manager.join(gid, CLEO, "Cleo")
     outcome = await manager.start_game(gid, ANN, seed=3)
     assert outcome.status == GameStatus.ACTIVE
@@ -48,7 +48,7 @@ async def test_lobby_join_leave_add_ai_remove_and_start(manager: GameManager, re
     assert stored.status == GameStatus.ACTIVE and stored.snapshot is not None
     with pytest.raises(Refused) as err:
         await manager.join(gid, BOB, "Bob")
-    assert err.value.code == "not_lobby"
+    assert err.value.code == "started"
 
 
 async def test_lobby_is_full_at_the_board_maximum_or_the_setting(manager: GameManager) -> None:
@@ -66,7 +66,7 @@ async def test_one_open_game_per_channel_or_thread_but_many_per_server(manager: 
     first = await manager.create_game(guild_id=1, channel_id=60, host_id=ANN, host_name="Ann")
     with pytest.raises(Refused) as err:
         await manager.create_game(guild_id=1, channel_id=60, host_id=BOB, host_name="Bob")
-    assert err.value.code == "channel_busy" and first.game_id in err.value.message
+    assert err.value.code == "channel_busy" and err.value.params == {"game": first.game_id}
     in_thread = await manager.create_game(
         guild_id=1, channel_id=60, thread_id=61, host_id=BOB, host_name="Bob"
     )
@@ -88,12 +88,16 @@ async def test_bad_board_option_and_settings_are_refused(manager: GameManager) -
     assert err.value.code == "bad_board"
     with pytest.raises(Refused) as err:
         await manager.create_game(guild_id=1, channel_id=70, host_id=ANN, host_name="Ann", options=["nope"])
-    assert err.value.code == "bad_board"
+    assert err.value.code == "bad_option" and err.value.params["option"] == "nope"
+    with pytest.raises(Refused) as err:
+        await manager.create_game(guild_id=1, channel_id=70, host_id=ANN, host_name="Ann", variant="nope")
+    assert err.value.code == "bad_variant" and err.value.params["variant"] == "nope"
     with pytest.raises(Refused) as err:
         await manager.create_game(
             guild_id=1, channel_id=70, host_id=ANN, host_name="Ann", settings={"absent_policy": "explode"}
         )
     assert err.value.code == "bad_setting"
+    assert err.value.params == {"setting": "absent_policy", "value": "explode"}
 
 
 def test_settings_defaults_parsing_and_validation() -> None:
@@ -134,7 +138,7 @@ async def test_abandon_by_host_or_moderator_only(manager: GameManager, repo: Gam
     assert gid not in manager.open_game_ids
     with pytest.raises(Refused) as err:
         await manager.act(gid, ANN, {"type": "draw_blind"})
-    assert err.value.code == "not_active"
+    assert err.value.code == "over" and err.value.params == {"game": gid}
 
 
 async def test_setup_choice_in_any_order_then_play(manager: GameManager) -> None:
@@ -218,7 +222,7 @@ async def test_kick_and_replace_by_host_or_moderator(manager: GameManager, repo:
     assert 1 not in info.to_act  # the AI chose Bob's tickets at once
     with pytest.raises(Refused) as err:
         await manager.kick(gid, ANN, ANN)
-    assert err.value.code == "not_host"
+    assert err.value.code == "host_stays"
 
 
 async def test_recent_events_rebuild_the_public_log(manager: GameManager) -> None:

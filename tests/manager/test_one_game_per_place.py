@@ -89,7 +89,7 @@ async def test_two_processes_cannot_both_open_a_game_in_one_channel(db: str) -> 
             assert len(refused) == len(managers) - 1 and all(r.code == "channel_busy" for r in refused), (
                 results
             )
-            assert all(opened[0].game_id in r.message for r in refused)
+            assert all(r.params == {"game": opened[0].game_id} for r in refused)
             found = await repos[0].find_open_game(channel_id=channel)
             assert found is not None and found.id == opened[0].game_id
     finally:

@@ -42,7 +42,7 @@ async def test_locked_database_refuses_cleanly_then_the_same_move_succeeds(db_pa
         try:
             with pytest.raises(Refused) as err:
                 await manager.act(gid, ANN, DrawBlind(), expected_turn=token)
-            assert err.value.code == "storage" and "nothing changed" in err.value.message
+            assert err.value.code == "storage"
         finally:
             blocker.execute("ROLLBACK")
             blocker.close()

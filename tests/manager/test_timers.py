@@ -168,7 +168,7 @@ async def test_stale_timers_of_a_turn_already_played_are_dropped(
     await repo.add_timer(gid, "turn", old[0].due_at, old[0].payload)
     await manager.act(gid, ANN, DrawBlind())
     await manager.act(gid, ANN, DrawBlind())
-    manager._evict(gid)  # forget the cached timer list, as after a restart
+    manager._store.evict(gid)  # forget the cached timer list, as after a restart
     clock.advance(hours=13)
     await manager.run_due_timers()
     assert notifier.reminders == [(gid, 1, BOB, 1)]  # nothing for Ann's finished turn

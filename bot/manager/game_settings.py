@@ -23,7 +23,14 @@ _MAX_HOURS = 24 * 60  # sixty days
 
 
 class SettingError(ValueError):
-    """A setting name or value that is not allowed; the message is for the player."""
+    """A setting name or value that is not allowed. The message (English) is for logs and the CLI; players
+    read the manager's refusal, built from `setting`, `value` and `known` (False: there is no such setting)."""
+
+    def __init__(self, message: str, *, setting: str, value: Any = None, known: bool = True) -> None:
+        super().__init__(message)
+        self.setting = setting
+        self.value = value
+        self.known = known
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,24 +49,40 @@ class GameSettings:
         for name in ("remind_after_hours", "remind_again_hours", "absent_after_hours"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= _MAX_HOURS:
-                raise SettingError(f"{name} must be a number of hours in (0, {_MAX_HOURS}], not {value!r}.")
+                raise SettingError(
+                    f"{name} must be a number of hours in (0, {_MAX_HOURS}], not {value!r}.",
+                    setting=name,
+                    value=value,
+                )
         if self.absent_policy not in ABSENT_POLICIES:
             raise SettingError(
-                f"absent_policy must be one of {', '.join(ABSENT_POLICIES)}, not {self.absent_policy!r}."
+                f"absent_policy must be one of {', '.join(ABSENT_POLICIES)}, not {self.absent_policy!r}.",
+                setting="absent_policy",
+                value=self.absent_policy,
             )
         if self.absent_ai_level not in AI_LEVELS:
             raise SettingError(
-                f"absent_ai_level must be one of {', '.join(AI_LEVELS)}, not {self.absent_ai_level!r}."
+                f"absent_ai_level must be one of {', '.join(AI_LEVELS)}, not {self.absent_ai_level!r}.",
+                setting="absent_ai_level",
+                value=self.absent_ai_level,
             )
         if self.max_players is not None and (
             isinstance(self.max_players, bool)
             or not isinstance(self.max_players, int)
             or not 2 <= self.max_players <= 5
         ):
-            raise SettingError(f"max_players must be 2 to 5, not {self.max_players!r}.")
+            raise SettingError(
+                f"max_players must be 2 to 5, not {self.max_players!r}.",
+                setting="max_players",
+                value=self.max_players,
+            )
 
         if not isinstance(self.colorblind, bool):
-            raise SettingError(f"colorblind is on or off, not {self.colorblind!r}.")
+            raise SettingError(
+                f"colorblind is on or off, not {self.colorblind!r}.",
+                setting="colorblind",
+                value=self.colorblind,
+            )
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -79,7 +102,11 @@ class GameSettings:
         parsed: dict[str, Any] = {}
         for key, value in changes.items():
             if key not in self.names():
-                raise SettingError(f"There is no setting {key!r} (settings: {', '.join(self.names())}).")
+                raise SettingError(
+                    f"There is no setting {key!r} (settings: {', '.join(self.names())}).",
+                    setting=key,
+                    known=False,
+                )
             parsed[key] = _parse(key, value)
         return replace(self, **parsed)
 
@@ -92,18 +119,22 @@ def _parse(key: str, value: Any) -> Any:
         try:
             return float(text.removesuffix("h"))
         except ValueError:
-            raise SettingError(f"{key} takes a number of hours, not {value!r}.") from None
+            raise SettingError(
+                f"{key} takes a number of hours, not {value!r}.", setting=key, value=value
+            ) from None
     if key == "colorblind":
         if text in ("on", "yes", "true", "1"):
             return True
         if text in ("off", "no", "false", "0"):
             return False
-        raise SettingError(f"colorblind is on or off, not {value!r}.")
+        raise SettingError(f"colorblind is on or off, not {value!r}.", setting=key, value=value)
     if key == "max_players":
         if text in ("", "none", "default"):
             return None
         try:
             return int(text)
         except ValueError:
-            raise SettingError(f"max_players takes a number, not {value!r}.") from None
+            raise SettingError(
+                f"max_players takes a number, not {value!r}.", setting=key, value=value
+            ) from None
     return text

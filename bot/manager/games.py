@@ -1,0 +1,417 @@
+"""`GameManager`: every game's lifecycle between the bot layer and the engine (no discord imports here).
+
+It is put together from parts, each in its own module:
+
+* :mod:`bot.manager.store`: the games held in memory (LRU cache), one lock per game, storage calls with retries;
+* :mod:`bot.manager.moves`: the one place an action reaches the engine (apply on a copy, persist, adopt), and
+  the moves nobody clicked (AI seats, the absent-player policy);
+* :mod:`bot.manager.timers`: durable timers and the one dispatcher that serves them, telling the bot layer
+  through a :class:`~bot.manager.timers.Notifier`;
+* :mod:`bot.manager.seats` (:class:`SeatCommands`) and :mod:`bot.manager.read` (:class:`GameReads`): the seat
+  commands and the read-only queries, base classes of the manager;
+* this module: starting and stopping, the lobby (create, join, add an AI, leave, settings, start, abandon) and
+  :meth:`GameManager.act`.
+
+Guarantees
+----------
+* Every change of a game runs under that game's lock, in one order, and is stored before the cache follows (see
+  :mod:`bot.manager.store`): nothing is ever half-applied.
+* The game that ends is written FINISHED with its results in the same transaction as its last action.
+* Every change returns an :class:`~bot.manager.read.Outcome` holding the new game info, the new state and the
+  events, so the caller reads the game no more; a request turned down raises
+  :class:`~bot.manager.refusals.Refused` (a catalogue code) and changed nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.manager.ai import AIChooser
+from bot.manager.clock import Clock, SystemClock
+from bot.manager.events import GameEvent, private_bits, private_events, turn_token
+from bot.manager.game_settings import AI_LEVELS, GameSettings, SettingError
+from bot.manager.moves import Collector, Moves
+from bot.manager.read import GameInfo, GameReads, Outcome, game_info_of, outcome_of
+from bot.manager.refusals import Refused
+from bot.manager.seats import SeatCommands
+from bot.manager.store import GameStore, LiveGame
+from bot.manager.timers import Notifier, NullNotifier, TurnTimers
+from bot.service import Text
+from bot.storage import GameRepository, GameStatus, PlaceTaken, Seat
+from engine.actions import Action, action_from_json
+from engine.errors import GameDataError, IllegalAction
+from engine.rules import new_game
+from maps import BoardDataError, load_board
+
+__all__ = ["GameManager"]
+
+log = logging.getLogger("bot.manager")
+
+
+class GameManager(SeatCommands, GameReads):
+    """Owns every game's lifecycle between the bot layer and the engine. See the module docstring.
+
+    ``repo`` is a connected :class:`~bot.storage.GameRepository` (the manager does not close it unless
+    ``owns_repo``). ``ai`` picks AI moves (default: engine.ai in a worker thread). ``notifier`` hears about
+    what timers did; ``clock`` tells the time (a ManualClock in tests); ``max_sleep`` bounds how long the timer
+    dispatcher sleeps before it looks at storage again (timers written by another process).
+    """
+
+    def __init__(
+        self,
+        repo: GameRepository,
+        *,
+        notifier: Notifier | None = None,
+        clock: Clock | None = None,
+        cache_size: int = 256,
+        retry_delays: Sequence[float] = (0.05, 0.2, 0.5),
+        ai: AIChooser | None = None,
+        ai_budget_ms: int | None = None,
+        owns_repo: bool = False,
+        max_sleep: float = 300.0,
+    ) -> None:
+        self.clock: Clock = clock or SystemClock()
+        self._store = GameStore(repo, cache_size=cache_size, retry_delays=retry_delays)
+        self._moves = Moves(self._store, self.clock, ai=ai, ai_budget_ms=ai_budget_ms)
+        self._timers = TurnTimers(
+            self._store, self._moves, self.clock, notifier or NullNotifier(), max_sleep=max_sleep
+        )
+        self._owns_repo = owns_repo
+
+    @property
+    def timers(self) -> TurnTimers:
+        """The timer rows and their dispatcher (``start()``, ``stop()``, ``settled()``, ``run_due()``)."""
+        return self._timers
+
+    # ------------------------------------------------------------------ start / stop
+
+    async def start(self, *, dispatcher: bool = True) -> None:
+        """Learn the ids of the open games (lazily: no game is loaded) and, unless ``dispatcher=False``, start
+        the timer dispatcher, which serves the timer rows stored before a restart as well. Without it, timers
+        fire only when someone calls :meth:`run_due_timers`."""
+        await self._store.learn_open_games()
+        if dispatcher:
+            self._timers.start()
+
+    async def close(self) -> None:
+        """Stop the dispatcher (and close the repository when the manager owns it)."""
+        await self._timers.stop()
+        if self._owns_repo:
+            await self._store.repo.close()
+
+    async def __aenter__(self) -> GameManager:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def run_due_timers(self, limit: int = 100) -> int:
+        """Serve every timer due by the clock now (what the dispatcher does); returns how many were handled."""
+        return await self._timers.run_due(limit)
+
+    # ------------------------------------------------------------------ lobby
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        board: str = "europe",
+        variant: str | None = None,
+        options: Sequence[str] = (),
+        settings: Mapping[str, Any] | None = None,
+        thread_id: int | None = None,
+        join: bool = True,
+    ) -> GameInfo:
+        """Open a lobby in this channel (or thread); the host takes the first seat unless ``join=False``."""
+        try:
+            b = load_board(board)
+        except BoardDataError:
+            raise Refused("bad_board", board=board) from None
+        variant_id = variant or b.default_variant
+        if variant_id not in b.variants:
+            raise Refused("bad_variant", board=b.name, variant=variant_id, variants=", ".join(b.variants))
+        for opt in options:
+            if opt not in b.options:
+                raise Refused("bad_option", board=b.name, option=opt, options=", ".join(b.options) or "-")
+        game_settings = _settings(settings)
+        store = self._store
+        place = f"place:{thread_id}" if thread_id is not None else f"place:c{channel_id}"
+        async with store.locks.hold(place):
+            existing = await store.storage(
+                lambda: store.repo.find_open_game(
+                    channel_id=None if thread_id is not None else channel_id, thread_id=thread_id
+                )
+            )
+            if existing is not None:
+                raise Refused("channel_busy", game=existing.id)
+            seats = [Seat(host_name, host_id)] if join else []
+            try:  # the lock above covers this process; storage checks again for every process
+                rec = await store.storage(
+                    lambda: store.repo.create_game(
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        host_id=host_id,
+                        board=b.id,
+                        variant=variant_id,
+                        options={o: True for o in options},
+                        settings=game_settings.to_json(),
+                        seats=seats,
+                        thread_id=thread_id,
+                        status=GameStatus.LOBBY,
+                        only_if_place_free=True,
+                    )
+                )
+            except PlaceTaken as exc:
+                raise Refused("channel_busy", game=exc.game_id) from None
+        return game_info_of(store.adopt(rec))
+
+    async def join(self, game_id: str, user_id: int, name: str) -> GameInfo:
+        async def body(game: LiveGame) -> GameInfo:
+            game.require(GameStatus.LOBBY)
+            if game.seat_of(user_id) is not None:
+                raise Refused("already_seated")
+            game.require_room()
+            await self._store.update(game, seats=(*game.seats, Seat(name, user_id)))
+            return game_info_of(game)
+
+        return await self._store.locked(game_id, body)
+
+    async def add_ai(
+        self,
+        game_id: str,
+        user_id: int,
+        level: str = "normal",
+        name: str | None = None,
+        *,
+        moderator: bool = False,
+    ) -> GameInfo:
+        if level not in AI_LEVELS:
+            raise Refused("bad_level", levels=", ".join(AI_LEVELS))
+
+        async def body(game: LiveGame) -> GameInfo:
+            game.require(GameStatus.LOBBY)
+            game.require_host(user_id, moderator)
+            game.require_room()
+            n = sum(1 for s in game.seats if s.user_id is None) + 1
+            seat = Seat(name or f"AI {n} ({level})", None, level)
+            await self._store.update(game, seats=(*game.seats, seat))
+            return game_info_of(game)
+
+        return await self._store.locked(game_id, body)
+
+    async def remove_seat(
+        self, game_id: str, user_id: int, seat: int, *, moderator: bool = False
+    ) -> GameInfo:
+        """The host removes a seat from the lobby (an AI, or a player who joined)."""
+
+        async def body(game: LiveGame) -> GameInfo:
+            game.require(GameStatus.LOBBY)
+            game.require_host(user_id, moderator)
+            if not 0 <= seat < len(game.seats):
+                raise Refused("no_seat", seat=seat + 1)
+            if game.seats[seat].user_id == game.host_id:
+                raise Refused("host_stays")
+            await self._store.update(game, seats=game.seats[:seat] + game.seats[seat + 1 :])
+            return game_info_of(game)
+
+        return await self._store.locked(game_id, body)
+
+    async def leave(self, game_id: str, user_id: int) -> Outcome:
+        """Leave a lobby (a host leaving passes the lobby to the next person, or closes it when alone), or
+        resign from a running game: the seat goes to an AI (level normal) for good, and the player gets no
+        result. When no person is left at the table, the game is abandoned."""
+
+        async def body(game: LiveGame) -> Outcome:
+            game.require(GameStatus.LOBBY, GameStatus.ACTIVE)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise Refused("not_seated")
+            out = Collector(game.id)
+            if game.status == GameStatus.ACTIVE:
+                await self._seat_to_ai(game, seat, out, "ev.resigned", "player")
+                return outcome_of(game, out)
+            name = game.seats[seat].name
+            seats = game.seats[:seat] + game.seats[seat + 1 :]
+            humans = [s for s in seats if s.user_id is not None]
+            if user_id == game.host_id and not humans:
+                await self._store.update(game, seats=seats, status=GameStatus.ABANDONED)
+                out.events.append(
+                    GameEvent(
+                        game.id, 0, "abandoned", None, Text("ev.lobby_closed", {"player": name}), {}, "system"
+                    )
+                )
+                return outcome_of(game, out)
+            fields: dict[str, Any] = {"seats": seats}
+            if user_id == game.host_id:
+                fields["host_id"] = humans[0].user_id
+            await self._store.update(game, **fields)
+            out.events.append(
+                GameEvent(game.id, 0, "left", None, Text("ev.left_lobby", {"player": name}), {}, "player")
+            )
+            return outcome_of(game, out)
+
+        return await self._store.locked(game_id, body)
+
+    async def update_settings(
+        self, game_id: str, user_id: int, *, moderator: bool = False, **changes: Any
+    ) -> GameSettings:
+        """The host changes settings (values may be typed text). Timers already running keep their times."""
+
+        async def body(game: LiveGame) -> GameSettings:
+            game.require(GameStatus.LOBBY, GameStatus.ACTIVE)
+            game.require_host(user_id, moderator)
+            try:
+                new = game.settings.with_values(**changes)
+            except SettingError as exc:
+                raise _setting_refused(exc) from None
+            await self._store.update(game, settings={**game.raw_settings, **new.to_json()})
+            return new
+
+        return await self._store.locked(game_id, body)
+
+    async def start_game(
+        self, game_id: str, user_id: int, *, seed: int | None = None, moderator: bool = False
+    ) -> Outcome:
+        """The host starts the game: cards dealt, every seat offered its tickets (chosen in any order)."""
+
+        async def body(game: LiveGame) -> Outcome:
+            game.require(GameStatus.LOBBY)
+            game.require_host(user_id, moderator)
+            board = load_board(game.board)
+            lo, hi = board.rules.get("players", [2, 5])
+            if not lo <= len(game.seats) <= hi:
+                raise Refused("player_count", board=board.name, min=lo, max=hi, n=len(game.seats))
+            try:
+                state = new_game(
+                    board,
+                    [s.name for s in game.seats],
+                    variant=game.variant,
+                    options=game.engine_options,
+                    seed=secrets.randbits(62) if seed is None else seed,
+                )
+            except (IllegalAction, BoardDataError) as exc:
+                log.error("game %s cannot start: %s", game.id, exc)
+                raise Refused("cannot_start", game=game.id) from None
+            # timers first (a crash before the status changes leaves timers of a lobby, which are dropped)
+            game.state, game.status, game.last_move_at = state, GameStatus.ACTIVE, self.clock.now()
+            try:
+                await self._timers.ensure(game)
+                await self._store.update(game, status=GameStatus.ACTIVE, snapshot=state.to_dict())
+            except BaseException:
+                self._store.evict(game.id)
+                raise
+            out = Collector(game.id)
+            names = ", ".join(s.name for s in game.seats)
+            out.events.append(
+                GameEvent(
+                    game.id,
+                    0,
+                    "started",
+                    None,
+                    Text("ev.started", {"board": board.name, "players": names}),
+                    {"players": [s.name for s in game.seats]},
+                    "host",
+                )
+            )
+            for seat, s in enumerate(game.seats):
+                out.private.extend(
+                    private_events(
+                        game.id,
+                        0,
+                        seat,
+                        s.user_id,
+                        {"hand": {}, "tickets": []},
+                        private_bits(state, seat),
+                        "start",
+                    )
+                )
+            await self._timers.after_change(game, out)
+            return outcome_of(game, out)
+
+        return await self._store.locked(game_id, body)
+
+    async def abandon(self, game_id: str, user_id: int, *, moderator: bool = False) -> Outcome:
+        """End a lobby or a running game now (host, or a server manager: the bot checks and passes
+        ``moderator=True``). No results are recorded."""
+
+        async def body(game: LiveGame) -> Outcome:
+            game.require(GameStatus.LOBBY, GameStatus.ACTIVE)
+            game.require_host(user_id, moderator)
+            await self._store.update(game, status=GameStatus.ABANDONED)
+            await self._timers.clear(game)
+            out = Collector(game.id)
+            out.events.append(
+                GameEvent(
+                    game.id,
+                    0,
+                    "abandoned",
+                    None,
+                    Text("ev.ended", {"game": game.id}),
+                    {"by_user": user_id},
+                    "host",
+                )
+            )
+            return outcome_of(game, out)
+
+        return await self._store.locked(game_id, body)
+
+    # ------------------------------------------------------------------ play
+
+    async def act(
+        self,
+        game_id: str,
+        user_id: int,
+        action: Action | Mapping[str, Any],
+        *,
+        expected_turn: str | None = None,
+    ) -> Outcome:
+        """Play `action` for `user_id`'s seat, then let AI seats play their turns. Refused (nothing changed)
+        when the game is not running, the user has no seat or handed it to the AI, `expected_turn` is not the
+        current turn token (:func:`bot.manager.events.turn_token`; code ``stale``), the rules forbid it, or
+        storage cannot save it. The :class:`Outcome` holds the new game info, the new state and every event,
+        so the caller reads nothing more to show the result."""
+        if not isinstance(action, Action):
+            try:
+                action = action_from_json(dict(action))
+            except (GameDataError, TypeError):
+                raise Refused("bad_action") from None
+        parsed: Action = action
+
+        async def body(game: LiveGame) -> Outcome:
+            game.require(GameStatus.ACTIVE)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise Refused("not_seated")
+            if game.seats[seat].ai_level is not None:
+                raise Refused("seat_ai")
+            assert game.state is not None
+            if expected_turn is not None and str(expected_turn) != turn_token(game.state, seat):
+                raise Refused("stale")
+            out = Collector(game.id)
+            await self._moves.commit(game, seat, parsed, out, "player")
+            await self._timers.after_change(game, out)
+            return outcome_of(game, out)
+
+        return await self._store.locked(game_id, body)
+
+
+def _settings(raw: Mapping[str, Any] | None) -> GameSettings:
+    try:
+        return GameSettings.from_json(raw)
+    except SettingError as exc:
+        raise _setting_refused(exc) from None
+    except TypeError:
+        raise Refused("bad_settings") from None
+
+
+def _setting_refused(exc: SettingError) -> Refused:
+    if not exc.known:
+        return Refused("no_setting", setting=exc.setting, settings=", ".join(GameSettings.names()))
+    return Refused("bad_setting", setting=exc.setting, value=str(exc.value))

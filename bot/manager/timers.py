@@ -1,0 +1,335 @@
+"""Durable timers of asynchronous play and THE dispatcher that serves them.
+
+Timers are rows (``turn`` chains: reminder 1, reminder 2, absent-player policy; ``resume``: AI seats have moves
+to make). One "turn" row per active game watches whoever (people) must act; it is NOT rewritten when the turn
+passes (a move costs no timer write). Its payload names the wait it was armed for (``key``: phase, turn and
+current seat) and the stage reached (0: before reminder 1, 1: before reminder 2, 2: before the absent-player
+policy, 3: parked by the "wait" policy). When it fires for a wait that is over, it is re-armed for the current
+wait, counted from the game's last move. A "resume" row exists while AI seats have moves to make, so that a
+crash in the middle of them is picked up again. New rows are written before stale ones are deleted and every
+timer re-checks its game when it fires, so a crash at any moment leaves a game with at least one timer that
+puts it back on track.
+
+The dispatcher (:meth:`TurnTimers.start`) is one task that sleeps until the next stored timer is due, or until
+it is woken: when a timer is added, or when the clock moves (a clock with ``subscribe``, like
+:class:`~bot.manager.clock.ManualClock`, wakes it at once, so tests advance time without sleeping). It tells the
+bot layer through the :class:`Notifier`, outside the game's lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from bot.manager.clock import Clock
+from bot.manager.moves import Collector, Moves
+from bot.manager.read import Outcome, outcome_of
+from bot.manager.refusals import Refused
+from bot.manager.store import PARKED_STAGE, RESUME_TIMER, TURN_TIMER, GameStore, LiveGame
+from bot.storage import GameStatus, StorageError, StorageUnavailable, Timer, VersionConflict
+
+__all__ = ["Notifier", "NullNotifier", "TurnTimers"]
+
+log = logging.getLogger("bot.manager")
+
+_PARKED_FOR = timedelta(days=3650)
+_RESUME_GRACE = timedelta(seconds=30)
+
+
+class Notifier(Protocol):
+    """How the manager reaches the bot layer for things no command is waiting for. Errors are logged."""
+
+    async def on_turn(self, game_id: str, outcome: Outcome) -> None:
+        """Moves made without a command (absent-player policy, AI seats resumed after a restart)."""
+
+    async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
+        """Reminder number `n` (1 or 2) for the player who must act in `game_id`."""
+
+    async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
+        """The absent-player policy is being applied to `seat` ("ai", "skip" or "wait")."""
+
+
+class NullNotifier:
+    async def on_turn(self, game_id: str, outcome: Outcome) -> None:
+        return None
+
+    async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
+        return None
+
+    async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
+        return None
+
+
+class TurnTimers:
+    """The timer rows of the games in `store`, the moves they trigger (through `moves`) and the dispatcher."""
+
+    def __init__(
+        self, store: GameStore, moves: Moves, clock: Clock, notifier: Notifier, *, max_sleep: float = 300.0
+    ) -> None:
+        self._store = store
+        self._moves = moves
+        self._clock = clock
+        self.notifier = notifier
+        self._max_sleep = max_sleep
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ after every change of a game
+
+    async def after_change(self, game: LiveGame, out: Collector) -> None:
+        """After a change: AI seats play, timers follow the new situation. A failure here never undoes what
+        was already accepted; the ``resume`` timer carries on later."""
+        try:
+            if game.ai_seats_to_act():
+                await self.ensure(game)  # writes the resume timer before the AI moves
+                await self._moves.run_ai(game, out)
+            await self.ensure(game)
+        except (Refused, StorageError) as exc:
+            log.warning(
+                "game %s: automatic moves or timers interrupted (%s); the timers will resume", game.id, exc
+            )
+            self._store.evict(game.id)
+        except Exception:
+            log.exception("game %s: automatic moves failed; the resume timer will try again", game.id)
+            self._store.evict(game.id)
+
+    async def ensure(self, game: LiveGame) -> None:
+        """Make sure the rows exist that will move this game on; drop those that never will."""
+        humans, ai = game.waiting()
+        turn_rows = sorted(
+            (t for t in game.timers if t.kind == TURN_TIMER),
+            key=lambda t: (-int(t.payload.get("stage", 0)), t.id),
+        )
+        resume_rows = [t for t in game.timers if t.kind == RESUME_TIMER]
+        now = self._clock.now()
+        if humans:
+            key = game.wait_key()
+            due = max(now, game.last_move_at) + timedelta(hours=game.settings.remind_after_hours)
+            if not turn_rows:
+                await self._add(game, TURN_TIMER, due, {"key": key, "stage": 0})
+            elif turn_rows[0].payload.get("key") != key and turn_rows[0].due_at > due:
+                # a row kept from an earlier wait must not fire later than this wait needs (reminders
+                # already sent, or parked by the "wait" policy): start this wait's own chain
+                await self._replace(game, turn_rows[0], due, {"key": key, "stage": 0})
+                turn_rows = turn_rows[1:]
+        if ai and not resume_rows:
+            await self._add(game, RESUME_TIMER, now + _RESUME_GRACE, {})
+        stale = turn_rows[1:]  # a crash between "add" and "drop" can leave two: keep the most advanced
+        if not humans and not ai:
+            stale = turn_rows
+        if not ai:
+            stale += resume_rows
+        for t in stale:
+            await self._drop(game, t)
+
+    async def clear(self, game: LiveGame) -> None:
+        """The game is over: no timer any more."""
+        await self._store.storage(lambda: self._store.repo.delete_timers(game.id))
+        game.timers.clear()
+
+    async def _add(self, game: LiveGame, kind: str, due: datetime, payload: dict[str, Any]) -> None:
+        timer = await self._store.storage(lambda: self._store.repo.add_timer(game.id, kind, due, payload))
+        game.timers.append(timer)
+        self._poke()
+
+    async def _replace(self, game: LiveGame, timer: Timer, due: datetime, payload: dict[str, Any]) -> None:
+        """Add the successor first, then drop the old row: a crash in between leaves two, never none."""
+        await self._add(game, timer.kind, due, payload)
+        await self._drop(game, timer)
+
+    async def _drop(self, game: LiveGame, timer: Timer) -> None:
+        await self._store.storage(lambda: self._store.repo.delete_timer(timer.id))
+        game.timers = [t for t in game.timers if t.id != timer.id]
+
+    # ------------------------------------------------------------------ firing
+
+    async def run_due(self, limit: int = 100) -> int:
+        """Serve every timer due by the clock now (the dispatcher calls this; tests may too). Returns how many
+        were handled."""
+        repo = self._store.repo
+        due = await repo.due_timers(self._clock.now(), limit=limit)
+        for timer in due:
+            try:
+                await self._fire(timer)
+            except StorageUnavailable:
+                raise
+            except Refused as exc:
+                if exc.code == "storage":
+                    raise StorageUnavailable(str(exc)) from exc
+                log.warning("timer %s of game %s: %s", timer.id, timer.game_id, exc)
+                with contextlib.suppress(StorageError):
+                    await repo.delete_timer(timer.id)
+            except Exception:
+                log.exception("timer %s of game %s failed; dropping it", timer.id, timer.game_id)
+                with contextlib.suppress(StorageError):
+                    await repo.delete_timer(timer.id)
+        return len(due)
+
+    async def _fire(self, timer: Timer) -> None:
+        notes: list[Callable[[], Awaitable[None]]] = []
+        store = self._store
+        async with store.locks.hold(timer.game_id):
+            try:
+                game = await store.get(timer.game_id)
+            except Refused as exc:
+                if exc.code == "no_game":
+                    await store.repo.delete_timer(timer.id)
+                    return
+                raise
+            if game.status != GameStatus.ACTIVE:
+                await self.clear(game)
+                return
+            mine = next((t for t in game.timers if t.id == timer.id), None)
+            if mine is None:  # the cached list is newer than the query (already handled or replaced)
+                game.timers = await store.storage(lambda: store.repo.timers_for_game(game.id))
+                mine = next((t for t in game.timers if t.id == timer.id), None)
+                if mine is None:
+                    return
+            out = Collector(game.id)
+            if mine.kind == RESUME_TIMER:
+                await self.after_change(game, out)
+                if game.waiting()[1]:  # the AI could not finish (logged): try again a little later
+                    await self._replace(game, mine, self._clock.now() + _RESUME_GRACE, {})
+                elif any(t.id == mine.id for t in game.timers):
+                    await self._drop(game, mine)
+            elif mine.kind == TURN_TIMER:
+                await self._fire_turn(game, mine, out, notes)
+            else:
+                await self._drop(game, mine)
+            if out.events:
+                outcome = outcome_of(game, out)
+                notes.append(functools.partial(self.notifier.on_turn, game.id, outcome))
+        for note in notes:  # outside the lock: the bot may call back into the manager
+            try:
+                await note()
+            except Exception:
+                log.exception("notifier failed for game %s", timer.game_id)
+
+    async def _fire_turn(
+        self, game: LiveGame, timer: Timer, out: Collector, notes: list[Callable[[], Awaitable[None]]]
+    ) -> None:
+        humans, _ai = game.waiting()
+        others = [t for t in game.timers if t.kind == TURN_TIMER and t.id != timer.id]
+        if not humans or any(
+            int(t.payload.get("stage", 0)) >= int(timer.payload.get("stage", 0)) for t in others
+        ):
+            await self._drop(game, timer)  # nobody to wait for, or a duplicate
+            await self.ensure(game)
+            return
+        settings = game.settings
+        now = self._clock.now()
+        key = game.wait_key()
+        stage = int(timer.payload.get("stage", 0))
+        if timer.payload.get("key") != key:  # armed for a wait that is over: this wait began at the last move
+            due = game.last_move_at + timedelta(hours=settings.remind_after_hours)
+            if due > now:
+                await self._replace(game, timer, due, {"key": key, "stage": 0})
+                return
+            stage = 0
+        if stage >= PARKED_STAGE:
+            await self._replace(game, timer, now + _PARKED_FOR, {"key": key, "stage": PARKED_STAGE})
+            return
+        if stage < 2:
+            wait = settings.remind_again_hours if stage == 0 else settings.absent_after_hours
+            await self._replace(game, timer, now + timedelta(hours=wait), {"key": key, "stage": stage + 1})
+            for seat in humans:
+                user_id = game.seats[seat].user_id
+                if user_id is not None:
+                    notes.append(
+                        functools.partial(self.notifier.on_reminder, game.id, seat, user_id, stage + 1)
+                    )
+            return
+        policy = settings.absent_policy
+        for seat in humans:
+            notes.append(
+                functools.partial(self.notifier.on_absent, game.id, seat, game.seats[seat].user_id, policy)
+            )
+        if policy == "wait":
+            await self._replace(game, timer, now + _PARKED_FOR, {"key": key, "stage": PARKED_STAGE})
+            return
+        try:
+            for seat in humans:
+                await self._moves.play_absent(game, seat, policy, out)
+        except VersionConflict:
+            self._store.evict(game.id)
+            return
+        await self.after_change(game, out)
+        await self._drop(game, timer)
+        await self.ensure(game)
+
+    # ------------------------------------------------------------------ the dispatcher
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None
+
+    def start(self) -> None:
+        """Start the dispatcher (in the running event loop); it serves the rows stored before a restart too."""
+        if self._task is not None:
+            return
+        subscribe = getattr(self._clock, "subscribe", None)
+        if subscribe is not None:
+            subscribe(self._poke)
+        self._idle.clear()
+        self._task = asyncio.create_task(self._dispatch_loop(), name="ttr-timer-dispatcher")
+
+    async def stop(self) -> None:
+        """Stop the dispatcher (a timer being served is cancelled; its row stays and fires after a restart)."""
+        unsubscribe = getattr(self._clock, "unsubscribe", None)
+        if unsubscribe is not None:
+            unsubscribe(self._poke)
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def settled(self) -> None:
+        """Wait until the dispatcher has served every timer due by the clock now and sleeps (tests: move a
+        ManualClock, then await this)."""
+        if self._task is None:
+            raise RuntimeError("the timer dispatcher is not running")
+        idle = asyncio.ensure_future(self._idle.wait())
+        done, _ = await asyncio.wait({idle, self._task}, return_when=asyncio.FIRST_COMPLETED)
+        if idle not in done:
+            idle.cancel()
+            raise RuntimeError("the timer dispatcher stopped")
+
+    def _poke(self) -> None:
+        """A timer was added or the clock moved: look again now."""
+        self._idle.clear()
+        self._wake.set()
+
+    async def _dispatch_loop(self) -> None:
+        backoff = 1.0
+        while True:
+            try:
+                self._wake.clear()
+                if await self.run_due():
+                    continue
+                nxt = await self._store.repo.next_timer_due()
+                timeout = self._max_sleep
+                if nxt is not None:
+                    timeout = min(timeout, max(0.0, (nxt - self._clock.now()).total_seconds()))
+                if timeout > 0:
+                    if not self._wake.is_set():
+                        self._idle.set()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._wake.wait(), timeout)
+                backoff = 1.0
+            except asyncio.CancelledError:
+                raise
+            except StorageError as exc:
+                log.warning("timer dispatcher: storage problem (%s); retrying in %.0f s", exc, backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 60.0)
+            except Exception:
+                log.exception("timer dispatcher failed; restarting in %.0f s", backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 60.0)
