@@ -41,6 +41,12 @@ _PARKED_FOR = timedelta(days=3650)
 _RESUME_GRACE = timedelta(seconds=30)
 
 
+def _set_result_unless_cancelled(future: asyncio.Future[None], result: None) -> None:
+    # the name asyncio.sleep's own callback has (asyncio.futures._set_result_unless_cancelled)
+    if not future.done():
+        future.set_result(result)
+
+
 class Notifier(Protocol):
     """How the manager reaches the bot layer for things no command is waiting for. Errors are logged."""
 
@@ -76,7 +82,8 @@ class TurnTimers:
         self._clock = clock
         self.notifier = notifier
         self._max_sleep = max_sleep
-        self._wake = asyncio.Event()
+        self._woken = False  # poked since the dispatcher last looked at storage
+        self._sleeper: asyncio.Future[None] | None = None
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -304,24 +311,36 @@ class TurnTimers:
     def _poke(self) -> None:
         """A timer was added or the clock moved: look again now."""
         self._idle.clear()
-        self._wake.set()
+        self._woken = True
+        if self._sleeper is not None and not self._sleeper.done():
+            self._sleeper.set_result(None)
+
+    async def _sleep(self, seconds: float) -> None:
+        """``asyncio.sleep(seconds)``, cut short by :meth:`_poke`. Built the way asyncio.sleep is (a future the
+        loop resolves later), so a harness with virtual time (SimCord) sees a plain sleep."""
+        loop = asyncio.get_running_loop()
+        self._sleeper = loop.create_future()
+        handle = loop.call_later(seconds, _set_result_unless_cancelled, self._sleeper, None)
+        try:
+            await self._sleeper
+        finally:
+            handle.cancel()
+            self._sleeper = None
 
     async def _dispatch_loop(self) -> None:
         backoff = 1.0
         while True:
             try:
-                self._wake.clear()
+                self._woken = False
                 if await self.run_due():
                     continue
                 nxt = await self._store.repo.next_timer_due()
                 timeout = self._max_sleep
                 if nxt is not None:
                     timeout = min(timeout, max(0.0, (nxt - self._clock.now()).total_seconds()))
-                if timeout > 0:
-                    if not self._wake.is_set():
-                        self._idle.set()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._wake.wait(), timeout)
+                if timeout > 0 and not self._woken:
+                    self._idle.set()
+                    await self._sleep(timeout)
                 backoff = 1.0
             except asyncio.CancelledError:
                 raise
