@@ -19,7 +19,6 @@ the adapter); what a player alone may know (`PrivateEvent`, hand, tickets) is on
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
@@ -63,7 +62,6 @@ MAX_OPTIONS = 25
 MAX_ROWS = 5
 MAX_ARG = 40
 MAX_LINES = 12
-TIMER_POLL = 60.0  # seconds between looks at the stored timers, at most
 PUBLISH_KINDS = frozenset({"play_started", "game_over", "last_round", "abandoned", "seat_ai", "seat_human"})
 REFUSED_KEYS = {
     "not_seated": "play.not_in_game",
@@ -149,7 +147,6 @@ class ManagerGameService:
         self.manager: GameManager | None = manager
         self.messenger: Messenger | None = None
         self._lines: dict[str, list[Message]] = {}  # public lines not yet posted, per game
-        self._timer_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -161,37 +158,13 @@ class ManagerGameService:
             self.manager = GameManager(
                 repo, notifier=self, owns_repo=True, ai_budget_ms=self.ai_budget_ms, clock=self.clock
             )
-            # Our own timer loop (plain sleeps) rather than the manager's event-driven dispatcher: it wakes at
-            # the next due timer or at least every TIMER_POLL seconds, and stops with the service.
-            await self.manager.start(dispatcher=False)
-            self._timer_task = asyncio.create_task(self._timer_loop(), name="ttr-service-timers")
+            await self.manager.start()  # with the timer dispatcher; manager.close() stops it
 
     def set_messenger(self, messenger: Messenger) -> None:
         """Where unsolicited messages (AI and timer moves, reminders) go; `start` sets it from the bot."""
         self.messenger = messenger
 
-    async def _timer_loop(self) -> None:
-        while self.manager is not None:
-            try:
-                if await self.manager.run_due_timers():
-                    continue
-                nxt = await self.manager.repository.next_timer_due()
-                delay = TIMER_POLL
-                if nxt is not None:
-                    delay = min(TIMER_POLL, max(0.5, (nxt - self.manager.clock.now()).total_seconds()))
-                await asyncio.sleep(delay)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("timer loop failed; retrying")
-                await asyncio.sleep(TIMER_POLL)
-
     async def close(self) -> None:
-        task, self._timer_task = self._timer_task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
         manager, self.manager = self.manager, None
         try:
             if manager is not None:
