@@ -48,7 +48,7 @@ from maps import BoardDataError, load_board
 
 __all__ = ["GameManager"]
 
-log = logging.getLogger("bot.manager")
+log = logging.getLogger(__name__)
 
 
 class GameManager(SeatCommands, GameReads):

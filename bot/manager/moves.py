@@ -34,7 +34,7 @@ from engine.state import GameState
 
 __all__ = ["Collector", "Moves"]
 
-log = logging.getLogger("bot.manager")
+log = logging.getLogger(__name__)
 
 _MAX_AUTOMATIC_STEPS = 5000
 

@@ -46,7 +46,7 @@ from maps import load_board
 
 __all__ = ["GameStore", "LiveGame", "LockTable"]
 
-log = logging.getLogger("bot.manager")
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 #: Kinds of timer rows (see bot.manager.timers): a "turn" chain per game while people must act, a "resume" row

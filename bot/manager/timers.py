@@ -35,7 +35,7 @@ from bot.storage import GameStatus, StorageError, StorageUnavailable, Timer, Ver
 
 __all__ = ["Notifier", "NullNotifier", "TurnTimers"]
 
-log = logging.getLogger("bot.manager")
+log = logging.getLogger(__name__)
 
 _PARKED_FOR = timedelta(days=3650)
 _RESUME_GRACE = timedelta(seconds=30)
