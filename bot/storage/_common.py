@@ -1,4 +1,4 @@
-"""Pieces both backends share: migration discovery, JSON encoding, ids, argument checks."""
+"""Pieces both backends share: migration discovery, JSON encoding, ids, argument checks, rows to records."""
 
 from __future__ import annotations
 
@@ -6,20 +6,24 @@ import json
 import re
 import secrets
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
 
 from .base import (
     CLOSED_STATUSES,
     BoardStats,
+    GameRecord,
     GameStatus,
+    GameSummary,
     JSONDict,
     PlayerStats,
     Seat,
     SeatResult,
     StorageError,
+    Timer,
 )
 
 _MIGRATION_NAME = re.compile(r"^V(\d{3,})__([A-Za-z0-9_]+)\.sql$")
@@ -128,15 +132,23 @@ def is_closed(status: str) -> bool:
     return GameStatus(status) in CLOSED_STATUSES
 
 
-def encode_cursor(created_at_key: str, game_id: str) -> str:
-    return f"{created_at_key}|{game_id}"
+def utc_text(value: datetime) -> str:
+    """UTC, fixed width: these strings sort like the instants they stand for."""
+    return value.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def decode_cursor(cursor: str) -> tuple[str, str]:
+def encode_cursor(created_at: datetime, game_id: str) -> str:
+    return f"{utc_text(created_at)}|{game_id}"
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, str]:
     key, sep, game_id = cursor.rpartition("|")
     if not sep or not key or not game_id:
         raise ValueError(f"not a listing cursor: {cursor!r}")
-    return key, game_id
+    created_at = datetime.fromisoformat(key)
+    if created_at.tzinfo is None:
+        raise ValueError(f"not a listing cursor: {cursor!r}")
+    return created_at, game_id
 
 
 def check_limit(limit: int, maximum: int = 1000) -> int:
@@ -160,3 +172,49 @@ def stats(guild_id: int | None, user_id: int, per_board: list[tuple[str, int, in
     total = sum(int(row[3]) for row in per_board)
     best = max((int(row[4]) for row in per_board), default=0)
     return PlayerStats(user_id, guild_id, games, wins, total / games if games else 0.0, best, boards)
+
+
+# --------------------------------------------------------------------------- rows to records
+# A row is an sqlite3.Row or an asyncpg.Record (both indexed by column name); ``time`` turns a stored
+# time into a datetime (the dialect's ``time_from_db``).
+
+
+def summary_fields(row: Any, time: Callable[[Any], datetime]) -> dict[str, Any]:
+    finished = row["finished_at"]
+    return {
+        "id": row["id"],
+        "guild_id": row["guild_id"],
+        "channel_id": row["channel_id"],
+        "thread_id": row["thread_id"],
+        "host_id": row["host_id"],
+        "board": row["board"],
+        "variant": row["variant"],
+        "options": loads(row["options"]),
+        "status": GameStatus(row["status"]),
+        "settings": loads(row["settings"]),
+        "seats": seats_from_json(row["seats"]),
+        "version": row["version"],
+        "action_count": row["action_count"],
+        "created_at": time(row["created_at"]),
+        "updated_at": time(row["updated_at"]),
+        "finished_at": None if finished is None else time(finished),
+    }
+
+
+def summary_from_row(row: Any, time: Callable[[Any], datetime]) -> GameSummary:
+    return GameSummary(**summary_fields(row, time))
+
+
+def record_from_row(row: Any, time: Callable[[Any], datetime]) -> GameRecord:
+    return GameRecord(**summary_fields(row, time), snapshot=loads(row["snapshot"]))
+
+
+def timer_from_row(row: Any, time: Callable[[Any], datetime]) -> Timer:
+    return Timer(
+        row["id"],
+        row["game_id"],
+        row["kind"],
+        time(row["due_at"]),
+        loads(row["payload"]),
+        time(row["created_at"]),
+    )
