@@ -12,13 +12,13 @@ import signal
 import socket
 import sys
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import discord
 
 from bot.app import create_bot
 from bot.service import GameService
 from bot.settings import Settings, SettingsError
+from bot.storage import parse_database_url
 
 log = logging.getLogger("bot")
 
@@ -54,35 +54,28 @@ def check_token(settings: Settings) -> None:
 
 def check_database(settings: Settings, *, timeout: float = 3.0) -> None:
     """Fail early and clearly when the database cannot be reached (no credentials in the message)."""
-    url = settings.database_url
-    parts = urlsplit(url)
-    scheme = parts.scheme.split("+")[0]
     shown = settings.redacted_database_url()
-    if scheme == "sqlite":
-        raw = url.split("://", 1)[1]
-        if raw in ("", "/:memory:", ":memory:"):
+    try:
+        url = parse_database_url(settings.database_url)
+    except ValueError as exc:
+        raise StartupError(f"DATABASE_URL: {exc}") from None
+    if url.backend == "sqlite":
+        if url.in_memory:
             return
-        path = Path(raw[1:] if raw.startswith("/") else raw)
-        folder = path.parent if str(path.parent) else Path(".")
+        folder = Path(url.path).parent
         if not folder.is_dir():
             raise StartupError(
                 f"DATABASE_URL {shown}: folder {folder} does not exist; create it or fix the path."
             )
         return
-    if scheme in ("postgres", "postgresql"):
-        host = parts.hostname or "localhost"
-        port = parts.port or 5432
-        try:
-            with socket.create_connection((host, port), timeout=timeout):
-                return
-        except OSError as exc:
-            raise StartupError(
-                f"DATABASE_URL {shown}: cannot reach the database at {host}:{port} ({exc.strerror or exc}). "
-                "Is PostgreSQL running and the host/port right?"
-            ) from None
-    raise StartupError(
-        f"DATABASE_URL {shown}: unsupported scheme {parts.scheme!r} (use sqlite:/// or postgresql://)"
-    )
+    try:
+        with socket.create_connection((url.host, url.port), timeout=timeout):
+            return
+    except OSError as exc:
+        raise StartupError(
+            f"DATABASE_URL {shown}: cannot reach the database at {url.host}:{url.port} ({exc.strerror or exc}). "
+            "Is PostgreSQL running and the host/port right?"
+        ) from None
 
 
 async def start_bot(settings: Settings, *, service: GameService | None = None) -> None:

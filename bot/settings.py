@@ -15,6 +15,8 @@ from typing import Any
 
 from dotenv import dotenv_values
 
+from bot.storage.url import parse_database_url, redact_url
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -76,15 +78,6 @@ class Settings:
         return redact_url(self.database_url)
 
 
-def redact_url(url: str) -> str:
-    scheme, sep, rest = url.partition("://")
-    if not sep or "@" not in rest:
-        return url
-    creds, _, host = rest.rpartition("@")
-    user = creds.split(":", 1)[0]
-    return f"{scheme}://{user}:***@{host}" if ":" in creds else url
-
-
 def _parse(name: str, raw: str) -> Any:
     env = Settings.env_name(name)
     if name == "test_guild_id":
@@ -111,10 +104,11 @@ def _parse(name: str, raw: str) -> Any:
         if lowered in ("0", "false", "no", "off"):
             return False
         raise SettingsError(f"{env} must be true or false, got {raw!r}")
-    if name == "database_url" and "://" not in raw:
-        raise SettingsError(
-            f"{env} must look like sqlite:///path.db or postgresql://user@host/db, got {raw!r}"
-        )
+    if name == "database_url":
+        try:
+            parse_database_url(raw)
+        except ValueError as exc:
+            raise SettingsError(f"{env}: {exc}") from None
     if name == "default_locale":
         return raw.replace("_", "-")
     return raw
