@@ -1,4 +1,5 @@
-"""Storage benchmark: append_action latency with a ~20 KB snapshot, and listing 10,000 active games.
+"""Storage benchmark: append_action latency with a ~20 KB snapshot, a few other calls, and listing 10,000
+active games.
 
     python bench/bench_storage.py                      # SQLite (synchronous NORMAL and FULL) and PostgreSQL
     python bench/bench_storage.py --backend sqlite --appends 2000 --games 10000
@@ -129,6 +130,17 @@ async def bench_appends(repo: GameRepository, appends: int, snapshot: dict[str, 
         start = time.perf_counter()
         await repo.load_game(game.id)
         load_samples.append(time.perf_counter() - start)
+    update_samples, list_samples, find_samples = [], [], []
+    for i in range(200):
+        start = time.perf_counter()
+        version = await repo.update_game(game.id, version, settings={"turn_timeout_h": i})
+        update_samples.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        await repo.list_games(guild_id=1, status=OPEN_STATUSES, limit=25)
+        list_samples.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        await repo.find_open_game(channel_id=2)
+        find_samples.append(time.perf_counter() - start)
     return {
         "p50": percentile(samples, 50),
         "p99": percentile(samples, 99),
@@ -136,6 +148,9 @@ async def bench_appends(repo: GameRepository, appends: int, snapshot: dict[str, 
         "max": max(samples),
         "load_p50": percentile(load_samples, 50),
         "load_p99": percentile(load_samples, 99),
+        "update_p50": percentile(update_samples, 50),
+        "list_p50": percentile(list_samples, 50),
+        "find_p50": percentile(find_samples, 50),
     }
 
 
@@ -191,6 +206,10 @@ def print_appends(label: str, stats: dict[str, float], appends: int) -> None:
         f"{label:28s} append_action x{appends}: p50 {fmt_ms(stats['p50'])}  p99 {fmt_ms(stats['p99'])}"
         f"  mean {fmt_ms(stats['mean'])}  max {fmt_ms(stats['max'])}"
         f" | load_game p50 {fmt_ms(stats['load_p50'])} p99 {fmt_ms(stats['load_p99'])}"
+    )
+    print(
+        f"{'':28s} x200 p50: update_game {fmt_ms(stats['update_p50'])}  list_games(25)"
+        f" {fmt_ms(stats['list_p50'])}  find_open_game {fmt_ms(stats['find_p50'])}"
     )
 
 
