@@ -67,6 +67,21 @@ def _open_here(
     )
 
 
+def _status_and_guild(
+    status: GameStatus | str | Iterable[GameStatus | str] | None, guild_id: int | None
+) -> tuple[list[str], list[Any]]:
+    """The WHERE conditions (and their arguments) the listings share."""
+    where: list[str] = []
+    args: list[Any] = []
+    statuses = normalise_statuses(status)
+    if statuses is not None:
+        where.append(f"status IN ({c.in_list(statuses)})")  # validated names, no placeholders
+    if guild_id is not None:
+        where.append("guild_id = ?")
+        args.append(guild_id)
+    return where, args
+
+
 def _status_sets(status: str | None, now: Any) -> tuple[list[str], list[Any]]:
     """SET clauses for a new status: a closing one stamps ``finished_at`` once, an open one clears it."""
     if status is None:
@@ -133,14 +148,12 @@ class SQLRepository(ABC):
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    def _now(self) -> datetime:
+        return require_aware(self._clock(), "clock()")
+
     async def schema_version(self) -> int:
         rows = await self._read("SELECT COALESCE(MAX(version), 0) AS v FROM schema_version")
         return int(rows[0]["v"])
-
-    # ------------------------------------------------------------------ rows to records
-
-    def _now(self) -> datetime:
-        return require_aware(self._clock(), "clock()")
 
     # ------------------------------------------------------------------ games
 
@@ -360,14 +373,7 @@ class SQLRepository(ABC):
         after: str | None = None,
     ) -> Page:
         c.check_limit(limit)
-        where: list[str] = []
-        args: list[Any] = []
-        statuses = normalise_statuses(status)
-        if statuses is not None:
-            where.append(f"status IN ({c.in_list(statuses)})")
-        if guild_id is not None:
-            where.append("guild_id = ?")
-            args.append(guild_id)
+        where, args = _status_and_guild(status, guild_id)
         if channel_id is not None:
             where.append("(channel_id = ? OR thread_id = ?)")
             args += [channel_id, channel_id]
@@ -394,12 +400,7 @@ class SQLRepository(ABC):
         batch_size: int = 1000,
     ) -> AsyncIterator[str]:
         c.check_limit(batch_size, 100_000)
-        statuses = normalise_statuses(status)
-        where = [f"status IN ({c.in_list(statuses)})"] if statuses is not None else []
-        args: list[Any] = []
-        if guild_id is not None:
-            where.append("guild_id = ?")
-            args.append(guild_id)
+        where, args = _status_and_guild(status, guild_id)
         where.append("id > ?")
         sql = f"SELECT id FROM games WHERE {' AND '.join(where)} ORDER BY id LIMIT ?"
         last = ""
@@ -420,14 +421,9 @@ class SQLRepository(ABC):
         limit: int = 50,
     ) -> list[GameSummary]:
         c.check_limit(limit)
-        where = ["id IN (SELECT game_id FROM game_players WHERE user_id = ?)"]
-        args: list[Any] = [user_id]
-        statuses = normalise_statuses(status)
-        if statuses is not None:
-            where.append(f"status IN ({c.in_list(statuses)})")
-        if guild_id is not None:
-            where.append("guild_id = ?")
-            args.append(guild_id)
+        where, args = _status_and_guild(status, guild_id)
+        where.insert(0, "id IN (SELECT game_id FROM game_players WHERE user_id = ?)")
+        args.insert(0, user_id)
         rows = await self._read(
             f"SELECT {_SUMMARY_COLUMNS} FROM games WHERE {' AND '.join(where)}"
             " ORDER BY updated_at DESC, id DESC LIMIT ?",
