@@ -26,11 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot.config import Settings  # noqa: E402
 from bot.service import Reply  # noqa: E402
 from bot.service_impl import ManagerGameService  # noqa: E402
 from bot.service_impl import actions as act  # noqa: E402
 from bot.service_impl.pictures import PoolPictures  # noqa: E402
-from bot.settings import Settings  # noqa: E402
 from engine.actions import DrawBlind, KeepTickets  # noqa: E402
 from engine.rules import legal_actions  # noqa: E402
 from engine.state import SETUP  # noqa: E402

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from bot.app import TTRBot, create_bot
-    from bot.settings import Settings, SettingsError
+    from bot.config import Settings, SettingsError
 
 __all__ = ["Settings", "SettingsError", "TTRBot", "create_bot"]
 
@@ -22,7 +22,7 @@ def __getattr__(name: str) -> Any:
 
         return getattr(app, name)
     if name in ("Settings", "SettingsError"):
-        from bot import settings
+        from bot import config
 
-        return getattr(settings, name)
+        return getattr(config, name)
     raise AttributeError(f"module 'bot' has no attribute {name!r}")

@@ -16,8 +16,8 @@ from pathlib import Path
 import discord
 
 from bot.app import create_bot
+from bot.config import Settings, SettingsError
 from bot.service import GameService
-from bot.settings import Settings, SettingsError
 from bot.storage import parse_database_url
 
 log = logging.getLogger("bot")

@@ -20,9 +20,9 @@ from discord.ext import commands
 
 from bot.cogs.replies import DiscordMessenger, report_error
 from bot.components import DYNAMIC_ITEMS, is_known, is_ours
+from bot.config import Settings
 from bot.i18n import Catalog, CatalogTranslator, default_catalog, tr
 from bot.service import GameService, UnavailableGameService
-from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from typing import Any
 
 def cmd_bot(args: argparse.Namespace) -> int:
     from bot.__main__ import run_bot
-    from bot.settings import Settings
+    from bot.config import Settings
 
     settings = Settings.from_env()
     if args.database_url:

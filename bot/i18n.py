@@ -33,7 +33,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Loc
 
-from bot.service import Join, Message, Text
+from bot.messages import Join, Message, Text
 
 log = logging.getLogger(__name__)
 

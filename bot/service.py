@@ -25,32 +25,12 @@ its traceback and the user gets a generic apology.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from bot.messages import Message, Text
 
-@dataclass(frozen=True, slots=True)
-class Text:
-    """A message from the catalogue, translated by the adapter: `Text("game.joined", {"player": "<@1>"})`."""
-
-    key: str
-    params: Mapping[str, Any] = field(default_factory=dict)  # values may be messages too, translated alike
-
-
-@dataclass(frozen=True, slots=True)
-class Join:
-    """Messages shown as one, each translated on its own and joined by `sep`: the lines of a turn message, the
-    cards of a payment. At most `tail` characters with the end kept (the start becomes an ellipsis), or at most
-    `head` with the start kept, cut at a line end (an ellipsis line says some were left out)."""
-
-    parts: tuple[Message, ...]
-    sep: str = "\n"
-    tail: int | None = None
-    head: int | None = None
-
-
-Message = str | Text | Join
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 
 

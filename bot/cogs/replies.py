@@ -24,7 +24,8 @@ from discord import app_commands
 
 from bot.components import build_view
 from bot.i18n import Catalog, default_catalog, interaction_locale, language_of, public_locale
-from bot.service import EmbedSpec, GameError, Message, Reply, Text
+from bot.messages import Message, Text
+from bot.service import EmbedSpec, GameError, Reply
 
 log = logging.getLogger(__name__)
 

@@ -17,8 +17,9 @@ from discord.ext import commands
 
 from bot.cogs.replies import answer
 from bot.i18n import public_locale, tr
+from bot.messages import Text
 from bot.rules_text import topic_ids, topics
-from bot.service import GameError, Reply, Text
+from bot.service import GameError, Reply
 from maps.board import COLORS, Board, BoardDataError, board_ids, load_board, normalize_name
 
 if TYPE_CHECKING:

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.service import Join, Message, Text
+from bot.messages import Join, Message, Text
 from bot.storage import GameStatus, SeatResult
 from engine.pending import TicketChoice
 from engine.scoring import final_scores

@@ -39,7 +39,7 @@ from bot.manager.refusals import Refused
 from bot.manager.seats import SeatCommands
 from bot.manager.store import GameStore, LiveGame
 from bot.manager.timers import Notifier, NullNotifier, TurnTimers
-from bot.service import Text
+from bot.messages import Text
 from bot.storage import GameRepository, GameStatus, PlaceTaken, Seat
 from engine.actions import Action, action_from_json
 from engine.errors import GameDataError, IllegalAction

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.service import Text
+from bot.messages import Text
 
 __all__ = ["Refused"]
 

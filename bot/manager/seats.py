@@ -14,7 +14,7 @@ from bot.manager.read import Outcome, outcome_of
 from bot.manager.refusals import Refused
 from bot.manager.store import GameStore, LiveGame
 from bot.manager.timers import TurnTimers
-from bot.service import Text
+from bot.messages import Text
 from bot.storage import GameStatus, Seat
 
 __all__ = ["SeatCommands"]

@@ -14,7 +14,7 @@ from dataclasses import fields
 from typing import Any
 
 from bot.manager.events import card, cards, counted, english
-from bot.service import Join, Message, Text
+from bot.messages import Join, Message, Text
 from engine.actions import ACTION_TYPES, Action
 from engine.state import GameState
 from maps import CARD_NAMES, LOCOMOTIVE

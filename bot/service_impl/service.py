@@ -24,9 +24,11 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.config import Settings
 from bot.manager import Clock, GameEvent, GameInfo, GameManager, Outcome, Refused, turn_token
 from bot.manager import events as ev
 from bot.manager.game_settings import AI_LEVELS, GameSettings
+from bot.messages import Join, Message, Text
 from bot.service import (
     ButtonSpec,
     ButtonStyle,
@@ -36,17 +38,13 @@ from bot.service import (
     FieldSpec,
     FileSpec,
     GameError,
-    Join,
-    Message,
     Messenger,
     OptionSpec,
     Reply,
     SelectSpec,
-    Text,
 )
 from bot.service_impl import actions as act
 from bot.service_impl.pictures import Pictures, PoolPictures
-from bot.settings import Settings
 from bot.storage import OPEN_STATUSES, GameStatus, StorageError, open_repository
 from engine.actions import Action, ClaimRoute, KeepTickets
 from engine.pending import SecondDraw, TicketChoice
@@ -140,7 +138,7 @@ class ManagerGameService:
         manager: GameManager | None = None,
         clock: Clock | None = None,
     ) -> None:
-        self.bot_settings = settings
+        self.config = settings
         self.pictures: Pictures = pictures or PoolPictures(settings.render_workers)
         self.ai_budget_ms = ai_budget_ms
         self.clock = clock  # None: the system clock (tests set a ManualClock before start)
@@ -153,7 +151,7 @@ class ManagerGameService:
     async def start(self, messenger: Messenger) -> None:
         self.messenger = messenger
         if self.manager is None:
-            repo = open_repository(self.bot_settings.database_url)
+            repo = open_repository(self.config.database_url)
             await repo.connect()
             self.manager = GameManager(
                 repo, notifier=self, owns_repo=True, ai_budget_ms=self.ai_budget_ms, clock=self.clock

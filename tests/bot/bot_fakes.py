@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.messages import Text
 from bot.service import (
     ButtonSpec,
     Choice,
@@ -19,7 +20,6 @@ from bot.service import (
     OptionSpec,
     Reply,
     SelectSpec,
-    Text,
 )
 
 # A 1x1 transparent PNG.

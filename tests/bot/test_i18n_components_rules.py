@@ -14,8 +14,9 @@ from discord.app_commands import TranslationContext, TranslationContextLocation
 
 from bot.components import BUTTON_TEMPLATE, MAX_CUSTOM_ID, button_id, is_known, is_ours, select_id
 from bot.i18n import Catalog, CatalogTranslator, check_placeholders, default_catalog
+from bot.messages import Text
 from bot.rules_text import board_features, topic_ids, topics
-from bot.service import GameService, Text, UnavailableGameService
+from bot.service import GameService, UnavailableGameService
 from maps.board import board_ids, load_board
 
 # --------------------------------------------------------------------- catalogues
@@ -173,7 +174,7 @@ def test_default_service_falls_back_when_the_flows_are_missing(monkeypatch) -> N
 
     monkeypatch.setattr(bot.app, "SERVICE_FACTORY", "bot.no_such_module:create_game_service")
     assert isinstance(bot.app.default_service(Settings()), UnavailableGameService)
-    monkeypatch.setattr(bot.app, "SERVICE_FACTORY", "bot.settings:no_such_factory")
+    monkeypatch.setattr(bot.app, "SERVICE_FACTORY", "bot.config:no_such_factory")
     assert isinstance(bot.app.default_service(Settings()), UnavailableGameService)
     sentinel = FakeGameService()
     monkeypatch.setattr(bot.app, "SERVICE_FACTORY", "bot_fakes:create_game_service")

@@ -9,7 +9,7 @@ import pytest
 
 from bot import Settings, SettingsError
 from bot.__main__ import StartupError, check_database, explain_startup_error, run_bot
-from bot.settings import redact_url
+from bot.config import redact_url
 
 
 def test_defaults() -> None:

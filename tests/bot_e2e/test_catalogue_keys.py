@@ -12,7 +12,7 @@ import pytest
 
 from bot.i18n import Catalog, check_placeholders
 from bot.manager.events import final_sheets, private_bits, private_events, public_events
-from bot.service import Join, Message, Text
+from bot.messages import Join, Message, Text
 from engine import views
 from engine.rules import apply, legal_actions, new_game, to_act
 

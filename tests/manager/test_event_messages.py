@@ -10,7 +10,7 @@ from manager_helpers import HUMANS, play_random, started_game
 
 from bot.i18n import Catalog
 from bot.manager import GameManager, Outcome
-from bot.service import Text
+from bot.messages import Text
 
 ANN, BOB, CLEO, DAN = (uid for uid, _ in HUMANS[:4])
 

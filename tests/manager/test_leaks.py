@@ -13,7 +13,7 @@ from manager_helpers import started_game, state_of
 from bot.i18n import default_catalog
 from bot.manager import GameEvent, GameManager, Outcome
 from bot.manager.events import card
-from bot.service import Text
+from bot.messages import Text
 from engine.pending import TicketChoice
 from maps import CARD_NAMES, load_board
 

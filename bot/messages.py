@@ -1,0 +1,36 @@
+"""The message model: what a player reads, as data until the adapter shows it.
+
+Text in replies, events and labels is a plain string, a `Text` (a catalogue key plus parameters, which may be
+messages themselves) or a `Join` of messages. The Discord adapter translates them (`bot/i18n.py`): a private
+reply into the person's language, a public message (turn messages, lobbies) into the server's. The manager
+builds its events in this form, so a turn line is data until it is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A message from the catalogue, translated by the adapter: `Text("game.joined", {"player": "<@1>"})`."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)  # values may be messages too, translated alike
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Messages shown as one, each translated on its own and joined by `sep`: the lines of a turn message, the
+    cards of a payment. At most `tail` characters with the end kept (the start becomes an ellipsis), or at most
+    `head` with the start kept, cut at a line end (an ellipsis line says some were left out)."""
+
+    parts: tuple[Message, ...]
+    sep: str = "\n"
+    tail: int | None = None
+    head: int | None = None
+
+
+Message = str | Text | Join
