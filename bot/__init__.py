@@ -1,4 +1,5 @@
-"""Discord adapter: the bot, its commands and components, and the settings it starts from.
+"""Ticket to Ride on Discord: the bot (`bot.discord`), the presentation (`bot.play`), the game manager
+(`bot.manager`), storage (`bot.storage`), and the process settings (`bot.config`).
 
 from bot import create_bot, Settings
 
@@ -10,15 +11,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.app import TTRBot, create_bot
     from bot.config import Settings, SettingsError
+    from bot.discord.app import TTRBot, create_bot
 
 __all__ = ["Settings", "SettingsError", "TTRBot", "create_bot"]
 
 
 def __getattr__(name: str) -> Any:
     if name in ("TTRBot", "create_bot"):
-        from bot import app
+        from bot.discord import app
 
         return getattr(app, name)
     if name in ("Settings", "SettingsError"):

@@ -8,8 +8,8 @@ from typing import Any
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    from bot.__main__ import run_bot
     from bot.config import Settings
+    from bot.discord.startup import run_bot
 
     settings = Settings.from_env()
     if args.database_url:

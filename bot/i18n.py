@@ -1,4 +1,4 @@
-"""Message catalogues (`bot/locales/<lang>.json`) and the slash-command translator.
+"""Message catalogues (`bot/locales/<lang>.json`): a message (`bot.messages`) in a language.
 
 A catalogue is a flat JSON object of key -> text with `{name}` placeholders. `Catalog.text(key, locale)` tries
 the exact Discord locale ("pt-BR"), then its language ("pt"), then English, then the key itself, so a missing
@@ -10,12 +10,8 @@ the parameters hold a number `n` and the catalogue has `<key>.one` / `<key>.othe
 language's rule (French: 0 and 1 are singular); a key with only those forms is shown in its `one` form without
 `n` (a colour name alone).
 
-Command names and descriptions are translated at sync time by `CatalogTranslator`, whose keys come from
-where the string is used:
-
-    cmd.<qualified.name>.name / .description        (commands and the `ttr` group)
-    cmd.<qualified.name>.param.<param>.name / .description
-    choice.<value>                                   (choice labels)
+No discord import here: the manager's logs and the tests read the catalogue too. What is Discord's (the
+slash-command translator, the language of an interaction) is in `bot/discord/language.py`.
 """
 
 from __future__ import annotations
@@ -25,13 +21,10 @@ import logging
 import re
 import string
 from collections.abc import Mapping
+from enum import Enum
 from functools import cache
 from pathlib import Path
 from typing import Any
-
-import discord
-from discord import app_commands
-from discord.app_commands import TranslationContextLocation as Loc
 
 from bot.messages import Join, Message, Text
 
@@ -47,11 +40,14 @@ class _SafeDict(dict[str, Any]):
         return "{" + key + "}"
 
 
-def language_of(locale: str | discord.Locale | None) -> str:
+Locale = str | Enum  # a locale code ("fr", "en-US") or an enum whose value is one (discord.Locale.french)
+
+
+def language_of(locale: Locale | None) -> str:
     """`discord.Locale.french` -> "fr", "en-US" -> "en-US"; None -> ""."""
     if locale is None:
         return ""
-    return str(locale.value if isinstance(locale, discord.Locale) else locale).replace("_", "-")
+    return str(getattr(locale, "value", locale)).replace("_", "-")
 
 
 class Catalog:
@@ -80,7 +76,7 @@ class Catalog:
     def locales(self) -> list[str]:
         return sorted(self.messages)
 
-    def chain(self, locale: str | discord.Locale | None) -> list[str]:
+    def chain(self, locale: Locale | None) -> list[str]:
         """Catalogues to try for `locale`, best first."""
         code = language_of(locale)
         out: list[str] = []
@@ -89,14 +85,14 @@ class Catalog:
                 out.append(candidate)
         return out
 
-    def lookup(self, key: str, locale: str | discord.Locale | None) -> str | None:
+    def lookup(self, key: str, locale: Locale | None) -> str | None:
         for code in self.chain(locale):
             text = self.messages[code].get(key)
             if text is not None:
                 return text
         return None
 
-    def exact(self, key: str, locale: str | discord.Locale | None) -> str | None:
+    def exact(self, key: str, locale: Locale | None) -> str | None:
         """The translation in exactly this locale or its language, without falling back to English."""
         code = language_of(locale)
         for candidate in (code, code.split("-")[0]):
@@ -105,7 +101,7 @@ class Catalog:
                 return table[key]
         return None
 
-    def template(self, key: str, locale: str | discord.Locale | None, n: Any = None) -> str | None:
+    def template(self, key: str, locale: Locale | None, n: Any = None) -> str | None:
         """The text of `key` (its plural form for the number `n` when the catalogue has forms)."""
         if isinstance(n, int) and not isinstance(n, bool):
             form = plural_form(n, language_of(locale) or self.default)
@@ -117,7 +113,7 @@ class Catalog:
             found = self.lookup(f"{key}.one", locale)
         return found
 
-    def text(self, key: str, locale: str | discord.Locale | None = None, /, **params: Any) -> str:
+    def text(self, key: str, locale: Locale | None = None, /, **params: Any) -> str:
         template = self.template(key, locale, params.get("n"))
         if template is None:
             log.warning("missing message key %r", key)
@@ -129,7 +125,7 @@ class Catalog:
         }
         return string.Formatter().vformat(template, (), _SafeDict(values))
 
-    def render(self, message: Message | None, locale: str | discord.Locale | None) -> str | None:
+    def render(self, message: Message | None, locale: Locale | None) -> str | None:
         """A reply's text in `locale`: plain strings pass through, `Text` is looked up, `Join` joins its parts."""
         if message is None or isinstance(message, str):
             return message
@@ -163,68 +159,6 @@ def default_catalog() -> Catalog:
     return Catalog.load()
 
 
-def command_key(context: app_commands.TranslationContextTypes) -> str | None:
-    """The catalogue key of a command string from where discord.py says it is used."""
-    data: Any = context.data
-    location = context.location
-    if location in (Loc.command_name, Loc.command_description, Loc.group_name, Loc.group_description):
-        leaf = "name" if location in (Loc.command_name, Loc.group_name) else "description"
-        return f"cmd.{data.qualified_name.replace(' ', '.')}.{leaf}"
-    if location in (Loc.parameter_name, Loc.parameter_description):
-        leaf = "name" if location is Loc.parameter_name else "description"
-        return f"cmd.{data.command.qualified_name.replace(' ', '.')}.param.{data.name}.{leaf}"
-    if location is Loc.choice_name:
-        return f"choice.{data.value}"
-    return None
-
-
-class CatalogTranslator(app_commands.Translator):
-    """Translate command names, descriptions and choices from the catalogues at sync time."""
-
-    def __init__(self, catalog: Catalog | None = None) -> None:
-        self.catalog = catalog or default_catalog()
-
-    async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContextTypes,
-    ) -> str | None:
-        key = string.extras.get("key") or command_key(context)
-        if key is None:
-            return None
-        # Only real translations: returning English for every locale would hide the default text.
-        return self.catalog.exact(key, locale) if language_of(locale).split("-")[0] != FALLBACK else None
-
-
-def interaction_locale(interaction: discord.Interaction, default: str | None = None) -> str:
-    """The language to answer in: the user's client language, else the server's, else the default."""
-    for candidate in (interaction.locale, interaction.guild_locale):
-        if candidate is not None:
-            return language_of(candidate)
-    return default or FALLBACK
-
-
-def public_locale(interaction: discord.Interaction, default: str | None = None) -> str:
-    """The language of what everyone in the place reads (turn messages, lobbies): the server's, else the user's."""
-    guild = interaction.guild
-    for candidate in (
-        getattr(guild, "preferred_locale", None),
-        interaction.guild_locale,
-        interaction.locale,
-    ):
-        if candidate is not None:
-            return language_of(candidate)
-    return default or FALLBACK
-
-
-def tr(interaction: discord.Interaction, key: str, /, **params: Any) -> str:
-    """Shortcut used by cogs: the text of `key` in the interaction's language."""
-    catalog = getattr(interaction.client, "catalog", None) or default_catalog()
-    default = getattr(getattr(interaction.client, "settings", None), "default_locale", None)
-    return catalog.text(key, interaction_locale(interaction, default), **params)
-
-
 def check_placeholders(catalog: Catalog) -> list[str]:
     """Problems where a translation's placeholders differ from English (used by tests)."""
     fmt = string.Formatter()
@@ -241,15 +175,4 @@ def check_placeholders(catalog: Catalog) -> list[str]:
     return problems
 
 
-__all__ = [
-    "Catalog",
-    "CatalogTranslator",
-    "Text",
-    "check_placeholders",
-    "default_catalog",
-    "interaction_locale",
-    "language_of",
-    "plural_form",
-    "public_locale",
-    "tr",
-]
+__all__ = ["Catalog", "check_placeholders", "default_catalog", "language_of", "plural_form"]

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 from bot.messages import Message, Text
 
@@ -308,30 +308,3 @@ class GameService(Protocol):
         game_id: str | None = None,
     ) -> list[Choice]:
         """Autocomplete for game fields: "game", "route", "color", "setting". At most 25 choices."""
-
-
-class UnavailableGameService:
-    """Stands in until the game manager exists: every game command answers that games are not available."""
-
-    _REPLY = Reply(content=Text("service.unavailable"), ephemeral=True)
-
-    async def start(self, messenger: Messenger) -> None:
-        return None
-
-    async def close(self) -> None:
-        return None
-
-    async def game_guild(self, game_id: str) -> int | None:
-        return None
-
-    async def complete(self, *args: Any, **kwargs: Any) -> list[Choice]:
-        return []
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-
-        async def unavailable(*args: Any, **kwargs: Any) -> Reply:
-            return self._REPLY
-
-        return unavailable

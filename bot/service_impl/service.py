@@ -1326,5 +1326,5 @@ class ManagerGameService:
 
 
 def create_game_service(settings: Settings) -> ManagerGameService:
-    """The factory `bot.app.default_service` looks for."""
+    """The service the bot runs (`bot.discord.app.TTRBot` builds it when none is given)."""
     return ManagerGameService(settings)

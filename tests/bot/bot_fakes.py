@@ -231,8 +231,3 @@ def handled_errors(env: Any) -> list[BaseException]:
     fails the test at teardown unless the test reads `env.errors`.
     """
     return [getattr(e, "original", None) or e.__cause__ or e for e in env.errors]
-
-
-def create_game_service(settings: Any) -> FakeGameService:
-    """Factory with the signature `bot.app.SERVICE_FACTORY` expects."""
-    return FakeGameService()

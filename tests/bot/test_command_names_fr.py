@@ -9,7 +9,7 @@ from pathlib import Path
 
 import discord
 
-from bot.i18n import CatalogTranslator
+from bot.discord.language import CatalogTranslator
 
 FR = json.loads(
     (Path(__file__).resolve().parents[2] / "bot" / "locales" / "fr.json").read_text(encoding="utf-8")

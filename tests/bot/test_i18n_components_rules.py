@@ -12,11 +12,12 @@ from bot_fakes import FakeGameService
 from discord import app_commands
 from discord.app_commands import TranslationContext, TranslationContextLocation
 
-from bot.components import BUTTON_TEMPLATE, MAX_CUSTOM_ID, button_id, is_known, is_ours, select_id
-from bot.i18n import Catalog, CatalogTranslator, check_placeholders, default_catalog
+from bot.discord.components import BUTTON_TEMPLATE, MAX_CUSTOM_ID, button_id, is_known, is_ours, select_id
+from bot.discord.language import CatalogTranslator
+from bot.i18n import Catalog, check_placeholders, default_catalog
 from bot.messages import Text
 from bot.rules_text import board_features, topic_ids, topics
-from bot.service import GameService, UnavailableGameService
+from bot.service import GameService
 from maps.board import board_ids, load_board
 
 # --------------------------------------------------------------------- catalogues
@@ -69,7 +70,7 @@ async def test_translator_uses_command_keys() -> None:
 
 def test_every_command_has_a_french_description() -> None:
     from bot import Settings, create_bot
-    from bot.cogs.ttr import TTRCog
+    from bot.discord.cogs.ttr import TTRCog
 
     catalog = default_catalog()
     group = TTRCog(create_bot(Settings(), service=FakeGameService())).app_command
@@ -157,25 +158,23 @@ def test_rules_numbers_come_from_the_board() -> None:
 
 def test_fakes_satisfy_the_protocol() -> None:
     assert isinstance(FakeGameService(), GameService)
-    assert isinstance(UnavailableGameService(), GameService)
 
 
-async def test_unavailable_service_answers_every_method() -> None:
-    service = UnavailableGameService()
-    reply = await service.claim(1, 2, 3, route="Paris - Wien")
-    assert reply.ephemeral and reply.content == Text("service.unavailable")
-    assert await service.game_guild("g1") is None
-    assert await service.complete(1, 2, 3, field="route", current="") == []
+def test_the_bot_runs_the_real_service_by_default() -> None:
+    from bot import Settings, create_bot
+    from bot.service_impl import ManagerGameService
+
+    bot = create_bot(Settings())
+    assert isinstance(bot.service, ManagerGameService)
 
 
-def test_default_service_falls_back_when_the_flows_are_missing(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import bot.app
-    from bot import Settings
+def test_a_broken_service_import_fails_at_start_up(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """No placeholder service hides an import error: importing the bot fails, loudly."""
+    import importlib
+    import sys
 
-    monkeypatch.setattr(bot.app, "SERVICE_FACTORY", "bot.no_such_module:create_game_service")
-    assert isinstance(bot.app.default_service(Settings()), UnavailableGameService)
-    monkeypatch.setattr(bot.app, "SERVICE_FACTORY", "bot.config:no_such_factory")
-    assert isinstance(bot.app.default_service(Settings()), UnavailableGameService)
-    sentinel = FakeGameService()
-    monkeypatch.setattr(bot.app, "SERVICE_FACTORY", "bot_fakes:create_game_service")
-    assert type(bot.app.default_service(Settings())) is type(sentinel)
+    for name in [n for n in sys.modules if n == "bot.discord.app" or n.startswith("bot.service_impl")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "bot.service_impl", None)  # "import bot.service_impl" now raises
+    with pytest.raises(ImportError):
+        importlib.import_module("bot.discord.app")

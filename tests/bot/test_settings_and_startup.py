@@ -8,8 +8,8 @@ import socket
 import pytest
 
 from bot import Settings, SettingsError
-from bot.__main__ import StartupError, check_database, explain_startup_error, run_bot
 from bot.config import redact_url
+from bot.discord.startup import StartupError, check_database, explain_startup_error, run_bot
 
 
 def test_defaults() -> None:

@@ -6,7 +6,7 @@ import discord
 import pytest
 from bot_fakes import PNG, handled_errors
 
-from bot.components import button_id
+from bot.discord.components import button_id
 from bot.service import GameError
 
 
@@ -187,7 +187,7 @@ async def test_unexpected_error_is_logged_and_answered(simcord_env, world, fake_
     assert result.ephemeral
     assert "something went wrong" in result.response.content
     assert [str(e) for e in handled_errors(simcord_env)] == ["fake bug in end"]
-    record = next(r for r in caplog.records if r.name == "bot.cogs.replies")
+    record = next(r for r in caplog.records if r.name == "bot.discord.replies")
     assert "/ttr end" in record.getMessage() and str(alice.id) in record.getMessage()
     assert record.exc_info is not None
 
@@ -288,18 +288,6 @@ async def test_slow_public_answer_after_private_thinking(simcord_env, world, fak
     assert [m.content for m in result.followups] == ["games in server"]
     assert not result.followups[0].ephemeral
     assert channel.last_message.content == "games in server"
-
-
-async def test_without_game_manager_game_commands_say_so(simcord_env, world, bot_settings):  # type: ignore[no-untyped-def]
-    from bot import create_bot
-    from bot.service import UnavailableGameService
-
-    _guild, channel, alice, _bob = world
-    await simcord_env.restart_bot(create_bot(bot_settings, service=UnavailableGameService()))
-    result = await alice.slash(channel, "ttr hand")
-    assert result.ephemeral and "not available" in result.response.content
-    maps = await alice.slash(channel, "ttr maps")
-    assert maps.response.embeds
 
 
 async def test_button_of_another_server_is_refused(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]

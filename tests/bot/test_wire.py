@@ -12,7 +12,7 @@ from bot_fakes import PNG, FakeGameService
 from fake_discord import EPHEMERAL, LOADING, FakeDiscord
 
 from bot import create_bot
-from bot.__main__ import explain_startup_error, start_bot
+from bot.discord.startup import explain_startup_error, start_bot
 from bot.service import EmbedSpec, FileSpec, Reply
 
 TOKEN = "wire.token.secret"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.components import MAX_CUSTOM_ID, button_id
+from bot.discord.components import MAX_CUSTOM_ID, button_id
 from bot.service_impl import actions as act
 from engine.rules import apply, legal_actions, new_game, to_act
 

@@ -18,9 +18,9 @@ from engine.rules import apply, legal_actions, new_game, to_act
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 SOURCES = [
-    *(BOT / "service_impl").glob("*.py"),
-    *(BOT / "manager").glob("*.py"),
-    *(BOT / "cogs").glob("*.py"),
+    path
+    for part in ("service_impl", "play", "manager", "discord")
+    for path in sorted((BOT / part).rglob("*.py"))
 ]
 KEY = re.compile(
     r"""(?:Text|_fail|tr\(interaction,)\(?\s*"([a-z_]+\.[a-z_.]+)"|"((?:btn|act|menu|play|turn|ev|pv|hint)\.[a-z_]+)\""""

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import tr
+from bot.discord.language import tr
 from bot.service import ButtonSpec, ComponentSpec, SelectSpec
 
 if TYPE_CHECKING:
@@ -104,28 +104,8 @@ async def _refuse(interaction: discord.Interaction, key: str) -> None:
 async def _press(
     interaction: discord.Interaction, game_id: str, action: str, arg: str | None, values: Sequence[str]
 ) -> None:
-    from bot.cogs.replies import answer, report_error
-    from bot.cogs.ttr import is_moderator
-
-    service = interaction.client.service  # type: ignore[attr-defined]
-    try:
-        await answer(
-            interaction,
-            service.press(
-                interaction.guild_id,
-                interaction.channel_id,
-                interaction.user.id,
-                game_id=game_id,
-                action=action,
-                arg=arg,
-                values=tuple(values),
-                user_name=interaction.user.display_name,
-                moderator=is_moderator(interaction),
-            ),
-            private=True,
-        )
-    except Exception as error:  # noqa: BLE001 - every failure gets an answer and a log line
-        await report_error(interaction, error, where=f"button {action} of game {game_id}")
+    """Hand the press to the bot (`TTRBot.on_game_press`), which asks the service and shows its reply."""
+    await interaction.client.on_game_press(interaction, game_id, action, arg, values)  # type: ignore[attr-defined]
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):

@@ -10,27 +10,27 @@ Start-up order in `setup_hook` (runs inside `login`, before the gateway connects
 
 from __future__ import annotations
 
-import importlib
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.replies import DiscordMessenger, report_error
-from bot.components import DYNAMIC_ITEMS, is_known, is_ours
 from bot.config import Settings
-from bot.i18n import Catalog, CatalogTranslator, default_catalog, tr
-from bot.service import GameService, UnavailableGameService
+from bot.discord.checks import is_moderator
+from bot.discord.components import DYNAMIC_ITEMS, is_known, is_ours
+from bot.discord.language import CatalogTranslator, tr
+from bot.discord.messenger import DiscordMessenger
+from bot.discord.replies import answer, report_error
+from bot.i18n import Catalog, default_catalog
+from bot.service import GameService
+from bot.service_impl import ManagerGameService
 
 log = logging.getLogger(__name__)
 
-INITIAL_EXTENSIONS: tuple[str, ...] = ("bot.cogs.ttr",)
-# The game service (bot/service_impl: Discord actions -> bot.manager.GameManager calls -> Reply values) exposes
-# `create_game_service(settings) -> GameService`. Until it exists the bot runs with UnavailableGameService:
-# board-data commands work, game commands answer that games are not available.
-SERVICE_FACTORY = "bot.service_impl:create_game_service"
+INITIAL_EXTENSIONS: tuple[str, ...] = ("bot.discord.cogs.ttr",)
 
 
 class TTRCommandTree(app_commands.CommandTree):
@@ -40,24 +40,6 @@ class TTRCommandTree(app_commands.CommandTree):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
     ) -> None:
         await report_error(interaction, error)
-
-
-def default_service(settings: Settings) -> GameService:
-    module_name, _, attr = SERVICE_FACTORY.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name:
-            raise
-        log.warning(
-            "no game manager (%s) yet: game commands will answer that games are unavailable", module_name
-        )
-        return UnavailableGameService()
-    factory = getattr(module, attr, None)
-    if factory is None:
-        log.warning("%s has no %s: game commands will answer that games are unavailable", module_name, attr)
-        return UnavailableGameService()
-    return factory(settings)
 
 
 class TTRBot(commands.Bot):
@@ -84,14 +66,15 @@ class TTRBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             **options,
         )
-        self.settings = settings
-        self.service: GameService = service if service is not None else default_service(settings)
+        self.config = settings
+        # The real service unless a test gives another: a broken import fails here, loudly, at start-up.
+        self.service: GameService = service if service is not None else ManagerGameService(settings)
         self.catalog = catalog or default_catalog()
         self.synced: list[app_commands.AppCommand] = []
         self._service_started = False
 
     async def setup_hook(self) -> None:
-        self.messenger = DiscordMessenger(self, self.catalog, self.settings.default_locale)
+        self.messenger = DiscordMessenger(self, self.catalog, self.config.default_locale)
         await self.service.start(self.messenger)
         self._service_started = True
         await self.tree.set_translator(CatalogTranslator(self.catalog))
@@ -101,11 +84,11 @@ class TTRBot(commands.Bot):
             except Exception:
                 log.exception("failed to load extension %s", extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        if self.settings.sync_commands:
+        if self.config.sync_commands:
             await self.sync_commands()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
-        guild_id = self.settings.test_guild_id
+        guild_id = self.config.test_guild_id
         if guild_id is not None:
             guild = discord.Object(id=guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -117,6 +100,35 @@ class TTRBot(commands.Bot):
                 "synced %d global commands (can take up to an hour to show everywhere)", len(self.synced)
             )
         return self.synced
+
+    async def on_game_press(
+        self,
+        interaction: discord.Interaction,
+        game_id: str,
+        action: str,
+        arg: str | None,
+        values: Sequence[str],
+    ) -> None:
+        """A press on one of our persistent components (see `bot.discord.components`): ask the service, show
+        its reply; every failure gets an answer and a log line."""
+        try:
+            await answer(
+                interaction,
+                self.service.press(
+                    interaction.guild_id,
+                    interaction.channel_id or 0,
+                    interaction.user.id,
+                    game_id=game_id,
+                    action=action,
+                    arg=arg,
+                    values=tuple(values),
+                    user_name=interaction.user.display_name,
+                    moderator=is_moderator(interaction),
+                ),
+                private=True,
+            )
+        except Exception as error:  # noqa: BLE001 - every failure gets an answer and a log line
+            await report_error(interaction, error, where=f"button {action} of game {game_id}")
 
     async def on_ready(self) -> None:
         assert self.user is not None

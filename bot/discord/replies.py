@@ -1,4 +1,4 @@
-"""Turning service `Reply` values into Discord messages, and the one error reporter.
+"""Turning service `Reply` values into answers to an interaction, and the one error reporter.
 
 Interaction rules this module encodes (each one bit us once):
 
@@ -22,8 +22,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.components import build_view
-from bot.i18n import Catalog, default_catalog, interaction_locale, language_of, public_locale
+from bot.discord.components import build_view
+from bot.discord.language import catalog_of, default_locale_of, interaction_locale, public_locale
+from bot.i18n import Catalog
 from bot.messages import Message, Text
 from bot.service import EmbedSpec, GameError, Reply
 
@@ -33,18 +34,15 @@ DEFER_AFTER = 1.5  # seconds to wait for the service before deferring
 _DEFERRED = "ttr_deferred"  # interaction.extras key: True/False = thinking (ephemeral?), None = consumed
 
 
-def _catalog(interaction: discord.Interaction) -> Catalog:
-    return getattr(interaction.client, "catalog", None) or default_catalog()
+_catalog = catalog_of
 
 
 def _locale(interaction: discord.Interaction) -> str:
-    settings = getattr(interaction.client, "settings", None)
-    return interaction_locale(interaction, getattr(settings, "default_locale", None))
+    return interaction_locale(interaction, default_locale_of(interaction))
 
 
 def _public_locale(interaction: discord.Interaction) -> str:
-    settings = getattr(interaction.client, "settings", None)
-    return public_locale(interaction, getattr(settings, "default_locale", None))
+    return public_locale(interaction, default_locale_of(interaction))
 
 
 def _embed(spec: EmbedSpec, catalog: Catalog, locale: str) -> discord.Embed:
@@ -205,46 +203,6 @@ async def _edit_source(interaction: discord.Interaction, kwargs: dict[str, Any])
         return
     await message.edit(**kwargs)
     await interaction.delete_original_response()
-
-
-# ---------------------------------------------------------------- outside interactions
-
-
-class DiscordMessenger:
-    """`bot.service.Messenger` over a running bot: channel posts and DMs, errors logged and swallowed."""
-
-    def __init__(
-        self, client: discord.Client, catalog: Catalog | None = None, default_locale: str = "en"
-    ) -> None:
-        self.client = client
-        self.catalog = catalog or default_catalog()
-        self.default_locale = default_locale
-
-    async def post(self, channel_id: int, reply: Reply, *, locale: str | None = None) -> int | None:
-        try:
-            channel = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
-            if not isinstance(channel, discord.abc.Messageable):
-                log.warning("channel %s cannot receive messages", channel_id)
-                return None
-            if locale is None:
-                guild_locale = getattr(getattr(channel, "guild", None), "preferred_locale", None)
-                locale = language_of(guild_locale) if guild_locale is not None else self.default_locale
-            message = await channel.send(**message_kwargs(reply, self.catalog, locale))
-        except discord.HTTPException as exc:
-            log.warning("could not post to channel %s: %s %s", channel_id, exc.status, exc.text)
-            return None
-        for extra in reply.also:
-            await self.post(channel_id, extra, locale=locale)
-        return message.id
-
-    async def direct(self, user_id: int, reply: Reply, *, locale: str | None = None) -> bool:
-        try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            await user.send(**message_kwargs(reply, self.catalog, locale or self.default_locale))
-        except discord.HTTPException as exc:
-            log.info("could not DM user %s: %s %s", user_id, exc.status, exc.text)
-            return False
-        return True
 
 
 # ---------------------------------------------------------------- errors

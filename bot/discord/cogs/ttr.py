@@ -1,8 +1,7 @@
 """The `/ttr` command group.
 
-`/ttr maps` and `/ttr rules` need only board data and are complete. Every game command is a thin stub that
-validates its arguments, calls one `GameService` method and shows the `Reply` (see bot/service.py): the rules,
-storage and locking live behind that interface.
+`/ttr maps` and `/ttr rules` need only board data. Every game command validates its arguments, calls one
+`GameService` method and shows the `Reply`: the rules, storage and locking live behind that interface.
 """
 
 from __future__ import annotations
@@ -15,15 +14,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.replies import answer
-from bot.i18n import public_locale, tr
+from bot.discord.checks import is_moderator
+from bot.discord.language import public_locale, tr
+from bot.discord.replies import answer
 from bot.messages import Text
 from bot.rules_text import topic_ids, topics
-from bot.service import GameError, Reply
+from bot.service import GameError, GameService, Reply
 from maps.board import COLORS, Board, BoardDataError, board_ids, load_board, normalize_name
 
 if TYPE_CHECKING:
-    from bot.app import TTRBot
+    from bot.discord.app import TTRBot
 
 log = logging.getLogger(__name__)
 
@@ -165,12 +165,6 @@ setting_autocomplete = _service_completer("setting")
 GAME_DESCRIBE = "Which game (default: the game in this channel)"
 
 
-def is_moderator(interaction: discord.Interaction) -> bool:
-    """May act as any game's host here: manages the server or its messages."""
-    perms = interaction.permissions
-    return bool(perms.manage_guild or perms.manage_messages or perms.administrator)
-
-
 @app_commands.guild_only()
 class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket to Ride"):
     """Ticket to Ride, played asynchronously in a channel."""
@@ -180,7 +174,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
         super().__init__()
 
     @property
-    def service(self) -> Any:
+    def service(self) -> GameService:
         return self.bot.service
 
     @staticmethod
@@ -277,7 +271,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
             embed.set_footer(text=tr(interaction, "maps.provisional_note"))
         await interaction.response.send_message(embed=embed, ephemeral=not share)
 
-    # ------------------------------------------------------------ game stubs
+    # ------------------------------------------------------------ games
 
     @app_commands.command(name="new", description="Open a new game in this channel")
     @app_commands.describe(
@@ -302,21 +296,25 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
             known = ", ".join(map.options) or "-"
             raise GameError(Text("maps.unknown_option", {"value": ", ".join(unknown), "known": known}))
         guild_id, channel_id, user_id = self._where(interaction)
-        settings = dict(
-            board_id=map.id,
-            variant=variant_id,
-            options=tuple(chosen),
-            max_players=players,
-            user_name=interaction.user.display_name,
-        )
+
+        async def create(channel: int) -> Reply:
+            return await self.service.new_game(
+                guild_id,
+                channel,
+                user_id,
+                board_id=map.id,
+                variant=variant_id,
+                options=tuple(chosen),
+                max_players=players,
+                user_name=interaction.user.display_name,
+            )
 
         async def open_game() -> Reply:
-            thread = await self._lobby_thread(interaction, map) if self.bot.settings.lobby_threads else None
+            thread = await self._lobby_thread(interaction, map) if self.bot.config.lobby_threads else None
             if thread is None:
-                reply: Reply = await self.service.new_game(guild_id, channel_id, user_id, **settings)
-                return reply
+                return await create(channel_id)
             try:
-                reply = await self.service.new_game(guild_id, thread.id, user_id, **settings)
+                reply = await create(thread.id)
             except BaseException:
                 await _delete_quietly(thread)
                 raise

@@ -1,0 +1,50 @@
+"""`Messenger` over a running bot: messages outside any interaction (turn messages after AI moves, reminders)."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.discord.replies import message_kwargs
+from bot.i18n import Catalog, default_catalog, language_of
+from bot.service import Reply
+
+log = logging.getLogger(__name__)
+
+
+class DiscordMessenger:
+    """`bot.service.Messenger` over a running bot: channel posts and DMs, errors logged and swallowed."""
+
+    def __init__(
+        self, client: discord.Client, catalog: Catalog | None = None, default_locale: str = "en"
+    ) -> None:
+        self.client = client
+        self.catalog = catalog or default_catalog()
+        self.default_locale = default_locale
+
+    async def post(self, channel_id: int, reply: Reply, *, locale: str | None = None) -> int | None:
+        try:
+            channel = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
+            if not isinstance(channel, discord.abc.Messageable):
+                log.warning("channel %s cannot receive messages", channel_id)
+                return None
+            if locale is None:
+                guild_locale = getattr(getattr(channel, "guild", None), "preferred_locale", None)
+                locale = language_of(guild_locale) if guild_locale is not None else self.default_locale
+            message = await channel.send(**message_kwargs(reply, self.catalog, locale))
+        except discord.HTTPException as exc:
+            log.warning("could not post to channel %s: %s %s", channel_id, exc.status, exc.text)
+            return None
+        for extra in reply.also:
+            await self.post(channel_id, extra, locale=locale)
+        return message.id
+
+    async def direct(self, user_id: int, reply: Reply, *, locale: str | None = None) -> bool:
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            await user.send(**message_kwargs(reply, self.catalog, locale or self.default_locale))
+        except discord.HTTPException as exc:
+            log.info("could not DM user %s: %s %s", user_id, exc.status, exc.text)
+            return False
+        return True

@@ -1,0 +1,153 @@
+"""Process start-up: `python -m bot` (and `ttr bot`) run the bot with settings from the environment / `.env`.
+
+Start-up failures end with one clear line naming what to fix and exit status 2; tokens never reach a log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import socket
+import sys
+from pathlib import Path
+
+import discord
+
+from bot.config import Settings, SettingsError
+from bot.discord.app import create_bot
+from bot.service import GameService
+from bot.storage import parse_database_url
+
+log = logging.getLogger("bot")
+
+EXIT_CONFIG = 2
+
+
+class StartupError(RuntimeError):
+    """A problem that stops the bot from starting; the message says how to fix it."""
+
+
+def setup_logging(level: str = "INFO") -> None:
+    """Log to stderr with timestamps (unless logging is already configured, e.g. by pytest).
+
+    discord.py's own chatter stays at INFO or above; its HTTP module only logs warnings.
+    """
+    root = logging.getLogger()
+    if not root.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"))
+        root.addHandler(handler)
+    root.setLevel(level)
+    logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))
+    logging.getLogger("discord.http").setLevel(logging.WARNING)
+
+
+def check_token(settings: Settings) -> None:
+    if not settings.discord_token:
+        raise StartupError(
+            "DISCORD_TOKEN is not set. Put DISCORD_TOKEN=<your bot token> in the environment or in a .env file "
+            "(copy .env.example); the token is on the Discord developer portal, Bot page."
+        )
+
+
+def check_database(settings: Settings, *, timeout: float = 3.0) -> None:
+    """Fail early and clearly when the database cannot be reached (no credentials in the message)."""
+    shown = settings.redacted_database_url()
+    try:
+        url = parse_database_url(settings.database_url)
+    except ValueError as exc:
+        raise StartupError(f"DATABASE_URL: {exc}") from None
+    if url.backend == "sqlite":
+        if url.in_memory:
+            return
+        folder = Path(url.path).parent
+        if not folder.is_dir():
+            raise StartupError(
+                f"DATABASE_URL {shown}: folder {folder} does not exist; create it or fix the path."
+            )
+        return
+    try:
+        with socket.create_connection((url.host, url.port), timeout=timeout):
+            return
+    except OSError as exc:
+        raise StartupError(
+            f"DATABASE_URL {shown}: cannot reach the database at {url.host}:{url.port} ({exc.strerror or exc}). "
+            "Is PostgreSQL running and the host/port right?"
+        ) from None
+
+
+async def start_bot(settings: Settings, *, service: GameService | None = None) -> None:
+    """Log in, connect and serve until the bot is closed; start-up problems propagate as exceptions."""
+    bot = create_bot(settings, service=service)
+    loop = asyncio.get_running_loop()
+    stopping: set[asyncio.Task[None]] = set()
+
+    def stop() -> None:  # SIGTERM (docker stop, systemd): close cleanly so storage is closed too
+        log.info("SIGTERM received, closing")
+        task = loop.create_task(bot.close())
+        stopping.add(task)
+        task.add_done_callback(stopping.discard)
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # not on Windows / not the main thread
+        loop.add_signal_handler(signal.SIGTERM, stop)
+    try:
+        async with bot:
+            await bot.start(settings.discord_token, reconnect=True)
+    finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGTERM)
+
+
+def explain_startup_error(exc: BaseException) -> str | None:
+    """One line telling the operator what to fix, or None for an error that is a bug."""
+    if isinstance(exc, StartupError | SettingsError):
+        return str(exc)
+    if isinstance(exc, discord.LoginFailure):
+        return (
+            "Discord refused the token (LoginFailure). Check DISCORD_TOKEN in the environment or .env: copy it "
+            "again from the developer portal (Bot page, Reset Token); it is the bot token, not the client secret."
+        )
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return (
+            "Discord refused a privileged intent this bot asked for (members, presences or message content). "
+            "Enable it on the developer portal (Bot page, Privileged Gateway Intents) or stop requesting it."
+        )
+    if isinstance(exc, discord.GatewayNotFound | OSError | TimeoutError):
+        return f"cannot reach Discord ({type(exc).__name__}); check the network connection and try again."
+    return None
+
+
+def run_bot(settings: Settings | None = None) -> int:
+    """Run the bot until stopped; returns the process exit status (0 normal, 2 start-up problem)."""
+    try:
+        settings = settings or Settings.from_env()
+    except SettingsError as exc:
+        setup_logging()
+        log.error("configuration problem: %s", exc)
+        return EXIT_CONFIG
+    setup_logging(settings.log_level)
+    try:
+        check_token(settings)
+        check_database(settings)
+        log.info(
+            "starting: database %s, test guild %s, locale %s",
+            settings.redacted_database_url(),
+            settings.test_guild_id or "none (global commands)",
+            settings.default_locale,
+        )
+        asyncio.run(start_bot(settings))
+    except KeyboardInterrupt:
+        log.info("stopped")
+    except Exception as exc:
+        explanation = explain_startup_error(exc)
+        if explanation is None:
+            raise
+        log.error("%s", explanation)
+        return EXIT_CONFIG
+    return 0
+
+
+def main() -> None:
+    sys.exit(run_bot())
