@@ -27,10 +27,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.config import Settings  # noqa: E402
-from bot.service import Reply  # noqa: E402
-from bot.service_impl import ManagerGameService  # noqa: E402
-from bot.service_impl import actions as act  # noqa: E402
-from bot.service_impl.pictures import PoolPictures  # noqa: E402
+from bot.play import codec  # noqa: E402
+from bot.play.contract import Caller  # noqa: E402
+from bot.play.pictures import PoolPictures  # noqa: E402
+from bot.play.press import Press, PressCode  # noqa: E402
+from bot.play.reply import Reply  # noqa: E402
+from bot.play.service import ManagerGameService  # noqa: E402
 from engine.actions import DrawBlind, KeepTickets  # noqa: E402
 from engine.rules import legal_actions  # noqa: E402
 from engine.state import SETUP  # noqa: E402
@@ -53,12 +55,12 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def open_game(svc: ManagerGameService, channel: int, board: str) -> str:
-    await svc.new_game(GUILD, channel, A, board_id=board, user_name="Ann")
-    info = await svc.m.find_open_game(channel_id=channel)
+    await svc.new_game(Caller(GUILD, channel, A, "Ann"), board_id=board)
+    info = await svc.games_manager.find_open_game(channel_id=channel)
     assert info is not None
     gid = info.game_id
-    await svc.press(GUILD, channel, B, game_id=gid, action="join", user_name="Bob")
-    await svc.press(GUILD, channel, A, game_id=gid, action="start")
+    await svc.press(Caller(GUILD, channel, B, "Bob"), Press(gid, PressCode.JOIN))
+    await svc.press(Caller(GUILD, channel, A, "Ann"), Press(gid, PressCode.START))
     state = await svc._state(gid)
     assert state is not None
     for user in (A, B):
@@ -74,7 +76,7 @@ async def open_game(svc: ManagerGameService, channel: int, board: str) -> str:
                     (a for a in legal_actions(state, seat) if isinstance(a, KeepTickets)),
                     key=lambda a: -len(a.tickets),
                 )
-            await svc.m.act(gid, user, first)
+            await svc.games_manager.act(gid, user, first)
     svc._lines.pop(gid, None)
     return gid
 
@@ -97,20 +99,25 @@ async def bench_commands(svc: ManagerGameService, games: list[str], moves: int) 
         assert state is not None
         token = f"t{len(state.history)}"
         t = time.perf_counter()
-        await svc.status(GUILD, channel, user, game_id=gid)
+        await svc.status(Caller(GUILD, channel, user), game_id=gid)
         out["status"].append(time.perf_counter() - t)
         if any(a.kind == "claim_route" for a in legal_actions(state, seat)):
             t = time.perf_counter()
-            await svc.press(GUILD, channel, user, game_id=gid, action="open", arg=f"{token}~claim")
+            await svc.press(Caller(GUILD, channel, user), Press(gid, PressCode.OPEN, token, ("claim",)))
             out["claim_menu"].append(time.perf_counter() - t)
         t = time.perf_counter()
         await svc.complete(
-            GUILD, channel, user, field="route", current=rng.choice(["", "a", "ber", "o"]), game_id=gid
+            Caller(GUILD, channel, user),
+            field="route",
+            current=rng.choice(["", "a", "ber", "o"]),
+            game_id=gid,
         )
         out["autocomplete"].append(time.perf_counter() - t)
         if DrawBlind() in legal_actions(state, seat):
             t = time.perf_counter()
-            await svc.press(GUILD, channel, user, game_id=gid, action="do", arg=act.pack(token, DrawBlind()))
+            await svc.press(
+                Caller(GUILD, channel, user), Press(gid, PressCode.DO, token, (codec.encode(DrawBlind()),))
+            )
             out["first_draw"].append(time.perf_counter() - t)
             await finish_turn(svc, gid, channel)
         else:
@@ -133,7 +140,9 @@ async def finish_turn(
         choice = next((a for a in legal if a.kind == "draw_blind"), legal[0])
         token = f"t{len(state.history)}"
         t = time.perf_counter()
-        reply = await svc.press(GUILD, channel, user, game_id=gid, action="do", arg=act.pack(token, choice))
+        reply = await svc.press(
+            Caller(GUILD, channel, user), Press(gid, PressCode.DO, token, (codec.encode(choice),))
+        )
         elapsed = time.perf_counter() - t
         state = await svc._state(gid)
         assert state is not None

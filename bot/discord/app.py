@@ -11,7 +11,6 @@ Start-up order in `setup_hook` (runs inside `login`, before the gateway connects
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -19,14 +18,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.discord.checks import is_moderator
+from bot.discord.checks import caller
 from bot.discord.components import DYNAMIC_ITEMS, is_known, is_ours
 from bot.discord.language import CatalogTranslator, tr
 from bot.discord.messenger import DiscordMessenger
 from bot.discord.replies import answer, report_error
 from bot.i18n import Catalog, default_catalog
-from bot.service import GameService
-from bot.service_impl import ManagerGameService
+from bot.play.contract import GameService
+from bot.play.press import Press
+from bot.play.service import ManagerGameService
 
 log = logging.getLogger(__name__)
 
@@ -101,34 +101,13 @@ class TTRBot(commands.Bot):
             )
         return self.synced
 
-    async def on_game_press(
-        self,
-        interaction: discord.Interaction,
-        game_id: str,
-        action: str,
-        arg: str | None,
-        values: Sequence[str],
-    ) -> None:
-        """A press on one of our persistent components (see `bot.discord.components`): ask the service, show
-        its reply; every failure gets an answer and a log line."""
+    async def on_game_press(self, interaction: discord.Interaction, press: Press) -> None:
+        """A press on one of our persistent components (parsed by `bot.discord.components`): ask the
+        service, show its reply; every failure gets an answer and a log line."""
         try:
-            await answer(
-                interaction,
-                self.service.press(
-                    interaction.guild_id,
-                    interaction.channel_id or 0,
-                    interaction.user.id,
-                    game_id=game_id,
-                    action=action,
-                    arg=arg,
-                    values=tuple(values),
-                    user_name=interaction.user.display_name,
-                    moderator=is_moderator(interaction),
-                ),
-                private=True,
-            )
+            await answer(interaction, self.service.press(caller(interaction), press), private=True)
         except Exception as error:  # noqa: BLE001 - every failure gets an answer and a log line
-            await report_error(interaction, error, where=f"button {action} of game {game_id}")
+            await report_error(interaction, error, where=f"button {press.code} of game {press.game_id}")
 
     async def on_ready(self) -> None:
         assert self.user is not None

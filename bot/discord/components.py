@@ -1,6 +1,10 @@
-"""Persistent game buttons and selects whose state lives in the custom id.
+"""Persistent game buttons and selects whose state lives in the custom id, and the whole custom-id grammar.
 
-Custom ids are `ttr:<game_id>:<action>[:<arg>]` (a select ends in `:*`), at most 100 characters. The item
+A button's id is `ttr:<game_id>:<code>[:<arg>]`, a select's `ttr:<game_id>:<code>[<row>]:*` (several selects
+of one code in one message are told apart by a row number: `do`, `do1`, `do2`), at most 100 characters. `code`
+is a `bot.play.press.PressCode` (its table says what each asks for). The arg of a button, and the value of each
+select option, is `[<token>~]<arg>~<arg>...`: the turn token first for the codes that carry one. A press is
+parsed once, here, into a typed `Press`; the presentation never sees a custom id. The item
 classes are registered once with `Bot.add_dynamic_items`, so a button posted before a restart still works
 after it: discord.py matches the id against the templates below and rebuilds the item, which asks the game
 service (and thus storage) what to do. Nothing about a game is kept in a view.
@@ -19,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.language import tr
-from bot.service import ButtonSpec, ComponentSpec, SelectSpec
+from bot.play.press import Press, PressCode
+from bot.play.reply import ButtonSpec, ComponentSpec, SelectSpec
 
 if TYPE_CHECKING:
     from bot.i18n import Catalog
@@ -27,6 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PREFIX = "ttr"
+SEP = "~"  # between the token and the arguments of a press (a token itself may contain dots)
 MAX_CUSTOM_ID = 100
 GAME_ID = r"[A-Za-z0-9_-]{1,24}"
 ACTION = r"[a-z][a-z0-9_]{0,23}"
@@ -57,6 +63,26 @@ def select_id(game_id: str, action: str) -> str:
     if len(custom_id) > MAX_CUSTOM_ID or not _SELECT_RE.fullmatch(custom_id):
         raise ValueError(f"bad select id parts: game={game_id!r} action={action!r}")
     return custom_id
+
+
+def join_args(token: str | None, args: Sequence[str]) -> str | None:
+    """The arg of a button or the value of an option: `[<token>~]<arg>~...`; None when there is nothing."""
+    parts = ([token] if token is not None else []) + list(args)
+    return SEP.join(parts) if parts else None
+
+
+def parse_press(game_id: str, action: str, arg: str | None, values: Sequence[str]) -> Press | None:
+    """The press an id (and a select's chosen values) stands for; None for a code no version ever had."""
+    name = action.rstrip("0123456789") or action  # `do1`: the second select of `do` in one message
+    try:
+        code = PressCode(name)
+    except ValueError:
+        return None
+    raws = [arg] if arg is not None else list(values)
+    split = [raw.split(SEP) for raw in raws] or [[""] if code.carries_token else []]
+    if code.carries_token:
+        return Press(game_id, code, split[0][0], tuple(split[0][1:]), tuple(tuple(p[1:]) for p in split))
+    return Press(game_id, code, None, tuple(split[0]), tuple(tuple(p) for p in split))
 
 
 def is_ours(custom_id: str) -> bool:
@@ -104,12 +130,18 @@ async def _refuse(interaction: discord.Interaction, key: str) -> None:
 async def _press(
     interaction: discord.Interaction, game_id: str, action: str, arg: str | None, values: Sequence[str]
 ) -> None:
-    """Hand the press to the bot (`TTRBot.on_game_press`), which asks the service and shows its reply."""
-    await interaction.client.on_game_press(interaction, game_id, action, arg, values)  # type: ignore[attr-defined]
+    """Parse the press and hand it to the bot (`TTRBot.on_game_press`), which asks the service and shows its
+    reply; a code no version knows is answered here."""
+    press = parse_press(game_id, action, arg, values)
+    if press is None:
+        log.info("unknown press code %r on game %s", action, game_id)
+        await _refuse(interaction, "button.unknown")
+        return
+    await interaction.client.on_game_press(interaction, press)  # type: ignore[attr-defined]
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
-    """A button on a game message; pressing it calls `GameService.press(action=..., arg=...)`."""
+    """A button on a game message; pressing it sends its `Press` to `GameService.press`."""
 
     def __init__(
         self,
@@ -158,7 +190,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON
 
 
 class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
-    """A string select on a game message; the chosen values go to `GameService.press(values=...)`."""
+    """A string select on a game message; the chosen options go to `GameService.press` as one `Press`."""
 
     def __init__(self, game_id: str, action: str, *, select: discord.ui.Select[Any] | None = None) -> None:
         item = select or discord.ui.Select(custom_id=select_id(game_id, action))
@@ -203,8 +235,8 @@ def build_view(
             if isinstance(spec, ButtonSpec):
                 button = GameButton(
                     spec.game_id,
-                    spec.action,
-                    spec.arg,
+                    spec.code,
+                    join_args(spec.token, spec.args),
                     label=_fit(catalog.render(spec.label, locale), 80),
                     style=_STYLES.get(spec.style, discord.ButtonStyle.secondary),
                     emoji=spec.emoji,
@@ -213,8 +245,9 @@ def build_view(
                 button.item.row = row_index
                 view.add_item(button)
             elif isinstance(spec, SelectSpec):
+                action = spec.code + (str(spec.row) if spec.row else "")
                 select: discord.ui.Select[Any] = discord.ui.Select(
-                    custom_id=select_id(spec.game_id, spec.action),
+                    custom_id=select_id(spec.game_id, action),
                     placeholder=_fit(catalog.render(spec.placeholder, locale), 150),
                     min_values=spec.min_values,
                     max_values=spec.max_values,
@@ -222,16 +255,17 @@ def build_view(
                     row=row_index,
                     options=[
                         discord.SelectOption(
-                            label=_fit(catalog.render(o.label, locale), 100) or o.value,
-                            value=o.value,
+                            label=_fit(catalog.render(o.label, locale), 100) or value,
+                            value=value,
                             description=_fit(catalog.render(o.description, locale), 100),
                             emoji=o.emoji,
                             default=o.default,
                         )
                         for o in spec.options
+                        if (value := join_args(o.token, o.args) or "-")
                     ],
                 )
-                view.add_item(GameSelect(spec.game_id, spec.action, select=select))
+                view.add_item(GameSelect(spec.game_id, action, select=select))
             else:  # pragma: no cover - guarded by the type
                 raise TypeError(f"unknown component spec {spec!r}")
     return view

@@ -8,13 +8,13 @@ import discord
 
 from bot.discord.replies import message_kwargs
 from bot.i18n import Catalog, default_catalog, language_of
-from bot.service import Reply
+from bot.play.reply import Reply
 
 log = logging.getLogger(__name__)
 
 
 class DiscordMessenger:
-    """`bot.service.Messenger` over a running bot: channel posts and DMs, errors logged and swallowed."""
+    """`bot.play.contract.Messenger` over a running bot: channel posts and DMs, errors logged and swallowed."""
 
     def __init__(
         self, client: discord.Client, catalog: Catalog | None = None, default_locale: str = "en"

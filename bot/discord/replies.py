@@ -26,7 +26,7 @@ from bot.discord.components import build_view
 from bot.discord.language import catalog_of, default_locale_of, interaction_locale, public_locale
 from bot.i18n import Catalog
 from bot.messages import Message, Text
-from bot.service import EmbedSpec, GameError, Reply
+from bot.play.reply import EmbedSpec, GameError, Reply
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ import discord
 
 from bot.config import Settings, SettingsError
 from bot.discord.app import create_bot
-from bot.service import GameService
+from bot.play.contract import GameService
 from bot.storage import parse_database_url
 
 log = logging.getLogger("bot")

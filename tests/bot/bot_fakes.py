@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.messages import Text
-from bot.service import (
+from bot.play.contract import Caller
+from bot.play.press import Press, PressCode
+from bot.play.reply import (
     ButtonSpec,
     Choice,
     EmbedSpec,
@@ -62,10 +64,13 @@ class FakeGameService:
         return self.guilds.get(game_id)
 
     # helpers ---------------------------------------------------------------
-    async def _record(
-        self, method: str, guild_id: int | None, channel_id: int, user_id: int, **kw: Any
-    ) -> None:
-        self.calls.append(Call(method, guild_id, channel_id, user_id, kw))
+    async def _record(self, method: str, caller: Caller, **kw: Any) -> None:
+        # what the calls carried before `Caller` existed, so the tests still read it from the same place
+        if method in ("new_game", "press"):
+            kw.setdefault("user_name", caller.name)
+        if method in ("press", "settings", "kick", "end", "replace"):
+            kw.setdefault("moderator", caller.moderator)
+        self.calls.append(Call(method, caller.guild_id, caller.channel_id, caller.user_id, kw))
         if self.delay:
             await asyncio.sleep(self.delay)
 
@@ -87,44 +92,42 @@ class FakeGameService:
     def lobby_rows(game_id: str) -> tuple[tuple[ButtonSpec, ...], ...]:
         return (
             (
-                ButtonSpec(game_id, "join", "Join", style="success"),
-                ButtonSpec(game_id, "start", "Start", style="primary"),
-                ButtonSpec(game_id, "hand", "My hand"),
+                ButtonSpec(game_id, PressCode.JOIN, "Join", style="success"),
+                ButtonSpec(game_id, PressCode.START, "Start", style="primary"),
+                ButtonSpec(game_id, PressCode.HAND, "My hand"),
             ),
         )
 
     # game commands -----------------------------------------------------------
-    async def new_game(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
-        await self._record("new_game", guild_id, channel_id, user_id, **kw)
-        game_id = self.add_game(guild_id)
-        self.players[game_id].append(user_id)
+    async def new_game(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("new_game", caller, **kw)
+        game_id = self.add_game(caller.guild_id or 0)
+        self.players[game_id].append(caller.user_id)
         return Reply(
-            content=f"New {kw['board_id']} game `{game_id}` opened by <@{user_id}>.",
-            embeds=(EmbedSpec(title="Lobby", fields=(FieldSpec("Players", f"<@{user_id}>"),)),),
+            content=f"New {kw['board_id']} game `{game_id}` opened by <@{caller.user_id}>.",
+            embeds=(EmbedSpec(title="Lobby", fields=(FieldSpec("Players", f"<@{caller.user_id}>"),)),),
             rows=self.lobby_rows(game_id),
         )
 
-    async def press(
-        self, guild_id, channel_id, user_id, *, game_id, action, arg=None, values=(), **kw
-    ) -> Reply:  # type: ignore[no-untyped-def]
+    async def press(self, caller: Caller, press: Press) -> Reply:
+        game_id, user_id, action = press.game_id, caller.user_id, press.code
+        values = tuple("~".join(c) for c in press.choices)
         await self._record(
             "press",
-            guild_id,
-            channel_id,
-            user_id,
+            caller,
             game_id=game_id,
-            action=action,
-            arg=arg,
-            values=tuple(values),
-            **kw,
+            action=str(action),
+            token=press.token,
+            args=press.args,
+            values=values,
         )
-        if action == "join":
+        if action == PressCode.JOIN:
             self.players[game_id].append(user_id)
             players = ", ".join(f"<@{p}>" for p in self.players[game_id])
             return Reply(
                 content=f"Lobby `{game_id}`: {players}", rows=self.lobby_rows(game_id), edit_source=True
             )
-        if action == "hand":
+        if action == PressCode.HAND:
             return Reply(
                 content=f"Hand of <@{user_id}> in `{game_id}`",
                 ephemeral=True,
@@ -132,79 +135,87 @@ class FakeGameService:
                     (
                         SelectSpec(
                             game_id,
-                            "keep",
-                            options=(OptionSpec("Paris–Wien (8)", "t1"), OptionSpec("Roma–Berlin (9)", "t2")),
+                            PressCode.KEEP,
+                            options=(
+                                OptionSpec("Paris–Wien (8)", token="k", args=("t1",)),
+                                OptionSpec("Roma–Berlin (9)", token="k", args=("t2",)),
+                            ),
                             max_values=2,
                         ),
                     ),
                 ),
             )
-        if action == "keep":
+        if action == PressCode.KEEP:
             # replaces the private hand message the select sits on
             return Reply(content=f"Kept {', '.join(values)}", ephemeral=True, edit_source=True)
-        if action == "boom":
+        if press.token == "boom":
             raise RuntimeError("fake failure in press")
-        return Reply(content=f"{action} {arg or ''}".strip(), ephemeral=True)
+        return Reply(content=f"{action} {press.token or ''}".strip(), ephemeral=True)
 
-    async def claim(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
-        await self._record("claim", guild_id, channel_id, user_id, **kw)
-        game_id = self._current(guild_id, kw.get("game_id"))
+    async def claim(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("claim", caller, **kw)
+        game_id = self._current(caller.guild_id, kw.get("game_id"))
         return Reply(
             content=f"Claim {kw['route']} with {kw.get('color') or 'any colour'}?",
             ephemeral=True,
-            rows=((ButtonSpec(game_id, "claim_ok", "Confirm", arg="r12", style="success"),),),
+            rows=((ButtonSpec(game_id, PressCode.DO, "Confirm", token="r12", style="success"),),),
         )
 
-    async def hand(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
-        await self._record("hand", guild_id, channel_id, user_id, **kw)
-        return Reply(content=Text("fake.hand", {"user": f"<@{user_id}>"}), ephemeral=True)
+    async def hand(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("hand", caller, **kw)
+        return Reply(content=Text("fake.hand", {"user": f"<@{caller.user_id}>"}), ephemeral=True)
 
-    async def board(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
-        await self._record("board", guild_id, channel_id, user_id, **kw)
+    async def board(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("board", caller, **kw)
         return Reply(
             embeds=(EmbedSpec(title="Board", image="board.png"),),
             files=(FileSpec("board.png", PNG, description="The board"),),
         )
 
-    async def status(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
-        await self._record("status", guild_id, channel_id, user_id, **kw)
+    async def status(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("status", caller, **kw)
         return Reply(content="Status: nobody's turn")
 
-    async def log(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
-        await self._record("log", guild_id, channel_id, user_id, **kw)
+    async def log(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("log", caller, **kw)
         return Reply(content=f"last {kw['limit']} moves", ephemeral=True)
 
-    async def settings(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
-        await self._record("settings", guild_id, channel_id, user_id, **kw)
+    async def settings(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("settings", caller, **kw)
         return Reply(content="settings", ephemeral=True)
 
-    async def games(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
-        await self._record("games", guild_id, channel_id, user_id, **kw)
+    async def games(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("games", caller, **kw)
         return Reply(content=f"games in {kw['scope']}", ephemeral=kw["scope"] != "server")
 
-    async def stats(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
-        await self._record("stats", guild_id, channel_id, user_id, **kw)
+    async def stats(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("stats", caller, **kw)
         return Reply(content="stats")
 
-    async def leave(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
-        await self._record("leave", guild_id, channel_id, user_id, **kw)
+    async def leave(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("leave", caller, **kw)
         raise GameError("You are not in a game here.")
 
-    async def kick(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
-        await self._record("kick", guild_id, channel_id, user_id, **kw)
+    async def kick(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("kick", caller, **kw)
         return Reply(content=f"kicked <@{kw['target_user_id']}>")
 
-    async def end(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
-        await self._record("end", guild_id, channel_id, user_id, **kw)
+    async def end(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("end", caller, **kw)
         raise RuntimeError("fake bug in end")
 
-    async def replace(self, guild_id, channel_id, user_id, **kw: Any) -> Reply:  # type: ignore[no-untyped-def]
-        await self._record("replace", guild_id, channel_id, user_id, **kw)
+    async def replace(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("replace", caller, **kw)
         return Reply(content="replaced", also=(Reply(content="(private note)", ephemeral=True),))
 
-    async def complete(self, guild_id, channel_id, user_id, *, field, current, game_id=None) -> list[Choice]:  # type: ignore[no-untyped-def]
+    async def complete(
+        self, caller: Caller, *, field: str, current: str, game_id: str | None = None
+    ) -> list[Choice]:
+        guild_id = caller.guild_id
         self.calls.append(
-            Call("complete", guild_id, channel_id, user_id, {"field": field, "current": current})
+            Call(
+                "complete", guild_id, caller.channel_id, caller.user_id, {"field": field, "current": current}
+            )
         )
         if field == "route":
             routes = ["Paris – Wien", "Paris – Frankfurt", "Roma – Venezia"]

@@ -16,8 +16,8 @@ from bot.discord.components import BUTTON_TEMPLATE, MAX_CUSTOM_ID, button_id, is
 from bot.discord.language import CatalogTranslator
 from bot.i18n import Catalog, check_placeholders, default_catalog
 from bot.messages import Text
+from bot.play.contract import GameService
 from bot.rules_text import board_features, topic_ids, topics
-from bot.service import GameService
 from maps.board import board_ids, load_board
 
 # --------------------------------------------------------------------- catalogues
@@ -162,7 +162,7 @@ def test_fakes_satisfy_the_protocol() -> None:
 
 def test_the_bot_runs_the_real_service_by_default() -> None:
     from bot import Settings, create_bot
-    from bot.service_impl import ManagerGameService
+    from bot.play.service import ManagerGameService
 
     bot = create_bot(Settings())
     assert isinstance(bot.service, ManagerGameService)
@@ -173,8 +173,8 @@ def test_a_broken_service_import_fails_at_start_up(monkeypatch) -> None:  # type
     import importlib
     import sys
 
-    for name in [n for n in sys.modules if n == "bot.discord.app" or n.startswith("bot.service_impl")]:
+    for name in [n for n in sys.modules if n == "bot.discord.app" or n.startswith("bot.play")]:
         monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "bot.service_impl", None)  # "import bot.service_impl" now raises
+    monkeypatch.setitem(sys.modules, "bot.play.service", None)  # "import bot.play.service" now raises
     with pytest.raises(ImportError):
         importlib.import_module("bot.discord.app")

@@ -7,7 +7,7 @@ import pytest
 from bot_fakes import PNG, handled_errors
 
 from bot.discord.components import button_id
-from bot.service import GameError
+from bot.play.reply import GameError
 
 
 def _button_ids(message) -> list[str]:  # type: ignore[no-untyped-def]
@@ -136,7 +136,7 @@ async def test_claim_autocomplete_and_confirmation(simcord_env, world, fake_serv
     assert result.ephemeral
     assert fake_service.last("claim").kwargs == {"route": "Paris – Wien", "color": "red", "game_id": None}
     confirm = await alice.click(result.response, label="Confirm")
-    assert confirm.ephemeral and confirm.response.content == "claim_ok r12"
+    assert confirm.ephemeral and confirm.response.content == "do r12"
 
 
 async def test_board_uploads_png(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
@@ -262,7 +262,7 @@ async def test_select_after_hand_button(simcord_env, world, fake_service):  # ty
     _guild, channel, alice, _bob = world
     lobby = await alice.slash(channel, "ttr new", map="europe")
     hand = await alice.click(lobby.response, label="My hand")
-    kept = await alice.select(hand.response, ["t1", "t2"], custom_id="ttr:g1:keep:*")
+    kept = await alice.select(hand.response, ["k~t1", "k~t2"], custom_id="ttr:g1:keep:*")
     assert kept.acknowledged and kept.response.id == hand.response.id  # the private hand was updated
     assert kept.response.content == "Kept t1, t2" and kept.response.ephemeral
 
@@ -272,7 +272,7 @@ async def test_slow_select_on_private_message_answers_afresh(simcord_env, world,
     lobby = await alice.slash(channel, "ttr new", map="europe")
     hand = await alice.click(lobby.response, label="My hand")
     fake_service.delay = 5.0
-    kept = await alice.select(hand.response, ["t2"], custom_id="ttr:g1:keep:*")
+    kept = await alice.select(hand.response, ["k~t2"], custom_id="ttr:g1:keep:*")
     await simcord_env.advance_time(5)
     assert (
         kept.ephemeral and kept.response.content == "Kept t2"
@@ -311,8 +311,8 @@ async def test_button_of_deleted_game(simcord_env, world, fake_service):  # type
 async def test_failing_button_answers(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
     guild, channel, alice, _bob = world
     game_id = fake_service.add_game(guild.id)
-    message = await _bot_message_with_ids(simcord_env, channel, [button_id(game_id, "boom")])
-    clicked = await alice.click(message, custom_id=f"ttr:{game_id}:boom")
+    message = await _bot_message_with_ids(simcord_env, channel, [button_id(game_id, "do", "boom")])
+    clicked = await alice.click(message, custom_id=f"ttr:{game_id}:do:boom")
     assert clicked.ephemeral and "something went wrong" in clicked.response.content
 
 

@@ -13,7 +13,7 @@ from fake_discord import EPHEMERAL, LOADING, FakeDiscord
 
 from bot import create_bot
 from bot.discord.startup import explain_startup_error, start_bot
-from bot.service import EmbedSpec, FileSpec, Reply
+from bot.play.reply import EmbedSpec, FileSpec, Reply
 
 TOKEN = "wire.token.secret"
 

@@ -17,11 +17,7 @@ from engine import views
 from engine.rules import apply, legal_actions, new_game, to_act
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
-SOURCES = [
-    path
-    for part in ("service_impl", "play", "manager", "discord")
-    for path in sorted((BOT / part).rglob("*.py"))
-]
+SOURCES = [path for part in ("play", "manager", "discord") for path in sorted((BOT / part).rglob("*.py"))]
 KEY = re.compile(
     r"""(?:Text|_fail|tr\(interaction,)\(?\s*"([a-z_]+\.[a-z_.]+)"|"((?:btn|act|menu|play|turn|ev|pv|hint)\.[a-z_]+)\""""
 )
@@ -191,7 +187,7 @@ def test_every_event_reads_in_english_and_french(board: str, options: tuple[str,
 
 def test_refusals_carry_a_catalogue_message() -> None:
     from bot.manager import Refused
-    from bot.service_impl.service import _refusal
+    from bot.play.refusals import refusal as _refusal
 
     catalog = Catalog.load()
     busy = _refusal(Refused("channel_busy", game="abc"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.service_impl.pictures import PoolPictures, replay_views
+from bot.play.pictures import PoolPictures, replay_views
 from engine.record import make_record
 from engine.simulate import play_game
 

@@ -8,7 +8,7 @@ import discord
 import pytest
 from driver import components, is_ephemeral, open_game, public_messages, turn_buttons
 
-from bot.service import GameError
+from bot.play.reply import GameError
 
 ACTIONS = ["open", "menu", "grp", "do", "keep", "decide", "hand", "board", "status", "join", "leave", "start",
            "addai", "do3", "grp9", "zz", "x"]  # fmt: skip

@@ -14,7 +14,7 @@ from driver import (
     turn_buttons,
 )
 
-from bot.service import GameError
+from bot.play.reply import GameError
 
 
 def _button(message, label):  # type: ignore[no-untyped-def]

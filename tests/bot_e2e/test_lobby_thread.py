@@ -47,7 +47,7 @@ async def test_new_game_inside_a_game_thread_is_refused_without_a_new_thread(sim
     second = await alice.slash(thread, "ttr new", map="europe")
     assert second.ephemeral
     assert len(channel.threads) == 1 and first
-    from bot.service import GameError
+    from bot.play.reply import GameError
 
     assert simcord_env.errors and all(
         isinstance(getattr(e, "original", e), GameError) for e in simcord_env.errors

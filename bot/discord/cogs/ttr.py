@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -14,12 +15,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.checks import is_moderator
+from bot.discord.checks import caller
 from bot.discord.language import public_locale, tr
 from bot.discord.replies import answer
 from bot.messages import Text
+from bot.play.contract import GameService
+from bot.play.reply import GameError, Reply
 from bot.rules_text import topic_ids, topics
-from bot.service import GameError, GameService, Reply
 from maps.board import COLORS, Board, BoardDataError, board_ids, load_board, normalize_name
 
 if TYPE_CHECKING:
@@ -134,9 +136,7 @@ def _service_completer(field: str):  # noqa: ANN202 - returns a discord.py autoc
         game_id = getattr(interaction.namespace, "game", None)
         try:
             found = await bot.service.complete(
-                interaction.guild_id,
-                interaction.channel_id or 0,
-                interaction.user.id,
+                caller(interaction),
                 field=field,
                 current=current,
                 game_id=game_id if isinstance(game_id, str) and game_id else None,
@@ -152,9 +152,6 @@ def _service_completer(field: str):  # noqa: ANN202 - returns a discord.py autoc
 async def color_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    found = await _service_completer("color")(interaction, current)
-    if found:
-        return found
     return [app_commands.Choice(name=c, value=c) for c in (*COLORS, "locomotive") if _matches(current, c)]
 
 
@@ -176,15 +173,6 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
     @property
     def service(self) -> GameService:
         return self.bot.service
-
-    @staticmethod
-    def _moderator(interaction: discord.Interaction) -> bool:
-        return is_moderator(interaction)
-
-    @staticmethod
-    def _where(interaction: discord.Interaction) -> tuple[int | None, int, int]:
-        assert interaction.channel_id is not None
-        return interaction.guild_id, interaction.channel_id, interaction.user.id
 
     # ------------------------------------------------------------ board data
 
@@ -295,24 +283,21 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
         if unknown:
             known = ", ".join(map.options) or "-"
             raise GameError(Text("maps.unknown_option", {"value": ", ".join(unknown), "known": known}))
-        guild_id, channel_id, user_id = self._where(interaction)
+        who = caller(interaction)
 
         async def create(channel: int) -> Reply:
             return await self.service.new_game(
-                guild_id,
-                channel,
-                user_id,
+                dataclasses.replace(who, channel_id=channel),
                 board_id=map.id,
                 variant=variant_id,
                 options=tuple(chosen),
                 max_players=players,
-                user_name=interaction.user.display_name,
             )
 
         async def open_game() -> Reply:
             thread = await self._lobby_thread(interaction, map) if self.bot.config.lobby_threads else None
             if thread is None:
-                return await create(channel_id)
+                return await create(who.channel_id)
             try:
                 reply = await create(thread.id)
             except BaseException:
@@ -357,28 +342,28 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
     async def claim(
         self, interaction: discord.Interaction, route: str, color: str | None = None, game: str | None = None
     ) -> None:
-        call = self.service.claim(*self._where(interaction), route=route, color=color, game_id=game)
+        call = self.service.claim(caller(interaction), route=route, color=color, game_id=game)
         await answer(interaction, call, private=True)
 
     @app_commands.command(name="hand", description="Your cards and tickets (only you see them)")
     @app_commands.describe(game=GAME_DESCRIBE)
     @app_commands.autocomplete(game=game_autocomplete)
     async def hand(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        await answer(interaction, self.service.hand(*self._where(interaction), game_id=game), private=True)
+        await answer(interaction, self.service.hand(caller(interaction), game_id=game), private=True)
 
     @app_commands.command(name="board", description="Show the board")
     @app_commands.describe(game=GAME_DESCRIBE)
     @app_commands.autocomplete(game=game_autocomplete)
     async def board(self, interaction: discord.Interaction, game: str | None = None) -> None:
         # Rendering a board image is slow: show "thinking" at once instead of after DEFER_AFTER.
-        call = self.service.board(*self._where(interaction), game_id=game)
+        call = self.service.board(caller(interaction), game_id=game)
         await answer(interaction, call, private=False, defer_after=0)
 
     @app_commands.command(name="status", description="Whose turn it is, scores and cards left")
     @app_commands.describe(game=GAME_DESCRIBE)
     @app_commands.autocomplete(game=game_autocomplete)
     async def status(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        await answer(interaction, self.service.status(*self._where(interaction), game_id=game), private=False)
+        await answer(interaction, self.service.status(caller(interaction), game_id=game), private=False)
 
     @app_commands.command(name="log", description="The last moves of a game")
     @app_commands.describe(game=GAME_DESCRIBE, count="How many moves")
@@ -389,7 +374,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
         game: str | None = None,
         count: app_commands.Range[int, 1, 50] = 10,
     ) -> None:
-        call = self.service.log(*self._where(interaction), game_id=game, limit=count)
+        call = self.service.log(caller(interaction), game_id=game, limit=count)
         await answer(interaction, call, private=True)
 
     @app_commands.command(name="settings", description="Show or change a game's settings")
@@ -402,13 +387,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
         value: str | None = None,
         game: str | None = None,
     ) -> None:
-        call = self.service.settings(
-            *self._where(interaction),
-            game_id=game,
-            key=setting,
-            value=value,
-            moderator=self._moderator(interaction),
-        )
+        call = self.service.settings(caller(interaction), game_id=game, key=setting, value=value)
         await answer(interaction, call, private=True)
 
     @app_commands.command(name="games", description="List games")
@@ -416,19 +395,19 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
     async def games(
         self, interaction: discord.Interaction, scope: Literal["channel", "server", "mine"] = "channel"
     ) -> None:
-        await answer(interaction, self.service.games(*self._where(interaction), scope=scope), private=True)
+        await answer(interaction, self.service.games(caller(interaction), scope=scope), private=True)
 
     @app_commands.command(name="stats", description="A player's results")
     @app_commands.describe(player="Whose results (default: yours)")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
-        call = self.service.stats(*self._where(interaction), target_user_id=player.id if player else None)
+        call = self.service.stats(caller(interaction), target_user_id=player.id if player else None)
         await answer(interaction, call, private=False)
 
     @app_commands.command(name="leave", description="Leave a lobby or resign from a game")
     @app_commands.describe(game=GAME_DESCRIBE)
     @app_commands.autocomplete(game=game_autocomplete)
     async def leave(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        await answer(interaction, self.service.leave(*self._where(interaction), game_id=game), private=False)
+        await answer(interaction, self.service.leave(caller(interaction), game_id=game), private=False)
 
     @app_commands.command(name="kick", description="Remove a player (host or moderator)")
     @app_commands.describe(player="Who to remove", game=GAME_DESCRIBE)
@@ -436,21 +415,14 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
     async def kick(
         self, interaction: discord.Interaction, player: discord.User, game: str | None = None
     ) -> None:
-        call = self.service.kick(
-            *self._where(interaction),
-            target_user_id=player.id,
-            game_id=game,
-            moderator=self._moderator(interaction),
-        )
+        call = self.service.kick(caller(interaction), target_user_id=player.id, game_id=game)
         await answer(interaction, call, private=False)
 
     @app_commands.command(name="end", description="End a game now (host or moderator)")
     @app_commands.describe(game=GAME_DESCRIBE)
     @app_commands.autocomplete(game=game_autocomplete)
     async def end(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        call = self.service.end(
-            *self._where(interaction), game_id=game, moderator=self._moderator(interaction)
-        )
+        call = self.service.end(caller(interaction), game_id=game)
         await answer(interaction, call, private=False)
 
     @app_commands.command(
@@ -466,12 +438,11 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
         game: str | None = None,
     ) -> None:
         call = self.service.replace(
-            *self._where(interaction),
+            caller(interaction),
             target_user_id=player.id,
             replacement_user_id=new_player.id,
             replacement_name=new_player.display_name,
             game_id=game,
-            moderator=self._moderator(interaction),
         )
         await answer(interaction, call, private=False)
 

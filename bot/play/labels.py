@@ -1,10 +1,7 @@
-"""Engine actions <-> short custom-id strings, and the short labels players read on buttons and menus.
+"""The short labels players read on buttons and menus: an action, a payment, a route, a ticket.
 
-The service never decides a rule: it lists `engine.rules.legal_actions`, shows each with a label and sends the
-chosen one back. A chosen action travels inside a custom id (`ttr:<game>:do:<token>~<code>`) or a select
-value (`<token>~<code>`), so nothing is kept between clicks: `code` is the action itself, e.g. `cr.12.3.1.0.0`
-for ClaimRoute(route=12, color=3, locomotives=1). Any board module's action is encoded the same way from its
-dataclass fields; unknown codes decode to None.
+Labels are catalogue messages (`Text`, `Join`; see `bot/i18n.py`): colours and fixed words are translated by
+the adapter, place and player names stay as the board data spells them. `label` is the English text.
 """
 
 from __future__ import annotations
@@ -15,106 +12,9 @@ from typing import Any
 
 from bot.manager.events import card, cards, counted, english
 from bot.messages import Join, Message, Text
-from engine.actions import ACTION_TYPES, Action
+from engine.actions import Action
 from engine.state import GameState
 from maps import CARD_NAMES, LOCOMOTIVE
-
-SEP = "~"  # between the turn token and the action code (the token itself may contain dots)
-
-_SHORT = {
-    "draw_blind": "db",
-    "draw_face_up": "df",
-    "claim_route": "cr",
-    "pay_tunnel": "pt",
-    "decline_tunnel": "dt",
-    "draw_tickets": "dk",
-    "choose_ticket_mix": "cm",
-    "keep_tickets": "kt",
-    "build_station": "bs",
-    "place_depot": "pd",
-    "take_warehouses": "tw",
-    "pass": "ps",
-    "take_meeple": "tm",
-    "place_passenger": "pp",
-    "move_passenger": "mp",
-    "take_ferry_card": "tf",
-}
-_LONG = {v: k for k, v in _SHORT.items()}
-
-#: Which turn-message button opens the menu of an action kind. Pending decisions go to "decide".
-CATEGORY = {
-    "draw_blind": "draw",
-    "draw_face_up": "draw",
-    "claim_route": "claim",
-    "draw_tickets": "tickets",
-    "build_station": "station",
-    "place_depot": "depot",
-    "move_passenger": "move",
-    "take_ferry_card": "ferry",
-    "pass": "pass",
-}
-CATEGORY_ORDER = ("draw", "claim", "tickets", "station", "move", "ferry", "depot", "pass")
-
-
-def category_of(action: Action, pending: bool) -> str:
-    if pending:
-        return "decide"
-    return CATEGORY.get(action.kind, "decide")
-
-
-def _value(v: Any) -> str:
-    if v is None:
-        return "n"
-    if isinstance(v, tuple | list):
-        return "+".join(str(int(x)) for x in v)
-    return str(v)
-
-
-def encode(action: Action) -> str:
-    parts = [_SHORT.get(action.kind, action.kind)]
-    parts.extend(_value(getattr(action, f.name)) for f in fields(action))
-    return ".".join(parts)
-
-
-def decode(code: str) -> Action | None:
-    """The action a code names, or None when it names nothing (never raises)."""
-    try:
-        head, *values = code.split(".")
-        cls = ACTION_TYPES.get(_LONG.get(head, head))
-        if cls is None:
-            return None
-        fs = fields(cls)
-        if len(values) != len(fs):
-            return None
-        kwargs: dict[str, Any] = {}
-        for f, raw in zip(fs, values, strict=True):
-            default = f.default
-            if isinstance(default, tuple):
-                kwargs[f.name] = tuple(int(x) for x in raw.split("+")) if raw else ()
-            elif isinstance(default, str):
-                kwargs[f.name] = raw
-            elif raw == "n":
-                kwargs[f.name] = None
-            else:
-                kwargs[f.name] = int(raw)
-        return cls(**kwargs)
-    except (ValueError, TypeError):
-        return None
-
-
-def pack(token: str, action: Action) -> str:
-    return f"{token}{SEP}{encode(action)}"
-
-
-def unpack(value: str) -> tuple[str, Action | None]:
-    token, _, code = value.partition(SEP)
-    return token, decode(code) if code else None
-
-
-# --------------------------------------------------------------------------- labels
-#
-# Labels are catalogue messages (`Text`, `Join`; see `bot/i18n.py`): colours and fixed words are translated
-# by the adapter, place and player names stay as the board data spells them. `label` is the English text.
 
 
 def _count(n: int, card: int) -> Text:
@@ -304,19 +204,14 @@ def _deck_names(state: GameState) -> list[str]:
     return [str(d) for d in step.get("mix", [])] or ["short", "long"]
 
 
-def cheapest(actions: Sequence[Action], hand: Sequence[int]) -> Action:
-    """The sensible default payment: fewest locomotives (and +4s and ferry cards), then the colour the player
-    holds most of."""
+def cards_shown(indexes: Sequence[int]) -> Message:
+    """Cards by colour, as a list: the face-up row, the cards a tunnel revealed."""
+    shown = tuple(card(CARD_NAMES[c]) for c in indexes if 0 <= c < len(CARD_NAMES))
+    return Join(shown, ", ") if shown else "-"
 
-    def key(a: Any) -> tuple[int, int, int, int]:
-        locos = int(getattr(a, "locomotives", 0))
-        plus4 = int(getattr(a, "plus4", 0))
-        ferry = int(getattr(a, "ferry_cards", 0))
-        color = int(getattr(a, "color", 0))
-        spare = hand[color] if 0 <= color < LOCOMOTIVE else 0
-        return (locos, plus4, ferry, -spare)
 
-    return min(actions, key=key)
+def face_up(state: GameState) -> Message:
+    return cards_shown(state.face_up)
 
 
 def _card(card_index: int) -> Message:

@@ -7,6 +7,8 @@ Only public views cross into the board/summary/GIF pictures (`render.from_engine
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Awaitable
 from typing import Any, Protocol
 
 from engine.actions import action_from_json
@@ -14,6 +16,8 @@ from engine.rules import apply, new_game
 from engine.state import GameState
 from render.from_engine import board_view, hand_picture_data, summary_rows
 from render.model import BoardView
+
+log = logging.getLogger(__name__)
 
 BOARD_WIDTH = 1600
 GIF_WIDTH = 640
@@ -104,3 +108,12 @@ class PoolPictures:
         if self._pool is not None:
             self._pool.close(wait=False)
             self._pool = None
+
+
+async def drawn(call: Awaitable[bytes], game_id: str) -> bytes | None:
+    """A picture, or None when drawing failed (the move is already saved: the message goes out without it)."""
+    try:
+        return await call
+    except Exception:  # noqa: BLE001 - a broken picture must not hide the move
+        log.exception("game %s: picture failed", game_id)
+        return None

@@ -1,0 +1,73 @@
+"""Engine actions <-> short codes that travel in custom ids, so nothing is kept between clicks.
+
+The presentation never decides a rule: it lists `engine.rules.legal_actions`, shows each with a label and
+sends the chosen one back as its code, e.g. `cr.12.3.1.0.0` for ClaimRoute(route=12, color=3, locomotives=1).
+Any feature's action is encoded the same way from its dataclass fields; unknown codes decode to None.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from engine.actions import ACTION_TYPES, Action
+
+_SHORT = {
+    "draw_blind": "db",
+    "draw_face_up": "df",
+    "claim_route": "cr",
+    "pay_tunnel": "pt",
+    "decline_tunnel": "dt",
+    "draw_tickets": "dk",
+    "choose_ticket_mix": "cm",
+    "keep_tickets": "kt",
+    "build_station": "bs",
+    "place_depot": "pd",
+    "take_warehouses": "tw",
+    "pass": "ps",
+    "take_meeple": "tm",
+    "place_passenger": "pp",
+    "move_passenger": "mp",
+    "take_ferry_card": "tf",
+}
+_LONG = {v: k for k, v in _SHORT.items()}
+
+
+def _value(v: Any) -> str:
+    if v is None:
+        return "n"
+    if isinstance(v, tuple | list):
+        return "+".join(str(int(x)) for x in v)
+    return str(v)
+
+
+def encode(action: Action) -> str:
+    parts = [_SHORT.get(action.kind, action.kind)]
+    parts.extend(_value(getattr(action, f.name)) for f in fields(action))
+    return ".".join(parts)
+
+
+def decode(code: str) -> Action | None:
+    """The action a code names, or None when it names nothing (never raises)."""
+    try:
+        head, *values = code.split(".")
+        cls = ACTION_TYPES.get(_LONG.get(head, head))
+        if cls is None:
+            return None
+        fs = fields(cls)
+        if len(values) != len(fs):
+            return None
+        kwargs: dict[str, Any] = {}
+        for f, raw in zip(fs, values, strict=True):
+            default = f.default
+            if isinstance(default, tuple):
+                kwargs[f.name] = tuple(int(x) for x in raw.split("+")) if raw else ()
+            elif isinstance(default, str):
+                kwargs[f.name] = raw
+            elif raw == "n":
+                kwargs[f.name] = None
+            else:
+                kwargs[f.name] = int(raw)
+        return cls(**kwargs)
+    except (ValueError, TypeError):
+        return None

@@ -1,0 +1,94 @@
+"""The confirm step of a claim or a station: the cheapest payment on a Confirm button, the others in a select.
+
+STYLE asks for a confirm step before a route is claimed; the default payment spends the fewest locomotives
+(and +4s and ferry cards), then the colour the player holds most of.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.manager import GameInfo, turn_token
+from bot.messages import Join, Message, Text
+from bot.play import chat, codec, labels, layout
+from bot.play.press import PressCode
+from bot.play.reply import ButtonSpec, ComponentSpec, OptionSpec, Reply
+from engine.actions import Action
+from engine.state import GameState
+from maps import LOCOMOTIVE
+
+
+def group_key(action: Action) -> int:
+    """The route of a claim, the city of a station: what the first select of their menu picks."""
+    return int(getattr(action, "route", getattr(action, "city", -1)))
+
+
+def group_label(state: GameState, menu: str, key: int) -> Message:
+    if menu == "claim":
+        return labels.route_message(state, key)
+    return state.board.cities[key].name
+
+
+def cheapest(actions: Sequence[Action], hand: Sequence[int]) -> Action:
+    """The sensible default payment: fewest locomotives (and +4s and ferry cards), then the colour the player
+    holds most of."""
+
+    def key(a: Any) -> tuple[int, int, int, int]:
+        locos = int(getattr(a, "locomotives", 0))
+        plus4 = int(getattr(a, "plus4", 0))
+        ferry = int(getattr(a, "ferry_cards", 0))
+        color = int(getattr(a, "color", 0))
+        spare = hand[color] if 0 <= color < LOCOMOTIVE else 0
+        return (locos, plus4, ferry, -spare)
+
+    return min(actions, key=key)
+
+
+def confirm(
+    info: GameInfo, state: GameState, seat: int, menu: str, key: int, acts: Sequence[Action], *, edit: bool
+) -> Reply:
+    """Confirm the cheapest of `acts` (the payments of one route or city), Back to the menu, or pay otherwise."""
+    gid = info.game_id
+    token = turn_token(state, seat)
+    best = cheapest(acts, state.players[seat].hand)
+    rows: list[tuple[ComponentSpec, ...]] = [
+        (
+            ButtonSpec(
+                gid,
+                PressCode.DO,
+                Text("btn.confirm"),
+                token=token,
+                args=(codec.encode(best),),
+                style="success",
+                emoji="✅",
+            ),
+            ButtonSpec(gid, PressCode.MENU, Text("btn.back"), token=token, args=(menu, "0")),
+        )
+    ]
+    others = [a for a in acts if a != best]
+    if others:
+        options = [
+            OptionSpec(
+                layout.cut(labels.message(state, seat, a), chat.MAX_OPTION_LABEL),
+                token=token,
+                args=(codec.encode(a),),
+            )
+            for a in [best, *others]
+        ]
+        rows.extend(layout.paged_selects(gid, PressCode.DO, options, placeholder=Text("menu.other_payment")))
+    notes: list[Message] = []
+    route = state.board.routes[key] if menu == "claim" else None
+    if route is not None and route.tunnel:
+        notes.append(Text("menu.tunnel_note"))
+    if route is not None and getattr(route, "bullet", False):
+        notes.append(Text("menu.bullet_note"))
+    note = Join(("", *notes), " ") if notes else ""
+    payment = labels.payment_of(state, seat, best)
+    what = group_label(state, menu, key)
+    return Reply(
+        content=Text("menu.confirm", {"what": what, "payment": payment, "note": note}),
+        rows=tuple(rows),
+        ephemeral=True,
+        edit_source=edit,
+    )

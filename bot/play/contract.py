@@ -1,0 +1,145 @@
+"""What the Discord adapter asks of the presentation (`GameService`), and what it gives back (`Messenger`).
+
+The cog turns a slash command or a press into one call on a `GameService` and turns the returned `Reply`
+(`bot/play/reply.py`) into Discord messages. The service owns everything else: the game manager (loading,
+the per-game lock, applying the engine action, persisting it) and the pictures. It never touches discord.py
+objects; replies are plain data, so the presentation can be tested without Discord and the adapter without a
+database.
+
+Every game method takes a `Caller` first: who asks, where, and whether they may act as host. Text in replies
+is a `bot.messages.Message`, which the adapter translates (see `bot/i18n.py`): a private reply into the
+person's language, a public message (turn messages, lobbies) into the server's. Game events come from the
+manager in the same form, so a turn line is data until it is shown.
+
+Conventions the flows keep: hands and tickets are always ephemeral; every public turn message carries a
+persistent "My hand" button because an ephemeral message cannot be edited once its 15-minute token expires,
+so a private hand is never updated in place but sent afresh; a claim is confirmed by a button before it is
+applied.
+
+Errors a person should read ("not your turn", "no such route") are either returned as an ephemeral `Reply` or
+raised as `GameError`; the adapter shows both ephemerally. Any other exception is a bug: it is logged with
+its traceback and the user gets a generic apology.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from bot.play.press import Press
+from bot.play.reply import Choice, Reply
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who asks and where: `guild_id` (None in a DM), `channel_id` (a thread's id inside a thread), `user_id`,
+    their display name, and `moderator` (may manage the server or its messages, so acts as any game's host)."""
+
+    guild_id: int | None
+    channel_id: int
+    user_id: int
+    name: str = ""
+    moderator: bool = False
+
+    @property
+    def display_name(self) -> str:
+        return self.name or str(self.user_id)
+
+
+@runtime_checkable
+class Messenger(Protocol):
+    """What the adapter gives the service for messages outside any interaction (turn reminders, deadlines).
+
+    Both methods swallow Discord errors: they return None / False when the channel is gone, the bot lost
+    access or the user refuses DMs, so the caller can react (e.g. pause the game) without try/except.
+    """
+
+    async def post(self, channel_id: int, reply: Reply, *, locale: str | None = None) -> int | None:
+        """Send `reply` to a channel (ephemeral is ignored); the new message id, or None on failure."""
+
+    async def direct(self, user_id: int, reply: Reply, *, locale: str | None = None) -> bool:
+        """Send `reply` to a user by DM; False when it could not be delivered."""
+
+
+@runtime_checkable
+class GameService(Protocol):
+    """The games as the Discord adapter sees them. All methods are coroutines."""
+
+    async def start(self, messenger: Messenger) -> None:
+        """Open storage and keep `messenger` for later announcements (called once from `setup_hook`)."""
+
+    async def close(self) -> None:
+        """Close storage and workers (called from `Bot.close`); must leave no open connection."""
+
+    async def game_guild(self, game_id: str) -> int | None:
+        """The server a game belongs to, or None when there is no such game (guards button custom ids)."""
+
+    async def new_game(
+        self,
+        caller: Caller,
+        *,
+        board_id: str,
+        variant: str | None = None,
+        options: Sequence[str] = (),
+        max_players: int | None = None,
+    ) -> Reply:
+        """Open a lobby in the caller's channel; the reply carries Join / Start buttons."""
+
+    async def press(self, caller: Caller, press: Press) -> Reply:
+        """A button or select on a game message: join, start, hand, confirm claim, keep tickets, ...
+
+        A press whose turn token belongs to an earlier moment of the game is refused as stale."""
+
+    async def claim(
+        self, caller: Caller, *, route: str, color: str | None = None, game_id: str | None = None
+    ) -> Reply:
+        """Ask to claim a route; the reply is an ephemeral confirmation with a Confirm button."""
+
+    async def hand(self, caller: Caller, *, game_id: str | None = None) -> Reply:
+        """The caller's cards and tickets (ephemeral)."""
+
+    async def board(self, caller: Caller, *, game_id: str | None = None) -> Reply:
+        """The board image and face-up cards."""
+
+    async def status(self, caller: Caller, *, game_id: str | None = None) -> Reply:
+        """Whose turn, scores so far, trains and cards left."""
+
+    async def log(self, caller: Caller, *, game_id: str | None = None, limit: int = 10) -> Reply:
+        """The last actions of the game."""
+
+    async def settings(
+        self, caller: Caller, *, game_id: str | None = None, key: str | None = None, value: str | None = None
+    ) -> Reply:
+        """Show (no key) or change a game setting, e.g. turn deadline or notifications."""
+
+    async def games(self, caller: Caller, *, scope: str = "channel") -> Reply:
+        """Games in this channel, this server ("server") or the caller's own ("mine")."""
+
+    async def stats(self, caller: Caller, *, target_user_id: int | None = None) -> Reply:
+        """Finished-game statistics of a player (default: the caller)."""
+
+    async def leave(self, caller: Caller, *, game_id: str | None = None) -> Reply:
+        """The caller leaves a lobby, or resigns from a running game."""
+
+    async def kick(self, caller: Caller, *, target_user_id: int, game_id: str | None = None) -> Reply:
+        """The host (or a moderator) removes a player."""
+
+    async def end(self, caller: Caller, *, game_id: str | None = None) -> Reply:
+        """The host (or a moderator) ends the game now."""
+
+    async def replace(
+        self,
+        caller: Caller,
+        *,
+        target_user_id: int,
+        replacement_user_id: int,
+        replacement_name: str = "",
+        game_id: str | None = None,
+    ) -> Reply:
+        """Hand a seat over to another person (host or moderator)."""
+
+    async def complete(
+        self, caller: Caller, *, field: str, current: str, game_id: str | None = None
+    ) -> list[Choice]:
+        """Autocomplete for game fields: "game", "route", "setting". At most 25 choices."""

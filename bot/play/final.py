@@ -1,0 +1,79 @@
+"""The end of a game: the final board, every seat's score sheet, the score chart and the game as a GIF."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.manager import GameInfo
+from bot.messages import Join, Text
+from bot.play import chat
+from bot.play.pictures import Pictures, drawn
+from bot.play.reply import EmbedSpec, FieldSpec, FileSpec, Reply
+from bot.storage import GameStatus
+from engine.state import GameState
+
+log = logging.getLogger(__name__)
+
+
+async def final_message(
+    info: GameInfo,
+    state: GameState,
+    lines: Join,
+    pictures: Pictures,
+    record: Callable[[], Awaitable[dict[str, Any]]],
+) -> Reply:
+    """The last public message: `lines`, then the score sheets (only "ended" for an abandoned game)."""
+    if info.status != GameStatus.FINISHED:
+        return Reply(content=Text("turn.ended", {"lines": lines}))
+    embeds = [
+        EmbedSpec(
+            title=Text("final.title", {"game": info.game_id}),
+            description=lines if lines.parts else None,
+            color=chat.EMBED_COLOR,
+            image="board.png",
+        )
+    ]
+    fields = []
+    # an embed holds MAX_EMBED characters in all: share them among the seats
+    budget = min(chat.MAX_FIELD, (chat.MAX_EMBED - 1000) // max(1, len(info.final)))
+    for s in sorted(info.final, key=lambda s: (s["rank"], s["seat"])):
+        parts: list[str] = []
+        for t in s["tickets"]:
+            mark = "✅" if t["completed"] else "❌"
+            sign = "+" if t["completed"] else "−"
+            parts.append(f"{mark} {t['a']} – {t['b']} {sign}{t['points']}")
+        bonuses = [
+            Join(("🏅", Text(f"bonus.{name}"), f"+{pts}"), " ")
+            for name, pts in s.get("bonuses", {}).items()
+            if pts
+        ]
+        routes = Text("final.routes", {"points": s["route_points"]})
+        tickets = (chat.fit_lines("\n".join(parts), budget - 40 * (1 + len(bonuses))),) if parts else ()
+        fields.append(
+            FieldSpec(
+                f"{s['rank']}. {s['name']}: {s['total']}",
+                Join((routes, *tickets, *bonuses), head=chat.MAX_FIELD),
+                False,
+            )
+        )
+    embeds.append(
+        EmbedSpec(title=Text("final.sheets"), fields=tuple(fields[: chat.MAX_OPTIONS]), image="summary.png")
+    )
+    board_png, summary_png = await asyncio.gather(
+        drawn(pictures.board(state, colorblind=info.settings.colorblind), info.game_id),
+        drawn(pictures.summary(state), info.game_id),
+    )
+    files = []
+    if board_png:
+        files.append(FileSpec("board.png", board_png, description=f"Final board of game {info.game_id}"))
+    if summary_png:
+        files.append(FileSpec("summary.png", summary_png, description="Final scores"))
+    try:
+        gif = await pictures.gif(await record())
+        files.append(FileSpec("game.gif", gif, description="The game, round by round"))
+    except Exception:  # noqa: BLE001 - the scores matter more than the animation
+        log.exception("game %s: GIF failed", info.game_id)
+    return Reply(content=Text("final.content"), embeds=tuple(embeds), files=tuple(files))

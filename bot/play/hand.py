@@ -1,0 +1,60 @@
+"""A player's hand, privately: cards, tickets (done or trains to go), stock counters and the hand picture."""
+
+from __future__ import annotations
+
+from bot.manager import GameInfo
+from bot.manager.events import cards as counted_cards
+from bot.messages import Join, Message, Text
+from bot.play import chat
+from bot.play.pictures import Pictures, drawn
+from bot.play.press import PressCode
+from bot.play.reply import ButtonSpec, ComponentSpec, EmbedSpec, FieldSpec, FileSpec, Reply
+from engine.state import GameState
+from engine.views import player_view
+
+
+async def hand_reply(info: GameInfo, state: GameState, seat: int, pictures: Pictures) -> Reply:
+    """`seat`'s hand (ephemeral), with a button to its pending decision when it has one."""
+    you = player_view(state, seat)["you"]
+    cards: Message = (
+        Join(tuple(counted_cards(n, c) for c, n in you["hand"].items()), ", ") if you["hand"] else "-"
+    )
+    tickets: list[Message] = []
+    for t in you["tickets"]:
+        mark = "✅" if t["done"] else "⬜"
+        line = f"{mark} {t['a']} – {t['b']} ({t['points']})"
+        if t["done"] or t["trains_needed"] is None:
+            tickets.append(line)
+        else:
+            tickets.append(Join((line, Text("hand.to_go", {"n": t["trains_needed"]})), " · "))
+    p = state.players[seat]
+    stock = [FieldSpec(Text("hand.trains", {"n": p.trains}), "🚂")]
+    if state.board.rules.get("stations_per_player"):
+        stock.append(FieldSpec(Text("hand.stations", {"n": p.stations}), "🏠"))
+    if "passengers" in p.extra:
+        stock.append(FieldSpec(Text("hand.passengers", {"n": p.extra["passengers"]}), "🧳"))
+    if p.ferry_cards:
+        stock.append(FieldSpec(Text("hand.ferry", {"n": p.ferry_cards}), "⛴"))
+    if p.depots:
+        stock.append(FieldSpec(Text("hand.depots", {"n": p.depots}), "📦"))
+    fields = (
+        FieldSpec(Text("hand.cards"), cards, False),
+        FieldSpec(Text("hand.tickets"), Join(tuple(tickets), head=chat.MAX_FIELD) if tickets else "-", False),
+        *stock,
+    )
+    png = await drawn(pictures.hand(state, seat, colorblind=info.settings.colorblind), info.game_id)
+    embed = EmbedSpec(
+        title=Text("hand.title", {"game": info.game_id}),
+        fields=fields,
+        image="hand.png" if png else None,
+        color=chat.EMBED_COLOR,
+    )
+    rows: tuple[tuple[ComponentSpec, ...], ...] = ()
+    if seat in info.to_act and state.pending.get(seat) is not None and info.seats[seat].ai_level is None:
+        rows = ((ButtonSpec(info.game_id, PressCode.DECIDE, Text("btn.decide"), style="primary"),),)
+    return Reply(
+        embeds=(embed,),
+        files=(FileSpec("hand.png", png, description="Your cards and tickets"),) if png else (),
+        rows=rows,
+        ephemeral=True,
+    )

@@ -1,0 +1,268 @@
+"""A seat's private menus: the turn-message buttons that open them, and each menu's buttons and selects.
+
+Every menu lists `engine.rules.legal_actions` of the seat, filtered by the menu's category; a choice travels
+back as the action's code (`bot/play/codec.py`) with the turn token, so a menu of an earlier moment is
+refused as stale. Claims and stations go first through a route or city select, then to `confirm.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.manager import GameInfo, turn_token
+from bot.manager.events import counted
+from bot.messages import Message, Text
+from bot.play import chat, codec, labels, layout
+from bot.play.confirm import confirm, group_key, group_label
+from bot.play.press import PressCode
+from bot.play.refusals import fail
+from bot.play.reply import ButtonSpec, ButtonStyle, ComponentSpec, OptionSpec, Reply, SelectSpec
+from engine.actions import Action
+from engine.pending import SecondDraw, TicketChoice
+from engine.rules import legal_actions
+from engine.state import GameState
+
+#: Which turn-message button opens the menu of an action kind. Pending decisions go to "decide".
+CATEGORY = {
+    "draw_blind": "draw",
+    "draw_face_up": "draw",
+    "claim_route": "claim",
+    "draw_tickets": "tickets",
+    "build_station": "station",
+    "place_depot": "depot",
+    "move_passenger": "move",
+    "take_ferry_card": "ferry",
+    "pass": "pass",
+}
+CATEGORY_ORDER = ("draw", "claim", "tickets", "station", "move", "ferry", "depot", "pass")
+#: The turn-message button of each menu: label key, style, emoji.
+MENU_BUTTONS: dict[str, tuple[str, ButtonStyle, str | None]] = {
+    "draw": ("btn.draw", "primary", "🃏"),
+    "claim": ("btn.claim", "success", "🚂"),
+    "tickets": ("btn.tickets", "secondary", "🎫"),
+    "station": ("btn.station", "secondary", "🏠"),
+    "move": ("btn.move", "secondary", "🧳"),
+    "ferry": ("btn.ferry", "secondary", "⛴"),
+    "depot": ("btn.depot", "secondary", "📦"),
+    "pass": ("btn.pass", "danger", None),
+    "decide": ("btn.decide", "primary", "👉"),
+}
+_MENU_TEXT = {"tickets": "menu.tickets", "move": "menu.move", "depot": "menu.depot", "decide": "menu.decide"}
+
+
+def category_of(action: Action, pending: bool) -> str:
+    if pending:
+        return "decide"
+    return CATEGORY.get(action.kind, "decide")
+
+
+def menu_buttons(game_id: str, state: GameState, seat: int) -> list[ButtonSpec]:
+    """The buttons of the turn message that open `seat`'s menus, in a fixed order."""
+    token = turn_token(state, seat)
+    pending = state.pending.get(seat) is not None
+    menus = {category_of(a, pending) for a in legal_actions(state, seat)}
+    buttons = []
+    for menu in [*CATEGORY_ORDER, "decide"]:
+        if menu in menus:
+            key, style, emoji = MENU_BUTTONS[menu]
+            buttons.append(
+                ButtonSpec(
+                    game_id, PressCode.OPEN, Text(key), token=token, args=(menu,), style=style, emoji=emoji
+                )
+            )
+    return buttons
+
+
+def menu(info: GameInfo, state: GameState, seat: int, name: str, page: int, *, edit: bool) -> Reply:
+    """Menu `name` of `seat` (its pending decision, when it has one, whatever was asked)."""
+    gid = info.game_id
+    token = turn_token(state, seat)
+    pending = state.pending.get(seat)
+    legal = legal_actions(state, seat)
+    if not legal:
+        raise fail("play.nothing")
+    if isinstance(pending, SecondDraw):
+        name = "draw"
+    elif pending is not None:
+        name = "decide"
+    acts = legal if pending is not None else [a for a in legal if category_of(a, False) == name]
+    if not acts:
+        raise fail("play.stale")
+    if isinstance(pending, TicketChoice):
+        return _keep_tickets(gid, state, token, pending, edit=edit)
+    if name in ("claim", "station"):
+        return _places(info, state, seat, name, acts, page, edit=edit)
+    if name == "draw":
+        return _draw(gid, state, seat, token, acts, edit=edit)
+    if name == "move":
+        acts = sorted(acts, key=lambda a: (-len(getattr(a, "routes", ())), labels.label(state, seat, a)))
+    return Reply(
+        content=Text(_MENU_TEXT.get(name, "menu.choose"), {"hint": pending_hint(state, seat)}),
+        rows=_choices(gid, state, seat, token, acts, page, name),
+        ephemeral=True,
+        edit_source=edit,
+    )
+
+
+def _keep_tickets(gid: str, state: GameState, token: str, pending: TicketChoice, *, edit: bool) -> Reply:
+    options = tuple(
+        OptionSpec(labels.ticket_text(state, t)[: chat.MAX_OPTION_LABEL], token=token, args=(str(t),))
+        for t in pending.offered
+    )
+    most = min(pending.keep_max, len(pending.offered))
+    select = SelectSpec(
+        gid,
+        PressCode.KEEP,
+        options,
+        placeholder=Text("menu.keep_placeholder", {"min": pending.keep_min, "max": most}),
+        min_values=min(pending.keep_min, len(options)),
+        max_values=most,
+    )
+    return Reply(
+        content=Text("menu.keep", {"min": pending.keep_min, "max": most}),
+        rows=((select,),),
+        ephemeral=True,
+        edit_source=edit,
+    )
+
+
+def pending_hint(state: GameState, seat: int) -> Message:
+    """What the seat's pending decision is about (the cards a tunnel revealed...), or nothing."""
+    pending = state.pending.get(seat)
+    if pending is None:
+        return ""
+    kind = pending.kind
+    if kind == "tunnel_payment":
+        p: Any = pending
+        return Text(
+            "hint.tunnel",
+            {
+                "route": state.board.route_label(p.route),
+                "revealed": labels.cards_shown(p.revealed),
+                "extra": counted("more_cards", int(p.extra)),
+            },
+        )
+    if kind in ("ticket_mix", "passenger_placement", "meeple_choice", "warehouse_choice"):
+        return Text(f"hint.{kind}")
+    return ""
+
+
+def _choices(
+    gid: str, state: GameState, seat: int, token: str, acts: Sequence[Action], page: int, name: str
+) -> tuple[tuple[ComponentSpec, ...], ...]:
+    """Buttons when few (and short), else selects of 25, paged with a More button."""
+    packed = [(labels.message(state, seat, a), codec.encode(a)) for a in acts]
+    if len(packed) <= chat.MAX_BUTTONS and all(chat.button_arg_fits(token, (code,)) for _, code in packed):
+        return (
+            tuple(
+                ButtonSpec(
+                    gid,
+                    PressCode.DO,
+                    layout.cut(label, chat.MAX_BUTTON_LABEL),
+                    token=token,
+                    args=(code,),
+                    style="primary" if i == 0 else "secondary",
+                )
+                for i, (label, code) in enumerate(packed)
+            ),
+        )
+    options = [
+        OptionSpec(layout.cut(label, chat.MAX_OPTION_LABEL), token=token, args=(code,))
+        for label, code in packed
+    ]
+    return tuple(
+        layout.paged_selects(
+            gid, PressCode.DO, options, placeholder=Text("menu.pick"), page=page, more=(token, name)
+        )
+    )
+
+
+def _draw(gid: str, state: GameState, seat: int, token: str, acts: Sequence[Action], *, edit: bool) -> Reply:
+    second = isinstance(state.pending.get(seat), SecondDraw)
+    warehouses = sorted({w for a in acts if (w := getattr(a, "warehouse", None)) is not None})
+    if warehouses:
+        # Warehouses & Depots: first the warehouse that gets the top card, then the card
+        names = [p.name for p in state.players]
+        options = tuple(
+            OptionSpec(Text("menu.warehouse_of", {"owner": names[w]}), token=token, args=(f"draw{w}",))
+            for w in warehouses
+        )
+        return Reply(
+            content=Text("menu.warehouse"),
+            rows=((SelectSpec(gid, PressCode.GROUP, options, placeholder=Text("menu.pick")),),),
+            ephemeral=True,
+            edit_source=edit,
+        )
+    buttons = []
+    for a in acts:
+        blind = a.kind == "draw_blind"
+        buttons.append(
+            ButtonSpec(
+                gid,
+                PressCode.DO,
+                labels.message(state, seat, a),
+                token=token,
+                args=(codec.encode(a),),
+                style="success" if blind else "secondary",
+                emoji="🂠" if blind else None,
+            )
+        )
+    return Reply(
+        content=Text("menu.draw_second" if second else "menu.draw", {"face_up": labels.face_up(state)}),
+        rows=layout.rows_of_buttons(buttons),
+        ephemeral=True,
+        edit_source=edit,
+    )
+
+
+def warehouse_cards(info: GameInfo, state: GameState, seat: int, warehouse: int, *, edit: bool) -> Reply:
+    """A warehouse chosen (Warehouses & Depots): the cards that may go to it."""
+    token = turn_token(state, seat)
+    acts = [a for a in legal_actions(state, seat) if getattr(a, "warehouse", None) == warehouse]
+    if not acts:
+        raise fail("play.bad_choice")
+    buttons = [
+        ButtonSpec(
+            info.game_id, PressCode.DO, labels.message(state, seat, a), token=token, args=(codec.encode(a),)
+        )
+        for a in acts
+    ]
+    return Reply(
+        content=Text("menu.draw", {"face_up": labels.face_up(state)}),
+        rows=layout.rows_of_buttons(buttons),
+        ephemeral=True,
+        edit_source=edit,
+    )
+
+
+def _places(
+    info: GameInfo, state: GameState, seat: int, name: str, acts: Sequence[Action], page: int, *, edit: bool
+) -> Reply:
+    """Claim / station: first the route or city (selects of 25, paged), then its payments."""
+    token = turn_token(state, seat)
+    keys = sorted({group_key(a) for a in acts}, key=lambda k: _sort_key(state, name, k))
+    if len(keys) == 1:
+        return payments(info, state, seat, name, keys[0], edit=edit)
+    options = [OptionSpec(group_label(state, name, k), token=token, args=(name, str(k))) for k in keys]
+    placeholder = Text("menu.pick_route" if name == "claim" else "menu.pick_city")
+    rows = layout.paged_selects(
+        info.game_id, PressCode.GROUP, options, placeholder=placeholder, page=page, more=(token, name)
+    )
+    text = Text("menu.claim" if name == "claim" else "menu.station", {"n": len(keys)})
+    return Reply(content=text, rows=tuple(rows), ephemeral=True, edit_source=edit)
+
+
+def _sort_key(state: GameState, name: str, key: int) -> str:
+    if name == "claim":
+        return state.board.route_label(key)
+    return state.board.cities[key].name
+
+
+def payments(info: GameInfo, state: GameState, seat: int, name: str, key: int, *, edit: bool) -> Reply:
+    """A route (claim) or city (station) chosen: confirm its cheapest payment, or pick another."""
+    kind = "claim_route" if name == "claim" else "build_station"
+    acts = [a for a in legal_actions(state, seat) if a.kind == kind and group_key(a) == key]
+    if not acts:
+        raise fail("play.bad_choice")
+    return confirm(info, state, seat, name, key, acts, edit=edit)

@@ -1,0 +1,39 @@
+"""Seats as the presentation names them: whose seat, how to mention it, whose turn it is."""
+
+from __future__ import annotations
+
+from bot.manager import GameInfo
+from bot.play import chat
+from bot.play.refusals import fail
+from bot.storage import GameStatus
+from engine.state import SETUP, GameState
+
+
+def seat_of(info: GameInfo, user_id: int) -> int:
+    """The caller's seat; "not in this game" otherwise."""
+    for s in info.seats:
+        if s.user_id == user_id:
+            return s.seat
+    raise fail("play.not_in_game")
+
+
+def mention(info: GameInfo, seat: int) -> str:
+    """A person's seat pings them; an AI's seat shows its name."""
+    s = info.seats[seat]
+    if s.user_id is not None and s.ai_level is None:
+        return chat.user(s.user_id)
+    return f"**{s.name}**"
+
+
+def check_turn(info: GameInfo, state: GameState, user_id: int) -> int:
+    """The caller's seat when it is theirs to act; the reason why not otherwise."""
+    seat = seat_of(info, user_id)
+    if info.status != GameStatus.ACTIVE:
+        raise fail("play.not_running")
+    if info.seats[seat].ai_level is not None:
+        raise fail("play.seat_ai")
+    if seat not in info.to_act:
+        if state.phase == SETUP:
+            raise fail("play.nothing")
+        raise fail("play.not_your_turn", current=mention(info, state.current))
+    return seat

@@ -1,0 +1,618 @@
+"""`ManagerGameService`: the `GameService` the /ttr cog calls, on top of `bot.manager.GameManager`.
+
+Every rule decision is the engine's: menus list `legal_actions` of the seat, a choice travels back as the
+encoded action (`bot/play/codec.py`) with the turn token, and `GameManager.act` applies it (refusing a stale
+token or an illegal action; nothing changes then). Pictures are drawn in the render pool.
+
+This module is the facade: the lifecycle, the notifier the manager calls, `press` (a table from each
+`PressCode` to its handler; `bot/play/press.py` says what each asks for) and the slash commands. What the
+replies look like is one module per concern: `lobby`, `menus`, `confirm`, `turn`, `final`, `hand`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
+
+from bot.config import Settings
+from bot.manager import Clock, GameInfo, GameManager, Outcome, Refused, turn_token
+from bot.manager.game_settings import GameSettings
+from bot.messages import Join, Message, Text
+from bot.play import chat, codec, labels, menus
+from bot.play.confirm import confirm
+from bot.play.contract import Caller, Messenger
+from bot.play.hand import hand_reply
+from bot.play.lobby import lobby_reply
+from bot.play.pictures import Pictures, PoolPictures, drawn
+from bot.play.press import Press, PressCode
+from bot.play.refusals import fail, refusal
+from bot.play.reply import ButtonSpec, Choice, EmbedSpec, FieldSpec, FileSpec, GameError, Reply
+from bot.play.seats import check_turn, mention, seat_of
+from bot.play.turn import should_publish, turn_message
+from bot.storage import GameStatus, StorageError, open_repository
+from engine.actions import Action, ClaimRoute, KeepTickets
+from engine.rules import legal_actions
+from engine.state import GameState
+from maps import CARD_NAMES, LOCOMOTIVE, load_board, normalize_name
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Handler = Callable[["ManagerGameService", Caller, GameInfo, Press], Awaitable[Reply]]
+
+
+def _int(text: str, default: int) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return default
+
+
+class ManagerGameService:
+    """The game service of the production bot. `pictures` may be replaced (tests, benchmarks)."""
+
+    def __init__(
+        self,
+        config: Settings,
+        *,
+        pictures: Pictures | None = None,
+        ai_budget_ms: int | None = None,
+        manager: GameManager | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.config = config
+        self.pictures: Pictures = pictures or PoolPictures(config.render_workers)
+        self.ai_budget_ms = ai_budget_ms
+        self.clock = clock  # None: the system clock (tests set a ManualClock before start)
+        self.manager: GameManager | None = manager
+        self.messenger: Messenger | None = None
+        self._lines: dict[str, list[Message]] = {}  # public lines not yet posted, per game
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self, messenger: Messenger) -> None:
+        self.messenger = messenger
+        if self.manager is None:
+            repo = open_repository(self.config.database_url)
+            await repo.connect()
+            self.manager = GameManager(
+                repo, notifier=self, owns_repo=True, ai_budget_ms=self.ai_budget_ms, clock=self.clock
+            )
+            await self.manager.start()  # with the timer dispatcher; manager.close() stops it
+
+    def set_messenger(self, messenger: Messenger) -> None:
+        """Where unsolicited messages (AI and timer moves, reminders) go; `start` sets it from the bot."""
+        self.messenger = messenger
+
+    async def close(self) -> None:
+        manager, self.manager = self.manager, None
+        try:
+            if manager is not None:
+                await manager.close()
+        finally:
+            self.pictures.close()
+
+    @property
+    def games_manager(self) -> GameManager:
+        if self.manager is None:
+            raise fail("errors.unavailable")
+        return self.manager
+
+    async def game_guild(self, game_id: str) -> int | None:
+        try:
+            info = await self.games_manager.game_info(game_id)
+        except (Refused, StorageError, GameError, ValueError, KeyError):
+            return None
+        return info.guild_id
+
+    # ------------------------------------------------------------------ reading games
+
+    async def _state(self, game_id: str) -> GameState | None:
+        return await self.games_manager.state_of(game_id)
+
+    async def _running(self, game_id: str) -> GameState:
+        state = await self._state(game_id)
+        if state is None:
+            raise fail("play.not_running")
+        return state
+
+    async def _info(self, game_id: str) -> GameInfo:
+        try:
+            return await self.games_manager.game_info(game_id)
+        except Refused as exc:
+            raise refusal(exc) from None
+        except StorageError:
+            raise fail("game.none") from None
+
+    async def _find(self, caller: Caller, game_id: str | None) -> GameInfo:
+        """The game named, or else the open game of the caller's thread or channel."""
+        if game_id:
+            info = await self._info(game_id.strip())
+            if info.guild_id != caller.guild_id:
+                raise fail("game.none")
+            return info
+        manager = self.games_manager
+        found = await manager.find_open_game(thread_id=caller.channel_id) or await manager.find_open_game(
+            channel_id=caller.channel_id
+        )
+        if found is None:
+            raise fail("game.none_here")
+        return found
+
+    async def _call(self, call: Awaitable[T]) -> T:
+        try:
+            return await call
+        except Refused as exc:
+            raise refusal(exc) from None
+
+    async def _record(self, game_id: str) -> dict[str, Any]:
+        return await self.games_manager.export_record(game_id)
+
+    # ------------------------------------------------------------------ lobby
+
+    async def new_game(
+        self,
+        caller: Caller,
+        *,
+        board_id: str,
+        variant: str | None = None,
+        options: Sequence[str] = (),
+        max_players: int | None = None,
+    ) -> Reply:
+        settings = {"max_players": max_players} if max_players else None
+        info = await self._call(
+            self.games_manager.create_game(
+                guild_id=caller.guild_id,
+                channel_id=caller.channel_id,
+                host_id=caller.user_id,
+                host_name=caller.display_name,
+                board=board_id,
+                variant=variant,
+                options=tuple(options),
+                settings=settings,
+            )
+        )
+        reply = lobby_reply(info, note=Text("lobby.opened", {"host": chat.user(caller.user_id)}))
+        return Reply(content=reply.content, embeds=reply.embeds, rows=reply.rows)
+
+    async def _join(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        info = await self._call(self.games_manager.join(info.game_id, caller.user_id, caller.display_name))
+        return lobby_reply(info, note=Text("lobby.joined", {"player": chat.user(caller.user_id)}))
+
+    async def _add_ai(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        level = press.arg(0) or "normal"
+        manager = self.games_manager
+        info = await self._call(
+            manager.add_ai(info.game_id, caller.user_id, level, moderator=caller.moderator)
+        )
+        return lobby_reply(info)
+
+    async def _leave(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        if info.status != GameStatus.LOBBY:
+            return await self.leave(caller, game_id=info.game_id)
+        await self._call(self.games_manager.leave(info.game_id, caller.user_id))
+        info = await self._info(info.game_id)
+        return lobby_reply(info, note=Text("lobby.left", {"player": chat.user(caller.user_id)}))
+
+    async def _start(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        manager = self.games_manager
+        outcome = await self._call(
+            manager.start_game(info.game_id, caller.user_id, moderator=caller.moderator)
+        )
+        info = await self._info(info.game_id)
+        lobby = lobby_reply(info, note=Text("lobby.started"))
+        public = await self._after_public(info.game_id, outcome, force=True)
+        return Reply(content=lobby.content, embeds=lobby.embeds, rows=(), edit_source=True, also=public)
+
+    # ------------------------------------------------------------------ presses
+
+    async def press(self, caller: Caller, press: Press) -> Reply:
+        info = await self._info(press.game_id)
+        if info.guild_id != caller.guild_id:
+            raise fail("button.other_server")
+        return await _PRESSES[press.code](self, caller, info, press)
+
+    async def _hand(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        return await self.hand(caller, game_id=info.game_id)
+
+    async def _board(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        # the button answers privately (no channel spam); /ttr board posts publicly
+        shown = await self.board(caller, game_id=info.game_id)
+        return Reply(embeds=shown.embeds, files=shown.files, ephemeral=True)
+
+    async def _status(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        return await self.status(caller, game_id=info.game_id)
+
+    async def _menu_press(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        """`open`, `menu`, `grp`, `decide`: a menu drawn from the state, nothing applied. The manager is not
+        asked, so the turn token is checked here (a button of an earlier moment says so, before "not your
+        turn"); `decide` carries none: it always opens the seat's pending decision."""
+        state = await self._running(info.game_id)
+        if press.code != PressCode.DECIDE and press.token != turn_token(state, seat_of(info, caller.user_id)):
+            raise fail("play.stale")
+        seat = check_turn(info, state, caller.user_id)
+        if press.code == PressCode.DECIDE:
+            return menus.menu(info, state, seat, "decide", 0, edit=False)
+        name = press.arg(0)
+        if press.code == PressCode.GROUP:
+            if name.startswith("draw"):  # a warehouse chosen: the cards for it
+                return menus.warehouse_cards(info, state, seat, _int(name[4:], -1), edit=True)
+            return menus.payments(info, state, seat, name, _int(press.arg(1), -1), edit=True)
+        page = _int(press.arg(1), 0)
+        return menus.menu(info, state, seat, name or "decide", page, edit=press.code == PressCode.MENU)
+
+    async def _do(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        chosen = codec.decode(press.arg(0))
+        if chosen is None:
+            raise fail("play.bad_choice")
+        return await self._apply(caller, info, chosen, press.token or "")
+
+    async def _keep(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        try:
+            tickets = tuple(sorted(int(choice[0]) for choice in press.choices))
+        except (ValueError, IndexError):
+            raise fail("play.bad_choice") from None
+        return await self._apply(caller, info, KeepTickets(tickets), press.token or "")
+
+    async def _apply(self, caller: Caller, info: GameInfo, chosen: Action, token: str) -> Reply:
+        """Apply the chosen action: the manager checks the game, the seat and the turn token."""
+        seat = seat_of(info, caller.user_id)
+        try:
+            outcome: Outcome = await self.games_manager.act(
+                info.game_id, caller.user_id, chosen, expected_turn=token
+            )
+        except Refused as exc:
+            if exc.code in ("not_started", "over"):
+                raise fail("play.not_running") from None
+            raise refusal(exc) from None
+        private = [e.message for e in outcome.private_for(seat) if e.kind != "tickets_offered"]
+        state = await self._state(info.game_id)
+        info = await self._info(info.game_id)
+        mine = [e.message for e in outcome.events if e.seat == seat and e.seq in outcome.seqs[:1]]
+        public = await self._after_public(info.game_id, outcome)
+        body: Message = Join((*mine, *private), tail=1900) if mine or private else Text("play.done")
+        follow: Reply | None = None
+        if (
+            state is not None
+            and not state.finished
+            and seat in info.to_act
+            and info.seats[seat].ai_level is None
+            and state.pending.get(seat) is not None
+            and legal_actions(state, seat)
+        ):
+            follow = menus.menu(info, state, seat, "decide", 0, edit=True)
+        if follow is None or follow.content is None:
+            rows = follow.rows if follow is not None else ()
+            return Reply(content=body, rows=rows, ephemeral=True, edit_source=True, also=public)
+        # what just happened above, the next decision below (each translated on its own)
+        done = EmbedSpec(description=body)
+        return Reply(
+            content=follow.content,
+            embeds=(done,),
+            rows=follow.rows,
+            ephemeral=True,
+            edit_source=True,
+            also=public,
+        )
+
+    # ------------------------------------------------------------------ public messages
+
+    async def _after_public(
+        self, game_id: str, outcome: Outcome, *, force: bool = False
+    ) -> tuple[Reply, ...]:
+        """Gather the outcome's public lines; a turn message when they call for one (or `force`)."""
+        lines = self._lines.setdefault(game_id, [])
+        lines.extend(e.message for e in outcome.events)
+        if not (force or should_publish(outcome.events)):
+            return ()
+        return (await self.turn_message(game_id),)
+
+    async def turn_message(self, game_id: str) -> Reply:
+        """The public message after a turn: what happened, the board, whose turn, the buttons of the seat."""
+        lines = self._lines.pop(game_id, [])
+        info = await self._info(game_id)
+        state = await self._running(game_id)
+        return await turn_message(info, state, lines, self.pictures, lambda: self._record(game_id))
+
+    # ------------------------------------------------------------------ notifier (bot.manager.Notifier)
+
+    async def _post(self, game_id: str, reply: Reply) -> None:
+        if self.messenger is None:
+            return
+        info = await self._info(game_id)
+        await self.messenger.post(info.thread_id or info.channel_id, reply)
+
+    async def on_turn(self, game_id: str, outcome: Outcome) -> None:
+        for reply in await self._after_public(game_id, outcome):
+            await self._post(game_id, reply)
+
+    async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
+        text = Text("turn.reminder", {"player": chat.user(user_id), "game": game_id, "n": n})
+        await self._post(game_id, Reply(content=text))
+
+    async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
+        who: Message = chat.user(user_id) if user_id else Text("turn.seat", {"n": seat + 1})
+        await self._post(game_id, Reply(content=Text(f"turn.absent_{policy}", {"player": who})))
+
+    # ------------------------------------------------------------------ commands
+
+    async def claim(
+        self, caller: Caller, *, route: str, color: str | None = None, game_id: str | None = None
+    ) -> Reply:
+        info = await self._find(caller, game_id)
+        state = await self._running(info.game_id)
+        seat = check_turn(info, state, caller.user_id)
+        rid = _route_id(state, route)
+        claims = [a for a in legal_actions(state, seat) if isinstance(a, ClaimRoute) and a.route == rid]
+        if not claims:
+            raise fail("claim.cannot", route=labels.route_text(state, rid))
+        if color:
+            wanted = normalize_name(color)
+            idx = (
+                LOCOMOTIVE
+                if wanted.startswith("loco")
+                else next((i for i, n in enumerate(CARD_NAMES) if normalize_name(n) == wanted), None)
+            )
+            if idx is None:
+                raise fail("claim.bad_color", color=color)
+            matching = [a for a in claims if a.color == idx]
+            if not matching:
+                raise fail("claim.not_with_color", route=labels.route_text(state, rid), color=color)
+            claims = matching
+        return confirm(info, state, seat, "claim", rid, claims, edit=False)
+
+    async def hand(self, caller: Caller, *, game_id: str | None = None) -> Reply:
+        info = await self._find(caller, game_id)
+        seat = seat_of(info, caller.user_id)
+        state = await self._running(info.game_id)
+        return await hand_reply(info, state, seat, self.pictures)
+
+    async def board(self, caller: Caller, *, game_id: str | None = None) -> Reply:
+        info = await self._find(caller, game_id)
+        state = await self._running(info.game_id)
+        png = await drawn(self.pictures.board(state, colorblind=info.settings.colorblind), info.game_id)
+        embed = EmbedSpec(
+            title=Text("board.title", {"game": info.game_id, "board": load_board(info.board).name}),
+            description=Text("board.face_up", {"cards": labels.face_up(state), "deck": len(state.deck)}),
+            image="board.png" if png else None,
+            color=chat.EMBED_COLOR,
+        )
+        return Reply(
+            embeds=(embed,),
+            files=(FileSpec("board.png", png, description=f"Board of game {info.game_id}"),) if png else (),
+            rows=((ButtonSpec(info.game_id, PressCode.HAND, Text("btn.hand"), emoji="✋"),),),
+        )
+
+    async def status(self, caller: Caller, *, game_id: str | None = None) -> Reply:
+        info = await self._find(caller, game_id)
+        if info.status == GameStatus.LOBBY:
+            return Reply(embeds=lobby_reply(info).embeds)
+        since = await self.games_manager.waiting_since(info.game_id)
+        fields = []
+        for s in info.seats:
+            marker = "▶ " if s.to_act else ""
+            ai = f" 🤖 {s.ai_level}" if s.ai_level else ""
+            counts = {"score": s.score, "trains": s.trains, "cards": s.cards, "tickets": s.tickets}
+            fields.append(FieldSpec(f"{marker}{s.name}{ai}", Text("status.seat", counts), True))
+        whose = ", ".join(mention(info, s) for s in info.to_act) or "-"
+        turn = {"players": whose, "since": chat.relative_time(since), "phase": info.phase}
+        embed = EmbedSpec(
+            title=Text("status.title", {"game": info.game_id, "board": load_board(info.board).name}),
+            description=Text("status.turn", turn),
+            fields=tuple(fields),
+            color=chat.EMBED_COLOR,
+        )
+        return Reply(embeds=(embed,))
+
+    async def log(self, caller: Caller, *, game_id: str | None = None, limit: int = 10) -> Reply:
+        info = await self._find(caller, game_id)
+        if info.status == GameStatus.LOBBY:
+            raise fail("play.not_running")
+        events = await self._call(self.games_manager.recent_events(info.game_id, max(1, min(limit, 50))))
+        numbered = tuple(Join((f"{e.seq}.", e.message), " ") for e in events if e.seq)
+        text: Message = Join(numbered, tail=chat.MAX_DESCRIPTION) if numbered else "-"
+        return Reply(
+            embeds=(EmbedSpec(title=Text("log.title", {"game": info.game_id}), description=text),),
+            ephemeral=True,
+        )
+
+    async def settings(
+        self, caller: Caller, *, game_id: str | None = None, key: str | None = None, value: str | None = None
+    ) -> Reply:
+        info = await self._find(caller, game_id)
+        current: GameSettings = info.settings
+        if key:
+            if value is None:
+                raise fail("settings.need_value", key=key)
+            current = await self._call(
+                self.games_manager.update_settings(
+                    info.game_id, caller.user_id, moderator=caller.moderator, **{key: value}
+                )
+            )
+        text = "\n".join(f"`{k}`: {v}" for k, v in current.to_json().items())
+        return Reply(
+            content=Text("settings.changed", {"key": key}) if key else None,
+            embeds=(EmbedSpec(title=Text("settings.title", {"game": info.game_id}), description=text),),
+            ephemeral=True,
+        )
+
+    async def games(self, caller: Caller, *, scope: str = "channel") -> Reply:
+        manager = self.games_manager
+        if scope == "mine":
+            found = await self._call(manager.player_games(caller.user_id, guild_id=caller.guild_id))
+        else:
+            channel_id = caller.channel_id if scope == "channel" else None
+            found = await self._call(manager.open_games(guild_id=caller.guild_id, channel_id=channel_id))
+        lines = [
+            f"`{r.id}` {load_board(r.board).name} · {r.status.value} · "
+            f"{chat.channel(r.thread_id or r.channel_id)} · " + ", ".join(s.name for s in r.seats)
+            for r in found
+            if caller.guild_id is None or r.guild_id == caller.guild_id
+        ]
+        listing = "\n".join(lines)[: chat.MAX_DESCRIPTION] or Text("games.none")
+        return Reply(embeds=(EmbedSpec(title=Text("games.title"), description=listing),), ephemeral=True)
+
+    async def stats(self, caller: Caller, *, target_user_id: int | None = None) -> Reply:
+        manager = self.games_manager
+        who = target_user_id or caller.user_id
+        st = await self._call(manager.player_stats(caller.guild_id, who))
+        fields = [
+            FieldSpec(
+                load_board(b).name if b else b,
+                Text("stats.board", {"games": v.games, "wins": v.wins, "best": v.best_score}),
+                True,
+            )
+            for b, v in st.per_board.items()
+        ]
+        leaders = await self._call(manager.leaderboard(caller.guild_id, limit=10))
+        top = "\n".join(
+            f"{i + 1}. {chat.user(r.user_id)} · {r.wins}/{r.games} · {r.mean_score:.0f}"
+            for i, r in enumerate(leaders)
+        )
+        summary = {
+            "player": chat.user(who),
+            "games": st.games,
+            "wins": st.wins,
+            "mean": f"{st.mean_score:.1f}",
+            "best": st.best_score,
+        }
+        embeds = (
+            EmbedSpec(
+                title=Text("stats.title"),
+                description=Text("stats.summary", summary),
+                fields=tuple(fields[: chat.MAX_OPTIONS - 1]),
+                color=chat.EMBED_COLOR,
+            ),
+            EmbedSpec(title=Text("stats.leaderboard"), description=top or "-"),
+        )
+        return Reply(embeds=embeds)
+
+    async def _outcome_reply(self, game_id: str, outcome: Outcome) -> Reply:
+        text: Message = Join(tuple(e.message for e in outcome.events)) if outcome.events else "-"
+        if any(e.seq for e in outcome.events):
+            public = await self._after_public(game_id, outcome, force=True)
+            return public[0] if public else Reply(content=text)
+        return Reply(content=text)
+
+    async def leave(self, caller: Caller, *, game_id: str | None = None) -> Reply:
+        info = await self._find(caller, game_id)
+        outcome = await self._call(self.games_manager.leave(info.game_id, caller.user_id))
+        return await self._outcome_reply(info.game_id, outcome)
+
+    async def kick(self, caller: Caller, *, target_user_id: int, game_id: str | None = None) -> Reply:
+        info = await self._find(caller, game_id)
+        outcome = await self._call(
+            self.games_manager.kick(info.game_id, caller.user_id, target_user_id, moderator=caller.moderator)
+        )
+        return await self._outcome_reply(info.game_id, outcome)
+
+    async def end(self, caller: Caller, *, game_id: str | None = None) -> Reply:
+        info = await self._find(caller, game_id)
+        outcome = await self._call(
+            self.games_manager.abandon(info.game_id, caller.user_id, moderator=caller.moderator)
+        )
+        self._lines.pop(info.game_id, None)
+        lines = tuple(e.message for e in outcome.events)
+        return Reply(content=Join(lines) if lines else Text("game.ended"))
+
+    async def replace(
+        self,
+        caller: Caller,
+        *,
+        target_user_id: int,
+        replacement_user_id: int,
+        replacement_name: str = "",
+        game_id: str | None = None,
+    ) -> Reply:
+        """Same person twice: that player hands their seat to the AI, or takes it back. Otherwise the host
+        (or a moderator) gives the seat to another member."""
+        info = await self._find(caller, game_id)
+        manager = self.games_manager
+        user_id = caller.user_id
+        if target_user_id == replacement_user_id:
+            if target_user_id != user_id:
+                raise fail("replace.self_only")
+            seat = seat_of(info, user_id)
+            if info.seats[seat].ai_level is None:
+                outcome = await self._call(manager.hand_to_ai(info.game_id, user_id, "normal"))
+            else:
+                outcome = await self._call(manager.take_back(info.game_id, user_id))
+        else:
+            outcome = await self._call(
+                manager.replace_player(
+                    info.game_id,
+                    user_id,
+                    target_user_id,
+                    replacement_user_id,
+                    replacement_name or str(replacement_user_id),
+                    moderator=caller.moderator,
+                )
+            )
+        return await self._outcome_reply(info.game_id, outcome)
+
+    async def complete(
+        self, caller: Caller, *, field: str, current: str, game_id: str | None = None
+    ) -> list[Choice]:
+        needle = normalize_name(current or "")
+        if field == "setting":
+            return [Choice(n, n) for n in GameSettings.names() if needle in n][: chat.MAX_OPTIONS]
+        if field == "game":
+            ids = await self.games_manager.games_of(caller.user_id)
+            out = []
+            for gid in ids[: chat.MAX_OPTIONS]:
+                info = await self._info(gid)
+                if info.guild_id == caller.guild_id and needle in normalize_name(f"{gid} {info.board}"):
+                    out.append(Choice(f"{gid} · {load_board(info.board).name}", gid))
+            return out
+        if field == "route":
+            try:
+                info = await self._find(caller, game_id)
+            except GameError:
+                return []
+            state = await self._state(info.game_id)
+            seat = next((s.seat for s in info.seats if s.user_id == caller.user_id), None)
+            if state is None or seat is None or seat not in info.to_act:
+                return []
+            routes = sorted({a.route for a in legal_actions(state, seat) if isinstance(a, ClaimRoute)})
+            out = []
+            for rid in routes:
+                name = labels.route_text(state, rid)
+                if needle in normalize_name(name):
+                    out.append(Choice(name, str(rid)))
+            return out[: chat.MAX_OPTIONS]
+        return []
+
+
+def _route_id(state: GameState, text: str) -> int:
+    board = state.board
+    raw = text.strip()
+    if raw.isdigit() and int(raw) < len(board.routes):
+        return int(raw)
+    wanted = normalize_name(raw.split("(")[0]).replace("–", "-").replace(" ", "")
+    found = []
+    for r in board.routes:
+        a, b = (normalize_name(board.cities[c].name).replace(" ", "") for c in (r.a, r.b))
+        if wanted in (f"{a}-{b}", f"{b}-{a}"):
+            found.append(r.id)
+    if not found:
+        raise fail("claim.no_route", route=text)
+    return found[0]
+
+
+#: What each press does (`bot/play/press.py` has the table of what each asks for).
+_PRESSES: dict[PressCode, Handler] = {
+    PressCode.JOIN: ManagerGameService._join,
+    PressCode.LEAVE: ManagerGameService._leave,
+    PressCode.START: ManagerGameService._start,
+    PressCode.ADD_AI: ManagerGameService._add_ai,
+    PressCode.HAND: ManagerGameService._hand,
+    PressCode.BOARD: ManagerGameService._board,
+    PressCode.STATUS: ManagerGameService._status,
+    PressCode.OPEN: ManagerGameService._menu_press,
+    PressCode.MENU: ManagerGameService._menu_press,
+    PressCode.GROUP: ManagerGameService._menu_press,
+    PressCode.DECIDE: ManagerGameService._menu_press,
+    PressCode.DO: ManagerGameService._do,
+    PressCode.KEEP: ManagerGameService._keep,
+}

@@ -1,0 +1,84 @@
+"""The public turn message: what happened since the last one, the board, whose turn, the seat's buttons.
+
+Public messages are made of `GameEvent` messages only (built by the manager from public views); what a player
+alone may know (`PrivateEvent`, hand, tickets) is only ever in ephemeral replies. Not every move posts one:
+lines gather until the turn passes to someone else or something everyone should see happens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+from bot.manager import GameEvent, GameInfo
+from bot.messages import Join, Message, Text
+from bot.play import chat, layout
+from bot.play.final import final_message
+from bot.play.menus import menu_buttons
+from bot.play.pictures import Pictures, drawn
+from bot.play.press import PressCode
+from bot.play.reply import ButtonSpec, EmbedSpec, FileSpec, Reply
+from bot.play.seats import mention
+from bot.storage import GameStatus
+from engine.state import SETUP, GameState
+
+MAX_LINES = 12
+PUBLISH_KINDS = frozenset({"play_started", "game_over", "last_round", "abandoned", "seat_ai", "seat_human"})
+
+
+def should_publish(events: Iterable[GameEvent]) -> bool:
+    """Whether these events call for a new turn message (else their lines wait for the next one)."""
+    for e in events:
+        if e.kind in PUBLISH_KINDS or "next" in e.data:
+            return True
+        if e.kind == "claim_route" and "tunnel_revealed" in e.data.get("public", {}):
+            return True
+    return False
+
+
+async def turn_message(
+    info: GameInfo,
+    state: GameState,
+    lines: list[Message],
+    pictures: Pictures,
+    record: Callable[[], Awaitable[dict[str, Any]]],
+) -> Reply:
+    """The turn message after `lines`; the final scores once the game is over (`record` feeds its GIF)."""
+    if len(lines) > MAX_LINES:
+        lines = ["…", *lines[-MAX_LINES:]]
+    text = Join(tuple(lines), tail=1500)
+    if state.finished or info.status != GameStatus.ACTIVE:
+        return await final_message(info, state, text, pictures, record)
+    gid = info.game_id
+    buttons: list[ButtonSpec] = []
+    if state.phase == SETUP:
+        waiting = [s for s in info.to_act if info.seats[s].ai_level is None]
+        who = ", ".join(mention(info, s) for s in waiting)
+        content = Text("turn.setup", {"lines": text, "players": who or "-"})
+        buttons.append(
+            ButtonSpec(gid, PressCode.DECIDE, Text("btn.choose_tickets"), style="primary", emoji="🎫")
+        )
+    else:
+        seat = state.current
+        content = Text("turn.message", {"lines": text, "player": mention(info, seat)})
+        if info.seats[seat].ai_level is None:
+            buttons.extend(menu_buttons(gid, state, seat))
+    buttons.append(ButtonSpec(gid, PressCode.HAND, Text("btn.hand"), emoji="✋"))
+    buttons.append(ButtonSpec(gid, PressCode.BOARD, Text("btn.board"), emoji="🗺"))
+    png = await drawn(pictures.board(state, colorblind=info.settings.colorblind), gid)
+    rnd = state.turn // max(1, state.num_players) + 1
+    embed = EmbedSpec(
+        image="board.png" if png else None,
+        color=chat.EMBED_COLOR,
+        footer=Text(
+            "turn.footer",
+            {"game": gid, "round": rnd, "deck": len(state.deck), "left": state.last_round_left or "-"},
+        ),
+    )
+    alt = f"Board of game {gid}, round {rnd}"
+    return Reply(
+        content=content,
+        embeds=(embed,),
+        files=(FileSpec("board.png", png, description=alt),) if png else (),
+        rows=layout.rows_of_buttons(buttons),
+    )
