@@ -13,10 +13,12 @@ from bot.manager import GameInfo, turn_token
 from bot.messages import Join, Message, Text
 from bot.play import chat, codec, labels, layout
 from bot.play.press import PressCode
+from bot.play.refusals import fail
 from bot.play.reply import ButtonSpec, ComponentSpec, OptionSpec, Reply
-from engine.actions import Action
+from engine.actions import Action, ClaimRoute
+from engine.rules import legal_actions
 from engine.state import GameState
-from maps import LOCOMOTIVE
+from maps import CARD_NAMES, LOCOMOTIVE, normalize_name
 
 
 def group_key(action: Action) -> int:
@@ -43,6 +45,44 @@ def cheapest(actions: Sequence[Action], hand: Sequence[int]) -> Action:
         return (locos, plus4, ferry, -spare)
 
     return min(actions, key=key)
+
+
+def confirm_claim(info: GameInfo, state: GameState, seat: int, route: str, color: str | None) -> Reply:
+    """`/ttr claim route: color:`: the route named (with the colour asked), on its confirm step."""
+    rid = route_id(state, route)
+    claims = [a for a in legal_actions(state, seat) if isinstance(a, ClaimRoute) and a.route == rid]
+    if not claims:
+        raise fail("claim.cannot", route=labels.route_text(state, rid))
+    if color:
+        wanted = normalize_name(color)
+        idx = (
+            LOCOMOTIVE
+            if wanted.startswith("loco")
+            else next((i for i, n in enumerate(CARD_NAMES) if normalize_name(n) == wanted), None)
+        )
+        if idx is None:
+            raise fail("claim.bad_color", color=color)
+        matching = [a for a in claims if a.color == idx]
+        if not matching:
+            raise fail("claim.not_with_color", route=labels.route_text(state, rid), color=color)
+        claims = matching
+    return confirm(info, state, seat, "claim", rid, claims, edit=False)
+
+
+def route_id(state: GameState, text: str) -> int:
+    board = state.board
+    raw = text.strip()
+    if raw.isdigit() and int(raw) < len(board.routes):
+        return int(raw)
+    wanted = normalize_name(raw.split("(")[0]).replace("–", "-").replace(" ", "")
+    found = []
+    for r in board.routes:
+        a, b = (normalize_name(board.cities[c].name).replace(" ", "") for c in (r.a, r.b))
+        if wanted in (f"{a}-{b}", f"{b}-{a}"):
+            found.append(r.id)
+    if not found:
+        raise fail("claim.no_route", route=text)
+    return found[0]
 
 
 def confirm(

@@ -19,22 +19,22 @@ from bot.config import Settings
 from bot.manager import Clock, GameInfo, GameManager, Outcome, Refused, turn_token
 from bot.manager.game_settings import GameSettings
 from bot.messages import Join, Message, Text
-from bot.play import chat, codec, labels, menus
-from bot.play.confirm import confirm
+from bot.play import chat, codec, labels, menus, overview
+from bot.play.confirm import confirm_claim
 from bot.play.contract import Caller, Messenger
 from bot.play.hand import hand_reply
 from bot.play.lobby import lobby_reply
 from bot.play.pictures import Pictures, PoolPictures, drawn
 from bot.play.press import Press, PressCode
 from bot.play.refusals import fail, refusal
-from bot.play.reply import ButtonSpec, Choice, EmbedSpec, FieldSpec, FileSpec, GameError, Reply
-from bot.play.seats import check_turn, mention, seat_of
+from bot.play.reply import Choice, EmbedSpec, GameError, Reply
+from bot.play.seats import check_turn, seat_of
 from bot.play.turn import should_publish, turn_message
 from bot.storage import GameStatus, StorageError, open_repository
 from engine.actions import Action, ClaimRoute, KeepTickets
 from engine.rules import legal_actions
 from engine.state import GameState
-from maps import CARD_NAMES, LOCOMOTIVE, load_board, normalize_name
+from maps import load_board, normalize_name
 
 log = logging.getLogger(__name__)
 
@@ -343,24 +343,7 @@ class ManagerGameService:
         info = await self._find(caller, game_id)
         state = await self._running(info.game_id)
         seat = check_turn(info, state, caller.user_id)
-        rid = _route_id(state, route)
-        claims = [a for a in legal_actions(state, seat) if isinstance(a, ClaimRoute) and a.route == rid]
-        if not claims:
-            raise fail("claim.cannot", route=labels.route_text(state, rid))
-        if color:
-            wanted = normalize_name(color)
-            idx = (
-                LOCOMOTIVE
-                if wanted.startswith("loco")
-                else next((i for i, n in enumerate(CARD_NAMES) if normalize_name(n) == wanted), None)
-            )
-            if idx is None:
-                raise fail("claim.bad_color", color=color)
-            matching = [a for a in claims if a.color == idx]
-            if not matching:
-                raise fail("claim.not_with_color", route=labels.route_text(state, rid), color=color)
-            claims = matching
-        return confirm(info, state, seat, "claim", rid, claims, edit=False)
+        return confirm_claim(info, state, seat, route, color)
 
     async def hand(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)
@@ -372,38 +355,13 @@ class ManagerGameService:
         info = await self._find(caller, game_id)
         state = await self._running(info.game_id)
         png = await drawn(self.pictures.board(state, colorblind=info.settings.colorblind), info.game_id)
-        embed = EmbedSpec(
-            title=Text("board.title", {"game": info.game_id, "board": load_board(info.board).name}),
-            description=Text("board.face_up", {"cards": labels.face_up(state), "deck": len(state.deck)}),
-            image="board.png" if png else None,
-            color=chat.EMBED_COLOR,
-        )
-        return Reply(
-            embeds=(embed,),
-            files=(FileSpec("board.png", png, description=f"Board of game {info.game_id}"),) if png else (),
-            rows=((ButtonSpec(info.game_id, PressCode.HAND, Text("btn.hand"), emoji="✋"),),),
-        )
+        return overview.board_reply(info, state, png)
 
     async def status(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)
         if info.status == GameStatus.LOBBY:
             return Reply(embeds=lobby_reply(info).embeds)
-        since = await self.games_manager.waiting_since(info.game_id)
-        fields = []
-        for s in info.seats:
-            marker = "▶ " if s.to_act else ""
-            ai = f" 🤖 {s.ai_level}" if s.ai_level else ""
-            counts = {"score": s.score, "trains": s.trains, "cards": s.cards, "tickets": s.tickets}
-            fields.append(FieldSpec(f"{marker}{s.name}{ai}", Text("status.seat", counts), True))
-        whose = ", ".join(mention(info, s) for s in info.to_act) or "-"
-        turn = {"players": whose, "since": chat.relative_time(since), "phase": info.phase}
-        embed = EmbedSpec(
-            title=Text("status.title", {"game": info.game_id, "board": load_board(info.board).name}),
-            description=Text("status.turn", turn),
-            fields=tuple(fields),
-            color=chat.EMBED_COLOR,
-        )
-        return Reply(embeds=(embed,))
+        return overview.status_reply(info, await self.games_manager.waiting_since(info.game_id))
 
     async def log(self, caller: Caller, *, game_id: str | None = None, limit: int = 10) -> Reply:
         info = await self._find(caller, game_id)
@@ -444,49 +402,14 @@ class ManagerGameService:
         else:
             channel_id = caller.channel_id if scope == "channel" else None
             found = await self._call(manager.open_games(guild_id=caller.guild_id, channel_id=channel_id))
-        lines = [
-            f"`{r.id}` {load_board(r.board).name} · {r.status.value} · "
-            f"{chat.channel(r.thread_id or r.channel_id)} · " + ", ".join(s.name for s in r.seats)
-            for r in found
-            if caller.guild_id is None or r.guild_id == caller.guild_id
-        ]
-        listing = "\n".join(lines)[: chat.MAX_DESCRIPTION] or Text("games.none")
-        return Reply(embeds=(EmbedSpec(title=Text("games.title"), description=listing),), ephemeral=True)
+        return overview.games_reply([r for r in found if caller.guild_id in (None, r.guild_id)])
 
     async def stats(self, caller: Caller, *, target_user_id: int | None = None) -> Reply:
         manager = self.games_manager
         who = target_user_id or caller.user_id
-        st = await self._call(manager.player_stats(caller.guild_id, who))
-        fields = [
-            FieldSpec(
-                load_board(b).name if b else b,
-                Text("stats.board", {"games": v.games, "wins": v.wins, "best": v.best_score}),
-                True,
-            )
-            for b, v in st.per_board.items()
-        ]
+        player = await self._call(manager.player_stats(caller.guild_id, who))
         leaders = await self._call(manager.leaderboard(caller.guild_id, limit=10))
-        top = "\n".join(
-            f"{i + 1}. {chat.user(r.user_id)} · {r.wins}/{r.games} · {r.mean_score:.0f}"
-            for i, r in enumerate(leaders)
-        )
-        summary = {
-            "player": chat.user(who),
-            "games": st.games,
-            "wins": st.wins,
-            "mean": f"{st.mean_score:.1f}",
-            "best": st.best_score,
-        }
-        embeds = (
-            EmbedSpec(
-                title=Text("stats.title"),
-                description=Text("stats.summary", summary),
-                fields=tuple(fields[: chat.MAX_OPTIONS - 1]),
-                color=chat.EMBED_COLOR,
-            ),
-            EmbedSpec(title=Text("stats.leaderboard"), description=top or "-"),
-        )
-        return Reply(embeds=embeds)
+        return overview.stats_reply(who, player, leaders)
 
     async def _outcome_reply(self, game_id: str, outcome: Outcome) -> Reply:
         text: Message = Join(tuple(e.message for e in outcome.events)) if outcome.events else "-"
@@ -582,22 +505,6 @@ class ManagerGameService:
                     out.append(Choice(name, str(rid)))
             return out[: chat.MAX_OPTIONS]
         return []
-
-
-def _route_id(state: GameState, text: str) -> int:
-    board = state.board
-    raw = text.strip()
-    if raw.isdigit() and int(raw) < len(board.routes):
-        return int(raw)
-    wanted = normalize_name(raw.split("(")[0]).replace("–", "-").replace(" ", "")
-    found = []
-    for r in board.routes:
-        a, b = (normalize_name(board.cities[c].name).replace(" ", "") for c in (r.a, r.b))
-        if wanted in (f"{a}-{b}", f"{b}-{a}"):
-            found.append(r.id)
-    if not found:
-        raise fail("claim.no_route", route=text)
-    return found[0]
 
 
 #: What each press does (`bot/play/press.py` has the table of what each asks for).

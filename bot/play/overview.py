@@ -1,0 +1,95 @@
+"""The replies that only show: the board with the face-up cards, the status of a game, the list of games,
+a player's results and the server's leaderboard."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from bot.manager import GameInfo
+from bot.messages import Text
+from bot.play import chat, labels
+from bot.play.press import PressCode
+from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
+from bot.play.seats import mention
+from bot.storage import GameSummary, LeaderboardRow, PlayerStats
+from engine.state import GameState
+from maps import load_board
+
+
+def board_reply(info: GameInfo, state: GameState, png: bytes | None) -> Reply:
+    """The board picture (when it could be drawn), the face-up cards and a button to one's hand."""
+    embed = EmbedSpec(
+        title=Text("board.title", {"game": info.game_id, "board": load_board(info.board).name}),
+        description=Text("board.face_up", {"cards": labels.face_up(state), "deck": len(state.deck)}),
+        image="board.png" if png else None,
+        color=chat.EMBED_COLOR,
+    )
+    return Reply(
+        embeds=(embed,),
+        files=(FileSpec("board.png", png, description=f"Board of game {info.game_id}"),) if png else (),
+        rows=((ButtonSpec(info.game_id, PressCode.HAND, Text("btn.hand"), emoji="✋"),),),
+    )
+
+
+def status_reply(info: GameInfo, since: datetime) -> Reply:
+    """Whose turn and since when, and every seat's score, trains, cards and tickets."""
+    fields = []
+    for s in info.seats:
+        marker = "▶ " if s.to_act else ""
+        ai = f" 🤖 {s.ai_level}" if s.ai_level else ""
+        counts = {"score": s.score, "trains": s.trains, "cards": s.cards, "tickets": s.tickets}
+        fields.append(FieldSpec(f"{marker}{s.name}{ai}", Text("status.seat", counts), True))
+    whose = ", ".join(mention(info, s) for s in info.to_act) or "-"
+    turn = {"players": whose, "since": chat.relative_time(since), "phase": info.phase}
+    embed = EmbedSpec(
+        title=Text("status.title", {"game": info.game_id, "board": load_board(info.board).name}),
+        description=Text("status.turn", turn),
+        fields=tuple(fields),
+        color=chat.EMBED_COLOR,
+    )
+    return Reply(embeds=(embed,))
+
+
+def games_reply(found: Sequence[GameSummary]) -> Reply:
+    """Open games, one line each: id, board, status, where, who."""
+    lines = [
+        f"`{r.id}` {load_board(r.board).name} · {r.status.value} · "
+        f"{chat.channel(r.thread_id or r.channel_id)} · " + ", ".join(s.name for s in r.seats)
+        for r in found
+    ]
+    listing = "\n".join(lines)[: chat.MAX_DESCRIPTION] or Text("games.none")
+    return Reply(embeds=(EmbedSpec(title=Text("games.title"), description=listing),), ephemeral=True)
+
+
+def stats_reply(user_id: int, player: PlayerStats, leaders: Sequence[LeaderboardRow]) -> Reply:
+    """A player's results, per board, and the server's leaderboard."""
+    fields = [
+        FieldSpec(
+            load_board(b).name if b else b,
+            Text("stats.board", {"games": v.games, "wins": v.wins, "best": v.best_score}),
+            True,
+        )
+        for b, v in player.per_board.items()
+    ]
+    top = "\n".join(
+        f"{i + 1}. {chat.user(r.user_id)} · {r.wins}/{r.games} · {r.mean_score:.0f}"
+        for i, r in enumerate(leaders)
+    )
+    summary = {
+        "player": chat.user(user_id),
+        "games": player.games,
+        "wins": player.wins,
+        "mean": f"{player.mean_score:.1f}",
+        "best": player.best_score,
+    }
+    embeds = (
+        EmbedSpec(
+            title=Text("stats.title"),
+            description=Text("stats.summary", summary),
+            fields=tuple(fields[: chat.MAX_OPTIONS - 1]),
+            color=chat.EMBED_COLOR,
+        ),
+        EmbedSpec(title=Text("stats.leaderboard"), description=top or "-"),
+    )
+    return Reply(embeds=embeds)
