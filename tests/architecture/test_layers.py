@@ -1,0 +1,239 @@
+"""Guards that keep the layers named and pointing inward: imports between packages, import cycles between
+modules, and module size. They read the source with `ast` (nothing is imported), so they also see imports
+inside functions; imports under `if TYPE_CHECKING:` are left out, since they never run.
+
+    bot.discord  ->  bot.play  ->  bot.manager  ->  bot.storage
+        (all of bot)         ->  render  ->  engine  ->  maps
+
+Only `bot.discord` imports discord.py. `bot.messages` (the message model) is the ground floor of `bot`.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("engine", "maps", "render", "bot")
+MAX_LINES = 600
+#: A module may be longer when its docstring says why, in a sentence that starts with this.
+LONG_REASON = "Long module:"
+#: Long modules that other work of issue 14 is splitting now; each entry goes when its split lands.
+BEING_SPLIT = {
+    "bot/manager/manager.py": "split by concern into games, store, seats, timers, read",
+    "bot/storage/sqlite.py": "shares its queries with postgres.py behind a dialect",
+    "bot/storage/postgres.py": "shares its queries with sqlite.py behind a dialect",
+    "engine/rules.py": "loses the feature branches to Feature hooks",
+    "engine/ai/policy.py": "the AI's policy, one topic; to split with the AI work",
+    "render/board_svg.py": "one pure SVG function, one topic (as chess/svg.py); takes its words from the caller",
+    "render/layout.py": "one topic; compute_layout to split when next touched",
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+@cache
+def modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            found[module_name(path)] = path
+    return found
+
+
+def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node except the bodies of `if TYPE_CHECKING:` blocks."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            yield from (n for child in node.orelse for n in [child, *_runtime_nodes(child)])
+            continue
+        yield node
+        yield from _runtime_nodes(node)
+
+
+@cache
+def imports_of(name: str) -> frozenset[str]:
+    """Absolute names of the modules `name` imports at run time. `from package import x` counts as importing
+    `package.x` when that is a module, else `package`."""
+    path = modules()[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                source = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                submodule = f"{source}.{alias.name}"
+                out.add(submodule if submodule in modules() else source)
+    return frozenset(out)
+
+
+def internal_imports(name: str) -> set[str]:
+    """The project modules `name` imports (a from-import of a submodule counts as that submodule)."""
+    known = modules()
+    return {target for target in imports_of(name) if target in known and target != name}
+
+
+def tops(name: str) -> set[str]:
+    return {target.split(".")[0] for target in imports_of(name)}
+
+
+def _in(name: str, *packages: str) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in packages)
+
+
+# ------------------------------------------------------------------------------------------------ layers
+
+#: (who, what they must not import, why)
+RULES: list[tuple[tuple[str, ...], tuple[str, ...], str]] = [
+    (("maps",), ("engine", "render", "bot", "discord"), "maps is data and its loader: the bottom"),
+    (("engine",), ("render", "bot", "discord"), "the engine is pure and knows no layer above it"),
+    (("render",), ("bot", "discord"), "render draws engine states for anyone, not only the bot"),
+    (("bot.storage",), ("engine", "render", "maps", "discord", "bot"), "storage stores opaque records: the bottom of bot"),
+    (("bot.messages",), ("bot", "engine", "render", "maps", "discord"), "the message model is the ground floor"),
+    (("bot.manager",), ("discord", "bot.discord", "bot.play", "bot.config"), "the manager knows no presentation"),
+    (("bot.play",), ("discord", "bot.discord"), "the presentation is plain data; the adapter shows it"),
+    (("bot.i18n", "bot.config", "bot.rules_text"), ("discord", "bot.discord", "bot.play"), "shared below play"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("who", "forbidden", "why"), RULES, ids=[r[0][0] for r in RULES])
+def test_layers_import_only_below_them(who: tuple[str, ...], forbidden: tuple[str, ...], why: str) -> None:
+    offenders = sorted(
+        f"{name} imports {target}"
+        for name in modules()
+        if _in(name, *who)
+        for target in imports_of(name)
+        if _in(target, *forbidden) and not _in(target, *who)
+    )
+    assert offenders == [], why
+
+
+def test_only_bot_discord_imports_discord() -> None:
+    offenders = sorted(name for name in modules() if "discord" in tops(name) and not _in(name, "bot.discord"))
+    assert offenders == []
+
+
+def test_nothing_below_the_adapter_imports_it() -> None:
+    """`bot.discord` is reached from the process entries (`bot`, `bot.__main__`, `bot.cli`) only, and the
+    cogs are loaded by name (`INITIAL_EXTENSIONS`), never imported."""
+    entries = {"bot", "bot.__main__", "bot.cli"}
+    offenders = sorted(
+        f"{name} imports {target}"
+        for name in modules()
+        if not _in(name, "bot.discord") and name not in entries
+        for target in internal_imports(name)
+        if _in(target, "bot.discord")
+    )
+    cogs = sorted(
+        f"{n} imports {t}" for n in modules() for t in internal_imports(n) if _in(t, "bot.discord.cogs")
+    )
+    assert offenders == [] and cogs == []
+
+
+def test_the_guards_see_the_layers() -> None:
+    """The graph is not empty by mistake: known edges are found."""
+    assert "bot.play.service" in internal_imports("bot.discord.app")
+    assert "bot.messages" in internal_imports("bot.play.reply")
+    assert "discord" in tops("bot.discord.components")
+    assert "engine.state" in internal_imports("render.from_engine")
+
+
+# ------------------------------------------------------------------------------------------------ cycles
+
+
+def import_cycles() -> list[list[str]]:
+    """Strongly connected groups of modules that import each other, directly or through others (Tarjan)."""
+    graph = {name: sorted(internal_imports(name)) for name in modules()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(start: str) -> None:
+        # iterative, so a deep import chain cannot hit the recursion limit
+        work = [(start, iter(graph[start]))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, edges = work[-1]
+            for target in edges:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(graph[target])))
+                    break
+                if target in on_stack:
+                    low[node] = min(low[node], index[target])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == node:
+                            break
+                    if len(group) > 1:
+                        groups.append(sorted(group))
+
+    for name in graph:
+        if name not in index:
+            visit(name)
+    return sorted(groups)
+
+
+def test_no_import_cycles() -> None:
+    assert import_cycles() == []
+
+
+def test_the_cycle_finder_finds_a_cycle(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = {"a": frozenset({"b"}), "b": frozenset({"c"}), "c": frozenset({"a"}), "d": frozenset({"a"})}
+    monkeypatch.setitem(globals(), "internal_imports", lambda name: set(fake[name]))
+    monkeypatch.setitem(globals(), "modules", lambda: dict.fromkeys(fake, ROOT))
+    assert import_cycles() == [["a", "b", "c"]]
+
+
+# ------------------------------------------------------------------------------------------------ size
+
+
+def test_no_module_is_long_without_a_reason() -> None:
+    too_long = []
+    for path in modules().values():
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        relative = path.relative_to(ROOT).as_posix()
+        docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        if lines > MAX_LINES and LONG_REASON not in docstring and relative not in BEING_SPLIT:
+            too_long.append(f"{relative}: {lines} lines")
+    assert too_long == []
+
+
+def test_modules_being_split_are_still_long() -> None:
+    """An entry of BEING_SPLIT whose module got short (or went) is stale: remove it."""
+    stale = [
+        path
+        for path in BEING_SPLIT
+        if not (ROOT / path).is_file()
+        or len((ROOT / path).read_text(encoding="utf-8").splitlines()) <= MAX_LINES
+    ]
+    assert stale == []
