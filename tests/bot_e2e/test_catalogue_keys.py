@@ -19,7 +19,7 @@ from engine.rules import apply, legal_actions, new_game, to_act
 BOT = Path(__file__).resolve().parents[2] / "bot"
 SOURCES = [path for part in ("play", "manager", "discord") for path in sorted((BOT / part).rglob("*.py"))]
 KEY = re.compile(
-    r"""(?:Text|_fail|tr\(interaction,)\(?\s*"([a-z_]+\.[a-z_.]+)"|"((?:btn|act|menu|play|turn|ev|pv|hint)\.[a-z_]+)\""""
+    r"""(?:Text|fail|(?:tr|_refuse)\(interaction,)\(?\s*"([a-z_]+\.[a-z_.]+)"|"((?:btn|act|menu|play|turn|ev|pv|hint)\.[a-z_]+)\""""
 )
 CARDS = (
     "red",

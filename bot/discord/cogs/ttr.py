@@ -19,6 +19,7 @@ from bot.discord.checks import caller
 from bot.discord.language import public_locale, tr
 from bot.discord.replies import answer
 from bot.messages import Text
+from bot.play.chat import EMBED_COLOR
 from bot.play.contract import GameService
 from bot.play.reply import GameError, Reply
 from bot.rules_text import topic_ids, topics
@@ -31,7 +32,6 @@ log = logging.getLogger(__name__)
 
 MAX_CHOICES = 25
 PROVISIONAL = "provisional"
-EMBED_COLOR = 0x2E7D32
 
 
 def _boards() -> list[Board]:
