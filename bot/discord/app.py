@@ -3,7 +3,7 @@
 Start-up order in `setup_hook` (runs inside `login`, before the gateway connects):
 1. open the game service (storage),
 2. install the command translator,
-3. load the cogs (each failure logged, the others still load),
+3. load the cogs (a cog that does not load stops the start, loudly: a bot without its commands is no bot),
 4. register the persistent DynamicItems so old buttons work after a restart,
 5. sync the slash commands: to `TEST_GUILD_ID` (globals copied there) when set, else globally.
 """
@@ -79,10 +79,7 @@ class TTRBot(commands.Bot):
         self._service_started = True
         await self.tree.set_translator(CatalogTranslator(self.catalog))
         for extension in INITIAL_EXTENSIONS:
-            try:
-                await self.load_extension(extension)
-            except Exception:
-                log.exception("failed to load extension %s", extension)
+            await self.load_extension(extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.config.sync_commands:
             await self.sync_commands()

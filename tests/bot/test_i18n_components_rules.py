@@ -178,3 +178,18 @@ def test_a_broken_service_import_fails_at_start_up(monkeypatch) -> None:  # type
     monkeypatch.setitem(sys.modules, "bot.play.service", None)  # "import bot.play.service" now raises
     with pytest.raises(ImportError):
         importlib.import_module("bot.discord.app")
+
+
+async def test_a_cog_that_does_not_load_stops_the_start(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from discord.ext import commands
+
+    import bot.discord.app
+    from bot import Settings, create_bot
+
+    monkeypatch.setattr(bot.discord.app, "INITIAL_EXTENSIONS", ("bot.discord.cogs.no_such_cog",))
+    service = FakeGameService()
+    started = create_bot(Settings(sync_commands=False), service=service)
+    with pytest.raises(commands.ExtensionNotFound):
+        await started.setup_hook()
+    await started.close()
+    assert service.closed == 1

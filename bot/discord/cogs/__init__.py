@@ -1,1 +1,1 @@
-"""Cogs: one module per feature, each ending in an async `setup(bot)`; `replies` turns service replies into messages."""
+"""Cogs: one module per feature, each ending in an async `setup(bot)`; loaded by name (`INITIAL_EXTENSIONS`)."""
