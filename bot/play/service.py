@@ -191,18 +191,16 @@ class ManagerGameService:
     async def _leave(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
         if info.status != GameStatus.LOBBY:
             return await self.leave(caller, game_id=info.game_id)
-        await self._call(self.games_manager.leave(info.game_id, caller.user_id))
-        info = await self._info(info.game_id)
-        return lobby_reply(info, note=Text("lobby.left", {"player": chat.user(caller.user_id)}))
+        left = await self._call(self.games_manager.leave(info.game_id, caller.user_id))
+        return lobby_reply(left.info, note=Text("lobby.left", {"player": chat.user(caller.user_id)}))
 
     async def _start(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
         manager = self.games_manager
         outcome = await self._call(
             manager.start_game(info.game_id, caller.user_id, moderator=caller.moderator)
         )
-        info = await self._info(info.game_id)
-        lobby = lobby_reply(info, note=Text("lobby.started"))
-        public = await self._after_public(info.game_id, outcome, force=True)
+        lobby = lobby_reply(outcome.info, note=Text("lobby.started"))
+        public = await self._after_public(outcome, force=True)
         return Reply(content=lobby.content, embeds=lobby.embeds, rows=(), edit_source=True, also=public)
 
     # ------------------------------------------------------------------ presses
@@ -267,10 +265,9 @@ class ManagerGameService:
                 raise fail("play.not_running") from None
             raise refusal(exc) from None
         private = [e.message for e in outcome.private_for(seat) if e.kind != "tickets_offered"]
-        state = await self._state(info.game_id)
-        info = await self._info(info.game_id)
+        state, info = outcome.state, outcome.info  # the game after the move (and the AI's): no second read
         mine = [e.message for e in outcome.events if e.seat == seat and e.seq in outcome.seqs[:1]]
-        public = await self._after_public(info.game_id, outcome)
+        public = await self._after_public(outcome)
         body: Message = Join((*mine, *private), tail=1900) if mine or private else Text("play.done")
         follow: Reply | None = None
         if (
@@ -298,21 +295,23 @@ class ManagerGameService:
 
     # ------------------------------------------------------------------ public messages
 
-    async def _after_public(
-        self, game_id: str, outcome: Outcome, *, force: bool = False
-    ) -> tuple[Reply, ...]:
+    async def _after_public(self, outcome: Outcome, *, force: bool = False) -> tuple[Reply, ...]:
         """Gather the outcome's public lines; a turn message when they call for one (or `force`)."""
-        lines = self._lines.setdefault(game_id, [])
+        lines = self._lines.setdefault(outcome.game_id, [])
         lines.extend(e.message for e in outcome.events)
         if not (force or should_publish(outcome.events)):
             return ()
-        return (await self.turn_message(game_id),)
+        return (await self._publish(outcome.info, outcome.state),)
 
     async def turn_message(self, game_id: str) -> Reply:
         """The public message after a turn: what happened, the board, whose turn, the buttons of the seat."""
-        lines = self._lines.pop(game_id, [])
-        info = await self._info(game_id)
-        state = await self._running(game_id)
+        return await self._publish(await self._info(game_id), await self._state(game_id))
+
+    async def _publish(self, info: GameInfo, state: GameState | None) -> Reply:
+        lines = self._lines.pop(info.game_id, [])
+        if state is None:
+            raise fail("play.not_running")
+        game_id = info.game_id
         return await turn_message(info, state, lines, self.pictures, lambda: self._record(game_id))
 
     # ------------------------------------------------------------------ notifier (bot.manager.Notifier)
@@ -324,7 +323,7 @@ class ManagerGameService:
         await self.messenger.post(info.thread_id or info.channel_id, reply)
 
     async def on_turn(self, game_id: str, outcome: Outcome) -> None:
-        for reply in await self._after_public(game_id, outcome):
+        for reply in await self._after_public(outcome):
             await self._post(game_id, reply)
 
     async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
@@ -411,24 +410,24 @@ class ManagerGameService:
         leaders = await self._call(manager.leaderboard(caller.guild_id, limit=10))
         return overview.stats_reply(who, player, leaders)
 
-    async def _outcome_reply(self, game_id: str, outcome: Outcome) -> Reply:
+    async def _outcome_reply(self, outcome: Outcome) -> Reply:
         text: Message = Join(tuple(e.message for e in outcome.events)) if outcome.events else "-"
         if any(e.seq for e in outcome.events):
-            public = await self._after_public(game_id, outcome, force=True)
+            public = await self._after_public(outcome, force=True)
             return public[0] if public else Reply(content=text)
         return Reply(content=text)
 
     async def leave(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)
         outcome = await self._call(self.games_manager.leave(info.game_id, caller.user_id))
-        return await self._outcome_reply(info.game_id, outcome)
+        return await self._outcome_reply(outcome)
 
     async def kick(self, caller: Caller, *, target_user_id: int, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)
         outcome = await self._call(
             self.games_manager.kick(info.game_id, caller.user_id, target_user_id, moderator=caller.moderator)
         )
-        return await self._outcome_reply(info.game_id, outcome)
+        return await self._outcome_reply(outcome)
 
     async def end(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)
@@ -472,7 +471,7 @@ class ManagerGameService:
                     moderator=caller.moderator,
                 )
             )
-        return await self._outcome_reply(info.game_id, outcome)
+        return await self._outcome_reply(outcome)
 
     async def complete(
         self, caller: Caller, *, field: str, current: str, game_id: str | None = None
