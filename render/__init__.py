@@ -1,19 +1,20 @@
 """Pictures of the game: board state -> SVG -> PNG (cairosvg), plus private hands, score charts and GIFs.
 
-Layering: ``bot -> render -> engine -> maps``; this package imports only ``maps`` (board data) and never ``bot``,
-``discord`` or ``engine``. Its input is public data (:class:`render.model.BoardView`), built by an adapter that
-lives outside this package.
+Layering: ``bot -> render -> engine -> maps``; this package never imports ``bot`` or ``discord``. The drawing
+modules take public data (:class:`render.model.BoardView`) and import only ``maps``; :mod:`render.from_engine` is
+the one adapter that reads the engine's public views. Every word drawn comes from the caller
+(:class:`render.words.PictureWords`, English by default), so pictures speak the reader's language.
 
 Public API
 ----------
 - :func:`render.board_svg.render_board_svg` ``(board, view=None, *, width=1600, colorblind=True,
-  highlight=None) -> str``: the board picture as SVG text.
+  highlight=None, words=ENGLISH) -> str``: the board picture as SVG text.
 - :func:`render.png.render_board_png` ``(board, view=None, *, width=1600, colorblind=True, highlight=None,
-  cache=True) -> bytes`` and :func:`render.png.svg_to_png` ``(svg, *, width, quantize=True) -> bytes``.
+  cache=True, words=ENGLISH) -> bytes`` and :func:`render.png.svg_to_png` ``(svg, *, width, quantize=True) -> bytes``.
 - :class:`render.pool.RenderPool` ``(workers=2, *, warm=())`` with ``await pool.render_board(board_id, view,
   **opts) -> bytes`` and ``await pool.run("render.hand.render_hand_png", ...)``: pictures off the event loop.
-- :func:`render.hand.render_hand_png` ``(cards, tickets, *, width=800, colorblind=True, title=...)``,
-  :func:`render.summary.render_summary_png` ``(rows, *, width=1000, title=...)``,
+- :func:`render.hand.render_hand_png` ``(cards, tickets, *, width=800, colorblind=True, words=...)``,
+  :func:`render.summary.render_summary_png` ``(rows, *, width=1000, words=...)``,
   :func:`render.gif.render_game_gif` ``(board, views, *, width=800, frame_ms=600, ...)``.
 - :mod:`render.layout`: the board geometry (projection, city positions, train spaces, label places), cached per
   board; ``render/tools/extract_geo.py`` made the coastlines in ``maps/geo/`` (dev-only, run once).

@@ -18,8 +18,21 @@ from xml.sax.saxutils import escape as _xml_escape
 
 from maps.board import COLORS, GRAY, LOCOMOTIVE, Board
 
-from .layout import CANVAS_W, DOT_R, FLAG_H, FLAG_W, FONT_SIZE, MAP_W, PANEL_W, SPACE_H, Layout, layout_of
+from .layout import (
+    CANVAS_W,
+    DOT_R,
+    FLAG_H,
+    FLAG_W,
+    FONT_SIZE,
+    MAP_W,
+    PANEL_W,
+    SPACE_H,
+    Layout,
+    layout_of,
+    text_width,
+)
 from .model import BoardView, LastMove, PlayerPanel
+from .words import ENGLISH, PictureWords
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -637,7 +650,7 @@ def _card(x: float, y: float, w: float, h: float, ctype: int) -> str:
     )
 
 
-def _panel_chrome(height: float, colorblind: bool) -> str:
+def _panel_chrome(height: float, colorblind: bool, words: PictureWords) -> str:
     """The panel's fixed parts (background, route-letter legend): drawn with the static map."""
     x0, w = MAP_W, PANEL_W
     out = [
@@ -646,24 +659,27 @@ def _panel_chrome(height: float, colorblind: bool) -> str:
         f'<line x1="{x0}" y1="0" x2="{x0}" y2="{_f(height)}" stroke="#b8b1a3" stroke-width="2"/>',
     ]
     if colorblind:
-        _legend(out, x0, height, w)
+        _legend(out, x0, height, w, words)
     out.append("</g>")
     return "".join(out)
 
 
-def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool) -> str:
+def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool, words: PictureWords) -> str:
     """The panel's game parts: title, players, face-up row, piles, last move, final tickets."""
     x0 = MAP_W
     w = PANEL_W
     out = [f'<g class="panel" font-family="{FONT}">']
     y = 34.0
-    title = escape(view.title or f"Ticket to Ride · {board.name}")
+    title = view.title or words.text("title", board=board.name)
+    size = min(
+        20.0, 20.0 * (w - 32) / max(1.0, text_width(title, 20.0))
+    )  # longer titles (other languages) shrink
     out.append(
-        f'<text x="{x0 + 16}" y="{_f(y)}" font-size="20" font-weight="bold" fill="{INK}">{title}</text>'
+        f'<text x="{x0 + 16}" y="{_f(y)}" font-size="{_f(size)}" font-weight="bold" fill="{INK}">{escape(title)}</text>'
     )
     if view.round is not None or view.final:
         y += 22
-        sub = "Final scores" if view.final else f"Round {view.round}"
+        sub = words.final_scores if view.final else words.text("round", n=view.round)
         out.append(f'<text x="{x0 + 16}" y="{_f(y)}" font-size="14" fill="#555">{sub}</text>')
     y += 14
     show_cards = not view.final and bool(view.face_up or view.deck or view.discard)
@@ -675,40 +691,40 @@ def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool) -
     if show_cards:
         y += 12
         out.append(
-            f'<text x="{x0 + 16}" y="{_f(y + 14)}" font-size="14" font-weight="bold" fill="{INK}">Face-up</text>'
+            f'<text x="{x0 + 16}" y="{_f(y + 14)}" font-size="14" font-weight="bold" fill="{INK}">{escape(words.face_up)}</text>'
         )
         y += 24
         cw, ch = 52.0, 72.0
         for k, ct in enumerate(view.face_up):
             out.append(_card(x0 + 16 + k * (cw + 10), y, cw, ch, ct))
         y += ch + 24
-        piles = [("cards", f"Deck {view.deck}"), ("cards", f"Discard {view.discard}")]
+        piles = [("cards", words.text("deck", n=view.deck)), ("cards", words.text("discard", n=view.discard))]
         if view.tickets_left is not None:
-            piles.append(("tickets", f"Tickets {view.tickets_left}"))
+            piles.append(("tickets", words.text("tickets_left", n=view.tickets_left)))
         for k, (kind, text) in enumerate(piles):
             cx = x0 + 26 + k * 112
             out.append(_icon(kind, cx, y - 5))
             out.append(
-                f'<text class="piles" x="{_f(cx + 13)}" y="{_f(y)}" font-size="14" fill="{INK}">{text}</text>'
+                f'<text class="piles" x="{_f(cx + 13)}" y="{_f(y)}" font-size="14" fill="{INK}">{escape(text)}</text>'
             )
         y += 6
-    move_text = _last_move_text(board, view)
+    move_text = _last_move_text(board, view, words)
     if move_text:
         y += 26
         out.append(
-            f'<text x="{x0 + 16}" y="{_f(y)}" font-size="13" font-weight="bold" fill="{HILITE}">Last move</text>'
+            f'<text x="{x0 + 16}" y="{_f(y)}" font-size="13" font-weight="bold" fill="{HILITE}">{escape(words.last_move)}</text>'
         )
         for line in _wrap(move_text, 42)[:3]:
             y += 18
             out.append(f'<text x="{x0 + 16}" y="{_f(y)}" font-size="14" fill="{INK}">{escape(line)}</text>')
     if view.final and view.ticket_routes:
-        y = _tickets_block(out, board, view, x0, y + 14, w, height)
-    _icon_legend(out, view, x0, height - 120)
+        y = _tickets_block(out, board, view, x0, y + 14, w, height, words)
+    _icon_legend(out, view, x0, height - 120, words)
     out.append("</g>")
     return "".join(out)
 
 
-def _last_move_text(board: Board, view: BoardView) -> str:
+def _last_move_text(board: Board, view: BoardView, words: PictureWords) -> str:
     """The view's own text, else who claimed/built what (from the highlighted routes and cities)."""
     lm = view.last_move
     if lm is None:
@@ -719,7 +735,7 @@ def _last_move_text(board: Board, view: BoardView) -> str:
     what = [board.route_label(r) for r in lm.routes if 0 <= r < len(board.routes)]
     what += [board.cities[c].name for c in lm.cities if 0 <= c < len(board.cities)]
     if not what:
-        return f"{who} drew cards or tickets" if who else ""
+        return words.text("drew_cards_or_tickets", player=who) if who else ""
     return f"{who}: {', '.join(what)}" if who else ", ".join(what)
 
 
@@ -760,13 +776,7 @@ def _icon(kind: str, x: float, y: float) -> str:
     return f'<path class="icon icon-{kind}" transform="translate({_f(x)},{_f(y)})" d="{d}" fill="#555"/>'
 
 
-_ICON_WORDS = {
-    "trains": "trains", "cards": "cards", "tickets": "tickets", "stations": "stations", "passengers": "passengers",
-    "bullets": "bullet trains", "depots": "depots", "track": "bullet track", "done": "tickets done",
-}  # fmt: skip
-
-
-def _icon_legend(out: list[str], view: BoardView, x0: float, y: float) -> None:
+def _icon_legend(out: list[str], view: BoardView, x0: float, y: float, words: PictureWords) -> None:
     """What the pictograms of the player rows mean (only those in use)."""
     used = ["trains", "cards", "tickets"]
     for kind, attr in (("stations", "stations"), ("passengers", "passengers"), ("bullets", "bullet_trains"),
@@ -779,13 +789,13 @@ def _icon_legend(out: list[str], view: BoardView, x0: float, y: float) -> None:
         return
     x = x0 + 24
     for kind in used:
-        word = _ICON_WORDS[kind]
+        word = words.text(f"icon_{kind}")
         width = 22 + len(word) * 6.6
         if x + width > x0 + PANEL_W - 10:
             x = x0 + 24
             y += 20
         out.append(_icon(kind, x, y - 4))
-        out.append(f'<text x="{_f(x + 11)}" y="{_f(y)}" font-size="11.5" fill="#555">{word}</text>')
+        out.append(f'<text x="{_f(x + 11)}" y="{_f(y)}" font-size="11.5" fill="#555">{escape(word)}</text>')
         x += width + 8
 
 
@@ -845,10 +855,10 @@ def _player_row(
     return y + h + 7
 
 
-def _tickets_block(out, board, view, x0, y, w, height) -> float:
+def _tickets_block(out, board, view, x0, y, w, height, words: PictureWords) -> float:
     """Every player's tickets, done or failed (final board only), in one or two columns."""
     out.append(
-        f'<text x="{x0 + 16}" y="{_f(y + 8)}" font-size="14" font-weight="bold" fill="{INK}">Tickets</text>'
+        f'<text x="{x0 + 16}" y="{_f(y + 8)}" font-size="14" font-weight="bold" fill="{INK}">{escape(words.tickets)}</text>'
     )
     y += 14
     items = [
@@ -883,14 +893,13 @@ def _tickets_block(out, board, view, x0, y, w, height) -> float:
     if len(shown) < len(items):
         out.append(
             f'<text x="{x0 + 16}" y="{_f(y + (room + 1) * step)}" font-size="11" fill="#555">'
-            f"+{len(items) - len(shown)} more</text>"
+            f"{escape(words.text('more_tickets', n=len(items) - len(shown)))}</text>"
         )
     return y + min(len(items), room) * step
 
 
 def _fit_pair(a: str, b: str, room: float, size: float) -> str:
     """'A–B', shortening the longer name with a dot until it fits `room` units."""
-    from .layout import text_width
 
     while text_width(f"{a}–{b}", size) * 0.93 > room and max(len(a), len(b)) > 3:
         if len(a.rstrip(".")) >= len(b.rstrip(".")):
@@ -900,9 +909,11 @@ def _fit_pair(a: str, b: str, room: float, size: float) -> str:
     return f"{a}–{b}"
 
 
-def _legend(out: list[str], x0: float, height: float, w: float) -> None:
+def _legend(out: list[str], x0: float, height: float, w: float, words: PictureWords) -> None:
     y = height - 70
-    out.append(f'<text x="{x0 + 16}" y="{_f(y)}" font-size="12" fill="#555">Route letters</text>')
+    out.append(
+        f'<text x="{x0 + 16}" y="{_f(y)}" font-size="12" fill="#555">{escape(words.route_letters)}</text>'
+    )
     y += 8
     for k, name in enumerate(COLORS + ("gray",)):
         cx = x0 + 16 + (k % 5) * 68
@@ -913,7 +924,7 @@ def _legend(out: list[str], x0: float, height: float, w: float) -> None:
             f'<rect x="{_f(cx)}" y="{_f(cy)}" width="20" height="14" rx="2" fill="{fill}" stroke="#333" stroke-width="0.8"/>'
             f'<text x="{_f(cx + 10)}" y="{_f(cy + 11)}" font-size="10" font-weight="bold" text-anchor="middle" '
             f'fill="{ink}">{ROUTE_LETTER[name]}</text>'
-            f'<text x="{_f(cx + 24)}" y="{_f(cy + 11)}" font-size="11" fill="#444">{name}</text>'
+            f'<text x="{_f(cx + 24)}" y="{_f(cy + 11)}" font-size="11" fill="#444">{escape(words.color(name))}</text>'
         )
 
 
@@ -924,6 +935,7 @@ def render_board_svg(
     width: int = 1600,
     colorblind: bool = True,
     highlight: LastMove | None = None,
+    words: PictureWords = ENGLISH,
 ) -> str:
     """The board with the public state of a game, as SVG text.
 
@@ -931,14 +943,15 @@ def render_board_svg(
     `width` is the picture width in pixels (the drawing is laid out on a 1600-unit canvas and scaled).
     `colorblind` adds a letter to every route colour and a shape to every player colour.
     `highlight` replaces the view's ``last_move`` as the thing outlined on the map (pass ``LastMove()`` for none).
+    `words` are the panel's words, in the reader's language (:mod:`render.words`).
     """
     view = view or BoardView()
     lay = layout_of(board)
     height = canvas_height(lay, view)
     return (
         _svg_open(width, height)
-        + static_layer(board, colorblind=colorblind)
-        + game_layer(board, view, colorblind=colorblind, highlight=highlight, height=height)
+        + static_layer(board, colorblind=colorblind, words=words)
+        + game_layer(board, view, colorblind=colorblind, highlight=highlight, height=height, words=words)
         + "</svg>"
     )
 
@@ -956,7 +969,7 @@ def _svg_open(width: int, height: float) -> str:
     )
 
 
-def static_layer(board: Board, *, colorblind: bool = True) -> str:
+def static_layer(board: Board, *, colorblind: bool = True, words: PictureWords = ENGLISH) -> str:
     """The map as printed: sea, land, borders, every route unclaimed, cities, flags, names and the panel's frame.
 
     Never changes during a game, so the PNG path renders it once per board and reuses it.
@@ -971,7 +984,7 @@ def static_layer(board: Board, *, colorblind: bool = True) -> str:
             "</g>",
             _cities_svg(board, lay, colorblind),
             _labels_svg(board, lay),
-            _panel_chrome(lay.height, colorblind),
+            _panel_chrome(lay.height, colorblind, words),
         ]
     )
 
@@ -985,6 +998,7 @@ def game_layer(
     height: float | None = None,
     labels_on_top: bool = True,
     compact: bool = False,
+    words: PictureWords = ENGLISH,
 ) -> str:
     """What a game adds over :func:`static_layer`: highlight, claimed/closed routes, pieces and the panel."""
     lay = layout_of(board)
@@ -1013,7 +1027,7 @@ def game_layer(
     covered = _labels_under(lay, set(view.routes) | set(hl_routes))
     if covered and labels_on_top:  # names that a claimed route now hides are drawn again on top
         parts.append(_labels_svg(board, lay, covered))
-    parts.append(_panel_svg(board, view, height, colorblind))
+    parts.append(_panel_svg(board, view, height, colorblind, words))
     return "".join(parts)
 
 

@@ -17,6 +17,7 @@ from maps.board import Board, load_board
 
 from .model import BoardView
 from .png import render_board_image
+from .words import ENGLISH, PictureWords
 
 
 def render_game_gif(
@@ -27,6 +28,7 @@ def render_game_gif(
     frame_ms: int = 600,
     last_frame_ms: int = 4000,
     colorblind: bool = True,
+    words: PictureWords = ENGLISH,
 ) -> bytes:
     """GIF bytes: each view becomes a frame (``frame_ms`` each, the last held ``last_frame_ms``), looping."""
     if not views:
@@ -38,13 +40,13 @@ def render_game_gif(
     frames: list[Image.Image] = []
     palette_src: Image.Image | None = None
     for view in views:
-        img = render_board_image(board, view, width=width, colorblind=colorblind)
+        img = render_board_image(board, view, width=width, colorblind=colorblind, words=words)
         if palette_src is None:
             # One palette for the whole animation (taken from the busiest frame would be better; the last
             # frame is added below), so colours do not flicker between frames.
-            palette_src = render_board_image(board, views[-1], width=width, colorblind=colorblind).quantize(
-                colors=255, method=Image.Quantize.FASTOCTREE
-            )
+            palette_src = render_board_image(
+                board, views[-1], width=width, colorblind=colorblind, words=words
+            ).quantize(colors=255, method=Image.Quantize.FASTOCTREE)
         frames.append(img.quantize(palette=palette_src, dither=Image.Dither.NONE))
     durations = [frame_ms] * (len(frames) - 1) + [last_frame_ms]
     buf = io.BytesIO()

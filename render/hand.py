@@ -17,6 +17,7 @@ from maps.board import CARD_NAMES
 
 from .board_svg import CARD_FILL, FONT, INK, LIGHT, ROUTE_LETTER, _f, escape
 from .png import svg_to_png
+from .words import ENGLISH, PictureWords
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +42,7 @@ def render_hand_svg(
     *,
     width: int = 800,
     colorblind: bool = True,
-    title: str = "Your hand",
+    words: PictureWords = ENGLISH,
 ) -> str:
     """The hand as SVG: one card per colour held (with ×count), then the tickets, done ones ticked."""
     W = 800.0
@@ -63,12 +64,12 @@ def render_hand_svg(
         )
         + "</linearGradient></defs>",
         f'<rect width="{_f(W)}" height="{_f(H)}" fill="#f7f5f0"/>',
-        f'<text x="16" y="36" font-size="24" font-weight="bold" fill="{INK}">{escape(title)}</text>',
+        f'<text x="16" y="36" font-size="24" font-weight="bold" fill="{INK}">{escape(words.hand_title)}</text>',
         f'<text x="{_f(W - 16)}" y="36" font-size="18" text-anchor="end" fill="#555">'
-        f"{sum(cards.values())} cards</text>",
+        f"{escape(words.count('hand_cards', sum(cards.values())))}</text>",
     ]
     if not held:
-        out.append('<text x="16" y="100" font-size="18" fill="#777">No cards</text>')
+        out.append(f'<text x="16" y="100" font-size="18" fill="#777">{escape(words.no_cards)}</text>')
     for k, (name, n) in enumerate(held):
         row, col = divmod(k, per_row)
         x = 16 + col * (cw + gap)
@@ -92,16 +93,18 @@ def render_hand_svg(
             f'text-anchor="middle" fill="{INK}">×{n}</text></g>'
         )
     out.append(
-        f'<text x="16" y="{_f(y_tickets + 22)}" font-size="20" font-weight="bold" fill="{INK}">Tickets</text>'
+        f'<text x="16" y="{_f(y_tickets + 22)}" font-size="20" font-weight="bold" fill="{INK}">{escape(words.tickets)}</text>'
     )
     done_pts = sum(t.points for t in tickets if t.done)
     open_pts = sum(t.points for t in tickets if not t.done)
     out.append(
         f'<text x="{_f(W - 16)}" y="{_f(y_tickets + 22)}" font-size="16" text-anchor="end" fill="#555">'
-        f"done +{done_pts} · open {open_pts}</text>"
+        f"{escape(words.text('tickets_summary', done=done_pts, open=open_pts))}</text>"
     )
     if not tickets:
-        out.append(f'<text x="16" y="{_f(y_tickets + 66)}" font-size="17" fill="#777">No tickets</text>')
+        out.append(
+            f'<text x="16" y="{_f(y_tickets + 66)}" font-size="17" fill="#777">{escape(words.no_tickets)}</text>'
+        )
     for k, t in enumerate(tickets):
         y = y_tickets + 36 + k * 46
         bg, edge = ("#e6f4ea", "#1f7a35") if t.done else ("#ffffff", "#b8b1a3")
@@ -114,13 +117,13 @@ def render_hand_svg(
             f'fill="{INK}">{t.points}</text>'
         )
         if t.done:
-            status, tint = "✔ done", "#1f7a35"
+            status, tint = words.ticket_done, "#1f7a35"
         elif t.trains_needed is None:
-            status, tint = "✘ blocked", "#b3261e"
+            status, tint = words.ticket_blocked, "#b3261e"
         else:
-            status, tint = f"needs {t.trains_needed} train{'s' if t.trains_needed != 1 else ''}", "#8a5a00"
+            status, tint = words.count("needs_trains", t.trains_needed), "#8a5a00"
         out.append(
-            f'<text x="{_f(W - 30)}" y="{_f(y + 26)}" font-size="16" text-anchor="end" fill="{tint}">{status}</text></g>'
+            f'<text x="{_f(W - 30)}" y="{_f(y + 26)}" font-size="16" text-anchor="end" fill="{tint}">{escape(status)}</text></g>'
         )
     out.append("</svg>")
     return "".join(out)
@@ -132,9 +135,9 @@ def render_hand_png(
     *,
     width: int = 800,
     colorblind: bool = True,
-    title: str = "Your hand",
+    words: PictureWords = ENGLISH,
 ) -> bytes:
     """The hand as PNG bytes (see :func:`render_hand_svg`)."""
     return svg_to_png(
-        render_hand_svg(cards, tickets, width=width, colorblind=colorblind, title=title), width=width
+        render_hand_svg(cards, tickets, width=width, colorblind=colorblind, words=words), width=width
     )

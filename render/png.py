@@ -29,6 +29,7 @@ from .board_svg import (
 )
 from .layout import CANVAS_W, layout_of
 from .model import BoardView, LastMove
+from .words import ENGLISH, PictureWords
 
 PALETTE_COLORS = 192
 PNG_COMPRESS_LEVEL = 3
@@ -79,14 +80,19 @@ def svg_to_png(svg: str, *, width: int, quantize: bool = True) -> bytes:
 
 
 def _static_surface(
-    board: Board, width: int, colorblind: bool, labels_only: bool = False
+    board: Board, width: int, colorblind: bool, labels_only: bool = False, words: PictureWords = ENGLISH
 ) -> cairo.ImageSurface:
-    """The printed map (or only its names, on a transparent surface) rasterised once and cached."""
-    key = (board.id, id(layout_of(board)), width, colorblind, labels_only)
+    """The printed map (or only its names, on a transparent surface) rasterised once and cached (per language:
+    the panel's legend has words)."""
+    key = (board.id, id(layout_of(board)), width, colorblind, labels_only, None if labels_only else words)
     surface = _STATIC_CACHE.get(key)
     if surface is None:
         lay = layout_of(board)
-        body = _labels_svg(board, lay) if labels_only else static_layer(board, colorblind=colorblind)
+        body = (
+            _labels_svg(board, lay)
+            if labels_only
+            else static_layer(board, colorblind=colorblind, words=words)
+        )
         svg = _svg_open(width, lay.height) + body + "</svg>"
         surface = _rasterise(svg, width)
         _STATIC_CACHE[key] = surface
@@ -110,6 +116,7 @@ def render_board_png(
     colorblind: bool = True,
     highlight: LastMove | None = None,
     cache: bool = True,
+    words: PictureWords = ENGLISH,
 ) -> bytes:
     """The board picture as PNG bytes; same options as :func:`render.board_svg.render_board_svg`.
 
@@ -120,7 +127,7 @@ def render_board_png(
     return _encode(
         palette=palette,
         surface=_board_surface(
-            board, view, width=width, colorblind=colorblind, highlight=highlight, cache=cache
+            board, view, width=width, colorblind=colorblind, highlight=highlight, cache=cache, words=words
         ),
     )
 
@@ -172,14 +179,17 @@ def _board_surface(
     colorblind: bool = True,
     highlight: LastMove | None = None,
     cache: bool = True,
+    words: PictureWords = ENGLISH,
 ) -> cairo.ImageSurface:
     view = view or BoardView()
     if not cache:
-        svg = render_board_svg(board, view, width=width, colorblind=colorblind, highlight=highlight)
+        svg = render_board_svg(
+            board, view, width=width, colorblind=colorblind, highlight=highlight, words=words
+        )
         return _rasterise(svg, width)
     lay = layout_of(board)
     height = canvas_height(lay, view)
-    base = _static_surface(board, width, colorblind)
+    base = _static_surface(board, width, colorblind, words=words)
     svg = (
         _svg_open(width, height)
         + game_layer(
@@ -190,6 +200,7 @@ def _board_surface(
             height=height,
             labels_on_top=False,
             compact=True,
+            words=words,
         )
         + "</svg>"
     )

@@ -1,7 +1,8 @@
 """End-of-game score breakdown: one stacked bar per player, gains to the right, losses to the left.
 
-Takes plain data: a :class:`ScoreRow` per player with named parts (e.g. ``{"routes": 54, "tickets": 31,
-"failed tickets": -12, "stations": 8, "longest path": 10}``). Parts keep their order across players.
+Takes plain data: a :class:`ScoreRow` per player with its parts keyed by what scored them (e.g. ``{"routes": 54,
+"tickets": 19, "stations": 8, "longest_path": 10}``); :class:`render.words.PictureWords` names them. Parts keep
+their order across players.
 
 >>> svg = render_summary_svg([ScoreRow("Ann", "red", {"routes": 40, "tickets": -5})])
 >>> "Ann" in svg and "35" in svg
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 
 from .board_svg import FONT, INK, PLAYER_SHAPE, _f, _mark_ink, _player_fill, _shape, escape
 from .png import svg_to_png
+from .words import ENGLISH, PictureWords
 
 PART_COLORS = [
     "#4e79a7",
@@ -42,8 +44,11 @@ class ScoreRow:
         return sum(self.parts.values())
 
 
-def render_summary_svg(rows: Sequence[ScoreRow], *, width: int = 1000, title: str = "Final scores") -> str:
-    """A horizontal stacked bar chart of every player's score parts, sorted by total (winner on top)."""
+def render_summary_svg(rows: Sequence[ScoreRow], *, width: int = 1000, words: PictureWords = ENGLISH) -> str:
+    """A horizontal stacked bar chart of every player's score parts, sorted by total (winner on top).
+
+    Parts are keyed by what scored them (``routes``, ``tickets``, or a bonus id such as ``longest_path``); `words`
+    names them in the reader's language."""
     W = 1000.0
     rows = sorted(rows, key=lambda r: -r.total)
     names: list[str] = []
@@ -63,7 +68,7 @@ def render_summary_svg(rows: Sequence[ScoreRow], *, width: int = 1000, title: st
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{round(width * H / W)}" '
         f'viewBox="0 0 {_f(W)} {_f(H)}" font-family="{FONT}">',
         f'<rect width="{_f(W)}" height="{_f(H)}" fill="#f7f5f0"/>',
-        f'<text x="20" y="40" font-size="26" font-weight="bold" fill="{INK}">{escape(title)}</text>',
+        f'<text x="20" y="40" font-size="26" font-weight="bold" fill="{INK}">{escape(words.final_scores)}</text>',
         f'<line x1="{_f(zero)}" y1="56" x2="{_f(zero)}" y2="{_f(70 + len(rows) * step)}" stroke="#888"/>',
     ]
     for i, r in enumerate(rows):
@@ -105,9 +110,9 @@ def render_summary_svg(rows: Sequence[ScoreRow], *, width: int = 1000, title: st
             f'fill="{INK}">{r.total}</text></g>'
         )
     y = 70 + len(rows) * step + 20
-    legend = [*((k, color_of[k]) for k in names if any(r.parts.get(k, 0) > 0 for r in rows))]
+    legend = [*((words.part(k), color_of[k]) for k in names if any(r.parts.get(k, 0) > 0 for r in rows))]
     if any(v < 0 for r in rows for v in r.parts.values()):
-        legend.append(("lost (failed tickets…)", LOSS_COLOR))
+        legend.append((words.lost, LOSS_COLOR))
     for j, (k, c) in enumerate(legend):
         x = 20 + (j % 4) * 240
         yy = y + (j // 4) * 26
@@ -119,6 +124,8 @@ def render_summary_svg(rows: Sequence[ScoreRow], *, width: int = 1000, title: st
     return "".join(out)
 
 
-def render_summary_png(rows: Sequence[ScoreRow], *, width: int = 1000, title: str = "Final scores") -> bytes:
+def render_summary_png(
+    rows: Sequence[ScoreRow], *, width: int = 1000, words: PictureWords = ENGLISH
+) -> bytes:
     """The score chart as PNG bytes (see :func:`render_summary_svg`)."""
-    return svg_to_png(render_summary_svg(rows, width=width, title=title), width=width)
+    return svg_to_png(render_summary_svg(rows, width=width, words=words), width=width)

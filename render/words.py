@@ -1,0 +1,103 @@
+"""Every word the pictures draw, handed in by the caller so that a French server gets French pictures.
+
+The renderer names no sentence of its own: the board panel, the private hand, the score chart and the GIF take a
+:class:`PictureWords`. Its English defaults serve the command line (`ttr render`) and tests; the bot fills every
+field from its catalogue (`picture.<field>` keys in `bot/locales/<lang>.json`, see `bot/play/pictures.py`), and a
+test checks that both catalogues hold every field with the same placeholders.
+
+A field holds a template with ``{name}`` placeholders. Counted words come as two fields, ``<name>_one`` and
+``<name>_other``; :meth:`PictureWords.count` picks the form by the language's rule (`zero_is_singular`: French
+says "0 carte", English "0 cards"). The value is frozen and hashable, so it can key the cache of the printed map
+and cross to the render pool's worker processes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+
+@dataclass(frozen=True, slots=True)
+class PictureWords:
+    zero_is_singular: bool = False
+    # the board's side panel
+    title: str = "Ticket to Ride · {board}"
+    round: str = "Round {n}"
+    final_scores: str = "Final scores"
+    face_up: str = "Face-up"
+    deck: str = "Deck {n}"
+    discard: str = "Discard {n}"
+    tickets_left: str = "Tickets {n}"
+    last_move: str = "Last move"
+    drew_cards_or_tickets: str = "{player} drew cards or tickets"
+    tickets: str = "Tickets"
+    more_tickets: str = "+{n} more"
+    route_letters: str = "Route letters"
+    # the pictograms' legend under the player rows
+    icon_trains: str = "trains"
+    icon_cards: str = "cards"
+    icon_tickets: str = "tickets"
+    icon_stations: str = "stations"
+    icon_passengers: str = "passengers"
+    icon_bullets: str = "bullet trains"
+    icon_depots: str = "depots"
+    icon_track: str = "bullet track"
+    icon_done: str = "tickets done"
+    # colour names (route-letter legend)
+    color_red: str = "red"
+    color_blue: str = "blue"
+    color_green: str = "green"
+    color_yellow: str = "yellow"
+    color_black: str = "black"
+    color_white: str = "white"
+    color_orange: str = "orange"
+    color_pink: str = "pink"
+    color_gray: str = "gray"
+    # the private hand picture
+    hand_title: str = "Your hand"
+    hand_cards_one: str = "{n} card"
+    hand_cards_other: str = "{n} cards"
+    no_cards: str = "No cards"
+    no_tickets: str = "No tickets"
+    tickets_summary: str = "done +{done} · open {open}"
+    ticket_done: str = "✔ done"
+    ticket_blocked: str = "✘ blocked"
+    needs_trains_one: str = "needs {n} train"
+    needs_trains_other: str = "needs {n} trains"
+    # the end-of-game score chart: its parts (route points, tickets, each bonus) and the losses
+    part_routes: str = "routes"
+    part_tickets: str = "tickets"
+    part_european_express: str = "European Express"
+    part_longest_path: str = "longest path"
+    part_globetrotter: str = "Globetrotter"
+    part_most_tickets: str = "most tickets"
+    part_stations: str = "stations kept"
+    part_depots: str = "depots"
+    part_bullet_trains: str = "bullet trains"
+    part_ferry_cards: str = "ferry cards"
+    part_meeples: str = "meeples"
+    part_merchandise: str = "merchandise"
+    part_passengers: str = "passengers"
+    part_regions: str = "regions"
+    lost: str = "lost (failed tickets…)"
+
+    def text(self, name: str, **params: object) -> str:
+        """Field `name` with its placeholders filled."""
+        return str(getattr(self, name)).format(**params)
+
+    def count(self, name: str, n: int, **params: object) -> str:
+        """The `<name>_one` or `<name>_other` form for the number `n`."""
+        singular = n == 1 or (n == 0 and self.zero_is_singular)
+        return self.text(f"{name}_{'one' if singular else 'other'}", n=n, **params)
+
+    def color(self, name: str) -> str:
+        return str(getattr(self, f"color_{name}", name))
+
+    def part(self, key: str) -> str:
+        """A score part's label; an unknown part shows its key."""
+        return str(getattr(self, f"part_{key}", key.replace("_", " ")))
+
+
+ENGLISH = PictureWords()
+
+# The template fields (all but the plural rule): what a catalogue must provide, as `picture.<field>`.
+FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PictureWords) if f.type in (str, "str"))
