@@ -48,6 +48,9 @@ class NullMessenger:
     async def direct(self, user_id: int, reply: Reply, *, locale: str | None = None) -> bool:
         return True
 
+    def public_locale(self, channel_id: int) -> str:
+        return "en"
+
 
 def pct(values: list[float], q: float) -> float:
     values = sorted(values)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.discord.language import default_locale_of, interaction_locale, public_locale
 from bot.play.contract import Caller
 
 
@@ -21,4 +22,6 @@ def caller(interaction: discord.Interaction) -> Caller:
         user_id=interaction.user.id,
         name=interaction.user.display_name,
         moderator=is_moderator(interaction),
+        locale=interaction_locale(interaction, default_locale_of(interaction)),
+        public_locale=public_locale(interaction, default_locale_of(interaction)),
     )

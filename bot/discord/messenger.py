@@ -29,9 +29,7 @@ class DiscordMessenger:
             if not isinstance(channel, discord.abc.Messageable):
                 log.warning("channel %s cannot receive messages", channel_id)
                 return None
-            if locale is None:
-                guild_locale = getattr(getattr(channel, "guild", None), "preferred_locale", None)
-                locale = language_of(guild_locale) if guild_locale is not None else self.default_locale
+            locale = locale or self._locale_of(channel)
             message = await channel.send(**message_kwargs(reply, self.catalog, locale))
         except discord.HTTPException as exc:
             log.warning("could not post to channel %s: %s %s", channel_id, exc.status, exc.text)
@@ -39,6 +37,14 @@ class DiscordMessenger:
         for extra in reply.also:
             await self.post(channel_id, extra, locale=locale)
         return message.id
+
+    def _locale_of(self, channel: object) -> str:
+        guild_locale = getattr(getattr(channel, "guild", None), "preferred_locale", None)
+        return language_of(guild_locale) if guild_locale is not None else self.default_locale
+
+    def public_locale(self, channel_id: int) -> str:
+        channel = self.client.get_channel(channel_id)
+        return self._locale_of(channel) if channel is not None else self.default_locale
 
     async def direct(self, user_id: int, reply: Reply, *, locale: str | None = None) -> bool:
         try:

@@ -77,7 +77,10 @@ def message_kwargs(reply: Reply, catalog: Catalog, locale: str) -> dict[str, Any
     if reply.files:
         kwargs["files"] = [
             discord.File(
-                io.BytesIO(f.data), filename=f.filename, description=f.description, spoiler=f.spoiler
+                io.BytesIO(f.data),
+                filename=f.filename,
+                description=catalog.render(f.description, locale),
+                spoiler=f.spoiler,
             )
             for f in reply.files
         ]

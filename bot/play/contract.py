@@ -34,13 +34,17 @@ from bot.play.reply import Choice, Reply
 @dataclass(frozen=True, slots=True)
 class Caller:
     """Who asks and where: `guild_id` (None in a DM), `channel_id` (a thread's id inside a thread), `user_id`,
-    their display name, and `moderator` (may manage the server or its messages, so acts as any game's host)."""
+    their display name, and `moderator` (may manage the server or its messages, so acts as any game's host).
+    `locale` is the caller's own language (private replies), `public_locale` the server's (public messages);
+    None where unknown (the bot's default then)."""
 
     guild_id: int | None
     channel_id: int
     user_id: int
     name: str = ""
     moderator: bool = False
+    locale: str | None = None
+    public_locale: str | None = None
 
     @property
     def display_name(self) -> str:
@@ -57,6 +61,9 @@ class Messenger(Protocol):
 
     async def post(self, channel_id: int, reply: Reply, *, locale: str | None = None) -> int | None:
         """Send `reply` to a channel (ephemeral is ignored); the new message id, or None on failure."""
+
+    def public_locale(self, channel_id: int) -> str:
+        """The language public messages in that channel are written in (its server's, else the default)."""
 
     async def direct(self, user_id: int, reply: Reply, *, locale: str | None = None) -> bool:
         """Send `reply` to a user by DM; False when it could not be delivered."""

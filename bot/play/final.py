@@ -14,6 +14,7 @@ from bot.play.pictures import Pictures, drawn
 from bot.play.reply import EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.storage import GameStatus
 from engine.state import GameState
+from render.words import ENGLISH, PictureWords
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +25,7 @@ async def final_message(
     lines: Join,
     pictures: Pictures,
     record: Callable[[], Awaitable[dict[str, Any]]],
+    words: PictureWords = ENGLISH,
 ) -> Reply:
     """The last public message: `lines`, then the score sheets (only "ended" for an abandoned game)."""
     if info.status != GameStatus.FINISHED:
@@ -63,17 +65,19 @@ async def final_message(
         EmbedSpec(title=Text("final.sheets"), fields=tuple(fields[: chat.MAX_OPTIONS]), image="summary.png")
     )
     board_png, summary_png = await asyncio.gather(
-        drawn(pictures.board(state, colorblind=info.settings.colorblind), info.game_id),
-        drawn(pictures.summary(state), info.game_id),
+        drawn(pictures.board(state, colorblind=info.settings.colorblind, words=words), info.game_id),
+        drawn(pictures.summary(state, words=words), info.game_id),
     )
     files = []
     if board_png:
-        files.append(FileSpec("board.png", board_png, description=f"Final board of game {info.game_id}"))
+        files.append(
+            FileSpec("board.png", board_png, description=Text("alt.final_board", {"game": info.game_id}))
+        )
     if summary_png:
-        files.append(FileSpec("summary.png", summary_png, description="Final scores"))
+        files.append(FileSpec("summary.png", summary_png, description=Text("alt.summary")))
     try:
-        gif = await pictures.gif(await record())
-        files.append(FileSpec("game.gif", gif, description="The game, round by round"))
+        gif = await pictures.gif(await record(), words=words)
+        files.append(FileSpec("game.gif", gif, description=Text("alt.gif")))
     except Exception:  # noqa: BLE001 - the scores matter more than the animation
         log.exception("game %s: GIF failed", info.game_id)
     return Reply(content=Text("final.content"), embeds=tuple(embeds), files=tuple(files))

@@ -11,9 +11,12 @@ from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, ComponentSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from engine.state import GameState
 from engine.views import player_view
+from render.words import ENGLISH, PictureWords
 
 
-async def hand_reply(info: GameInfo, state: GameState, seat: int, pictures: Pictures) -> Reply:
+async def hand_reply(
+    info: GameInfo, state: GameState, seat: int, pictures: Pictures, words: PictureWords = ENGLISH
+) -> Reply:
     """`seat`'s hand (ephemeral), with a button to its pending decision when it has one."""
     you = player_view(state, seat)["you"]
     cards: Message = (
@@ -42,7 +45,9 @@ async def hand_reply(info: GameInfo, state: GameState, seat: int, pictures: Pict
         FieldSpec(Text("hand.tickets"), Join(tuple(tickets), head=chat.MAX_FIELD) if tickets else "-", False),
         *stock,
     )
-    png = await drawn(pictures.hand(state, seat, colorblind=info.settings.colorblind), info.game_id)
+    png = await drawn(
+        pictures.hand(state, seat, colorblind=info.settings.colorblind, words=words), info.game_id
+    )
     embed = EmbedSpec(
         title=Text("hand.title", {"game": info.game_id}),
         fields=fields,
@@ -54,7 +59,7 @@ async def hand_reply(info: GameInfo, state: GameState, seat: int, pictures: Pict
         rows = ((ButtonSpec(info.game_id, PressCode.DECIDE, Text("btn.decide"), style="primary"),),)
     return Reply(
         embeds=(embed,),
-        files=(FileSpec("hand.png", png, description="Your cards and tickets"),) if png else (),
+        files=(FileSpec("hand.png", png, description=Text("alt.hand")),) if png else (),
         rows=rows,
         ephemeral=True,
     )

@@ -27,7 +27,9 @@ def board_reply(info: GameInfo, state: GameState, png: bytes | None) -> Reply:
     )
     return Reply(
         embeds=(embed,),
-        files=(FileSpec("board.png", png, description=f"Board of game {info.game_id}"),) if png else (),
+        files=(FileSpec("board.png", png, description=Text("alt.board", {"game": info.game_id})),)
+        if png
+        else (),
         rows=((ButtonSpec(info.game_id, PressCode.HAND, Text("btn.hand"), emoji="✋"),),),
     )
 

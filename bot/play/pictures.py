@@ -2,6 +2,8 @@
 
 Only public views cross into the board/summary/GIF pictures (`render.from_engine.board_view` reads
 `engine.views.public_view`); the hand picture is built from the player's own view and only ever sent to them.
+Every word drawn comes from the catalogue (`picture.*` keys, :func:`picture_words`), in the language of whoever
+reads the picture: the server's for public pictures, the player's own for their hand.
 """
 
 from __future__ import annotations
@@ -9,13 +11,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
+from functools import cache
 from typing import Any, Protocol
 
+from bot.i18n import default_catalog, language_of, plural_form
 from engine.actions import action_from_json
 from engine.rules import apply, new_game
 from engine.state import GameState
 from render.from_engine import board_view, hand_picture_data, summary_rows
 from render.model import BoardView
+from render.words import ENGLISH, FIELDS, PictureWords
 
 log = logging.getLogger(__name__)
 
@@ -24,14 +29,27 @@ GIF_WIDTH = 640
 MAX_GIF_FRAMES = 60
 
 
+@cache
+def picture_words(locale: str | None) -> PictureWords:
+    """The pictures' words in `locale` (its language, else the catalogue's default, else English)."""
+    catalog = default_catalog()
+    language = language_of(locale) or catalog.default
+    words = {f: catalog.template(f"picture.{f}", language) or getattr(ENGLISH, f) for f in FIELDS}
+    return PictureWords(zero_is_singular=plural_form(0, language) == "one", **words)
+
+
 class Pictures(Protocol):
-    async def board(self, state: GameState, *, colorblind: bool = True) -> bytes: ...
+    async def board(
+        self, state: GameState, *, colorblind: bool = True, words: PictureWords = ENGLISH
+    ) -> bytes: ...
 
-    async def hand(self, state: GameState, seat: int, *, colorblind: bool = True) -> bytes: ...
+    async def hand(
+        self, state: GameState, seat: int, *, colorblind: bool = True, words: PictureWords = ENGLISH
+    ) -> bytes: ...
 
-    async def summary(self, state: GameState) -> bytes: ...
+    async def summary(self, state: GameState, *, words: PictureWords = ENGLISH) -> bytes: ...
 
-    async def gif(self, record: dict[str, Any]) -> bytes: ...
+    async def gif(self, record: dict[str, Any], *, words: PictureWords = ENGLISH) -> bytes: ...
 
     def close(self) -> None: ...
 
@@ -76,31 +94,35 @@ class PoolPictures:
             self._pool = RenderPool(self._workers)
         return self._pool
 
-    async def board(self, state: GameState, *, colorblind: bool = True) -> bytes:
+    async def board(
+        self, state: GameState, *, colorblind: bool = True, words: PictureWords = ENGLISH
+    ) -> bytes:
         view = board_view(state)
         data: bytes = await self.pool.render_board(
-            state.board.id, view, width=self.width, colorblind=colorblind
+            state.board.id, view, width=self.width, colorblind=colorblind, words=words
         )
         return data
 
-    async def hand(self, state: GameState, seat: int, *, colorblind: bool = True) -> bytes:
+    async def hand(
+        self, state: GameState, seat: int, *, colorblind: bool = True, words: PictureWords = ENGLISH
+    ) -> bytes:
         cards, tickets = hand_picture_data(state, seat)
         data: bytes = await self.pool.run(
-            "render.hand.render_hand_png", cards, tickets, colorblind=colorblind
+            "render.hand.render_hand_png", cards, tickets, colorblind=colorblind, words=words
         )
         return data
 
-    async def summary(self, state: GameState) -> bytes:
+    async def summary(self, state: GameState, *, words: PictureWords = ENGLISH) -> bytes:
         rows = summary_rows(state)
-        data: bytes = await self.pool.run("render.summary.render_summary_png", rows)
+        data: bytes = await self.pool.run("render.summary.render_summary_png", rows, words=words)
         return data
 
-    async def gif(self, record: dict[str, Any]) -> bytes:
+    async def gif(self, record: dict[str, Any], *, words: PictureWords = ENGLISH) -> bytes:
         from maps import load_board
 
         views = await asyncio.to_thread(replay_views, record)
         data: bytes = await self.pool.run(
-            "render.gif.render_game_gif", load_board(record["map"]), views, width=GIF_WIDTH
+            "render.gif.render_game_gif", load_board(record["map"]), views, width=GIF_WIDTH, words=words
         )
         return data
 

@@ -38,7 +38,7 @@ class EmbedSpec:
 class FileSpec:
     filename: str  # "board.png"
     data: bytes
-    description: str | None = None  # alt text
+    description: Message | None = None  # alt text
     spoiler: bool = False
 
 

@@ -24,7 +24,7 @@ from bot.play.confirm import confirm_claim
 from bot.play.contract import Caller, Messenger
 from bot.play.hand import hand_reply
 from bot.play.lobby import lobby_reply
-from bot.play.pictures import Pictures, PoolPictures, drawn
+from bot.play.pictures import Pictures, PoolPictures, drawn, picture_words
 from bot.play.press import Press, PressCode
 from bot.play.refusals import fail, refusal
 from bot.play.reply import Choice, EmbedSpec, GameError, Reply
@@ -35,6 +35,7 @@ from engine.actions import Action, ClaimRoute, KeepTickets
 from engine.rules import legal_actions
 from engine.state import GameState
 from maps import load_board, normalize_name
+from render.words import PictureWords
 
 log = logging.getLogger(__name__)
 
@@ -215,8 +216,8 @@ class ManagerGameService:
         return await self.hand(caller, game_id=info.game_id)
 
     async def _board(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
-        # the button answers privately (no channel spam); /ttr board posts publicly
-        shown = await self.board(caller, game_id=info.game_id)
+        # the button answers privately (no channel spam), in the caller's language; /ttr board posts publicly
+        shown = await self._board_reply(info, self._words(caller.locale))
         return Reply(embeds=shown.embeds, files=shown.files, ephemeral=True)
 
     async def _status(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
@@ -312,7 +313,16 @@ class ManagerGameService:
         if state is None:
             raise fail("play.not_running")
         game_id = info.game_id
-        return await turn_message(info, state, lines, self.pictures, lambda: self._record(game_id))
+        words = self._public_words(info)
+        return await turn_message(info, state, lines, self.pictures, lambda: self._record(game_id), words)
+
+    def _words(self, locale: str | None) -> PictureWords:
+        return picture_words(locale or self.config.default_locale)
+
+    def _public_words(self, info: GameInfo) -> PictureWords:
+        """Public pictures speak the language of the game's server, as its public messages do."""
+        channel = info.thread_id or info.channel_id
+        return self._words(self.messenger.public_locale(channel) if self.messenger is not None else None)
 
     # ------------------------------------------------------------------ notifier (bot.manager.Notifier)
 
@@ -348,12 +358,16 @@ class ManagerGameService:
         info = await self._find(caller, game_id)
         seat = seat_of(info, caller.user_id)
         state = await self._running(info.game_id)
-        return await hand_reply(info, state, seat, self.pictures)
+        return await hand_reply(info, state, seat, self.pictures, self._words(caller.locale))
 
     async def board(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)
+        return await self._board_reply(info, self._public_words(info))
+
+    async def _board_reply(self, info: GameInfo, words: PictureWords) -> Reply:
         state = await self._running(info.game_id)
-        png = await drawn(self.pictures.board(state, colorblind=info.settings.colorblind), info.game_id)
+        colorblind = info.settings.colorblind
+        png = await drawn(self.pictures.board(state, colorblind=colorblind, words=words), info.game_id)
         return overview.board_reply(info, state, png)
 
     async def status(self, caller: Caller, *, game_id: str | None = None) -> Reply:

@@ -21,6 +21,7 @@ from bot.play.reply import ButtonSpec, EmbedSpec, FileSpec, Reply
 from bot.play.seats import mention
 from bot.storage import GameStatus
 from engine.state import SETUP, GameState
+from render.words import ENGLISH, PictureWords
 
 MAX_LINES = 12
 PUBLISH_KINDS = frozenset({"play_started", "game_over", "last_round", "abandoned", "seat_ai", "seat_human"})
@@ -42,13 +43,15 @@ async def turn_message(
     lines: list[Message],
     pictures: Pictures,
     record: Callable[[], Awaitable[dict[str, Any]]],
+    words: PictureWords = ENGLISH,
 ) -> Reply:
-    """The turn message after `lines`; the final scores once the game is over (`record` feeds its GIF)."""
+    """The turn message after `lines`; the final scores once the game is over (`record` feeds its GIF).
+    `words` are the picture's, in the server's language."""
     if len(lines) > MAX_LINES:
         lines = ["…", *lines[-MAX_LINES:]]
     text = Join(tuple(lines), tail=1500)
     if state.finished or info.status != GameStatus.ACTIVE:
-        return await final_message(info, state, text, pictures, record)
+        return await final_message(info, state, text, pictures, record, words)
     gid = info.game_id
     buttons: list[ButtonSpec] = []
     if state.phase == SETUP:
@@ -65,7 +68,7 @@ async def turn_message(
             buttons.extend(menu_buttons(gid, state, seat))
     buttons.append(ButtonSpec(gid, PressCode.HAND, Text("btn.hand"), emoji="✋"))
     buttons.append(ButtonSpec(gid, PressCode.BOARD, Text("btn.board"), emoji="🗺"))
-    png = await drawn(pictures.board(state, colorblind=info.settings.colorblind), gid)
+    png = await drawn(pictures.board(state, colorblind=info.settings.colorblind, words=words), gid)
     rnd = state.turn // max(1, state.num_players) + 1
     embed = EmbedSpec(
         image="board.png" if png else None,
@@ -75,7 +78,7 @@ async def turn_message(
             {"game": gid, "round": rnd, "deck": len(state.deck), "left": state.last_round_left or "-"},
         ),
     )
-    alt = f"Board of game {gid}, round {rnd}"
+    alt = Text("alt.turn_board", {"game": gid, "round": rnd})
     return Reply(
         content=content,
         embeds=(embed,),

@@ -23,20 +23,23 @@ class FastPictures:
 
     def __init__(self) -> None:
         self.calls: list[str] = []
+        self.words: list[tuple[str, Any]] = []  # (picture, the words it was asked to draw with)
 
-    async def board(self, state: Any, *, colorblind: bool = True) -> bytes:
+    async def board(self, state: Any, *, colorblind: bool = True, words: Any = None) -> bytes:
         self.calls.append("board")
+        self.words.append(("board", words))
         return PNG
 
-    async def hand(self, state: Any, seat: int, *, colorblind: bool = True) -> bytes:
+    async def hand(self, state: Any, seat: int, *, colorblind: bool = True, words: Any = None) -> bytes:
         self.calls.append("hand")
+        self.words.append(("hand", words))
         return PNG
 
-    async def summary(self, state: Any) -> bytes:
+    async def summary(self, state: Any, *, words: Any = None) -> bytes:
         self.calls.append("summary")
         return PNG
 
-    async def gif(self, record: dict[str, Any]) -> bytes:
+    async def gif(self, record: dict[str, Any], *, words: Any = None) -> bytes:
         self.calls.append("gif")
         return b"GIF89a" + PNG
 

@@ -16,6 +16,7 @@ from driver import (
 )
 
 from bot.i18n import default_catalog
+from bot.play.pictures import picture_words
 
 
 async def test_a_french_server_reads_french_turn_lines(simcord_env):  # type: ignore[no-untyped-def]
@@ -75,4 +76,14 @@ async def test_a_french_server_reads_french_turn_lines(simcord_env):  # type: ig
     assert "a pris" in texts or "a pioché" in texts
     state = await simcord_env.bot.service._state(gid)
     assert assert_no_leak(channel, state) > 0
+
+    # the pictures speak the server's language, the private hand the player's own
+    hand = await alice.slash(channel, "ttr hand")
+    assert hand.ephemeral
+    asked = simcord_env.bot.service.pictures.words
+    boards = [w for kind, w in asked if kind == "board"]
+    assert boards and all(w == picture_words("fr") for w in boards)
+    assert boards[0].deck == "Pioche {n}" and boards[0].zero_is_singular
+    hands = [w for kind, w in asked if kind == "hand"]
+    assert hands and hands[-1].hand_title == "Your hand"  # her own language, as her private replies
     assert simcord_env.errors == []

@@ -84,16 +84,16 @@ def test_mentions_and_times_are_discord_syntax() -> None:
 
 
 class NoPictures:
-    async def board(self, state: Any, *, colorblind: bool = True) -> bytes:
+    async def board(self, state: Any, *, colorblind: bool = True, words: Any = None) -> bytes:
         return b"png"
 
-    async def hand(self, state: Any, seat: int, *, colorblind: bool = True) -> bytes:
+    async def hand(self, state: Any, seat: int, *, colorblind: bool = True, words: Any = None) -> bytes:
         return b"png"
 
-    async def summary(self, state: Any) -> bytes:
+    async def summary(self, state: Any, *, words: Any = None) -> bytes:
         return b"png"
 
-    async def gif(self, record: Any) -> bytes:
+    async def gif(self, record: Any, *, words: Any = None) -> bytes:
         return b"gif"
 
     def close(self) -> None:
@@ -106,6 +106,9 @@ class Quiet:
 
     async def direct(self, user_id: int, reply: Any, *, locale: str | None = None) -> bool:
         return False
+
+    def public_locale(self, channel_id: int) -> str:
+        return "en"
 
 
 ANN = Caller(1, 50, 101, "Ann")
