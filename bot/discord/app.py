@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.discord.checks import caller
-from bot.discord.components import DYNAMIC_ITEMS, is_known, is_ours
+from bot.discord.components import DYNAMIC_ITEMS, check_game_place, is_known, is_ours
 from bot.discord.language import CatalogTranslator, tr
 from bot.discord.messenger import DiscordMessenger
 from bot.discord.replies import answer, report_error
@@ -102,6 +102,8 @@ class TTRBot(commands.Bot):
         """A press on one of our persistent components (parsed by `bot.discord.components`): ask the
         service, show its reply; every failure gets an answer and a log line."""
         try:
+            if not await check_game_place(interaction, press.game_id):
+                return
             await answer(interaction, self.service.press(caller(interaction), press), private=True)
         except Exception as error:  # noqa: BLE001 - every failure gets an answer and a log line
             await report_error(interaction, error, where=f"button {press.code} of game {press.game_id}")

@@ -9,8 +9,10 @@ classes are registered once with `Bot.add_dynamic_items`, so a button posted bef
 after it: discord.py matches the id against the templates below and rebuilds the item, which asks the game
 service (and thus storage) what to do. Nothing about a game is kept in a view.
 
-Before any callback, `interaction_check` refuses an id naming a game that does not exist or belongs to
-another server, answering ephemerally so the click never fails silently.
+Every press gets an answer, whatever its id: an id a template matches but that cannot be read (a select's id
+on a button, a part that no longer fits) rebuilds an item that answers "expired button" (discord.py would
+answer nothing); `check_game_place`, run by the bot before the service is asked, refuses an id naming a game
+that does not exist or belongs to another server.
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
 from bot.discord.language import tr
+from bot.discord.limits import Cuts
+from bot.play import chat
 from bot.play.press import Press, PressCode
 from bot.play.reply import ButtonSpec, ComponentSpec, SelectSpec
 
@@ -30,6 +34,8 @@ if TYPE_CHECKING:
     from bot.i18n import Catalog
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 PREFIX = "ttr"
 SEP = "~"  # between the token and the arguments of a press (a token itself may contain dots)
@@ -140,7 +146,31 @@ async def _press(
     await interaction.client.on_game_press(interaction, press)  # type: ignore[attr-defined]
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+class _GameItem:
+    """What both game items share: a press parsed from the id, or none when the id cannot be read."""
+
+    game_id: str
+    action: str
+    unreadable: bool = False  # a template matched the id but it names no item we make (forged or mangled)
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if self.unreadable:
+            # discord.py answers nothing when an item cannot be rebuilt: say the button is outdated instead
+            await _refuse(interaction, "button.expired")
+            return False
+        return True
+
+
+def _unreadable(cls: type[T], item: discord.ui.Item[Any], match: re.Match[str], error: Exception) -> T:
+    """An item of `cls` around the pressed `item` that only answers "expired button" (see `_GameItem`)."""
+    log.info("unreadable component id %r (%s: %s)", match.string, type(error).__name__, error)
+    made = cls.__new__(cls)
+    discord.ui.DynamicItem.__init__(made, item)  # type: ignore[arg-type]
+    made.game_id, made.action, made.unreadable = match["game"], match["action"], True  # type: ignore[attr-defined]
+    return made
+
+
+class GameButton(_GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
     """A button on a game message; pressing it sends its `Press` to `GameService.press`."""
 
     def __init__(
@@ -171,25 +201,26 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GameButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(
-            match["game"],
-            match["action"],
-            match["arg"],
-            label=item.label,
-            style=item.style,
-            emoji=item.emoji,
-            disabled=item.disabled,
-        )
-
-    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        return await check_game_place(interaction, self.game_id)
+        try:
+            if not isinstance(item, discord.ui.Button):
+                raise TypeError(f"a button id on a {type(item).__name__}")
+            return cls(
+                match["game"],
+                match["action"],
+                match["arg"],
+                label=item.label,
+                style=item.style,
+                emoji=item.emoji,
+                disabled=item.disabled,
+            )
+        except Exception as error:  # noqa: BLE001 - whatever the id, the press gets an answer
+            return _unreadable(cls, item, match, error)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _press(interaction, self.game_id, self.action, self.arg, ())
 
 
-class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
+class GameSelect(_GameItem, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
     """A string select on a game message; the chosen options go to `GameService.press` as one `Press`."""
 
     def __init__(self, game_id: str, action: str, *, select: discord.ui.Select[Any] | None = None) -> None:
@@ -203,11 +234,12 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GameSelect:
-        assert isinstance(item, discord.ui.Select)
-        return cls(match["game"], match["action"], select=item)
-
-    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        return await check_game_place(interaction, self.game_id)
+        try:
+            if not isinstance(item, discord.ui.Select):
+                raise TypeError(f"a select id on a {type(item).__name__}")
+            return cls(match["game"], match["action"], select=item)
+        except Exception as error:  # noqa: BLE001 - whatever the id, the press gets an answer
+            return _unreadable(cls, item, match, error)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _press(interaction, self.game_id, self.action, None, self.item.values)
@@ -216,56 +248,90 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (GameButton, GameSelect)
 
 
-def _fit(text: str | None, limit: int) -> str | None:
-    """Discord's length limits, applied after translation (a label may grow in another language)."""
-    if text is None or len(text) <= limit:
-        return text
-    return text[: limit - 1] + "…"
-
-
 def build_view(
-    rows: Sequence[Sequence[ComponentSpec]], catalog: Catalog, locale: str
+    rows: Sequence[Sequence[ComponentSpec]], catalog: Catalog, locale: str, cuts: Cuts | None = None
 ) -> discord.ui.View | None:
-    """A timeout-free view from component specs (None when there are none)."""
+    """A timeout-free view from component specs (None when there are none), within Discord's limits: texts are
+    shortened after translation (a label may grow in another language), what does not fit is dropped and
+    noted in `cuts`."""
     if not rows:
         return None
+    cuts = cuts if cuts is not None else Cuts()
     view = discord.ui.View(timeout=None)
-    for row_index, row in enumerate(rows):
+    for row_index, row in enumerate(cuts.items(rows, chat.MAX_ROWS, "rows")):
+        width = 0
         for spec in row:
-            if isinstance(spec, ButtonSpec):
-                button = GameButton(
-                    spec.game_id,
-                    spec.code,
-                    join_args(spec.token, spec.args),
-                    label=_fit(catalog.render(spec.label, locale), 80),
-                    style=_STYLES.get(spec.style, discord.ButtonStyle.secondary),
-                    emoji=spec.emoji,
-                    disabled=spec.disabled,
-                )
-                button.item.row = row_index
-                view.add_item(button)
-            elif isinstance(spec, SelectSpec):
-                action = spec.code + (str(spec.row) if spec.row else "")
-                select: discord.ui.Select[Any] = discord.ui.Select(
-                    custom_id=select_id(spec.game_id, action),
-                    placeholder=_fit(catalog.render(spec.placeholder, locale), 150),
-                    min_values=spec.min_values,
-                    max_values=spec.max_values,
-                    disabled=spec.disabled,
-                    row=row_index,
-                    options=[
-                        discord.SelectOption(
-                            label=_fit(catalog.render(o.label, locale), 100) or value,
-                            value=value,
-                            description=_fit(catalog.render(o.description, locale), 100),
-                            emoji=o.emoji,
-                            default=o.default,
-                        )
-                        for o in spec.options
-                        if (value := join_args(o.token, o.args) or "-")
-                    ],
-                )
-                view.add_item(GameSelect(spec.game_id, action, select=select))
-            else:  # pragma: no cover - guarded by the type
-                raise TypeError(f"unknown component spec {spec!r}")
-    return view
+            where = f"rows[{row_index}]"
+            try:
+                if isinstance(spec, ButtonSpec):
+                    if width >= chat.MAX_BUTTONS:
+                        cuts.dropped(f"{where} button {spec.code} (row full)")
+                        continue
+                    view.add_item(_button(spec, catalog, locale, row_index, cuts))
+                    width += 1
+                elif isinstance(spec, SelectSpec):
+                    if width:
+                        cuts.dropped(f"{where} select {spec.code} (a select needs a row of its own)")
+                        continue
+                    select = _select(spec, catalog, locale, row_index, cuts)
+                    if select is not None:
+                        view.add_item(select)
+                        width = chat.MAX_BUTTONS
+                else:  # pragma: no cover - guarded by the type
+                    raise TypeError(f"unknown component spec {spec!r}")
+            except ValueError as exc:  # an id that cannot be built: the rest of the message still goes out
+                cuts.dropped(f"{where} {spec.code} ({exc})")
+    return view if view.children else None
+
+
+def _button(spec: ButtonSpec, catalog: Catalog, locale: str, row: int, cuts: Cuts) -> GameButton:
+    button = GameButton(
+        spec.game_id,
+        spec.code,
+        join_args(spec.token, spec.args),
+        label=cuts.text(
+            catalog.render(spec.label, locale), chat.MAX_BUTTON_LABEL, f"button {spec.code} label"
+        ),
+        style=_STYLES.get(spec.style, discord.ButtonStyle.secondary),
+        emoji=spec.emoji,
+        disabled=spec.disabled,
+    )
+    button.item.row = row
+    return button
+
+
+def _select(spec: SelectSpec, catalog: Catalog, locale: str, row: int, cuts: Cuts) -> GameSelect | None:
+    action = spec.code + (str(spec.row) if spec.row else "")
+    options = []
+    for o in cuts.items(spec.options, chat.MAX_OPTIONS, f"select {action} options"):
+        value = join_args(o.token, o.args) or "-"
+        if len(value) > chat.MAX_OPTION_VALUE:
+            cuts.dropped(f"select {action} option {value[:20]}… (value too long)")
+            continue
+        label = cuts.text(catalog.render(o.label, locale), chat.MAX_OPTION_LABEL, f"select {action} label")
+        description = catalog.render(o.description, locale)
+        options.append(
+            discord.SelectOption(
+                label=label or value,
+                value=value,
+                description=cuts.text(
+                    description, chat.MAX_OPTION_DESCRIPTION, f"select {action} description"
+                ),
+                emoji=o.emoji,
+                default=o.default,
+            )
+        )
+    if not options:
+        cuts.dropped(f"select {action} (no option left)")
+        return None
+    placeholder = catalog.render(spec.placeholder, locale)
+    select: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=select_id(spec.game_id, action),
+        placeholder=cuts.text(placeholder, chat.MAX_PLACEHOLDER, f"select {action} placeholder"),
+        min_values=min(spec.min_values, len(options)),
+        max_values=min(spec.max_values, len(options)),
+        disabled=spec.disabled,
+        row=row,
+        options=options,
+    )
+    return GameSelect(spec.game_id, action, select=select)

@@ -7,6 +7,9 @@ Interaction rules this module encodes (each one bit us once):
 * After `defer(thinking=True)`, the first followup *replaces* the thinking message and keeps its visibility.
   So when the reply's visibility differs from the guess made at defer time, the thinking message is deleted
   (public -> private) or edited into a short note (private -> public) before the real message is sent.
+* A reply replaces the message whose button was pressed (`edit_source`) only when both have the same
+  visibility: whatever id reaches it (a forged one on a public turn message), a private reply is never
+  written over a public message; it goes out as a new ephemeral message instead.
 * Ephemeral messages cannot be edited once their 15-minute token expires, so nothing relies on editing an old
   private message: "My hand" is a persistent button that answers afresh each time.
 """
@@ -24,8 +27,10 @@ from discord import app_commands
 
 from bot.discord.components import build_view
 from bot.discord.language import catalog_of, default_locale_of, interaction_locale, public_locale
+from bot.discord.limits import Cuts, fit_message
 from bot.i18n import Catalog
 from bot.messages import Message, Text
+from bot.play import chat
 from bot.play.reply import EmbedSpec, GameError, Reply
 
 log = logging.getLogger(__name__)
@@ -69,7 +74,9 @@ def _embed(spec: EmbedSpec, catalog: Catalog, locale: str) -> discord.Embed:
 
 
 def message_kwargs(reply: Reply, catalog: Catalog, locale: str) -> dict[str, Any]:
-    """Keyword arguments shared by send_message, followup.send and edits."""
+    """Keyword arguments shared by send_message, followup.send and edits, within Discord's limits (every
+    message the bot sends from a `Reply` is checked here, `bot/discord/limits.py`)."""
+    cuts = Cuts()
     kwargs: dict[str, Any] = {
         "content": catalog.render(reply.content, locale),
         "embeds": [_embed(e, catalog, locale) for e in reply.embeds],
@@ -84,10 +91,10 @@ def message_kwargs(reply: Reply, catalog: Catalog, locale: str) -> dict[str, Any
             )
             for f in reply.files
         ]
-    view = build_view(reply.rows, catalog, locale)
+    view = build_view(reply.rows, catalog, locale, cuts)
     if view is not None:
         kwargs["view"] = view
-    return kwargs
+    return fit_message(kwargs, cuts, where="reply")
 
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
@@ -140,7 +147,8 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
     response = interaction.response
     is_component = interaction.type is discord.InteractionType.component
 
-    if reply.edit_source and is_component and interaction.message is not None:
+    source = interaction.message if is_component else None
+    if reply.edit_source and source is not None and bool(source.flags.ephemeral) == reply.ephemeral:
         await _edit_source(interaction, kwargs)
     elif not response.is_done():
         await response.send_message(ephemeral=reply.ephemeral, **kwargs)
@@ -231,7 +239,7 @@ def _error_message(error: BaseException) -> tuple[Message, bool]:
         cause = error.__cause__
         if isinstance(cause, GameError):
             return cause.message, True
-        return Text("errors.bad_value", {"value": str(error.value)}), True
+        return Text("errors.bad_value", {"value": chat.quote(str(error.value))}), True
     if isinstance(error, app_commands.CheckFailure):
         return Text("errors.not_allowed"), True
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
@@ -270,6 +278,7 @@ async def report_error(
     text = _catalog(interaction).render(message, _locale(interaction)) or ""
     if not expected:
         text = f"{text} (ref {interaction.id})"
+    text = fit_message({"content": text}, where="error note")["content"]
     try:
         if interaction.response.is_done():
             if interaction.extras.get(_DEFERRED) is False:  # a public thinking message: answer privately

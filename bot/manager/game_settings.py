@@ -20,6 +20,7 @@ ABSENT_POLICIES: Final = ("ai", "skip", "wait")
 AI_LEVELS: Final = ("easy", "normal", "hard")
 
 _MAX_HOURS = 24 * 60  # sixty days
+_NO_CHANGES: Mapping[str, Any] = {}
 
 
 class SettingError(ValueError):
@@ -97,10 +98,14 @@ class GameSettings:
         known = {k: v for k, v in (data or {}).items() if k in cls.names()}
         return cls(**known)
 
-    def with_values(self, **changes: Any) -> GameSettings:
-        """A copy with `changes` applied; values may be typed text (``"6"``, ``"skip"``, ``"none"``)."""
+    def with_values(self, changes: Mapping[str, Any] = _NO_CHANGES, /, **named: Any) -> GameSettings:
+        """A copy with `changes` (and `named`) applied; values may be typed text (``"6"``, ``"skip"``).
+
+        A name is only ever looked up in :meth:`names`, never passed on as a keyword argument, so a name typed
+        by someone (``self``, ``moderator``...) is refused like any other unknown one.
+        """
         parsed: dict[str, Any] = {}
-        for key, value in changes.items():
+        for key, value in {**changes, **named}.items():
             if key not in self.names():
                 raise SettingError(
                     f"There is no setting {key!r} (settings: {', '.join(self.names())}).",

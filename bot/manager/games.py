@@ -260,15 +260,17 @@ class GameManager(SeatCommands, GameReads):
         return await self._store.locked(game_id, body)
 
     async def update_settings(
-        self, game_id: str, user_id: int, *, moderator: bool = False, **changes: Any
+        self, game_id: str, user_id: int, changes: Mapping[str, Any], *, moderator: bool = False
     ) -> GameSettings:
-        """The host changes settings (values may be typed text). Timers already running keep their times."""
+        """The host changes settings (values may be typed text). Timers already running keep their times.
+
+        `changes` is a mapping, never keyword arguments: a setting's name is typed by a person."""
 
         async def body(game: LiveGame) -> GameSettings:
             game.require(GameStatus.LOBBY, GameStatus.ACTIVE)
             game.require_host(user_id, moderator)
             try:
-                new = game.settings.with_values(**changes)
+                new = game.settings.with_values(changes)
             except SettingError as exc:
                 raise _setting_refused(exc) from None
             await self._store.update(game, settings={**game.raw_settings, **new.to_json()})

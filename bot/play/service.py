@@ -398,7 +398,7 @@ class ManagerGameService:
                 raise fail("settings.need_value", key=key)
             current = await self._call(
                 self.games_manager.update_settings(
-                    info.game_id, caller.user_id, moderator=caller.moderator, **{key: value}
+                    info.game_id, caller.user_id, {key: value}, moderator=caller.moderator
                 )
             )
         text = "\n".join(f"`{k}`: {v}" for k, v in current.to_json().items())

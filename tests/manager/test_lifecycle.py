@@ -119,10 +119,10 @@ def test_settings_defaults_parsing_and_validation() -> None:
 
 async def test_update_settings_by_host_only(manager: GameManager) -> None:
     gid, _ = await started_game(manager)
-    new = await manager.update_settings(gid, ANN, absent_policy="wait", remind_after_hours="2")
+    new = await manager.update_settings(gid, ANN, {"absent_policy": "wait", "remind_after_hours": "2"})
     assert new.absent_policy == "wait" and (await manager.status(gid)).settings == new
     with pytest.raises(Refused) as err:
-        await manager.update_settings(gid, BOB, absent_policy="skip")
+        await manager.update_settings(gid, BOB, {"absent_policy": "skip"})
     assert err.value.code == "not_host"
 
 

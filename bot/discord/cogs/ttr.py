@@ -17,8 +17,10 @@ from discord.ext import commands
 
 from bot.discord.checks import caller
 from bot.discord.language import public_locale, tr
+from bot.discord.limits import fit_message
 from bot.discord.replies import answer
 from bot.messages import Text
+from bot.play import chat
 from bot.play.chat import EMBED_COLOR
 from bot.play.contract import GameService
 from bot.play.reply import GameError, Reply
@@ -51,7 +53,7 @@ def find_board(value: str) -> Board:
         if wanted in (normalize_name(board.id), normalize_name(board.name)):
             return board
     known = ", ".join(b.id for b in _boards())
-    raise GameError(Text("maps.unknown", {"value": value, "known": known}))
+    raise GameError(Text("maps.unknown", {"value": chat.quote(value), "known": known}))
 
 
 def find_variant(board: Board, value: str | None) -> str:
@@ -62,7 +64,9 @@ def find_variant(board: Board, value: str | None) -> str:
         if wanted in (normalize_name(vid), normalize_name(str(data.get("name", vid)))):
             return vid
     known = ", ".join(board.variants)
-    raise GameError(Text("maps.unknown_variant", {"value": value, "board": board.name, "known": known}))
+    raise GameError(
+        Text("maps.unknown_variant", {"value": chat.quote(value), "board": board.name, "known": known})
+    )
 
 
 def _matches(current: str, *names: str) -> bool:
@@ -209,12 +213,12 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
             if _is_provisional(board):
                 title += " ⚠ " + tr(interaction, "maps.provisional")
                 any_provisional = True
-            embed.add_field(name=title[:256], value="\n".join(lines)[:1024], inline=False)
+            embed.add_field(name=title, value="\n".join(lines), inline=False)
         if not embed.fields:
             embed.description = tr(interaction, "maps.none")
         if any_provisional:
             embed.set_footer(text=tr(interaction, "maps.provisional_note"))
-        await interaction.response.send_message(embed=embed, ephemeral=not share)
+        await interaction.response.send_message(**fit_message({"embed": embed}), ephemeral=not share)
 
     @app_commands.command(name="rules", description="Short rules of a board")
     @app_commands.describe(
@@ -252,12 +256,13 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
             )
             if chosen is None:
                 known = ", ".join(t.id for t in found)
-                raise GameError(Text("rules.unknown", {"topic": topic, "board": board.name, "known": known}))
+                params = {"topic": chat.quote(topic), "board": board.name, "known": known}
+                raise GameError(Text("rules.unknown", params))
             embed.title = tr(interaction, "rules.title", board=board.name, topic=chosen.title)
             embed.description = chosen.text
         if _is_provisional(board):
             embed.set_footer(text=tr(interaction, "maps.provisional_note"))
-        await interaction.response.send_message(embed=embed, ephemeral=not share)
+        await interaction.response.send_message(**fit_message({"embed": embed}), ephemeral=not share)
 
     # ------------------------------------------------------------ games
 
@@ -282,7 +287,9 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
         unknown = [o for o in chosen if o not in map.options]
         if unknown:
             known = ", ".join(map.options) or "-"
-            raise GameError(Text("maps.unknown_option", {"value": ", ".join(unknown), "known": known}))
+            raise GameError(
+                Text("maps.unknown_option", {"value": chat.quote(", ".join(unknown)), "known": known})
+            )
         who = caller(interaction)
 
         async def create(channel: int) -> Reply:
