@@ -258,6 +258,7 @@ def build_view(
         return None
     cuts = cuts if cuts is not None else Cuts()
     view = discord.ui.View(timeout=None)
+    seen: set[str] = set()  # custom ids are unique in a message
     for row_index, row in enumerate(cuts.items(rows, chat.MAX_ROWS, "rows")):
         width = 0
         for spec in row:
@@ -267,14 +268,22 @@ def build_view(
                     if width >= chat.MAX_BUTTONS:
                         cuts.dropped(f"{where} button {spec.code} (row full)")
                         continue
-                    view.add_item(_button(spec, catalog, locale, row_index, cuts))
+                    button = _button(spec, catalog, locale, row_index, cuts)
+                    if button.custom_id in seen:
+                        cuts.dropped(f"{where} button {spec.code} (its id repeats another's)")
+                        continue
+                    seen.add(button.custom_id)
+                    view.add_item(button)
                     width += 1
                 elif isinstance(spec, SelectSpec):
                     if width:
                         cuts.dropped(f"{where} select {spec.code} (a select needs a row of its own)")
                         continue
                     select = _select(spec, catalog, locale, row_index, cuts)
-                    if select is not None:
+                    if select is not None and select.custom_id in seen:
+                        cuts.dropped(f"{where} select {spec.code} (its id repeats another's)")
+                    elif select is not None:
+                        seen.add(select.custom_id)
                         view.add_item(select)
                         width = chat.MAX_BUTTONS
                 else:  # pragma: no cover - guarded by the type
@@ -303,11 +312,13 @@ def _button(spec: ButtonSpec, catalog: Catalog, locale: str, row: int, cuts: Cut
 def _select(spec: SelectSpec, catalog: Catalog, locale: str, row: int, cuts: Cuts) -> GameSelect | None:
     action = spec.code + (str(spec.row) if spec.row else "")
     options = []
+    values: set[str] = set()  # option values are unique in a select
     for o in cuts.items(spec.options, chat.MAX_OPTIONS, f"select {action} options"):
         value = join_args(o.token, o.args) or "-"
-        if len(value) > chat.MAX_OPTION_VALUE:
-            cuts.dropped(f"select {action} option {value[:20]}… (value too long)")
+        if len(value) > chat.MAX_OPTION_VALUE or value in values:
+            cuts.dropped(f"select {action} option {value[:20]} (value too long or repeated)")
             continue
+        values.add(value)
         label = cuts.text(catalog.render(o.label, locale), chat.MAX_OPTION_LABEL, f"select {action} label")
         description = catalog.render(o.description, locale)
         options.append(
