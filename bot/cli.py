@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from typing import Any
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    from bot.config import Settings
     from bot.discord.startup import run_bot
 
-    settings = Settings.from_env()
-    if args.database_url:
-        settings = replace(settings, database_url=args.database_url)
-    return run_bot(settings)
+    return run_bot(database_url=args.database_url)
 
 
 def register(sub: Any) -> None:

@@ -1,7 +1,9 @@
 """Process configuration: one frozen dataclass filled from the environment and an optional `.env` file.
 
-Values set in the process environment win over the `.env` file. Secrets never appear in the repr, so a
-`Settings` object is safe to log.
+Values set in the process environment win over the `.env` file. Secrets never appear in the repr (the token
+is left out, the database URL shown with its secrets masked), so a `Settings` object is safe to log;
+`Settings.secrets` lists them for the log filter that masks them wherever else they could show
+(`bot/discord/startup.py`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 from dotenv import dotenv_values
 
-from bot.storage.url import parse_database_url, redact_url
+from bot.storage.url import parse_database_url, redact_url, url_secrets
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -32,7 +34,7 @@ class Settings:
     """
 
     discord_token: str = field(default="", repr=False)
-    database_url: str = "sqlite:///ttr.db"
+    database_url: str = field(default="sqlite:///ttr.db", repr=False)  # shown redacted by __repr__
     test_guild_id: int | None = None
     log_level: str = "INFO"
     render_workers: int = 2
@@ -74,8 +76,25 @@ class Settings:
         return logging.getLevelName(self.log_level)
 
     def redacted_database_url(self) -> str:
-        """The database URL with any password replaced, for log lines."""
+        """The database URL with its secrets replaced, for log lines."""
         return redact_url(self.database_url)
+
+    def secrets(self) -> tuple[str, ...]:
+        """Every secret these settings hold (the token, what the database URL carries): never in a log."""
+        return tuple(s for s in (self.discord_token, *url_secrets(self.database_url)) if s)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
+        return f"Settings(database_url={self.redacted_database_url()!r}, {shown})"
+
+
+def max_render_workers() -> int:
+    """The most render processes worth starting: one per CPU this process may use (at least 2)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(2, cpus)
 
 
 def _parse(name: str, raw: str) -> Any:
@@ -89,8 +108,12 @@ def _parse(name: str, raw: str) -> Any:
             value = int(raw)
         except ValueError:
             raise SettingsError(f"{env} must be a whole number, got {raw!r}") from None
-        if value < 1:
-            raise SettingsError(f"{env} must be at least 1, got {value}")
+        most = max_render_workers()
+        if not 1 <= value <= most:
+            raise SettingsError(
+                f"{env} must be between 1 and {most} (processes that draw pictures: at most one per CPU "
+                f"this process may use, more would only compete for them), got {value}"
+            )
         return value
     if name == "log_level":
         level = raw.upper()

@@ -11,6 +11,7 @@ import logging
 import signal
 import socket
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import discord
@@ -23,14 +24,50 @@ from bot.storage import parse_database_url
 log = logging.getLogger("bot")
 
 EXIT_CONFIG = 2
+EXIT_BUG = 1
 
 
 class StartupError(RuntimeError):
     """A problem that stops the bot from starting; the message says how to fix it."""
 
 
-def setup_logging(level: str = "INFO") -> None:
-    """Log to stderr with timestamps (unless logging is already configured, e.g. by pytest).
+class SecretsFilter(logging.Filter):
+    """Masks the process's secrets (token, database password...) in every record a handler writes, its
+    traceback included: an exception from a library may echo the DSN it was given."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        super().__init__()
+        # longest first, so a secret that contains another is masked whole; very short ones would mask
+        # ordinary words everywhere, and say little
+        self.secrets = sorted({s for s in secrets if len(s) >= MIN_SECRET}, key=len, reverse=True)
+
+    def mask(self, text: str) -> str:
+        for secret in self.secrets:
+            text = text.replace(secret, "***")
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self.secrets:
+            return True
+        message = record.getMessage()
+        masked = self.mask(message)
+        if masked != message:
+            record.msg, record.args = masked, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.mask(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.mask(record.stack_info)
+        return True
+
+
+MIN_SECRET = 4
+
+
+def setup_logging(level: str = "INFO", *, secrets: Iterable[str] = ()) -> None:
+    """Log to stderr with timestamps (unless logging is already configured, e.g. by pytest); every handler
+    masks `secrets`.
 
     discord.py's own chatter stays at INFO or above; its HTTP module only logs warnings.
     """
@@ -39,6 +76,11 @@ def setup_logging(level: str = "INFO") -> None:
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"))
         root.addHandler(handler)
+    masking = SecretsFilter(secrets)
+    for each in root.handlers:
+        for old in [f for f in each.filters if isinstance(f, SecretsFilter)]:
+            each.removeFilter(old)
+        each.addFilter(masking)
     root.setLevel(level)
     logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))
     logging.getLogger("discord.http").setLevel(logging.WARNING)
@@ -119,15 +161,20 @@ def explain_startup_error(exc: BaseException) -> str | None:
     return None
 
 
-def run_bot(settings: Settings | None = None) -> int:
-    """Run the bot until stopped; returns the process exit status (0 normal, 2 start-up problem)."""
+def run_bot(settings: Settings | None = None, *, database_url: str | None = None) -> int:
+    """Run the bot until stopped; returns the process exit status (0 normal, 1 a bug, 2 start-up problem).
+
+    Without `settings`, they are read from the environment here, so a bad value ends in one line too;
+    `database_url` (``ttr bot --database-url``) overrides theirs."""
     try:
         settings = settings or Settings.from_env()
+        if database_url:
+            settings = settings.with_overrides(database_url=database_url)
     except SettingsError as exc:
         setup_logging()
         log.error("configuration problem: %s", exc)
         return EXIT_CONFIG
-    setup_logging(settings.log_level)
+    setup_logging(settings.log_level, secrets=settings.secrets())
     try:
         check_token(settings)
         check_database(settings)
@@ -142,8 +189,9 @@ def run_bot(settings: Settings | None = None) -> int:
         log.info("stopped")
     except Exception as exc:
         explanation = explain_startup_error(exc)
-        if explanation is None:
-            raise
+        if explanation is None:  # a bug: its traceback, through the log so that no secret shows in it
+            log.critical("the bot stopped on an unexpected error", exc_info=exc)
+            return EXIT_BUG
         log.error("%s", explanation)
         return EXIT_CONFIG
     return 0

@@ -14,16 +14,21 @@ hundred milliseconds of commits in a server crash for append latency (about 4 ms
 a disk with slow fsync).
 
 A ``+driver`` suffix on the scheme (``postgresql+asyncpg``, ``sqlite+aiosqlite``) is accepted.
-Error messages show the URL with its password masked (:func:`redact_url`).
+Error messages, log lines and reprs show the URL with its secrets masked (:func:`redact_url`): the password,
+and the ``password``, ``sslpassword`` and ``passfile`` query parameters.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Literal
-from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote_plus, unquote, urlencode, urlsplit, urlunsplit
 
-__all__ = ["DatabaseURL", "parse_database_url", "redact_url"]
+__all__ = ["SECRET_PARAMETERS", "DatabaseURL", "parse_database_url", "redact_url", "url_secrets"]
+
+#: query parameters whose value is a secret (or says where one is): asyncpg reads each of them
+SECRET_PARAMETERS = frozenset({"password", "sslpassword", "passfile"})
+MASK = "***"
 
 #: query option -> keyword argument of the backend's constructor, and whether it is a whole number
 _SQLITE_OPTIONS = {"busy_timeout": ("busy_timeout_ms", True), "synchronous": ("synchronous", False)}
@@ -59,15 +64,54 @@ class DatabaseURL:
     def redacted(self) -> str:
         return redact_url(self.url)
 
+    def __repr__(self) -> str:  # the URL and the DSN carry the password: a repr may reach a log
+        return f"DatabaseURL({self.redacted!r}, backend={self.backend!r}, path={self.path!r})"
+
 
 def redact_url(url: str) -> str:
-    """The URL with any password replaced, for log lines and error messages."""
+    """The URL with every secret it can carry replaced by ``***``, for log lines and error messages: the
+    password of ``user:password@`` and the values of the ``password``, ``sslpassword`` and ``passfile``
+    query parameters (asyncpg reads all of them)."""
     scheme, sep, rest = url.partition("://")
-    if not sep or "@" not in rest:
+    if not sep:
         return url
-    creds, _, host = rest.rpartition("@")
-    user = creds.split(":", 1)[0]
-    return f"{scheme}://{user}:***@{host}" if ":" in creds else url
+    rest, hash_sign, fragment = rest.partition("#")
+    rest, question, query = rest.partition("?")
+    if "@" in rest:
+        creds, _, host = rest.rpartition("@")
+        user, colon, _password = creds.partition(":")
+        rest = f"{user}:{MASK}@{host}" if colon else rest
+    if query:
+        query = "&".join(_redact_parameter(pair) for pair in query.split("&"))
+    return f"{scheme}://{rest}{question}{query}{hash_sign}{fragment}"
+
+
+def _redact_parameter(pair: str) -> str:
+    name, equals, value = pair.partition("=")
+    if equals and value and unquote(name).strip().lower() in SECRET_PARAMETERS:
+        return f"{name}={MASK}"
+    return pair
+
+
+def url_secrets(url: str) -> tuple[str, ...]:
+    """The secrets `url` carries, as written and decoded: what a log line must never show."""
+    found: list[str] = []
+    _scheme, sep, rest = url.partition("://")
+    if not sep:
+        return ()
+    rest = rest.partition("#")[0]
+    rest, _, query = rest.partition("?")
+    if "@" in rest:
+        creds = rest.rpartition("@")[0]
+        user, colon, password = creds.partition(":")
+        if colon and password:
+            found += [password, unquote(password)]
+    for pair in query.split("&"):
+        name, equals, value = pair.partition("=")
+        if equals and value and unquote(name).strip().lower() in SECRET_PARAMETERS:
+            plain = unquote(value.replace("+", " "))
+            found += [value, plain, quote_plus(plain)]  # quote_plus: how the DSN given to asyncpg writes it
+    return tuple(dict.fromkeys(found))
 
 
 def parse_database_url(url: str) -> DatabaseURL:

@@ -20,10 +20,10 @@ def test_defaults() -> None:
 
 def test_environment_wins_over_dotenv(tmp_path) -> None:  # type: ignore[no-untyped-def]
     dotenv = tmp_path / ".env"
-    dotenv.write_text("DISCORD_TOKEN=from-file\nTEST_GUILD_ID=123\nLOG_LEVEL=debug\nRENDER_WORKERS=4\n")
+    dotenv.write_text("DISCORD_TOKEN=from-file\nTEST_GUILD_ID=123\nLOG_LEVEL=debug\nRENDER_WORKERS=1\n")
     s = Settings.from_env({"DISCORD_TOKEN": "from-env", "SYNC_COMMANDS": "no"}, dotenv_path=dotenv)
     assert s.discord_token == "from-env"
-    assert s.test_guild_id == 123 and s.log_level == "DEBUG" and s.render_workers == 4
+    assert s.test_guild_id == 123 and s.log_level == "DEBUG" and s.render_workers == 1
     assert s.sync_commands is False
 
 
