@@ -9,7 +9,11 @@ from __future__ import annotations
 import discord
 import pytest
 from driver import PRIVATE_MARKERS, components, is_ephemeral, message_text, open_game, public_messages
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from bot.discord.components import ACTION
+from bot.play.press import PressCode
 from bot.play.reply import GameError
 
 
@@ -132,4 +136,52 @@ async def test_private_results_never_edit_a_public_message(simcord_env, world): 
     for message in public_messages(channel):
         text = message_text(message)
         assert not any(marker in text for marker in PRIVATE_MARKERS), text
+    assert _unexpected(simcord_env.errors) == []
+
+
+_ARG = st.from_regex(r"[^:*\s~][^:\s~]{0,12}", fullmatch=True)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+async def test_forged_presses_on_a_real_game_are_answered(simcord_env, world, data):  # type: ignore[no-untyped-def]
+    """Ids the templates accept, with the game's real turn token and arguments of any shape, on a button or
+    a select of a public message: each press gets an answer (a refusal at worst), never an error."""
+    guild, channel, alice, bob, _carol = world
+    setups = [m for m in public_messages(channel) if "Choose your destination tickets" in (m.content or "")]
+    if not setups:
+        await open_game(channel, alice, board="europe", joiners=(bob,), ais=())
+        setups = [
+            m for m in public_messages(channel) if "Choose your destination tickets" in (m.content or "")
+        ]
+    setup = setups[-1]
+    gid = next(c["custom_id"] for c in components(setup)).split(":")[1]
+    menu = await alice.click(setup, custom_id=f"ttr:{gid}:decide")
+    options = [o["value"] for c in components(menu.response or setup) for o in c.get("options", [])]
+    tokens = [o.split("~")[0] for o in options] or ["t0"]
+    code = data.draw(st.sampled_from([c.value for c in PressCode]) | st.from_regex(ACTION, fullmatch=True))
+    token = data.draw(st.integers(0, 50).map(lambda i: tokens[i % len(tokens)]) | _ARG)
+    args = data.draw(st.lists(_ARG, max_size=3))
+    arg = "~".join([token, *args])[:40]
+    as_select = data.draw(st.booleans())
+    custom_id = f"ttr:{gid}:{code}:*" if as_select else f"ttr:{gid}:{code}:{arg}"
+    view = discord.ui.View(timeout=None)
+    if as_select:
+        view.add_item(
+            discord.ui.Select(custom_id=custom_id, options=[discord.SelectOption(label="x", value=arg)])
+        )
+    else:
+        view.add_item(discord.ui.Button(label="x", custom_id=custom_id))
+    message = await simcord_env.bot.get_channel(channel.id).send("public message", view=view)
+    who = data.draw(st.sampled_from([alice, bob]))
+    if as_select:
+        result = await who.select(message, [arg], custom_id=custom_id)
+    else:
+        result = await who.click(message, custom_id=custom_id)
+    assert result.acknowledged, custom_id
+    if result.response is not None:
+        assert "something went wrong" not in (result.response.content or ""), custom_id
+    now = next(m for m in channel.history() if m.id == message.id)
+    if now.content != "public message":  # only a public reply may replace a public message
+        assert not any(marker in message_text(now) for marker in PRIVATE_MARKERS), message_text(now)
     assert _unexpected(simcord_env.errors) == []
