@@ -146,7 +146,8 @@ _ARG = st.from_regex(r"[^:*\s~][^:\s~]{0,12}", fullmatch=True)
 @given(data=st.data())
 async def test_forged_presses_on_a_real_game_are_answered(simcord_env, world, data):  # type: ignore[no-untyped-def]
     """Ids the templates accept, with the game's real turn token and arguments of any shape, on a button or
-    a select of a public message: each press gets an answer (a refusal at worst), never an error."""
+    a select (either template on either kind) of a public message: each press gets an answer (a refusal at
+    worst), never an error, and no private result replaces the public message."""
     guild, channel, alice, bob, _carol = world
     setups = [m for m in public_messages(channel) if "Choose your destination tickets" in (m.content or "")]
     if not setups:
@@ -163,8 +164,8 @@ async def test_forged_presses_on_a_real_game_are_answered(simcord_env, world, da
     token = data.draw(st.integers(0, 50).map(lambda i: tokens[i % len(tokens)]) | _ARG)
     args = data.draw(st.lists(_ARG, max_size=3))
     arg = "~".join([token, *args])[:40]
-    as_select = data.draw(st.booleans())
-    custom_id = f"ttr:{gid}:{code}:*" if as_select else f"ttr:{gid}:{code}:{arg}"
+    as_select = data.draw(st.booleans())  # the kind of component, and independently the template of its id
+    custom_id = f"ttr:{gid}:{code}:*" if data.draw(st.booleans()) else f"ttr:{gid}:{code}:{arg}"
     view = discord.ui.View(timeout=None)
     if as_select:
         view.add_item(
