@@ -49,7 +49,10 @@ class SecretsFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if not self.secrets:
             return True
-        message = record.getMessage()
+        try:
+            message = record.getMessage()
+        except Exception:  # noqa: BLE001 - a bad format is the handler's to report; a filter never raises
+            return True
         masked = self.mask(message)
         if masked != message:
             record.msg, record.args = masked, None
