@@ -32,6 +32,8 @@ from .layout import (
     text_width,
 )
 from .model import BoardView, LastMove, PlayerPanel
+from .regions import PALETTE as REGION_PALETTE
+from .regions import region_colors, regions_svg
 from .words import ENGLISH, PictureWords
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -412,26 +414,12 @@ def _station(x: float, y: float, color: str, colorblind: bool) -> str:
 
 def _cities_svg(board: Board, lay: Layout, colorblind: bool) -> str:
     out = []
-    region_colors: dict[str, str] = {}
-    palette = [
-        "#e8590c",
-        "#1c7ed6",
-        "#37b24d",
-        "#ae3ec9",
-        "#f59f00",
-        "#0ca678",
-        "#d6336c",
-        "#5c7cfa",
-        "#74b816",
-    ]
+    colors = region_colors(board)
     for (c, _frame), (x, y) in sorted(lay.cities.items()):
         city = board.cities[c]
         if city.dead_end:
             continue
-        region = city.extra.get("region")
-        ring = "#ffffff"
-        if region:
-            ring = region_colors.setdefault(region, palette[len(region_colors) % len(palette)])
+        ring = colors.get(str(city.extra.get("region")), "#ffffff")
         out.append(
             f'<g id="city-{c}" class="city"><circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R + 2.5)}" fill="{ring}"/>'
             f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R)}" fill="#c0392b" stroke="#5a1a12" stroke-width="1.4"/>'
@@ -490,21 +478,10 @@ def _pieces_svg(board: Board, lay: Layout, view: BoardView, colorblind: bool) ->
                     out.append(
                         f'<text x="{_f(px + 5)}" y="{_f(y + 28)}" font-size="9" font-weight="bold" fill="#111">{n}</text>'
                     )
-    if view.regions:
-        regions = sorted(set(view.regions.values()))
-        palette = [
-            "#e8590c",
-            "#1c7ed6",
-            "#37b24d",
-            "#ae3ec9",
-            "#f59f00",
-            "#0ca678",
-            "#d6336c",
-            "#5c7cfa",
-            "#74b816",
-        ]
+    if view.regions:  # a view's own regions (the printed map already rings each city in its board region)
+        colors = region_colors(board)
         for c, region in view.regions.items():
-            ring = palette[regions.index(region) % len(palette)]
+            ring = colors.get(region, REGION_PALETTE[sum(map(ord, region)) % len(REGION_PALETTE)])
             for _fr, (x, y) in spots(c):
                 out.append(
                     f'<circle class="region" cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R + 1.5)}" fill="none" '
@@ -637,6 +614,39 @@ def _background(lay: Layout) -> str:
     return "".join(out)
 
 
+INSET_INK = "#41525c"
+
+
+def _inset_joins(lay: Layout) -> tuple[str, str]:
+    """Each zoom inset joined to its place on the main map: (leader lines, frames). The dashed leader line runs
+    under the routes, from the inset's frame to the frame around the place, which is drawn over the routes (a
+    hub's trains would hide it) but under the cities and their names."""
+    insets = {fr.name: fr for fr in lay.frames if fr.name != "main"}
+    leaders, frames = [], []
+    for name, (x0, y0, x1, y1) in lay.zoom_areas:
+        fr = insets.get(name)
+        if fr is None:
+            continue
+        ix0, iy0, ix1, iy1 = fr.x, fr.y, fr.x + fr.w, fr.y + fr.h
+        # nearest points of each box to the other's centre
+        ax = min(max((ix0 + ix1) / 2, x0), x1)
+        ay = min(max((iy0 + iy1) / 2, y0), y1)
+        bx = min(max((x0 + x1) / 2, ix0), ix1)
+        by = min(max((y0 + y1) / 2, iy0), iy1)
+        leaders.append(
+            f'<g class="zoom-leader zoom-{escape(name)}" stroke-linecap="round">'
+            f'<path d="M{_f(ax)},{_f(ay)}L{_f(bx)},{_f(by)}" fill="none" stroke="{INSET_INK}" stroke-width="2.4" '
+            f'stroke-dasharray="7,5" opacity="0.8"/><circle cx="{_f(bx)}" cy="{_f(by)}" r="4.5" '
+            f'fill="{INSET_INK}"/></g>'
+        )
+        box = f'x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" height="{_f(y1 - y0)}" rx="7" fill="none"'
+        frames.append(
+            f'<g class="zoom-area zoom-{escape(name)}"><rect {box} stroke="#ffffff" stroke-width="5.5" '
+            f'opacity="0.85"/><rect {box} stroke="{INSET_INK}" stroke-width="3"/></g>'
+        )
+    return "".join(leaders), "".join(frames)
+
+
 def _card(x: float, y: float, w: float, h: float, ctype: int) -> str:
     name = "locomotive" if ctype == LOCOMOTIVE else (COLORS[ctype] if 0 <= ctype < len(COLORS) else "gray")
     fill = CARD_FILL.get(name, "#cccccc")
@@ -685,7 +695,8 @@ def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool, w
     show_cards = not view.final and bool(view.face_up or view.deck or view.discard)
     reserved = (165 if show_cards else 0) + (80 if view.last_move else 0) + 90
     n = max(1, len(view.players))
-    row_h = max(48.0, min(62.0, (height - y - reserved) / n - 7))
+    extra_lines = max((len(_stat_lines(s, p, view)) - 1 for s, p in enumerate(view.players)), default=0)
+    row_h = max(48.0, min(62.0, (height - y - reserved) / n - 7)) + extra_lines * _STAT_LINE_H
     for seat, p in enumerate(view.players):
         y = _player_row(out, seat, p, view, x0, y, w, colorblind, row_h)
     if show_cards:
@@ -762,8 +773,17 @@ _ICONS = {  # 16x16 pictograms for the panel, drawn around (0, 0)
     "depots": "M-7,7v-9h14v9ZM-8,-2l8,-5 8,5",
     "track": "M-7,7V-7M-7,-7h11l-3,3 3,3h-11",
     "done": "M-7,0l5,5 9,-10",
+    "ferry_cards": "M-8,1h16l-3,6h-10ZM-4,1v-5h7v5M-1,-4v-4",
+    "merchandise": "M-7,-6h14v13h-14ZM-7,-1h14M0,-6v5",
+    "meeples": "M0,-7.5a3,3 0 1,0 .1,0ZM-5,7v-4a5,4 0 0,1 10,0v4Z",
 }  # fmt: skip
-_ICON_LINE = {"cards", "tickets", "depots", "track", "done"}
+_ICON_LINE = {"cards", "tickets", "depots", "track", "done", "ferry_cards", "merchandise"}
+# The player rows' counts after trains, cards and tickets: (pictogram, PlayerPanel field), in drawing order.
+_ROW_STATS = (
+    ("stations", "stations"), ("passengers", "passengers"), ("merchandise", "merchandise"),
+    ("ferry_cards", "ferry_cards"), ("bullets", "bullet_trains"), ("depots", "depots"),
+    ("done", "completed_tickets"),
+)  # fmt: skip
 
 
 def _icon(kind: str, x: float, y: float) -> str:
@@ -779,12 +799,13 @@ def _icon(kind: str, x: float, y: float) -> str:
 def _icon_legend(out: list[str], view: BoardView, x0: float, y: float, words: PictureWords) -> None:
     """What the pictograms of the player rows mean (only those in use)."""
     used = ["trains", "cards", "tickets"]
-    for kind, attr in (("stations", "stations"), ("passengers", "passengers"), ("bullets", "bullet_trains"),
-                       ("depots", "depots"), ("done", "completed_tickets")):  # fmt: skip
+    for kind, attr in _ROW_STATS:
         if any(getattr(p, attr) is not None for p in view.players):
             used.append(kind)
     if view.bullet_track:
         used.append("track")
+    if any(p.meeples is not None for p in view.players):
+        used.append("meeples")
     if not view.players:
         return
     x = x0 + 24
@@ -832,27 +853,44 @@ def _player_row(
         f'<text class="score" x="{_f(x0 + w - 22)}" y="{_f(y + 30)}" font-size="24" font-weight="bold" '
         f'text-anchor="end" fill="{INK}">{p.score}</text>'
     )
-    stats = [("trains", p.trains), ("cards", p.cards), ("tickets", p.tickets)]
-    for kind, value in (
-        ("stations", p.stations),
-        ("passengers", p.passengers),
-        ("bullets", p.bullet_trains),
-        ("depots", p.depots),
-        ("track", view.bullet_track.get(seat)),
-        ("done", p.completed_tickets),
-    ):
-        if value is not None:
-            stats.append((kind, value))
-    step = min(62.0, (w - 40) / len(stats))
-    for k, (kind, value) in enumerate(stats):
-        cx = x0 + 30 + k * step
-        out.append(_icon(kind, cx, y + h - 13))
-        out.append(
-            f'<text class="stat stat-{kind}" x="{_f(cx + 12)}" y="{_f(y + h - 7.5)}" font-size="15" '
-            f'font-weight="bold" fill="#333">{value}</text>'
-        )
+    lines = _stat_lines(seat, p, view)
+    base = y + h - 13 - (len(lines) - 1) * _STAT_LINE_H
+    for row, stats in enumerate(lines):
+        cy = base + row * _STAT_LINE_H
+        step = min(62.0, (w - 40) / max(1, len(stats)))
+        for k, (kind, value) in enumerate(stats):
+            cx = x0 + 30 + k * step
+            if kind.startswith("meeple-"):  # one little person per meeple colour, in that colour
+                colname = kind.removeprefix("meeple-")
+                fill = PLAYER_FILL.get(colname, ROUTE_FILL.get(colname, colname))
+                out.append(_person(cx, cy - 1, fill, f"stat-meeple meeple-{escape(colname)}"))
+            else:
+                out.append(_icon(kind, cx, cy))
+            out.append(
+                f'<text class="stat stat-{escape(kind)}" x="{_f(cx + 12)}" y="{_f(cy + 5.5)}" font-size="15" '
+                f'font-weight="bold" fill="#333">{value}</text>'
+            )
     out.append("</g>")
     return y + h + 7
+
+
+_STAT_LINE_H = 22.0
+_STATS_PER_LINE = 5
+
+
+def _stat_lines(seat: int, p: PlayerPanel, view: BoardView) -> list[list[tuple[str, int]]]:
+    """A player row's counts as lines of (pictogram, value): the counts first, then meeples by colour."""
+    stats = [("trains", p.trains), ("cards", p.cards), ("tickets", p.tickets)]
+    for kind, attr in _ROW_STATS:
+        value = getattr(p, attr)
+        if value is not None:
+            stats.append((kind, value))
+        if kind == "bullets" and view.bullet_track.get(seat) is not None:
+            stats.append(("track", view.bullet_track[seat]))
+    lines = [stats[k : k + _STATS_PER_LINE] for k in range(0, len(stats), _STATS_PER_LINE)]
+    if p.meeples is not None:
+        lines.append([(f"meeple-{name}", n) for name, n in p.meeples])
+    return lines
 
 
 def _tickets_block(out, board, view, x0, y, w, height, words: PictureWords) -> float:
@@ -975,14 +1013,20 @@ def static_layer(board: Board, *, colorblind: bool = True, words: PictureWords =
     Never changes during a game, so the PNG path renders it once per board and reuses it.
     """
     lay = layout_of(board)
+    region_tints, region_names = regions_svg(board)
+    inset_leaders, inset_frames = _inset_joins(lay)
     return "".join(
         [
             _defs().replace("{mw}", _f(lay.map_w)).replace("{mh}", _f(lay.map_h)),
             _background(lay),
+            region_tints,
+            inset_leaders,
             '<g class="routes">',
             *(_route_static(board, lay, g.route, colorblind) for g in lay.routes),
             "</g>",
+            inset_frames,
             _cities_svg(board, lay, colorblind),
+            region_names,
             _labels_svg(board, lay),
             _panel_chrome(lay.height, colorblind, words),
         ]
@@ -1023,6 +1067,8 @@ def game_layer(
     parts.append("</g>")
     if view.final and view.ticket_routes:
         parts.append(_ticket_arcs_svg(lay, view))
+    if lay.zoom_areas and view.routes:  # claimed trains would hide the frames around the zoomed places
+        parts.append(_inset_joins(lay)[1])
     parts.append(_pieces_svg(board, lay, view, colorblind))
     covered = _labels_under(lay, set(view.routes) | set(hl_routes))
     if covered and labels_on_top:  # names that a claimed route now hides are drawn again on top

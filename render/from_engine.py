@@ -82,6 +82,11 @@ def board_view(state: GameState, *, sheets: list[ScoreSheet] | None = None, titl
                 passengers=extra.get("passengers") if "passengers" in extra else None,
                 bullet_trains=None,
                 depots=p["depots"] if "warehouses" in state.options else None,
+                ferry_cards=p["ferry_cards"] if "ferry_cards" in modules else None,
+                merchandise=extra.get("points_in_play", 0) if "merchandise" in modules else None,
+                meeples=tuple(zip(modules["meeples"]["colors"], extra.get("meeples", ()), strict=False))
+                if "meeples" in modules
+                else None,
                 completed_tickets=sheets[seat].completed_tickets if final and sheets else None,
             )
         )

@@ -110,6 +110,9 @@ class Layout:
     flags: tuple[Flag, ...]
     labels: tuple[Label, ...]
     country_labels: tuple[Label, ...]
+    # Where each zoom inset's places lie on the main map: (zoom name, (x0, y0, x1, y1)), for the frame and the
+    # leader line that join an inset to its place
+    zoom_areas: tuple[tuple[str, tuple[float, float, float, float]], ...] = ()
 
     def city_positions(self, city: int) -> list[tuple[str, Point]]:
         return [(f, p) for (c, f), p in self.cities.items() if c == city]
@@ -611,6 +614,10 @@ def compute_layout(board: Board) -> Layout:
     geoms.sort(key=lambda g: g.route)
 
     labels, country_labels = _place_labels(board, cities, geoms, flags, boxes, label_pref)
+    zoom_areas = tuple(
+        (z, _zoom_area(board, in_frame[z], fit, cities, (0.0, 0.0, float(MAP_W), map_h)))
+        for z in sorted(k for k in in_frame if k != "main")
+    )
     return Layout(
         board.id,
         float(CANVAS_W),
@@ -623,7 +630,36 @@ def compute_layout(board: Board) -> Layout:
         tuple(flags),
         tuple(labels),
         tuple(country_labels),
+        zoom_areas,
     )
+
+
+def _zoom_area(
+    board: Board,
+    ids: list[int],
+    fit: _Fit,
+    cities: dict[tuple[int, str], Point],
+    box: tuple[float, float, float, float],
+) -> tuple[float, float, float, float]:
+    """The main-map box of a zoom's places: their projected extent, moved with a place shown on both (the main
+    map's relaxed position wins), at least a small box around it, kept inside the map."""
+    pts = [fit(*_lonlat(board, i)) for i in ids]
+    dx = dy = 0.0
+    twins = [i for i in ids if (i, "main") in cities]
+    if twins:
+        tx, ty = fit(*_lonlat(board, twins[0]))
+        mx, my = cities[(twins[0], "main")]
+        dx, dy = mx - tx, my - ty
+    xs = [p[0] + dx for p in pts]
+    ys = [p[1] + dy for p in pts]
+    pad = 14.0
+    x0, y0, x1, y1 = min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    w, h = max(x1 - x0, 84.0), max(y1 - y0, 64.0)
+    bx0, by0, bx1, by1 = box[0] + 4, box[1] + 4, box[2] - 4, box[3] - 4
+    x0, x1 = max(bx0, cx - w / 2), min(bx1, cx + w / 2)
+    y0, y1 = max(by0, cy - h / 2), min(by1, cy + h / 2)
+    return (round(x0, 1), round(y0, 1), round(x1, 1), round(y1, 1))
 
 
 # ---------------------------------------------------------------------------------------------------- labels

@@ -36,6 +36,9 @@ class PlayerPanel:
     passengers: int | None = None  # passengers left (Märklin)
     bullet_trains: int | None = None  # bullet trains left (Japan)
     depots: int | None = None  # depots left (warehouses option)
+    ferry_cards: int | None = None  # Ferry cards held (Italy): a public count
+    merchandise: int | None = None  # merchandise points collected (Märklin)
+    meeples: tuple[tuple[str, int], ...] | None = None  # meeples taken per meeple colour (Germany)
     completed_tickets: int | None = None  # shown only when public (end of game)
 
 

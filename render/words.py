@@ -42,6 +42,9 @@ class PictureWords:
     icon_depots: str = "depots"
     icon_track: str = "bullet track"
     icon_done: str = "tickets done"
+    icon_ferry_cards: str = "ferry cards"
+    icon_merchandise: str = "merchandise points"
+    icon_meeples: str = "meeples taken"
     # colour names (route-letter legend)
     color_red: str = "red"
     color_blue: str = "blue"
@@ -63,6 +66,12 @@ class PictureWords:
     ticket_blocked: str = "✘ blocked"
     needs_trains_one: str = "needs {n} train"
     needs_trains_other: str = "needs {n} trains"
+    # the private ticket map (render.tickets_map)
+    map_title: str = "Your tickets on the map"
+    map_done: str = "ticket done"
+    map_path: str = "cheapest path left"
+    map_network: str = "your routes"
+    map_blocked: str = "cannot be completed"
     # the end-of-game score chart: its parts (route points, tickets, each bonus) and the losses
     part_routes: str = "routes"
     part_tickets: str = "tickets"
