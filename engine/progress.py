@@ -19,12 +19,13 @@ class TicketProgress:
     trains_needed: int | None  # None: cannot be completed any more
 
 
-def trains_needed(state: GameState, seat: int, a: int, b: int) -> int | None:
-    """Fewest trains to link places a and b over the seat's own routes (free) and unclaimed routes."""
+def _cheapest(state: GameState, seat: int, a: int, b: int) -> tuple[int, list[int]] | None:
+    """Fewest trains to link places a and b over the seat's own routes (free) and unclaimed routes, and the routes
+    of one such path (Dijkstra; ties go to the first route of the board)."""
     board = state.board
     owner = state.route_owner
     shared = set(shared_routes(state))
-    adj: dict[int, list[tuple[int, int]]] = {}
+    adj: dict[int, list[tuple[int, int, int]]] = {}
     for r in board.routes:
         o = owner[r.id]
         if o == seat or r.id in shared:
@@ -34,23 +35,57 @@ def trains_needed(state: GameState, seat: int, a: int, b: int) -> int | None:
         else:
             continue
         na, nb = board.route_nodes[r.id]
-        adj.setdefault(na, []).append((nb, cost))
-        adj.setdefault(nb, []).append((na, cost))
+        adj.setdefault(na, []).append((nb, cost, r.id))
+        adj.setdefault(nb, []).append((na, cost, r.id))
     # Routes into a dead end end at distinct nodes; a city's own node is the place itself.
     targets = set(board.place_nodes[b])
     dist: dict[int, int] = {}
-    heap = [(0, n) for n in board.place_nodes[a]]
+    came: dict[int, tuple[int, int]] = {}  # node -> (previous node, route)
+    best: dict[int, int] = {}
+    heap = [(0, n, -1, -1) for n in board.place_nodes[a]]
     while heap:
-        d, node = heapq.heappop(heap)
+        d, node, prev, route = heapq.heappop(heap)
         if node in dist:
             continue
         dist[node] = d
+        if route >= 0:
+            came[node] = (prev, route)
         if node in targets:
-            return d
-        for other, cost in adj.get(node, ()):
-            if other not in dist:
-                heapq.heappush(heap, (d + cost, other))
+            path = []
+            while node in came:
+                node, route = came[node]
+                path.append(route)
+            return d, path[::-1]
+        for other, cost, rid in adj.get(node, ()):
+            if other not in dist and d + cost < best.get(other, d + cost + 1):
+                best[other] = d + cost
+                heapq.heappush(heap, (d + cost, other, node, rid))
     return None
+
+
+def trains_needed(state: GameState, seat: int, a: int, b: int) -> int | None:
+    """Fewest trains to link places a and b over the seat's own routes (free) and unclaimed routes."""
+    found = _cheapest(state, seat, a, b)
+    return None if found is None else found[0]
+
+
+def cheapest_paths(state: GameState, seat: int) -> dict[int, tuple[int, ...]]:
+    """For each open ticket of `seat` that can still be completed: the unclaimed routes of its cheapest completion
+    (route ids in path order; the seat's own routes on the way are left out). Done and blocked tickets have no
+    entry. Private to the seat (it names their tickets)."""
+    board = state.board
+    owner = state.route_owner
+    player = state.players[seat]
+    uf = network(state, player.routes + shared_routes(state))
+    out: dict[int, tuple[int, ...]] = {}
+    for t in player.tickets:
+        tk = board.tickets[t]
+        if joined(state, uf, tk.a, tk.b):
+            continue
+        found = _cheapest(state, seat, tk.a, tk.b)
+        if found is not None:
+            out[t] = tuple(r for r in found[1] if owner[r] == NOBODY)
+    return out
 
 
 def ticket_progress(state: GameState, seat: int) -> list[TicketProgress]:

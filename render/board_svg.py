@@ -728,9 +728,11 @@ def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool, w
         for line in _wrap(move_text, 42)[:3]:
             y += 18
             out.append(f'<text x="{x0 + 16}" y="{_f(y)}" font-size="14" fill="{INK}">{escape(line)}</text>')
+    legend = _icon_legend_lines(view, words)
+    legend_y = height - 120 - 20 * max(0, len(legend) - 1)
     if view.final and view.ticket_routes:
-        y = _tickets_block(out, board, view, x0, y + 14, w, height, words)
-    _icon_legend(out, view, x0, height - 120, words)
+        y = _tickets_block(out, board, view, x0, y + 14, w, legend_y - 20, words)
+    _icon_legend(out, legend, x0, legend_y)
     out.append("</g>")
     return "".join(out)
 
@@ -796,8 +798,10 @@ def _icon(kind: str, x: float, y: float) -> str:
     return f'<path class="icon icon-{kind}" transform="translate({_f(x)},{_f(y)})" d="{d}" fill="#555"/>'
 
 
-def _icon_legend(out: list[str], view: BoardView, x0: float, y: float, words: PictureWords) -> None:
-    """What the pictograms of the player rows mean (only those in use)."""
+def _icon_legend_lines(view: BoardView, words: PictureWords) -> list[list[tuple[str, str, float]]]:
+    """The legend of the pictograms in use, as lines of (pictogram, word, width)."""
+    if not view.players:
+        return []
     used = ["trains", "cards", "tickets"]
     for kind, attr in _ROW_STATS:
         if any(getattr(p, attr) is not None for p in view.players):
@@ -806,18 +810,30 @@ def _icon_legend(out: list[str], view: BoardView, x0: float, y: float, words: Pi
         used.append("track")
     if any(p.meeples is not None for p in view.players):
         used.append("meeples")
-    if not view.players:
-        return
-    x = x0 + 24
+    lines: list[list[tuple[str, str, float]]] = [[]]
+    x = 24.0
     for kind in used:
         word = words.text(f"icon_{kind}")
         width = 22 + len(word) * 6.6
-        if x + width > x0 + PANEL_W - 10:
-            x = x0 + 24
-            y += 20
-        out.append(_icon(kind, x, y - 4))
-        out.append(f'<text x="{_f(x + 11)}" y="{_f(y)}" font-size="11.5" fill="#555">{escape(word)}</text>')
+        if x + width > PANEL_W - 10 and lines[-1]:
+            lines.append([])
+            x = 24.0
+        lines[-1].append((kind, word, width))
         x += width + 8
+    return lines
+
+
+def _icon_legend(out: list[str], lines: list[list[tuple[str, str, float]]], x0: float, y: float) -> None:
+    """What the pictograms of the player rows mean (only those in use)."""
+    for row in lines:
+        x = x0 + 24
+        for kind, word, width in row:
+            out.append(_icon(kind, x, y - 4))
+            out.append(
+                f'<text x="{_f(x + 11)}" y="{_f(y)}" font-size="11.5" fill="#555">{escape(word)}</text>'
+            )
+            x += width + 8
+        y += 20
 
 
 def _player_row(
@@ -866,9 +882,10 @@ def _player_row(
                 out.append(_person(cx, cy - 1, fill, f"stat-meeple meeple-{escape(colname)}"))
             else:
                 out.append(_icon(kind, cx, cy))
+            ink = "#9a968e" if value == 0 and kind.startswith("meeple-") else "#333"
             out.append(
                 f'<text class="stat stat-{escape(kind)}" x="{_f(cx + 12)}" y="{_f(cy + 5.5)}" font-size="15" '
-                f'font-weight="bold" fill="#333">{value}</text>'
+                f'font-weight="bold" fill="{ink}">{value}</text>'
             )
     out.append("</g>")
     return y + h + 7
@@ -893,8 +910,8 @@ def _stat_lines(seat: int, p: PlayerPanel, view: BoardView) -> list[list[tuple[s
     return lines
 
 
-def _tickets_block(out, board, view, x0, y, w, height, words: PictureWords) -> float:
-    """Every player's tickets, done or failed (final board only), in one or two columns."""
+def _tickets_block(out, board, view, x0, y, w, bottom, words: PictureWords) -> float:
+    """Every player's tickets, done or failed (final board only), in one or two columns above `bottom`."""
     out.append(
         f'<text x="{x0 + 16}" y="{_f(y + 8)}" font-size="14" font-weight="bold" fill="{INK}">{escape(words.tickets)}</text>'
     )
@@ -906,7 +923,7 @@ def _tickets_block(out, board, view, x0, y, w, height, words: PictureWords) -> f
         for t in lines
     ]
     step = 15.0
-    room = max(1, int((height - 140 - y) // step))
+    room = max(1, int((bottom - y) // step) - 1)
     cols = 1 if len(items) <= room else 2
     shown = items[: room * cols]
     colw = (w - 32) / cols
@@ -1042,9 +1059,11 @@ def game_layer(
     height: float | None = None,
     labels_on_top: bool = True,
     compact: bool = False,
+    panel: bool = True,
     words: PictureWords = ENGLISH,
 ) -> str:
-    """What a game adds over :func:`static_layer`: highlight, claimed/closed routes, pieces and the panel."""
+    """What a game adds over :func:`static_layer`: highlight, claimed/closed routes, pieces and (with `panel`) the
+    panel."""
     lay = layout_of(board)
     height = height or canvas_height(lay, view)
     parts = [_defs().replace("{mw}", _f(lay.map_w)).replace("{mh}", _f(lay.map_h))]
@@ -1073,7 +1092,8 @@ def game_layer(
     covered = _labels_under(lay, set(view.routes) | set(hl_routes))
     if covered and labels_on_top:  # names that a claimed route now hides are drawn again on top
         parts.append(_labels_svg(board, lay, covered))
-    parts.append(_panel_svg(board, view, height, colorblind, words))
+    if panel:
+        parts.append(_panel_svg(board, view, height, colorblind, words))
     return "".join(parts)
 
 

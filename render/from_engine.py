@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.progress import cheapest_paths
 from engine.scoring import ScoreSheet, final_scores
 from engine.state import GameState
 from engine.views import player_view, public_view
@@ -12,6 +13,7 @@ from maps import CARD_NAMES
 from render.hand import HandTicket
 from render.model import PLAYER_COLORS, BoardView, LastMove, PlayerPanel, TicketLine
 from render.summary import ScoreRow
+from render.tickets_map import MapTicket, TicketMap
 
 
 def seat_color(seat: int) -> str:
@@ -142,6 +144,20 @@ def hand_picture_data(state: GameState, seat: int) -> tuple[dict[str, int], list
         HandTicket(t["a"], t["b"], t["points"], t["done"], t["trains_needed"]) for t in mine["tickets"]
     ]
     return dict(mine["hand"]), tickets
+
+
+def ticket_map_data(state: GameState, seat: int) -> TicketMap:
+    """A player's own tickets and the cheapest remaining path of each open one, for the private ticket map (only
+    ever sent to that player)."""
+    mine = player_view(state, seat)["you"]
+    paths = cheapest_paths(state, seat)
+    tickets = []
+    for t in mine["tickets"]:
+        tk = state.board.tickets[t["id"]]
+        tickets.append(
+            MapTicket(tk.a, tk.b, t["points"], t["done"], t["trains_needed"], paths.get(t["id"], ()))
+        )
+    return TicketMap(seat=seat, tickets=tuple(tickets))
 
 
 def summary_rows(state: GameState, sheets: list[ScoreSheet] | None = None) -> list[ScoreRow]:
