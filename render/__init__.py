@@ -16,6 +16,9 @@ Public API
 - :func:`render.hand.render_hand_png` ``(cards, tickets, *, width=800, colorblind=True, words=...)``,
   :func:`render.summary.render_summary_png` ``(rows, *, width=1000, words=...)``,
   :func:`render.gif.render_game_gif` ``(board, views, *, width=800, frame_ms=600, ...)``.
+- :func:`render.tickets_map.render_ticket_map_png` ``(board_or_id, view, mine, *, width=1600, colorblind=True,
+  words=...)``: the private ticket map of one player (``mine``: a :class:`render.tickets_map.TicketMap`, made by
+  :func:`render.from_engine.ticket_map_data` ``(state, seat)``); only ever sent to that player.
 - :mod:`render.layout`: the board geometry (projection, city positions, train spaces, label places), cached per
   board; ``render/tools/extract_geo.py`` made the coastlines in ``maps/geo/`` (dev-only, run once).
 """

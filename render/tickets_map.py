@@ -29,6 +29,7 @@ from .board_svg import (
     _f,
     _fit_pair,
     _labels_svg,
+    _panel_chrome,
     _player_fill,
     _svg_open,
     _wrap,
@@ -96,23 +97,28 @@ def render_ticket_map_png(
     colorblind: bool = True,
     words: PictureWords = ENGLISH,
 ) -> bytes:
-    """The private ticket map as PNG bytes, over the board's cached printed map (see :mod:`render.png`). `board`
-    may be a board id, so that a render pool worker loads it: ``await pool.run("render.tickets_map.
-    render_ticket_map_png", board_id, view, mine, words=words)``."""
-    from .png import _encode, _rasterise, _static_surface
+    """The private ticket map as PNG bytes: the public board picture as :func:`render.png.render_board_png` draws
+    it (no last-move glow), a new panel over its panel, and the owner's marks on top. `board` may be a board id,
+    so that a render pool worker loads it: ``await pool.run("render.tickets_map.render_ticket_map_png", board_id,
+    view, mine, words=words)``."""
+    from .png import _board_surface, _encode, _rasterise
 
     if isinstance(board, str):
         board = load_board(board)
     view = view or BoardView()
     lay = layout_of(board)
     height = canvas_height(lay, view)
-    base = _static_surface(board, width, colorblind, words=words)
+    public = _board_surface(
+        board, view, width=width, colorblind=colorblind, highlight=LastMove(), words=words
+    )
     svg = (
         _svg_open(width, height)
-        + _private_layers(board, lay, view, mine, height, colorblind, words)
+        + _owner_marks(board, lay, view, mine)
+        + _panel_chrome(height, colorblind, words)
+        + _panel(board, view, mine, height, words)
         + "</svg>"
     )
-    return _encode(_rasterise(svg, width, base))
+    return _encode(_rasterise(svg, width, public))
 
 
 def _private_layers(
@@ -128,16 +134,19 @@ def _private_layers(
     public = game_layer(
         board, view, colorblind=colorblind, highlight=LastMove(), height=height, panel=False, words=words
     )
+    return public + _owner_marks(board, lay, view, mine) + _panel(board, view, mine, height, words)
+
+
+def _owner_marks(board: Board, lay: Layout, view: BoardView, mine: TicketMap) -> str:
+    """Over the public map: a veil, the owner's network, their paths, their ticket cities and those cities' names."""
     return (
-        public
-        + '<g class="ticket-map">'
+        '<g class="ticket-map">'
         + _wash(lay)
         + _network(lay, view, mine)
         + _paths(lay, mine)
         + _ticket_cities(lay, mine)
         + _labels_svg(board, lay, {c for t in mine.tickets for c in (t.a, t.b)})
         + "</g>"
-        + _panel(board, view, mine, height, words)
     )
 
 
@@ -241,24 +250,24 @@ def _panel(board: Board, view: BoardView, mine: TicketMap, height: float, words:
     shown = 0
     for t in mine.tickets:
         need = not t.done and t.trains_needed is not None
-        if y + 22 + (15 if need else 0) > legend_top - 18:
+        if y + 26 + (17 if need else 0) > legend_top - 18:
             break
-        y += 22
+        y += 26
         a, b = board.cities[t.a].name, board.cities[t.b].name
         mark = "✔" if t.done else ("●" if need else "✘")
         points = f"+{t.points}" if t.done else (str(t.points) if need else f"−{t.points}")
         out.append(
-            f'<g class="ticket-row{" done" if t.done else ""}"><text x="{x0 + 18}" y="{_f(y)}" font-size="15" '
+            f'<g class="ticket-row{" done" if t.done else ""}"><text x="{x0 + 18}" y="{_f(y)}" font-size="17" '
             f'font-weight="bold" fill="{_ink(t)}">{mark}</text>'
-            f'<text x="{x0 + 38}" y="{_f(y)}" font-size="14.5" font-weight="bold" fill="{INK}">'
-            f"{escape(_fit_pair(a, b, w - 100, 14.5))}</text>"
-            f'<text x="{_f(x0 + w - 18)}" y="{_f(y)}" font-size="14.5" font-weight="bold" text-anchor="end" '
+            f'<text x="{x0 + 38}" y="{_f(y)}" font-size="17" font-weight="bold" fill="{INK}">'
+            f"{escape(_fit_pair(a, b, w - 100, 17))}</text>"
+            f'<text x="{_f(x0 + w - 18)}" y="{_f(y)}" font-size="17" font-weight="bold" text-anchor="end" '
             f'fill="{_ink(t)}">{escape(points)}</text>'
         )
         if need:
-            y += 15
+            y += 17
             out.append(
-                f'<text x="{x0 + 38}" y="{_f(y)}" font-size="12" fill="#555">'
+                f'<text x="{x0 + 38}" y="{_f(y)}" font-size="14" fill="#555">'
                 f"{escape(words.count('needs_trains', t.trains_needed or 0))}</text>"
             )
         out.append("</g>")
@@ -300,7 +309,7 @@ def _legend(x0: float, y: float, view: BoardView, mine: TicketMap, words: Pictur
         out.append(mark.replace("{y}", _f(y)).replace("{y6}", _f(y - 6)))
         for k, line in enumerate(_wrap(text, 36)[:2]):
             out.append(
-                f'<text x="{_f(x0 + 52)}" y="{_f(y + 5 + k * 15)}" font-size="13.5" fill="#444">{escape(line)}</text>'
+                f'<text x="{_f(x0 + 52)}" y="{_f(y + 5 + k * 15)}" font-size="15" fill="#444">{escape(line)}</text>'
             )
         y += 30
     return "".join(out)
