@@ -10,7 +10,7 @@ import pytest
 from engine.rules import apply, new_game, random_legal_action, to_act
 from engine.state import GameState
 from render.board_svg import render_board_svg
-from render.from_engine import board_view, hand_picture_data, summary_rows
+from render.from_engine import board_view, hand_picture_data, summary_rows, ticket_map_data
 
 
 def play(board: str, players: int, seed: int, turns: int) -> GameState:
@@ -88,3 +88,22 @@ def test_final_board_draws_each_ticket_as_an_arc_solid_when_done():
     # during play no arc is drawn
     early = play("usa", 2, seed=4, turns=30)
     assert "ticket-arc" not in render_board_svg(early.board, board_view(early))
+
+
+@pytest.mark.parametrize(("board", "players"), [("europe", 4), ("italy", 3), ("japan", 4)])
+def test_ticket_map_data_holds_only_its_owners_secrets(board, players):
+    """The private ticket map of seat 1 follows seat 1's tickets and nobody else's; the public picture follows
+    neither."""
+    state = play(board, players, seed=9, turns=50)
+    mine = ticket_map_data(state, 1)
+    svg = render_board_svg(state.board, board_view(state))
+    rng = random.Random(2)
+    for _ in range(3):
+        other = scramble_secrets(state, rng)
+        assert render_board_svg(other.board, board_view(other)) == svg
+        theirs = other.copy()
+        theirs.players[1].tickets = list(state.players[1].tickets)  # seat 1's own tickets as they were
+        assert ticket_map_data(theirs, 1) == mine
+    assert {(t.a, t.b) for t in mine.tickets} == {
+        (state.board.tickets[t].a, state.board.tickets[t].b) for t in state.players[1].tickets
+    }
