@@ -892,7 +892,7 @@ def _player_row(
 
 
 _STAT_LINE_H = 22.0
-_STATS_PER_LINE = 5
+_STATS_PER_LINE = 6
 
 
 def _stat_lines(seat: int, p: PlayerPanel, view: BoardView) -> list[list[tuple[str, int]]]:
