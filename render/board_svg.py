@@ -806,8 +806,8 @@ def _icon_legend_lines(view: BoardView, words: PictureWords) -> list[list[tuple[
     for kind, attr in _ROW_STATS:
         if any(getattr(p, attr) is not None for p in view.players):
             used.append(kind)
-    if view.bullet_track:
-        used.append("track")
+        if kind == "bullets" and view.bullet_track:  # in the rows' order
+            used.append("track")
     if any(p.meeples is not None for p in view.players):
         used.append("meeples")
     lines: list[list[tuple[str, str, float]]] = [[]]
