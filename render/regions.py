@@ -22,7 +22,7 @@ TINT_OPACITY = 0.26
 NAME_SIZE = 12.5
 _NEAR = 150.0  # regions whose cities come this close are neighbours (they get different colours)
 
-_CACHE: dict[int, tuple[Layout, dict[str, str], str]] = {}
+_CACHE: dict[int, tuple[Layout, dict[str, str], tuple[str, str]]] = {}  # by layout: colours, (tints, names)
 
 
 def city_regions(board: Board) -> dict[int, str]:
@@ -182,52 +182,50 @@ def _build(board: Board) -> tuple[dict[str, str], tuple[str, str]]:
     lay = layout_of(board)
     hit = _CACHE.get(id(lay))
     if hit is not None and hit[0] is lay:
-        return hit[1], _split(hit[2])
+        return hit[1], hit[2]
     pts = _main_points(board, lay)
-    if not pts:
-        colors: dict[str, str] = {}
-        svg = "\x00"
-    else:
-        colors = _colors(board, pts)
-        main = next(fr for fr in lay.frames if fr.name == "main")
-        tints = "".join(_tint(_hull(pts[name]), colors[name]) for name in sorted(pts))
-        tint_svg = (
-            f'<clipPath id="region-land"><path d="{main.land}" fill-rule="evenodd"/></clipPath>'
-            f'<g class="regions" clip-path="url(#region-land)" opacity="{TINT_OPACITY}">{tints}</g>'
-        )
-        taken, grid = _obstacles(board, lay)
-        halo, ink = [], []
-        for name in sorted(pts, key=lambda n: -len(pts[n])):
-            others = [p for other, ps in pts.items() if other != name for p in ps]
-            spot = _name_spot(name, pts[name], others, taken, grid, lay)
-            if spot is None:
-                continue
-            x, y, lines, box = spot
-            taken.append(box)
-            top = y - NAME_SIZE * (len(lines) - 1) / 2 + NAME_SIZE * 0.36
-            for k, line in enumerate(lines):
-                attrs = f'x="{_f(x)}" y="{_f(top + k * NAME_SIZE)}"'
-                text = escape(line)
-                halo.append(f"<text {attrs}>{text}</text>")
-                ink.append(f'<text class="region-name" fill="{_darker(colors[name])}" {attrs}>{text}</text>')
-        style = (
-            f'font-size="{_f(NAME_SIZE)}" font-weight="bold" font-style="italic" text-anchor="middle" '
-            'letter-spacing="0.6"'
-        )
-        names_svg = (
-            f'<g {style} fill="none" stroke="#ffffff" stroke-width="3.4" stroke-linejoin="round" opacity="0.9">'
-            f"{''.join(halo)}</g><g {style}>{''.join(ink)}</g>"
-        )
-        svg = tint_svg + "\x00" + names_svg
+    colors = _colors(board, pts) if pts else {}
+    svg = (_tints_svg(lay, pts, colors), _names_svg(board, lay, pts, colors)) if pts else ("", "")
     if len(_CACHE) > 16:
         _CACHE.clear()
-    _CACHE[id(lay)] = (lay, colors, svg)
-    return colors, _split(svg)
+    _CACHE[id(lay)] = (lay, colors, svg)  # holds the layout, so its id cannot be reused while cached
+    return colors, svg
 
 
-def _split(svg: str) -> tuple[str, str]:
-    tints, names = svg.split("\x00")
-    return tints, names
+def _tints_svg(lay: Layout, pts: dict[str, list[Point]], colors: dict[str, str]) -> str:
+    main = next(fr for fr in lay.frames if fr.name == "main")
+    tints = "".join(_tint(_hull(pts[name]), colors[name]) for name in sorted(pts))
+    return (
+        f'<clipPath id="region-land"><path d="{main.land}" fill-rule="evenodd"/></clipPath>'
+        f'<g class="regions" clip-path="url(#region-land)" opacity="{TINT_OPACITY}">{tints}</g>'
+    )
+
+
+def _names_svg(board: Board, lay: Layout, pts: dict[str, list[Point]], colors: dict[str, str]) -> str:
+    """Region names, the regions with most cities first (they are the hardest to place)."""
+    taken, grid = _obstacles(board, lay)
+    halo, ink = [], []
+    for name in sorted(pts, key=lambda n: -len(pts[n])):
+        others = [p for other, ps in pts.items() if other != name for p in ps]
+        spot = _name_spot(name, pts[name], others, taken, grid, lay)
+        if spot is None:
+            continue
+        x, y, lines, box = spot
+        taken.append(box)
+        top = y - NAME_SIZE * (len(lines) - 1) / 2 + NAME_SIZE * 0.36
+        for k, line in enumerate(lines):
+            attrs = f'x="{_f(x)}" y="{_f(top + k * NAME_SIZE)}"'
+            text = escape(line)
+            halo.append(f"<text {attrs}>{text}</text>")
+            ink.append(f'<text class="region-name" fill="{_darker(colors[name])}" {attrs}>{text}</text>')
+    style = (
+        f'font-size="{_f(NAME_SIZE)}" font-weight="bold" font-style="italic" text-anchor="middle" '
+        'letter-spacing="0.6"'
+    )
+    return (
+        f'<g {style} fill="none" stroke="#ffffff" stroke-width="3.4" stroke-linejoin="round" opacity="0.9">'
+        f"{''.join(halo)}</g><g {style}>{''.join(ink)}</g>"
+    )
 
 
 def _darker(color: str, k: float = 0.62) -> str:
