@@ -89,6 +89,7 @@ class BoardView:
     meeples: Mapping[CityId, Mapping[str, int]] = field(default_factory=dict)
     # Japan: bullet-track position per seat (spaces built on bullet routes)
     bullet_track: Mapping[Seat, int] = field(default_factory=dict)
-    # Italy: region name per city (defaults to the board's city.extra["region"])
+    # Italy: region name per city, ringed on the map. The printed map already tints the board's own regions
+    # (city.extra["region"], see render.regions); this is for a view that must show other ones.
     regions: Mapping[CityId, str] = field(default_factory=dict)
     title: str = ""
