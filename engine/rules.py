@@ -35,11 +35,22 @@ from engine.claims import (
     plus4_min_length,
 )
 from engine.errors import IllegalAction
+from engine.events import (
+    BlindCardSeen,
+    CardDrawn,
+    CardsReceived,
+    Passed,
+    PlayStarted,
+    TicketsChosen,
+    TicketsDrawn,
+    TicketsKept,
+    TurnStarted,
+)
 from engine.open_routes import open_routes, shape_table
 from engine.pending import Pending, SecondDraw, TicketChoice, TicketMix
 from engine.state import DEPOTS, FINISHED, LAST_ROUND, MAIN, SETUP, GameState
 from engine.turn import complete_claim, end_turn, features_for, finish, hooks_for
-from maps import CARD_NAMES, COLORS, LOCOMOTIVE, LOCOMOTIVE_PLUS4, Board, BoardDataError, load_board
+from maps import COLORS, LOCOMOTIVE, LOCOMOTIVE_PLUS4, Board, BoardDataError, load_board
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -83,6 +94,10 @@ def new_game(
     for f in features_for(state):
         f.setup(state)
     state.phase = SETUP
+    state.events = [  # the deal: each seat's own cards
+        CardsReceived(seat, tuple((c, n) for c, n in enumerate(p.hand) if n))
+        for seat, p in enumerate(state.players)
+    ]
     for seat in range(len(names)):
         ticket_ops.start_step(state, seat, 0)
     return state
@@ -355,8 +370,8 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
         if phase == SETUP:
             raise IllegalAction("You have chosen your tickets; the game starts when everyone has.")
         raise IllegalAction(f"It is not your turn: it is {state.players[state.current].name}'s.")
-    previous_event = state.last_event
-    state.last_event = {"seat": seat, "action": action.kind, "public": {}, "private": {}}
+    previous_events = state.events
+    state.events = []
     try:
         handler = _HANDLERS.get(type(action))
         if handler is not None:
@@ -371,7 +386,7 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
                     f"{action.kind.replace('_', ' ')} is not part of {state.board.name}'s rules."
                 )
     except IllegalAction:
-        state.last_event = previous_event  # handlers check everything before they change anything
+        state.events = previous_events  # handlers check everything before they change anything
         raise
     state.history.append((seat, action))
     if "passes" in state.module and not action.free and type(action) is not Pass:
@@ -406,7 +421,6 @@ def _draw(state: GameState, seat: int, action: DrawBlind | DrawFaceUp, pending: 
     elif action.warehouse is not None:
         raise IllegalAction("The warehouse card is stored before the first card only.")
     player = state.players[seat]
-    event = state.last_event
     if isinstance(action, DrawFaceUp):
         if not 0 <= action.slot < len(state.face_up) or state.face_up[action.slot] == EMPTY:
             raise IllegalAction("There is no face-up card there.")
@@ -415,15 +429,15 @@ def _draw(state: GameState, seat: int, action: DrawBlind | DrawFaceUp, pending: 
             raise IllegalAction("A face-up Locomotive cannot be your second card.")
         player.hand[card] += 1
         deck_ops.refill_slot(state, action.slot)
-        event["public"]["face_up"] = CARD_NAMES[card]
+        state.events.append(CardDrawn(seat, card, action.slot))
         ends_turn = second or card == LOCOMOTIVE
     else:
         drawn = deck_ops.draw_card(state)
         if drawn is None:
             raise IllegalAction("The deck and the discard pile are empty: no card can be drawn blind.")
         player.hand[drawn] += 1
-        event["public"]["blind"] = 1
-        event["private"]["drew"] = CARD_NAMES[drawn]
+        state.events.append(CardDrawn(seat))
+        state.events.append(BlindCardSeen(seat, drawn))
         ends_turn = second
     if not ends_turn and not second_draw_possible(state):
         ends_turn = True  # no second card can be had
@@ -464,7 +478,6 @@ def _claim(state: GameState, seat: int, action: ClaimRoute, pending: Pending | N
     why = affordability_error(state, seat, action.route, pay)
     if why:
         raise IllegalAction(why)
-    state.last_event["public"]["route"] = action.route
     if route.tunnel:
         from engine.features.tunnels import start_tunnel
 
@@ -481,7 +494,7 @@ def _draw_tickets(state: GameState, seat: int, action: DrawTickets, pending: Pen
     ticket_ops.offer(state, seat, step, -1, tuple(action.mix))
     offered = state.pending[seat]
     assert isinstance(offered, TicketChoice)
-    state.last_event["public"]["tickets_drawn"] = len(offered.offered)
+    state.events.insert(0, TicketsDrawn(seat, len(offered.offered)))  # before the private offer
 
 
 def _choose_mix(state: GameState, seat: int, action: ChooseTicketMix, pending: Pending | None) -> None:
@@ -489,6 +502,9 @@ def _choose_mix(state: GameState, seat: int, action: ChooseTicketMix, pending: P
         raise IllegalAction("There is no ticket mix to announce now.")
     step = ticket_ops.ticket_rules(state)["setup"][pending.step]
     ticket_ops.offer(state, seat, step, pending.step, tuple(action.mix))
+    offered = state.pending[seat]
+    assert isinstance(offered, TicketChoice)
+    state.events.insert(0, TicketsDrawn(seat, len(offered.offered)))  # before the private offer
 
 
 def _keep(state: GameState, seat: int, action: KeepTickets, pending: Pending | None) -> None:
@@ -496,7 +512,9 @@ def _keep(state: GameState, seat: int, action: KeepTickets, pending: Pending | N
         raise IllegalAction("You have no tickets to choose from now.")
     ticket_ops.keep(state, seat, pending, tuple(action.tickets))
     del state.pending[seat]
-    state.last_event["public"]["tickets_kept"] = len(action.tickets)
+    state.events.append(TicketsKept(seat, len(action.tickets)))
+    kept = set(action.tickets)
+    state.events.append(TicketsChosen(seat, tuple(t for t in state.players[seat].tickets if t in kept)))
     if pending.step < 0:
         end_turn(state)
         return
@@ -515,6 +533,8 @@ def _start_play(state: GameState) -> None:
     else:
         state.phase = MAIN
         state.current = 0
+    state.events.append(TurnStarted(state.current))
+    state.events.append(PlayStarted(state.current))
 
 
 def _pass(state: GameState, seat: int, action: Pass, pending: Pending | None) -> None:
@@ -522,8 +542,9 @@ def _pass(state: GameState, seat: int, action: Pass, pending: Pending | None) ->
         raise IllegalAction("You can only pass when there is nothing else you can do.")
     passes = state.module.get("passes", 0) + 1
     state.module["passes"] = passes
+    state.events.append(Passed(seat))
     if passes >= state.num_players:
-        finish(state)  # nobody can do anything: the game is stuck, so it ends
+        finish(state, stuck=True)  # nobody can do anything: the game is stuck, so it ends
     else:
         end_turn(state)
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.actions import Action, action_from_json
 from engine.errors import GameDataError
+from engine.events import Event, event_from_json
 from engine.pending import Pending, pending_from_json
 from maps import CARD_TYPES, Board, load_board
 
@@ -141,7 +142,7 @@ class GameState:
         "setup_rejected",
         "box",
         "module",
-        "last_event",
+        "events",
         "derived",
     )
 
@@ -171,7 +172,8 @@ class GameState:
         self.setup_rejected: list[int] = []  # tickets rejected at setup, waiting to go under the deck
         self.box: list[int] = []  # tickets out of the game
         self.module: dict[str, Any] = {}  # board modules' own shared state (supplies, tokens...)
-        self.last_event: dict[str, Any] = {}  # what the last action did, public part (for messages)
+        # what the last action did (engine.events), public and private; the deal until the first action
+        self.events: list[Event] = []
         # caches computed from the rest (engine.open_routes...), never saved; a value is immutable or has copy()
         self.derived: dict[str, Any] = {}
 
@@ -208,7 +210,7 @@ class GameState:
         new.setup_rejected = self.setup_rejected[:]
         new.box = self.box[:]
         new.module = copy_data(self.module)
-        new.last_event = dict(self.last_event)
+        new.events = self.events[:]
         # caches: shared when immutable, copied when they have a copy() (cheaper than rebuilding them)
         new.derived = {k: v.copy() if hasattr(v, "copy") else v for k, v in self.derived.items()}
         return new
@@ -266,7 +268,7 @@ class GameState:
             "setup_rejected": self.setup_rejected,
             "box": self.box,
             "module": self.module,
-            "last_event": self.last_event,
+            "events": [e.to_json() for e in self.events],
         }
 
     def to_json(self) -> str:
@@ -301,7 +303,8 @@ class GameState:
             s.setup_rejected = list(d["setup_rejected"])
             s.box = list(d["box"])
             s.module = d["module"]
-            s.last_event = d.get("last_event", {})
+            # a state saved before typed events has a "last_event" dict instead: its events are left empty
+            s.events = [event_from_json(e) for e in d.get("events", [])]
             s.derived = {"history_json": history_json}
         except (KeyError, TypeError, ValueError) as exc:
             raise GameDataError(f"not a saved game state: {exc}") from exc

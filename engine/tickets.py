@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import IllegalAction
+from engine.events import TicketsOffered
 from engine.pending import TicketChoice, TicketMix
 from engine.state import GameState
 from maps.board import select_tickets
@@ -112,6 +113,7 @@ def offer(state: GameState, seat: int, step: dict[str, Any], index: int, mix: tu
     state.pending[seat] = TicketChoice(
         tuple(offered), tuple(sources), keep_min, keep_max, step.get("rejected", "bottom"), index
     )
+    state.events.append(TicketsOffered(seat, tuple(offered), keep_min, keep_max))
 
 
 def start_step(state: GameState, seat: int, index: int) -> None:

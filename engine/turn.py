@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.cards import fill_empty_slots
 from engine.claims import Payment
+from engine.events import GameEnded, LastRoundStarted, RouteClaimed, TurnStarted
 from engine.features import Feature, active_features
 from engine.open_routes import note_claim
 from engine.state import FINISHED, LAST_ROUND, GameState
@@ -100,7 +101,15 @@ def complete_claim(state: GameState, seat: int, route_id: int, pay: Payment) -> 
         points = board.route_points(route.length)
         player.score += points
         player.routes.append(route_id)
-        state.last_event["points"] = points
+        state.events.append(
+            RouteClaimed(
+                seat, route_id, pay.color, pay.colored, pay.locomotives, pay.plus4, pay.ferry_cards, points
+            )
+        )
+    else:
+        state.events.append(
+            RouteClaimed(seat, route_id, pay.color, pay.colored, pay.locomotives, pay.plus4, pay.ferry_cards)
+        )
     for f in hooks.after_claim:
         f.after_claim(state, seat, route_id, pay)
     if seat not in state.pending:
@@ -122,7 +131,7 @@ def end_turn(state: GameState) -> None:
             state.ended_by = seat
             state.phase = LAST_ROUND
             state.last_round_left = n
-            state.last_event["last_round"] = True
+            state.events.append(LastRoundStarted(seat, state.players[seat].trains))
     elif state.last_round_left is not None:
         state.last_round_left -= 1
         if state.last_round_left <= 0:
@@ -130,11 +139,13 @@ def end_turn(state: GameState) -> None:
             return
     state.turn += 1
     state.current = (seat + 1) % n
+    state.events.append(TurnStarted(state.current))
     if -1 in state.face_up:
         fill_empty_slots(state)
 
 
-def finish(state: GameState) -> None:
+def finish(state: GameState, *, stuck: bool = False) -> None:
+    state.events.append(GameEnded(state.current, stuck))
     state.phase = FINISHED
     state.pending.clear()
     state.last_round_left = 0

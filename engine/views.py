@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import EMPTY
+from engine.events import private_events, public_events
 from engine.pending import Pending, TicketChoice, TunnelPayment
 from engine.progress import ticket_progress
 from engine.state import GameState
@@ -65,7 +66,7 @@ def public_view(state: GameState) -> dict[str, Any]:
         "warehouses": [sum(w) for w in state.warehouses],
         "pending": {s: _public_pending(p) for s, p in state.pending.items()},
         "modules": module_info,
-        "last_event": {k: v for k, v in state.last_event.items() if k != "private"},
+        "events": [e.to_json() for e in public_events(state.events)],  # what the last action did
     }
 
 
@@ -78,21 +79,22 @@ def player_view(state: GameState, seat: int) -> dict[str, Any]:
     if pending is not None:
         own_pending = pending.to_json()
         if isinstance(pending, TicketChoice):
-            own_pending["offered_tickets"] = [_ticket(state, t) for t in pending.offered]
+            own_pending["offered_tickets"] = [ticket_info(state, t) for t in pending.offered]
     view["you"] = {
         "seat": seat,
         "hand": {CARD_NAMES[c]: n for c, n in enumerate(player.hand) if n},
         "tickets": [
-            {**_ticket(state, p.ticket), "done": p.done, "trains_needed": p.trains_needed}
+            {**ticket_info(state, p.ticket), "done": p.done, "trains_needed": p.trains_needed}
             for p in ticket_progress(state, seat)
         ],
         "pending": own_pending,
-        "last_private": state.last_event.get("private", {}) if state.last_event.get("seat") == seat else {},
+        "events": [e.to_json() for e in private_events(state.events, seat)],
     }
     return view
 
 
-def _ticket(state: GameState, t: int) -> dict[str, Any]:
+def ticket_info(state: GameState, t: int) -> dict[str, Any]:
+    """Ticket `t` as its owner sees it (cities by name, points, deck)."""
     tk = state.board.tickets[t]
     return {
         "id": t,

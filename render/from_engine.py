@@ -1,10 +1,29 @@
-"""Engine state -> the renderer's public views. Reads only `engine.views.public_view` (and, for a player's own
-hand picture, `player_view` of that player), so no hidden information can reach a public image."""
+"""Engine state -> the renderer's public views. Reads only `engine.views.public_view` and the public engine events
+(and, for a player's own hand picture, `player_view` of that player), so no hidden information can reach a public
+image."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import replace
 
+from engine.events import (
+    CardDrawn,
+    DepotPlaced,
+    FerryCardTaken,
+    GameEnded,
+    LastRoundStarted,
+    Passed,
+    PlayStarted,
+    RouteClaimed,
+    StationBuilt,
+    TicketsDrawn,
+    TicketsKept,
+    TunnelDeclined,
+    TunnelRevealed,
+    TurnStarted,
+    public_events,
+)
 from engine.progress import cheapest_paths
 from engine.scoring import ScoreSheet, final_scores
 from engine.state import GameState
@@ -31,36 +50,60 @@ def _closed_routes(state: GameState, owner: list[int]) -> frozenset[int]:
     return frozenset(closed)
 
 
-_ACTION_TEXT = {
-    "draw_blind": "drew cards",
-    "draw_face_up": "drew cards",
-    "draw_tickets": "drew tickets",
-    "keep_tickets": "kept tickets",
-    "choose_ticket_mix": "drew tickets",
-    "decline_tunnel": "gave up a tunnel",
-    "take_ferry_card": "took a Ferry card",
-    "pass": "passed",
-}
+#: Engine events that name a move drawing nothing on the map, in the order they decide what it was.
+_PLAIN_MOVES = (
+    TunnelDeclined,
+    CardDrawn,
+    TicketsKept,
+    TicketsDrawn,
+    FerryCardTaken,
+    Passed,
+)
 
 
-def _last_move(view: dict[str, Any]) -> LastMove | None:
-    event = view.get("last_event") or {}
-    if "seat" not in event:
+def last_move(state: GameState) -> LastMove | None:
+    """The last move as a neutral description: who, the routes and cities to outline, and for a move that
+    touches neither, what it was (`what`: the engine event kind, `card`: a face-up card taken). The words are
+    the caller's (`board_view`'s `last_move_text`). Reads only the PUBLIC events of the last action."""
+    events = public_events(state.events)
+    actor: int | None = None
+    routes: list[int] = []
+    cities: list[int] = []
+    for e in events:
+        if isinstance(e, TurnStarted | PlayStarted | LastRoundStarted | GameEnded):
+            continue
+        if actor is None:
+            actor = e.seat
+        if isinstance(e, RouteClaimed | TunnelRevealed) and e.route not in routes:
+            routes.append(e.route)
+        elif isinstance(e, StationBuilt | DepotPlaced):
+            cities.append(e.city)
+    if actor is None:
         return None
-    public = event.get("public", {})
-    routes = (public["route"],) if "route" in public and not public.get("tunnel_declined") else ()
-    cities = tuple(public[k] for k in ("station", "depot") if k in public)
-    text = ""
-    if not routes and not cities and event.get("action") in _ACTION_TEXT:
-        name = view["players"][event["seat"]]["name"]
-        text = f"{name} {_ACTION_TEXT[event['action']]}"
-        if public.get("face_up"):
-            text += f" (took a face-up {public['face_up']})"
-    return LastMove(seat=event["seat"], routes=routes, cities=cities, text=text)
+    if any(isinstance(e, TunnelDeclined) for e in events):
+        routes = []
+    what, card = "", None
+    if not routes and not cities:
+        for kind in _PLAIN_MOVES:
+            found = next((e for e in events if isinstance(e, kind)), None)
+            if found is not None:
+                what = found.kind
+                if isinstance(found, CardDrawn):
+                    card = found.card
+                break
+    return LastMove(seat=actor, routes=tuple(routes), cities=tuple(cities), what=what, card=card)
 
 
-def board_view(state: GameState, *, sheets: list[ScoreSheet] | None = None, title: str = "") -> BoardView:
-    """The public picture of a game. At the end (state finished) the ticket routes and final scores show."""
+def board_view(
+    state: GameState,
+    *,
+    sheets: list[ScoreSheet] | None = None,
+    title: str = "",
+    last_move_text: Callable[[LastMove], str] | None = None,
+) -> BoardView:
+    """The public picture of a game. At the end (state finished) the ticket routes and final scores show.
+    `last_move_text` words the last move (in the reader's language); without it the picture names only what
+    the move touched."""
     view = public_view(state)
     owner = view["route_owner"]
     modules = view.get("modules", {})
@@ -113,6 +156,9 @@ def board_view(state: GameState, *, sheets: list[ScoreSheet] | None = None, titl
                 )
                 for t in s.tickets
             )
+    move = last_move(state)
+    if move is not None and last_move_text is not None:
+        move = replace(move, text=last_move_text(move))
     return BoardView(
         routes={r: o for r, o in enumerate(owner) if o >= 0},
         closed=_closed_routes(state, owner),
@@ -123,7 +169,7 @@ def board_view(state: GameState, *, sheets: list[ScoreSheet] | None = None, titl
         deck=view["deck"],
         discard=view["discard"],
         tickets_left=sum(view["ticket_decks"].values()),
-        last_move=_last_move(view),
+        last_move=move,
         round=state.turn // max(1, state.num_players) + 1,
         final=final,
         ticket_routes=ticket_routes,

@@ -44,12 +44,17 @@ class PlayerPanel:
 
 @dataclass(frozen=True, slots=True)
 class LastMove:
-    """The move to highlight: who made it, what it touched, and one line of text."""
+    """The move to highlight: who made it, what it touched, and one line of text in the reader's language (from
+    the caller). A move touching no route or city says what it was, neutrally: `what` is the engine event kind
+    (``card_drawn``, ``tickets_drawn``, ``tickets_kept``, ``tunnel_declined``, ``ferry_card_taken``, ``passed``)
+    and `card` the face-up card taken (None: blind, or not a draw)."""
 
     seat: Seat | None = None
     routes: tuple[RouteId, ...] = ()
     cities: tuple[CityId, ...] = ()
     text: str = ""
+    what: str = ""
+    card: CardType | None = None
 
 
 @dataclass(frozen=True, slots=True)

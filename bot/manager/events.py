@@ -1,9 +1,10 @@
 """What the manager tells the bot layer after each accepted action: public events, private events, outcomes.
 
-Public events are built ONLY from public information: the engine's ``public_view`` before and after the action
-(hand sizes, face-up row, the public part of ``last_event``) and the action itself for the kinds whose arguments
-everyone sees (a claim lays its cards on the table; a kept-tickets action names secret tickets, so it never
-appears). Private events come from the actor's ``player_view`` and go to that seat alone.
+They translate the engine's typed events (`engine.events`, ``state.events`` after an action) into catalogue
+messages. Public events are built ONLY from the public engine events (`engine.events.public_events`) and the
+action itself for the kinds whose arguments everyone sees (a claim lays its cards on the table; a kept-tickets
+action names secret tickets, so it never appears). Private events come from the actor's private engine events
+(`engine.events.private_events`) and go to that seat alone.
 
 Turn tokens (``expected_turn``): a string the bot puts in the custom id of every button it shows; an action built
 from it is refused when the game has moved on since.
@@ -17,16 +18,42 @@ from it is refused when the game has moved on since.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.messages import Join, Message, Text
 from bot.storage import GameStatus, SeatResult
-from engine.pending import TicketChoice
+from engine import events as engine_events
+from engine.actions import Action
+from engine.events import (
+    BlindCardSeen,
+    CardDrawn,
+    CardsReceived,
+    DepotPlaced,
+    Event,
+    GameEnded,
+    LastRoundStarted,
+    PassengerMoved,
+    PlayStarted,
+    RouteClaimed,
+    StationBuilt,
+    TicketsChosen,
+    TicketsDrawn,
+    TicketsKept,
+    TicketsOffered,
+    TunnelDeclined,
+    TunnelRevealed,
+    TurnStarted,
+    WarehousesTaken,
+    WarehouseStocked,
+)
 from engine.scoring import final_scores
-from engine.state import FINISHED, SETUP, GameState
-from maps import Board
+from engine.state import SETUP, GameState
+from engine.views import ticket_info
+from maps import CARD_NAMES, LOCOMOTIVE, Board
+
+E = TypeVar("E", bound=Event)
 
 __all__ = [
     "GameEvent",
@@ -34,10 +61,10 @@ __all__ = [
     "card",
     "cards",
     "counted",
+    "describe",
     "Outcome",
     "PrivateEvent",
     "final_sheets",
-    "private_bits",
     "private_events",
     "public_events",
     "turn_token",
@@ -86,6 +113,9 @@ class GameEvent:
     message: Message
     data: Mapping[str, Any] = field(default_factory=dict)
     by: str = "player"
+    facts: tuple[
+        Event, ...
+    ] = ()  # the PUBLIC engine events this message tells (none for lobby and seat events)
 
     @property
     def text(self) -> str:
@@ -142,10 +172,6 @@ class Outcome:
 # --------------------------------------------------------------------------- builders
 
 
-def _names(view: Mapping[str, Any]) -> list[str]:
-    return [p["name"] for p in view["players"]]
-
-
 def card(name: str, n: int | None = None) -> Text:
     """A card colour by its engine name ("red", "locomotive+4"): catalogue key ``card.<name>``."""
     key = "card." + name.replace("+4", "_plus4")
@@ -171,23 +197,17 @@ def and_list(items: list[Message]) -> Message:
     return Text("list.and", {"items": Join(tuple(items[:-1]), ", "), "last": items[-1]})
 
 
-def _paid(board: Board, action: Mapping[str, Any]) -> Message:
-    from maps import CARD_NAMES, LOCOMOTIVE
-
-    route = board.routes[action["route"]]
-    locos = int(action.get("locomotives", 0))
-    plus4 = int(action.get("plus4", 0))
-    ferry = int(action.get("ferry_cards", 0))
-    colored = max(0, route.length - locos - plus4 - ferry)
+def _paid(pay: RouteClaimed | TunnelRevealed, ferry_cards: int = 0) -> Message:
+    """The cards laid on the table for a claim: "3 red and 1 locomotive"."""
     parts: list[Message] = []
-    if colored and action.get("color") != LOCOMOTIVE:
-        parts.append(cards(colored, CARD_NAMES[action["color"]]))
-    if locos:
-        parts.append(cards(locos, "locomotive"))
-    if plus4:
-        parts.append(cards(plus4, "locomotive+4"))
-    if ferry:
-        parts.append(counted("ferry_cards", ferry))
+    if pay.colored and pay.color != LOCOMOTIVE:
+        parts.append(cards(pay.colored, CARD_NAMES[pay.color]))
+    if pay.locomotives:
+        parts.append(cards(pay.locomotives, "locomotive"))
+    if pay.plus4:
+        parts.append(cards(pay.plus4, "locomotive+4"))
+    if ferry_cards:
+        parts.append(counted("ferry_cards", ferry_cards))
     return and_list(parts)
 
 
@@ -197,128 +217,144 @@ _PLAIN_KINDS = frozenset(
 )
 
 
-def _describe(
-    board: Board,
-    kind: str,
-    who: str,
-    pub: Mapping[str, Any],
-    last: Mapping[str, Any],
-    action: Mapping[str, Any] | None,
-    before: Mapping[str, Any],
-    names: list[str],
-) -> Text:
-    """The public line of one action as a catalogue message (keys ``ev.<kind>...``)."""
-    seat = last.get("seat")
-    p: dict[str, Any] = {"player": who}
+def _first(events: Sequence[Event], kind: type[E]) -> E | None:
+    for e in events:
+        if isinstance(e, kind):
+            return e
+    return None
+
+
+def describe(board: Board, names: Sequence[str], seat: int, kind: str, events: Sequence[Event]) -> Text:
+    """The public line of one action of `kind` by `seat`, from its PUBLIC engine events (catalogue keys
+    ``ev.<kind>...``)."""
+    p: dict[str, Any] = {"player": names[seat]}
     if kind in ("draw_blind", "draw_face_up"):
         key = f"ev.{kind}"
+        drawn = _first(events, CardDrawn)
         if kind == "draw_face_up":
-            p["card"] = card(str(pub.get("face_up", "?")))
-        if "warehouse" in pub:
+            p["card"] = card(CARD_NAMES[drawn.card] if drawn is not None and drawn.card is not None else "?")
+        stocked = _first(events, WarehouseStocked)
+        if stocked is not None:
             key += "_warehouse"
-            p["owner"] = names[pub["warehouse"]]
+            p["owner"] = names[stocked.owner]
         return Text(key, p)
-    if kind == "claim_route" and action is not None:
-        p["route"] = board.route_label(action["route"])
-        p["paid"] = _paid(board, action)
-        if "tunnel_revealed" in pub:
-            shown = [card(str(c)) for c in pub["tunnel_revealed"]]
+    claimed = _first(events, RouteClaimed)
+    if kind == "claim_route":
+        tunnel = _first(events, TunnelRevealed)
+        laid = tunnel or claimed
+        if laid is None:
+            return Text("ev.other", {**p, "action": kind.replace("_", " ")})
+        p["route"] = board.route_label(laid.route)
+        p["paid"] = _paid(laid, claimed.ferry_cards if claimed is not None else 0)
+        if tunnel is not None:
+            shown = [card(CARD_NAMES[c]) for c in tunnel.cards]
             p["revealed"] = Join(tuple(shown), ", ") if shown else Text("ev.no_card")
-            extra = int(pub.get("tunnel_extra", 0))
-            if extra:
-                return Text("ev.tunnel_tried", {**p, "extra": counted("more_cards", extra)})
-            return Text("ev.tunnel_claimed", {**p, "points": counted("points", int(last.get("points", 0)))})
-        if "points" in last:
-            return Text("ev.claim_route", {**p, "points": counted("points", int(last["points"]))})
+            if tunnel.extra:
+                return Text("ev.tunnel_tried", {**p, "extra": counted("more_cards", tunnel.extra)})
+            points = claimed.points if claimed is not None else None
+            return Text("ev.tunnel_claimed", {**p, "points": counted("points", points or 0)})
+        if claimed is not None and claimed.points is not None:
+            return Text("ev.claim_route", {**p, "points": counted("points", claimed.points)})
         return Text("ev.claim_route_no_points", p)
     if kind in ("pay_tunnel", "decline_tunnel"):
-        pending = before.get("pending", {}).get(seat) or {}
-        route = pub.get("route", pending.get("route")) if kind == "pay_tunnel" else pending.get("route")
+        declined = _first(events, TunnelDeclined)
+        route = claimed.route if claimed is not None else declined.route if declined is not None else None
         p["route"] = board.route_label(route) if route is not None else Text("ev.the_tunnel")
         if kind == "pay_tunnel":
-            p["points"] = counted("points", int(last.get("points", 0)))
+            p["points"] = counted("points", (claimed.points if claimed is not None else None) or 0)
         return Text(f"ev.{kind}", p)
     if kind == "draw_tickets":
-        return Text(
-            "ev.draw_tickets", {**p, "tickets": counted("dest_tickets", int(pub.get("tickets_drawn", 0)))}
-        )
+        drawn_tickets = _first(events, TicketsDrawn)
+        n = drawn_tickets.count if drawn_tickets is not None else 0
+        return Text("ev.draw_tickets", {**p, "tickets": counted("dest_tickets", n)})
     if kind == "keep_tickets":
-        return Text("ev.keep_tickets", {**p, "tickets": counted("tickets", int(pub.get("tickets_kept", 0)))})
-    if kind == "build_station" and "station" in pub:
-        return Text("ev.build_station", {**p, "city": board.cities[pub["station"]].name})
-    if kind == "place_depot" and "depot" in pub:
-        return Text("ev.place_depot", {**p, "city": board.cities[pub["depot"]].name})
+        kept = _first(events, TicketsKept)
+        return Text("ev.keep_tickets", {**p, "tickets": counted("tickets", kept.count if kept else 0)})
+    station = _first(events, StationBuilt)
+    if kind == "build_station" and station is not None:
+        return Text("ev.build_station", {**p, "city": board.cities[station.city].name})
+    depot = _first(events, DepotPlaced)
+    if kind == "place_depot" and depot is not None:
+        return Text("ev.place_depot", {**p, "city": board.cities[depot.city].name})
     if kind == "take_warehouses":
-        taken = pub.get("warehouses_taken") or {}
-        owners = [names[o] for o in taken.get("owners", [])]
-        if not owners:
+        taken = _first(events, WarehousesTaken)
+        if taken is None or not taken.owners:
             return Text("ev.take_warehouses_none", p)
-        return Text(
-            "ev.take_warehouses",
-            {**p, "owners": ", ".join(owners), "cards": counted("cards", int(taken.get("cards", 0)))},
-        )
+        owners = ", ".join(names[o] for o in taken.owners)
+        return Text("ev.take_warehouses", {**p, "owners": owners, "cards": counted("cards", taken.cards)})
     if kind in _PLAIN_KINDS:
         return Text(f"ev.{kind}", p)
     return Text("ev.other", {**p, "action": kind.replace("_", " ")})
 
 
+def _points(events: Sequence[Event]) -> int | None:
+    """The points the action scored during play, if it scored (a claim, a passenger trip)."""
+    for e in events:
+        if isinstance(e, RouteClaimed | PassengerMoved) and e.points is not None:
+            return e.points
+    return None
+
+
 def public_events(
     game_id: str,
     seq: int,
-    board: Board,
-    before: Mapping[str, Any],
-    after: Mapping[str, Any],
-    action: Mapping[str, Any],
+    state: GameState,
+    seat: int,
+    action: Action,
     by: str,
     final: list[dict[str, Any]] | None = None,
 ) -> list[GameEvent]:
-    """Events of one accepted action, from the public views before and after it (and nothing else)."""
-    last = after["last_event"]
-    kind = str(last.get("action") or action.get("type"))
-    seat = last.get("seat")
-    names = _names(after)
-    who = names[seat] if seat is not None else "?"
-    pub = dict(last.get("public", {}))
-    shown_action = dict(action) if kind in PUBLIC_ARGUMENTS else None
-    line = _describe(board, kind, who, pub, last, shown_action, before, names)
-    data: dict[str, Any] = {"seat": seat, "player": who, "action": kind, "public": pub}
-    if shown_action is not None:
-        data["args"] = shown_action
-    if "points" in last:
-        data["points"] = last["points"]
-    events: list[GameEvent] = []
-    phase, current = after["phase"], after["current"]
+    """The public messages of `seat`'s accepted `action`, translated from the PUBLIC engine events it produced
+    (``state.events`` after it; private events are filtered out before anything is read)."""
+    facts = tuple(engine_events.public_events(state.events))
+    kind = action.kind
+    names = [p.name for p in state.players]
+    who = names[seat]
+    line = describe(state.board, names, seat, kind, facts)
+    data: dict[str, Any] = {"seat": seat, "player": who, "action": kind}
+    if kind in PUBLIC_ARGUMENTS:
+        data["args"] = action.to_json()
+    points = _points(facts)
+    if points is not None:
+        data["points"] = points
     message: Message = line
-    if phase not in (SETUP, FINISHED) and (current != before["current"] or before["phase"] != phase):
-        message = Join((line, Text("ev.next_turn", {"player": names[current]})), " ")
-        data["next"] = current
-    events.append(GameEvent(game_id, seq, kind, seat, message, data, by))
-    if before["phase"] == SETUP and phase != SETUP:
-        events.append(
-            GameEvent(
-                game_id,
-                seq,
-                "play_started",
-                None,
-                Text("ev.play_started", {"player": names[current]}),
-                {"next": current},
-                "system",
+    turn = None
+    for e in facts:
+        if isinstance(e, TurnStarted):
+            turn = e
+    if turn is not None:
+        message = Join((line, Text("ev.next_turn", {"player": names[turn.seat]})), " ")
+        data["next"] = turn.seat
+    events = [GameEvent(game_id, seq, kind, seat, message, data, by, facts)]
+    for e in facts:
+        if isinstance(e, PlayStarted):
+            events.append(
+                GameEvent(
+                    game_id,
+                    seq,
+                    "play_started",
+                    None,
+                    Text("ev.play_started", {"player": names[e.seat]}),
+                    {"next": e.seat},
+                    "system",
+                    (e,),
+                )
             )
-        )
-    if last.get("last_round"):
-        trains = after["players"][seat]["trains"]
-        events.append(
-            GameEvent(
-                game_id,
-                seq,
-                "last_round",
-                seat,
-                Text("ev.last_round", {"player": who, "trains": counted("trains", trains)}),
-                {"seat": seat, "trains": trains},
-                "system",
+    for e in facts:
+        if isinstance(e, LastRoundStarted):
+            events.append(
+                GameEvent(
+                    game_id,
+                    seq,
+                    "last_round",
+                    e.seat,
+                    Text("ev.last_round", {"player": names[e.seat], "trains": counted("trains", e.trains)}),
+                    {"seat": e.seat, "trains": e.trains},
+                    "system",
+                    (e,),
+                )
             )
-        )
-    if phase == FINISHED:
+    if any(isinstance(e, GameEnded) for e in facts):
         events.append(game_over_event(game_id, seq, final or []))
     return events
 
@@ -360,109 +396,61 @@ def _ticket_text(t: Mapping[str, Any]) -> str:
     return f"{t['a']} – {t['b']} ({t['points']})"
 
 
-def private_bits(state: GameState, seat: int) -> dict[str, Any]:
-    """The part of ``player_view(state, seat)["you"]`` that private events need (cheap: no ticket progress)."""
-    from maps import CARD_NAMES
-
-    board = state.board
-    player = state.players[seat]
-
-    def ticket(t: int) -> dict[str, Any]:
-        tk = board.tickets[t]
-        return {"id": t, "a": board.cities[tk.a].name, "b": board.cities[tk.b].name, "points": tk.points}
-
-    pending = state.pending.get(seat)
-    own: dict[str, Any] | None = None
-    if pending is not None:
-        own = pending.to_json()
-        if isinstance(pending, TicketChoice):
-            own["offered_tickets"] = [ticket(t) for t in pending.offered]
-    return {
-        "hand": {CARD_NAMES[c]: n for c, n in enumerate(player.hand) if n},
-        "tickets": [ticket(t) for t in player.tickets],
-        "pending": own,
-        "last_private": state.last_event.get("private", {}) if state.last_event.get("seat") == seat else {},
-    }
-
-
 def private_events(
-    game_id: str,
-    seq: int,
-    seat: int,
-    user_id: int | None,
-    before: Mapping[str, Any],
-    after: Mapping[str, Any],
-    after_kind: str,
+    game_id: str, seq: int, seat: int, user_id: int | None, state: GameState
 ) -> list[PrivateEvent]:
-    """What the actor alone learns: the card drawn blind, the tickets offered or kept, cards gained.
-    `before` and `after` are :func:`private_bits` (or ``player_view(...)["you"]``) around the action; the
-    action kind comes from `after_kind`."""
-    you_before, you = before, after
+    """What `seat` alone learns from the last action (or the deal): the card drawn blind, the cards received,
+    the tickets offered or kept. Only `seat`'s PRIVATE engine events are read."""
     out: list[PrivateEvent] = []
-    drew = you.get("last_private", {}).get("drew")
-    if drew:
-        out.append(
-            PrivateEvent(
-                game_id, seq, seat, user_id, "drew", Text("pv.drew", {"card": card(drew)}), {"card": drew}
+    for e in engine_events.private_events(state.events, seat):
+        if isinstance(e, BlindCardSeen):
+            drew = CARD_NAMES[e.card]
+            out.append(
+                PrivateEvent(
+                    game_id, seq, seat, user_id, "drew", Text("pv.drew", {"card": card(drew)}), {"card": drew}
+                )
             )
-        )
-    gained = {
-        c: n - you_before["hand"].get(c, 0)
-        for c, n in you["hand"].items()
-        if n > you_before["hand"].get(c, 0)
-    }
-    if drew and gained.get(drew):
-        gained[drew] -= 1
-    gained = {c: n for c, n in gained.items() if n > 0}
-    if gained and after_kind != "draw_face_up":
-        listing = Join(tuple(cards(n, c) for c, n in sorted(gained.items())), ", ")
-        out.append(
-            PrivateEvent(
-                game_id,
-                seq,
-                seat,
-                user_id,
-                "cards_gained",
-                Text("pv.cards_gained", {"cards": listing}),
-                {"cards": gained},
+        elif isinstance(e, CardsReceived):
+            gained = {CARD_NAMES[c]: n for c, n in e.cards}
+            listing = Join(tuple(cards(n, c) for c, n in sorted(gained.items())), ", ")
+            out.append(
+                PrivateEvent(
+                    game_id,
+                    seq,
+                    seat,
+                    user_id,
+                    "cards_gained",
+                    Text("pv.cards_gained", {"cards": listing}),
+                    {"cards": gained},
+                )
             )
-        )
-    pending = you.get("pending") or {}
-    if pending.get("offered_tickets"):
-        offered = pending["offered_tickets"]
-        out.append(
-            PrivateEvent(
-                game_id,
-                seq,
-                seat,
-                user_id,
-                "tickets_offered",
-                Text(
-                    "pv.tickets_offered",
-                    {
-                        "min": pending.get("keep_min", 1),
-                        "tickets": "; ".join(_ticket_text(t) for t in offered),
-                    },
-                ),
-                {
-                    "offered": offered,
-                    "keep_min": pending.get("keep_min"),
-                    "keep_max": pending.get("keep_max"),
-                },
+        elif isinstance(e, TicketsOffered):
+            offered = [ticket_info(state, t) for t in e.tickets]
+            out.append(
+                PrivateEvent(
+                    game_id,
+                    seq,
+                    seat,
+                    user_id,
+                    "tickets_offered",
+                    Text(
+                        "pv.tickets_offered",
+                        {"min": e.keep_min, "tickets": "; ".join(_ticket_text(t) for t in offered)},
+                    ),
+                    {"offered": offered, "keep_min": e.keep_min, "keep_max": e.keep_max},
+                )
             )
-        )
-    old_ids = {t["id"] for t in you_before["tickets"]}
-    kept = [t for t in you["tickets"] if t["id"] not in old_ids]
-    if kept:
-        out.append(
-            PrivateEvent(
-                game_id,
-                seq,
-                seat,
-                user_id,
-                "tickets_kept",
-                Text("pv.tickets_kept", {"tickets": "; ".join(_ticket_text(t) for t in kept)}),
-                {"tickets": kept},
+        elif isinstance(e, TicketsChosen) and e.tickets:
+            kept = [ticket_info(state, t) for t in e.tickets]
+            out.append(
+                PrivateEvent(
+                    game_id,
+                    seq,
+                    seat,
+                    user_id,
+                    "tickets_kept",
+                    Text("pv.tickets_kept", {"tickets": "; ".join(_ticket_text(t) for t in kept)}),
+                    {"tickets": kept},
+                )
             )
-        )
     return out

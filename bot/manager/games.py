@@ -31,7 +31,7 @@ from typing import Any
 
 from bot.manager.ai import AIChooser
 from bot.manager.clock import Clock, SystemClock
-from bot.manager.events import GameEvent, private_bits, private_events, turn_token
+from bot.manager.events import GameEvent, private_events, turn_token
 from bot.manager.game_settings import AI_LEVELS, GameSettings, SettingError
 from bot.manager.moves import Collector, Moves
 from bot.manager.read import GameInfo, GameReads, Outcome, game_info_of, outcome_of
@@ -323,17 +323,7 @@ class GameManager(SeatCommands, GameReads):
                 )
             )
             for seat, s in enumerate(game.seats):
-                out.private.extend(
-                    private_events(
-                        game.id,
-                        0,
-                        seat,
-                        s.user_id,
-                        {"hand": {}, "tickets": []},
-                        private_bits(state, seat),
-                        "start",
-                    )
-                )
+                out.private.extend(private_events(game.id, 0, seat, s.user_id, state))  # the deal
             await self._timers.after_change(game, out)
             return outcome_of(game, out)
 

@@ -18,7 +18,6 @@ from bot.manager.events import (
     GameEvent,
     PrivateEvent,
     final_sheets,
-    private_bits,
     private_events,
     public_events,
     results_of,
@@ -26,7 +25,6 @@ from bot.manager.events import (
 from bot.manager.refusals import Refused
 from bot.manager.store import GameStore, LiveGame
 from bot.storage import GameStatus, SeatResult
-from engine import views
 from engine.actions import Action
 from engine.errors import IllegalAction
 from engine.rules import apply, to_act
@@ -67,8 +65,6 @@ class Moves:
         the cache untouched (or evicted)."""
         state = game.state
         assert state is not None
-        before_public = views.public_view(state)
-        before_private = private_bits(state, seat)
         work = state.copy()
         try:
             apply(work, seat, action)
@@ -92,22 +88,8 @@ class Moves:
             self._store.open_ids.discard(game.id)
             out.results = results or ()
         out.seqs.append(rec.seq)
-        out.events.extend(
-            public_events(
-                game.id, rec.seq, work.board, before_public, views.public_view(work), action_json, by, sheets
-            )
-        )
-        out.private.extend(
-            private_events(
-                game.id,
-                rec.seq,
-                seat,
-                game.seats[seat].user_id,
-                before_private,
-                private_bits(work, seat),
-                action.kind,
-            )
-        )
+        out.events.extend(public_events(game.id, rec.seq, work, seat, action, by, sheets))
+        out.private.extend(private_events(game.id, rec.seq, seat, game.seats[seat].user_id, work))
 
     # ------------------------------------------------------------------ moves nobody clicked
 

@@ -335,20 +335,9 @@ def _replay_events(game_id: str, record: dict[str, Any], limit: int) -> list[Gam
     events: list[GameEvent] = []
     for i, entry in enumerate(actions, start=1):
         action = action_from_json(entry["action"])
-        before = views.public_view(state) if i > first else None
-        apply(state, int(entry["seat"]), action)
-        if before is not None:
+        seat = int(entry["seat"])
+        apply(state, seat, action)
+        if i > first:
             sheets = final_sheets(state) if state.finished else None
-            events.extend(
-                public_events(
-                    game_id,
-                    i,
-                    state.board,
-                    before,
-                    views.public_view(state),
-                    action.to_json(),
-                    "player",
-                    sheets,
-                )
-            )
+            events.extend(public_events(game_id, i, state, seat, action, "player", sheets))
     return events

@@ -20,6 +20,7 @@ from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FileSpec, Reply
 from bot.play.seats import mention
 from bot.storage import GameStatus
+from engine.events import TunnelRevealed
 from engine.state import SETUP, GameState
 from render.words import ENGLISH, PictureWords
 
@@ -32,7 +33,7 @@ def should_publish(events: Iterable[GameEvent]) -> bool:
     for e in events:
         if e.kind in PUBLISH_KINDS or "next" in e.data:
             return True
-        if e.kind == "claim_route" and "tunnel_revealed" in e.data.get("public", {}):
+        if e.kind == "claim_route" and any(isinstance(f, TunnelRevealed) for f in e.facts):
             return True
     return False
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameDataError
+from engine.events import BulletTrainPlaced
 from engine.features import Feature, register_feature
 from engine.state import NOBODY, GameState
 from maps import BoardDataError
@@ -106,7 +107,7 @@ class BulletTrains(Feature):
             return
         cards = pay.cards()  # the track moves by the number of cards played
         _record_claim(state, seat, route, cards)
-        state.last_event["public"]["bullet_track"] = cards
+        state.events.append(BulletTrainPlaced(seat, route, cards))
 
     def end_triggered(self, state: GameState, seat: int) -> bool | None:
         few_trains = state.players[seat].trains <= state.board.rules.get("end_trigger_trains", 2)

@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.actions import Action, TakeFerryCard
 from engine.errors import IllegalAction
+from engine.events import FerryCardTaken
 from engine.features import Feature, register_feature
 from engine.state import LAST_ROUND, MAIN, GameState
 from engine.turn import end_turn
@@ -86,7 +87,7 @@ class FerryCards(Feature):
             raise IllegalAction(why)
         state.module[PILE] = pile(state) - 1
         state.players[seat].ferry_cards += 1
-        state.last_event["public"]["ferry_card"] = 1
+        state.events.append(FerryCardTaken(seat))
         end_turn(state)
 
     def invariants(self, state: GameState) -> list[str]:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import Action, TakeMeeple
 from engine.claims import Payment
 from engine.errors import GameDataError, IllegalAction
+from engine.events import MeepleTaken
 from engine.features import Feature, register_feature
 from engine.pending import MeepleChoice, Pending
 from engine.state import GameState
@@ -90,7 +91,7 @@ def meeple_bonus(state: GameState) -> list[int]:
 def _take(state: GameState, seat: int, city: int, ci: int) -> None:
     places(state)[city][ci] -= 1
     holdings(state, seat)[ci] += 1
-    state.last_event["public"].setdefault("meeples", []).append([city, colors(state)[ci]])
+    state.events.append(MeepleTaken(seat, city, colors(state)[ci]))
 
 
 def _resolve(state: GameState, seat: int, route: int, todo: list[int]) -> bool:

@@ -22,6 +22,7 @@ from typing import Any
 from engine.actions import Action, MovePassenger, PlacePassenger
 from engine.claims import Payment
 from engine.errors import IllegalAction
+from engine.events import PassengerMoved, PassengerPlaced
 from engine.features import Feature, register_feature
 from engine.features.merchandise import piles, take_token, top_token
 from engine.pending import PassengerPlacement, Pending
@@ -283,7 +284,7 @@ class Passengers(Feature):
                 raise IllegalAction(f"You cannot put your passenger there: {why}.")
             positions(state)[action.city] = seat
             player.extra[RESERVE] -= 1
-            state.last_event["public"]["passenger_placed"] = action.city
+        state.events.append(PassengerPlaced(seat, action.city))
         del state.pending[seat]
         end_turn(state)
 
@@ -303,13 +304,9 @@ class Passengers(Feature):
         tokens = [v for c in trip.token_cities if (v := take_token(state, seat, c)) is not None]
         positions(state)[trip.start] = NO_PASSENGER
         player.extra[MOVED] = player.extra.get(MOVED, 0) + 1
-        state.last_event["public"]["passenger_trip"] = {
-            "start": trip.start,
-            "routes": list(trip.routes),
-            "tokens": tokens,
-            "cards": trip.cards,
-        }
-        state.last_event["points"] = sum(tokens)
+        state.events.append(
+            PassengerMoved(seat, trip.start, tuple(trip.routes), tuple(tokens), trip.cards, sum(tokens))
+        )
         end_turn(state)
 
     def invariants(self, state: GameState) -> list[str]:

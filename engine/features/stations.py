@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from engine.actions import Action, BuildStation
 from engine.claims import Payment
 from engine.errors import IllegalAction
+from engine.events import StationBuilt
 from engine.features import Feature, register_feature
 from engine.state import MAIN, NOBODY, GameState
 from engine.turn import end_turn, pay_cards
@@ -155,7 +156,7 @@ class Stations(Feature):
         pay_cards(state, seat, Payment(color, colored, k, 0, 0))
         player.stations -= 1
         state.station_owner[action.city] = seat
-        state.last_event["public"]["station"] = action.city
+        state.events.append(StationBuilt(seat, action.city))
         end_turn(state)
 
     def score(self, state: GameState, sheets: list[ScoreSheet]) -> None:

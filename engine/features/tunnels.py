@@ -7,6 +7,7 @@ from engine.actions import Action, DeclineTunnel, PayTunnel
 from engine.cards import draw_card
 from engine.claims import Payment
 from engine.errors import IllegalAction
+from engine.events import TunnelDeclined, TunnelRevealed
 from engine.features import Feature, register_feature
 from engine.pending import Pending, TunnelPayment
 from engine.state import GameState
@@ -30,8 +31,11 @@ def start_tunnel(state: GameState, seat: int, route_id: int, pay: Payment) -> No
             break  # fewer cards to reveal than three: what there is (nothing means no extra cost)
         revealed.append(card)
     extra = extra_cost(revealed, pay)
-    state.last_event["public"]["tunnel_revealed"] = [CARD_NAMES[c] for c in revealed]
-    state.last_event["public"]["tunnel_extra"] = extra
+    state.events.append(
+        TunnelRevealed(
+            seat, route_id, tuple(revealed), extra, pay.color, pay.colored, pay.locomotives, pay.plus4
+        )
+    )
     if extra == 0:
         state.discard.extend(revealed)
         complete_claim(state, seat, route_id, pay)
@@ -75,7 +79,7 @@ class Tunnels(Feature):
         if isinstance(action, DeclineTunnel):
             del state.pending[seat]
             state.discard.extend(pending.revealed)
-            state.last_event["public"]["tunnel_declined"] = True
+            state.events.append(TunnelDeclined(seat, pending.route))
             end_turn(state)
             return
         assert isinstance(action, PayTunnel)
@@ -98,7 +102,6 @@ class Tunnels(Feature):
             )
         del state.pending[seat]
         state.discard.extend(pending.revealed)
-        state.last_event["public"]["route"] = pending.route
         complete_claim(state, seat, pending.route, total)
 
 

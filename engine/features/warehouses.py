@@ -10,6 +10,7 @@ from engine.actions import Action, DrawBlind, DrawFaceUp, PlaceDepot, TakeWareho
 from engine.cards import draw_card
 from engine.claims import Payment
 from engine.errors import IllegalAction
+from engine.events import CardsReceived, DepotPlaced, TurnStarted, WarehousesTaken, WarehouseStocked
 from engine.features import Feature, register_feature
 from engine.features.stations import city_is_free, free_cities, free_city_count
 from engine.pending import Pending, WarehouseChoice
@@ -59,7 +60,7 @@ class Warehouses(Feature):
         card = draw_card(state)
         if card is not None:
             state.warehouses[w][card] += 1
-            state.last_event["public"]["warehouse"] = w
+            state.events.append(WarehouseStocked(seat, w))
 
     def after_claim(self, state: GameState, seat: int, route: int, pay: Payment) -> None:
         r = state.board.routes[route]
@@ -84,12 +85,13 @@ class Warehouses(Feature):
                 raise IllegalAction("Depots go on a city without a station or depot.")
             state.depot_owner[action.city] = seat
             player.depots -= 1
-            state.last_event["public"]["depot"] = action.city
+            state.events.append(DepotPlaced(seat, action.city))
             if state.phase == DEPOTS:
                 state.current -= 1
                 if state.current < 0:
                     state.phase = MAIN
                     state.current = 0
+                state.events.append(TurnStarted(state.current))
             return
         assert isinstance(action, TakeWarehouses)
         pending = state.pending.get(seat)
@@ -100,16 +102,18 @@ class Warehouses(Feature):
             raise IllegalAction("You can only empty the warehouses your route reached.")
         if len(owners) > player.depots:
             raise IllegalAction("Each warehouse emptied costs one depot from your reserve.")
-        taken = 0
+        received = [0] * CARD_TYPES
         for o in owners:
             wh = state.warehouses[o]
             for card in range(CARD_TYPES):
                 player.hand[card] += wh[card]
-                taken += wh[card]
+                received[card] += wh[card]
                 wh[card] = 0
             player.depots -= 1
         del state.pending[seat]
-        state.last_event["public"]["warehouses_taken"] = {"owners": list(owners), "cards": taken}
+        state.events.append(WarehousesTaken(seat, owners, sum(received)))
+        if any(received):
+            state.events.append(CardsReceived(seat, tuple((c, n) for c, n in enumerate(received) if n)))
         end_turn(state)
 
     def score(self, state: GameState, sheets: list[ScoreSheet]) -> None:

@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 
 from bot.i18n import Catalog, check_placeholders
-from bot.manager.events import final_sheets, private_bits, private_events, public_events
+from bot.manager.events import final_sheets, private_events, public_events
 from bot.messages import Join, Message, Text
-from engine import views
 from engine.rules import apply, legal_actions, new_game, to_act
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
@@ -137,14 +136,11 @@ def _events_of_random_game(board: str, options: tuple[str, ...], seed: int) -> l
         legal = legal_actions(state, seat)
         claims = [a for a in legal if a.kind == "claim_route"]
         action = rng.choice(claims) if claims and rng.random() < 0.5 else rng.choice(legal)
-        before, mine = views.public_view(state), private_bits(state, seat)
         apply(state, seat, action)
         sheets = final_sheets(state) if state.finished else None
-        for e in public_events(
-            "g", 1, state.board, before, views.public_view(state), action.to_json(), "ai", sheets
-        ):
+        for e in public_events("g", 1, state, seat, action, "ai", sheets):
             out.append((e.kind, e.message))
-        for p in private_events("g", 1, seat, 1, mine, private_bits(state, seat), action.kind):
+        for p in private_events("g", 1, seat, 1, state):
             out.append((f"private:{p.kind}", p.message))
     assert state.finished
     return out

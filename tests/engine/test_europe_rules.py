@@ -19,6 +19,7 @@ from engine.actions import (
     TakeWarehouses,
 )
 from engine.errors import IllegalAction
+from engine.events import TunnelRevealed
 from engine.pending import TicketChoice, TunnelPayment, WarehouseChoice
 from engine.rules import apply, legal_actions, new_game
 from engine.scoresheet import score_json
@@ -43,7 +44,8 @@ def test_tunnel_example_1_one_matching_card_costs_one_more():
     apply(s, 0, ClaimRoute(tunnel, card("white")))
     pending = s.pending[0]
     assert isinstance(pending, TunnelPayment) and pending.extra == 1
-    assert s.last_event["public"]["tunnel_revealed"] == ["white", "blue", "green"]
+    revealed = tuple(card(c) for c in ("white", "blue", "green"))
+    assert s.events == [TunnelRevealed(0, tunnel, revealed, 1, card("white"), 3, 0, 0)]
     assert legal_actions(s, 0) == [DeclineTunnel(), PayTunnel(0)]
     apply(s, 0, PayTunnel(0))
     assert s.route_owner[tunnel] == 0 and s.players[0].hand[card("white")] == 0

@@ -9,6 +9,7 @@ from engine_helpers import first_choices, give_n
 
 from engine.actions import ClaimRoute, DrawBlind
 from engine.errors import GameDataError, IllegalAction
+from engine.events import BulletTrainPlaced, RouteClaimed
 from engine.features import FEATURES
 from engine.features.bullet_trains import bonus_for, bullet_claims, supply, track
 from engine.progress import ticket_progress
@@ -161,7 +162,8 @@ def test_bullet_claim_places_one_bullet_train_and_advances_the_track():
     assert state.route_owner[rid] == 0
     assert rid not in p.routes
     assert bullet_claims(state) == [(rid, 0)]
-    assert state.last_event["public"]["bullet_track"] == 4
+    assert BulletTrainPlaced(0, rid, 4) in state.events
+    assert not any(isinstance(e, RouteClaimed) and e.points for e in state.events)
     assert state.current == 1  # the claim was the whole turn
     assert check_invariants(state) == []
 

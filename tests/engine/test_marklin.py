@@ -24,6 +24,7 @@ from engine.actions import (
 )
 from engine.claims import payment_options
 from engine.errors import GameDataError, IllegalAction
+from engine.events import PassengerMoved
 from engine.features import FEATURES
 from engine.features.merchandise import initial_piles, piles
 from engine.features.passengers import check_trip, positions
@@ -172,7 +173,7 @@ def test_trip_tokens_score_at_once_and_none_at_the_start_city():
     assert piles(s)[city(s, "Berlin")] == [6, 5, 4] and piles(s)[city(s, "Leipzig")] == [3, 2]
     # the passenger leaves the game
     assert positions(s)[start] == NOBODY and p.extra["passengers_moved"] == 1 and p.extra["passengers"] == 2
-    assert s.current == 1 and s.last_event["public"]["passenger_trip"]["tokens"] == [7, 4]
+    assert s.current == 1 and s.events[0] == PassengerMoved(0, start, tuple(trip), (7, 4), 0, 11)
     assert not check_invariants(s)
     s.current = 0
     with pytest.raises(IllegalAction, match="no passenger in Magdeburg"):

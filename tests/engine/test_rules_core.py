@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from engine_helpers import card, give, route_id, stack_deck, started
 
 from engine.actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
 from engine.errors import IllegalAction
+from engine.events import BlindCardSeen, CardDrawn, private_events, public_events
 from engine.pending import SecondDraw, TicketChoice
 from engine.record import make_record, replay
 from engine.rules import apply, legal_actions, new_game, to_act
@@ -84,8 +83,9 @@ def test_blind_locomotive_counts_as_one_card():
     stack_deck(s, ["locomotive", "red"])
     apply(s, 0, DrawBlind())
     assert isinstance(s.pending[0], SecondDraw)
-    assert s.last_event["private"] == {"drew": "locomotive"}
-    assert "drew" not in json.dumps(s.last_event["public"])
+    assert s.events == [CardDrawn(0, None), BlindCardSeen(0, LOCOMOTIVE)]
+    assert public_events(s.events) == [CardDrawn(0, None)]  # the card's identity is private
+    assert private_events(s.events, 0) == [BlindCardSeen(0, LOCOMOTIVE)] and not private_events(s.events, 1)
 
 
 def test_empty_deck_reshuffles_discard():

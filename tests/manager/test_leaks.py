@@ -3,6 +3,7 @@ against every hand, every offered and kept ticket, the blind cards and the seed.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any
@@ -12,9 +13,12 @@ from manager_helpers import started_game, state_of
 
 from bot.i18n import default_catalog
 from bot.manager import GameEvent, GameManager, Outcome
-from bot.manager.events import card
+from bot.manager.events import card, final_sheets, private_events, public_events
 from bot.messages import Text
+from engine.events import BlindCardSeen, CardsReceived, Event, TicketsChosen, TicketsOffered
 from engine.pending import TicketChoice
+from engine.rules import apply, new_game, random_legal_action, to_act
+from engine.state import GameState
 from maps import CARD_NAMES, load_board
 
 FORBIDDEN_KEYS = {
@@ -162,3 +166,54 @@ def test_the_checker_catches_leaks() -> None:
     for event in leaks:
         with pytest.raises(AssertionError):
             check_public(event, board_id="europe", seed=8_765_432_109_877, secret_tickets={0}, hands=[])
+
+
+def _other_secrets(event: Event, state: GameState) -> Event:
+    """`event` with every private value changed (another card, other tickets); public events unchanged."""
+    n_cards = len(CARD_NAMES)
+    n_tickets = len(state.board.tickets)
+    if isinstance(event, BlindCardSeen):
+        return dataclasses.replace(event, card=(event.card + 1) % n_cards)
+    if isinstance(event, CardsReceived):
+        return dataclasses.replace(event, cards=tuple(((c + 1) % n_cards, n + 1) for c, n in event.cards))
+    if isinstance(event, TicketsOffered | TicketsChosen):
+        return dataclasses.replace(event, tickets=tuple((t + 7) % n_tickets for t in event.tickets))
+    assert event.public, f"a private event type without a test double: {event.kind}"
+    return event
+
+
+@pytest.mark.parametrize(
+    ("board", "options"),
+    [
+        ("europe", ("warehouses",)),
+        ("usa", ()),
+        ("germany", ()),
+        ("japan", ()),
+        ("italy", ()),
+        ("marklin", ()),
+    ],
+)
+def test_no_private_engine_event_reaches_a_public_line(board: str, options: tuple[str, ...]) -> None:
+    """The public lines of every action are the same whatever its private events say, and carry only public
+    engine events; the private lines go to the actor alone."""
+    state = new_game(board, 3, options=options, seed=11)
+    rng = random.Random(11)
+    private_kinds: set[str] = set()
+    for i in range(1, 250):
+        if state.finished:
+            break
+        seat = rng.choice(to_act(state))
+        action = random_legal_action(state, seat, rng)
+        apply(state, seat, action)
+        sheets = final_sheets(state) if state.finished else None
+        lines = public_events("g", i, state, seat, action, "player", sheets)
+        assert all(f.public for e in lines for f in e.facts)
+        twin = state.copy()
+        twin.events = [_other_secrets(e, state) for e in state.events]
+        again = public_events("g", i, twin, seat, action, "player", sheets)
+        assert [(e.message, e.data) for e in again] == [(e.message, e.data) for e in lines]
+        for other in range(state.num_players):
+            mine = private_events("g", i, other, None, state)
+            assert not mine or other == seat
+            private_kinds |= {p.kind for p in mine}
+    assert "drew" in private_kinds and "tickets_offered" in private_kinds

@@ -7,10 +7,13 @@ import random
 
 import pytest
 
+from engine.actions import DrawBlind
+from engine.events import BlindCardSeen, RouteClaimed
 from engine.rules import apply, new_game, random_legal_action, to_act
 from engine.state import GameState
 from render.board_svg import render_board_svg
-from render.from_engine import board_view, hand_picture_data, summary_rows, ticket_map_data
+from render.from_engine import board_view, hand_picture_data, last_move, summary_rows, ticket_map_data
+from render.model import LastMove
 
 
 def play(board: str, players: int, seed: int, turns: int) -> GameState:
@@ -107,3 +110,34 @@ def test_ticket_map_data_holds_only_its_owners_secrets(board, players):
     assert {(t.a, t.b) for t in mine.tickets} == {
         (state.board.tickets[t].a, state.board.tickets[t].b) for t in state.players[1].tickets
     }
+
+
+def test_last_move_is_a_neutral_description_from_the_public_events():
+    state = play("europe", 3, 3, 0)
+    while state.pending:  # everyone keeps their first tickets
+        seat = min(state.pending)
+        apply(state, seat, random_legal_action(state, seat, random.Random(0)))
+    seat = state.current
+    apply(state, seat, DrawBlind())
+    move = last_move(state)
+    assert move == LastMove(seat=seat, what="card_drawn", card=None)  # which card stays private
+    other = state.copy()
+    other.events = [
+        BlindCardSeen(e.seat, (e.card + 1) % 9) if isinstance(e, BlindCardSeen) else e for e in state.events
+    ]
+    assert board_view(other) == board_view(state)
+    words = board_view(state, last_move_text=lambda m: f"seat {m.seat}: {m.what}").last_move
+    assert words is not None and words.text == f"seat {seat}: card_drawn"
+    assert words.text in render_board_svg(state.board, board_view(state, last_move_text=lambda m: words.text))
+
+
+def test_last_move_outlines_a_claimed_route():
+    state = play("usa", 2, 4, 0)
+    rng = random.Random(4)
+    while not any(isinstance(e, RouteClaimed) for e in state.events):
+        seat = rng.choice(to_act(state))
+        apply(state, seat, random_legal_action(state, seat, rng))
+    claim = next(e for e in state.events if isinstance(e, RouteClaimed))
+    assert last_move(state) == LastMove(seat=claim.seat, routes=(claim.route,))
+    state.events = []
+    assert last_move(state) is None
