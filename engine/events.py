@@ -235,6 +235,13 @@ class GameEnded(Event):
     stuck: bool = False
 
 
+# Events without a value of their own, made once per seat: they are emitted at nearly every action, and an event
+# is immutable, so games share them.
+_SEATS = range(64)  # more seats than any game has
+TURN_STARTED: tuple[TurnStarted, ...] = tuple(TurnStarted(s) for s in _SEATS)
+BLIND_DRAWN: tuple[CardDrawn, ...] = tuple(CardDrawn(s) for s in _SEATS)
+
+
 # ---- the boards' own rules -----------------------------------------------------------------------------------
 
 

@@ -36,6 +36,7 @@ from engine.claims import (
 )
 from engine.errors import IllegalAction
 from engine.events import (
+    BLIND_DRAWN,
     BlindCardSeen,
     CardDrawn,
     CardsReceived,
@@ -436,7 +437,7 @@ def _draw(state: GameState, seat: int, action: DrawBlind | DrawFaceUp, pending: 
         if drawn is None:
             raise IllegalAction("The deck and the discard pile are empty: no card can be drawn blind.")
         player.hand[drawn] += 1
-        state.events.append(CardDrawn(seat))
+        state.events.append(BLIND_DRAWN[seat])
         state.events.append(BlindCardSeen(seat, drawn))
         ends_turn = second
     if not ends_turn and not second_draw_possible(state):

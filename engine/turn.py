@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.cards import fill_empty_slots
 from engine.claims import Payment
-from engine.events import GameEnded, LastRoundStarted, RouteClaimed, TurnStarted
+from engine.events import TURN_STARTED, GameEnded, LastRoundStarted, RouteClaimed
 from engine.features import Feature, active_features
 from engine.open_routes import note_claim
 from engine.state import FINISHED, LAST_ROUND, GameState
@@ -139,7 +139,7 @@ def end_turn(state: GameState) -> None:
             return
     state.turn += 1
     state.current = (seat + 1) % n
-    state.events.append(TurnStarted(state.current))
+    state.events.append(TURN_STARTED[state.current])
     if -1 in state.face_up:
         fill_empty_slots(state)
 
