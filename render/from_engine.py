@@ -28,7 +28,6 @@ from engine.progress import cheapest_paths
 from engine.scoring import ScoreSheet, final_scores
 from engine.state import GameState
 from engine.views import player_view, public_view
-from maps import CARD_NAMES
 from render.hand import HandTicket
 from render.model import PLAYER_COLORS, BoardView, LastMove, PlayerPanel, TicketLine
 from render.summary import ScoreRow
@@ -105,29 +104,29 @@ def board_view(
     `last_move_text` words the last move (in the reader's language); without it the picture names only what
     the move touched."""
     view = public_view(state)
-    owner = view["route_owner"]
-    modules = view.get("modules", {})
+    owner = list(view.route_owner)
+    modules = view.modules
     final = state.finished
     if final and sheets is None:
         sheets = final_scores(state)
     bullet = modules.get("bullet_trains")
     players = []
-    for p in view["players"]:
-        seat = p["seat"]
-        extra = p.get("extra", {})
+    for p in view.players:
+        seat = p.seat
+        extra = p.extra
         players.append(
             PlayerPanel(
-                name=p["name"],
+                name=p.name,
                 color=seat_color(seat),
-                score=sheets[seat].total if final and sheets else p["score"],
-                trains=p["trains"],
-                cards=p["cards"],
-                tickets=p["tickets"],
-                stations=p["stations"] if state.board.rules.get("stations_per_player") else None,
+                score=sheets[seat].total if final and sheets else p.score,
+                trains=p.trains,
+                cards=p.cards,
+                tickets=p.tickets,
+                stations=p.stations if state.board.rules.get("stations_per_player") else None,
                 passengers=extra.get("passengers") if "passengers" in extra else None,
                 bullet_trains=None,
-                depots=p["depots"] if "warehouses" in state.options else None,
-                ferry_cards=p["ferry_cards"] if "ferry_cards" in modules else None,
+                depots=p.depots if "warehouses" in state.options else None,
+                ferry_cards=p.ferry_cards if "ferry_cards" in modules else None,
                 merchandise=extra.get("points_in_play", 0) if "merchandise" in modules else None,
                 meeples=tuple(zip(modules["meeples"]["colors"], extra.get("meeples", ()), strict=False))
                 if "meeples" in modules
@@ -135,8 +134,8 @@ def board_view(
                 completed_tickets=sheets[seat].completed_tickets if final and sheets else None,
             )
         )
-    depots = {int(c): s for c, s in view["depots"].items()}
-    warehouse_cards = {c: view["warehouses"][s] for c, s in depots.items()} if view["warehouses"] else {}
+    depots = dict(view.depots)
+    warehouse_cards = {c: view.warehouses[s] for c, s in depots.items()} if view.warehouses else {}
     passengers: dict[int, tuple[int, ...]] = {}
     for city, seat in modules.get("passengers", []):
         passengers[city] = (*passengers.get(city, ()), seat)
@@ -162,13 +161,13 @@ def board_view(
     return BoardView(
         routes={r: o for r, o in enumerate(owner) if o >= 0},
         closed=_closed_routes(state, owner),
-        stations={int(c): s for c, s in view["stations"].items()},
+        stations=dict(view.stations),
         players=tuple(players),
-        turn=None if final else view["current"],
-        face_up=tuple(CARD_NAMES.index(c) for c in view["face_up"] if c is not None),
-        deck=view["deck"],
-        discard=view["discard"],
-        tickets_left=sum(view["ticket_decks"].values()),
+        turn=None if final else view.current,
+        face_up=tuple(c for c in view.face_up if c is not None),
+        deck=view.deck,
+        discard=view.discard,
+        tickets_left=sum(view.ticket_decks.values()),
         last_move=move,
         round=state.turn // max(1, state.num_players) + 1,
         final=final,
@@ -185,24 +184,20 @@ def board_view(
 
 def hand_picture_data(state: GameState, seat: int) -> tuple[dict[str, int], list[HandTicket]]:
     """A player's own cards and tickets for the private hand picture (only ever sent to that player)."""
-    mine = player_view(state, seat)["you"]
-    tickets = [
-        HandTicket(t["a"], t["b"], t["points"], t["done"], t["trains_needed"]) for t in mine["tickets"]
-    ]
-    return dict(mine["hand"]), tickets
+    mine = player_view(state, seat)
+    tickets = [HandTicket(t.a, t.b, t.points, bool(t.done), t.trains_needed) for t in mine.tickets]
+    return dict(mine.hand), tickets
 
 
 def ticket_map_data(state: GameState, seat: int) -> TicketMap:
     """A player's own tickets and the cheapest remaining path of each open one, for the private ticket map (only
     ever sent to that player)."""
-    mine = player_view(state, seat)["you"]
+    mine = player_view(state, seat)
     paths = cheapest_paths(state, seat)
     tickets = []
-    for t in mine["tickets"]:
-        tk = state.board.tickets[t["id"]]
-        tickets.append(
-            MapTicket(tk.a, tk.b, t["points"], t["done"], t["trains_needed"], paths.get(t["id"], ()))
-        )
+    for t in mine.tickets:
+        tk = state.board.tickets[t.id]
+        tickets.append(MapTicket(tk.a, tk.b, t.points, bool(t.done), t.trains_needed, paths.get(t.id, ())))
     return TicketMap(seat=seat, tickets=tuple(tickets))
 
 

@@ -50,7 +50,7 @@ from engine.events import (
 )
 from engine.scoring import final_scores
 from engine.state import SETUP, GameState
-from engine.views import ticket_info
+from engine.views import TicketInfo, ticket_info
 from maps import CARD_NAMES, LOCOMOTIVE, Board
 
 E = TypeVar("E", bound=Event)
@@ -392,8 +392,12 @@ def results_of(sheets: list[dict[str, Any]], user_ids: list[int | None]) -> tupl
     )
 
 
-def _ticket_text(t: Mapping[str, Any]) -> str:
-    return f"{t['a']} – {t['b']} ({t['points']})"
+def _ticket_text(t: TicketInfo) -> str:
+    return f"{t.a} – {t.b} ({t.points})"
+
+
+def _ticket_data(t: TicketInfo) -> dict[str, Any]:
+    return {"id": t.id, "a": t.a, "b": t.b, "points": t.points}
 
 
 def private_events(
@@ -437,7 +441,11 @@ def private_events(
                         "pv.tickets_offered",
                         {"min": e.keep_min, "tickets": "; ".join(_ticket_text(t) for t in offered)},
                     ),
-                    {"offered": offered, "keep_min": e.keep_min, "keep_max": e.keep_max},
+                    {
+                        "offered": [_ticket_data(t) for t in offered],
+                        "keep_min": e.keep_min,
+                        "keep_max": e.keep_max,
+                    },
                 )
             )
         elif isinstance(e, TicketsChosen) and e.tickets:
@@ -450,7 +458,7 @@ def private_events(
                     user_id,
                     "tickets_kept",
                     Text("pv.tickets_kept", {"tickets": "; ".join(_ticket_text(t) for t in kept)}),
-                    {"tickets": kept},
+                    {"tickets": [_ticket_data(t) for t in kept]},
                 )
             )
     return out

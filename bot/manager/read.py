@@ -278,13 +278,13 @@ class GameReads:
             return []
         return legal_actions(game.state, seat)
 
-    async def public_view(self, game_id: str) -> dict[str, Any]:
+    async def public_view(self, game_id: str) -> views.PublicView:
         game = await self._store.get(game_id)
         if game.state is None:
             raise Refused("not_started", game=game_id)
         return views.public_view(game.state)
 
-    async def player_view(self, game_id: str, user_id: int) -> dict[str, Any]:
+    async def player_view(self, game_id: str, user_id: int) -> views.PlayerView:
         game = await self._store.get(game_id)
         if game.state is None:
             raise Refused("not_started", game=game_id)

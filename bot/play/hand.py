@@ -18,18 +18,16 @@ async def hand_reply(
     info: GameInfo, state: GameState, seat: int, pictures: Pictures, words: PictureWords = ENGLISH
 ) -> Reply:
     """`seat`'s hand (ephemeral), with a button to its pending decision when it has one."""
-    you = player_view(state, seat)["you"]
-    cards: Message = (
-        Join(tuple(counted_cards(n, c) for c, n in you["hand"].items()), ", ") if you["hand"] else "-"
-    )
+    you = player_view(state, seat)
+    cards: Message = Join(tuple(counted_cards(n, c) for c, n in you.hand.items()), ", ") if you.hand else "-"
     tickets: list[Message] = []
-    for t in you["tickets"]:
-        mark = "✅" if t["done"] else "⬜"
-        line = f"{mark} {t['a']} – {t['b']} ({t['points']})"
-        if t["done"] or t["trains_needed"] is None:
+    for t in you.tickets:
+        mark = "✅" if t.done else "⬜"
+        line = f"{mark} {t.a} – {t.b} ({t.points})"
+        if t.done or t.trains_needed is None:
             tickets.append(line)
         else:
-            tickets.append(Join((line, Text("hand.to_go", {"n": t["trains_needed"]})), " · "))
+            tickets.append(Join((line, Text("hand.to_go", {"n": t.trains_needed})), " · "))
     p = state.players[seat]
     stock = [FieldSpec(Text("hand.trains", {"n": p.trains}), "🚂")]
     if state.board.rules.get("stations_per_player"):

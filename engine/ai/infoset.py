@@ -12,17 +12,16 @@ import random
 from dataclasses import replace
 from typing import Any
 
+from engine.actions import Action
 from engine.pending import TicketChoice
 from engine.state import GameState
-from engine.views import player_view
+from engine.views import PlayerView, player_view
 from maps import CARD_TYPES
 
 
-def seat_view(state: GameState, seat: int) -> dict[str, Any]:
-    """Everything `seat` may see (the engine's player view plus the public history)."""
-    view = player_view(state, seat)
-    view["history"] = [(s, a) for s, a in state.history]
-    return view
+def seat_view(state: GameState, seat: int) -> tuple[PlayerView, list[tuple[int, Action]]]:
+    """Everything `seat` may see: the engine's player view, and the public history."""
+    return player_view(state, seat), [(s, a) for s, a in state.history]
 
 
 def determinize(state: GameState, seat: int, rng: random.Random, *, infer: float = 0.0) -> GameState:

@@ -113,17 +113,17 @@ def test_the_panel_shows_each_players_public_board_counts(board, options, kinds)
     state = _played(board, 4, 80, options=options)
     pv = public_view(state)
     svg = render_board_svg(state.board, board_view(state))
-    for seat, p in enumerate(pv["players"]):
+    for seat, p in enumerate(pv.players):
         want = {
-            "passengers": p["extra"].get("passengers"),
-            "merchandise": p["extra"].get("points_in_play"),
-            "ferry_cards": p["ferry_cards"],
-            "track": pv["modules"].get("bullet_trains", {}).get("track", [None] * 4)[seat],
-            "stations": p["stations"],
-            "depots": p["depots"],
+            "passengers": p.extra.get("passengers"),
+            "merchandise": p.extra.get("points_in_play"),
+            "ferry_cards": p.ferry_cards,
+            "track": pv.modules.get("bullet_trains", {}).get("track", [None] * 4)[seat],
+            "stations": p.stations,
+            "depots": p.depots,
         }
-        for k, colour in enumerate(pv["modules"].get("meeples", {}).get("colors", [])):
-            want[f"meeple-{colour}"] = p["extra"]["meeples"][k]
+        for k, colour in enumerate(pv.modules.get("meeples", {}).get("colors", [])):
+            want[f"meeple-{colour}"] = p.extra["meeples"][k]
         for kind in kinds:
             assert _stat(svg, seat, kind) == [str(want[kind])], (seat, kind)
     legend = {
