@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
+from engine.events import GameEnded
 from engine.features.stations import borrow_options
 from engine.state import GameState
 from engine.turn import features_for
@@ -291,3 +292,32 @@ def final_scores(state: GameState) -> list[ScoreSheet]:
 
 def winners(sheets: list[ScoreSheet]) -> list[str]:
     return [s.name for s in sheets if s.rank == 1]
+
+
+# Why a game ended (Outcome.reason): the last round after someone ran low on trains (or a board's own end
+# condition) was played out, or nobody could do anything any more.
+ENDED_LAST_ROUND = "last_round"
+ENDED_STUCK = "stuck"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game as a value: why it ended, every seat's score sheet (seat order) and the winners' seats."""
+
+    reason: str  # ENDED_LAST_ROUND or ENDED_STUCK
+    sheets: tuple[ScoreSheet, ...]
+    winners: tuple[int, ...]
+
+
+def outcome(state: GameState) -> Outcome | None:
+    """None while the game goes on; else how it ended."""
+    if not state.finished:
+        return None
+    ended = next((e for e in state.events if isinstance(e, GameEnded)), None)
+    stuck = ended.stuck if ended is not None else state.ended_by is None
+    sheets = tuple(final_scores(state))
+    return Outcome(
+        ENDED_STUCK if stuck else ENDED_LAST_ROUND,
+        sheets,
+        tuple(s.seat for s in sheets if s.rank == 1),
+    )

@@ -48,7 +48,7 @@ from engine.events import (
     WarehousesTaken,
     WarehouseStocked,
 )
-from engine.scoring import final_scores
+from engine.scoring import outcome
 from engine.state import SETUP, GameState
 from engine.views import TicketInfo, ticket_info
 from maps import CARD_NAMES, LOCOMOTIVE, Board
@@ -361,7 +361,8 @@ def public_events(
 
 def final_sheets(state: GameState) -> list[dict[str, Any]]:
     """The final score sheets (public once the game is over: tickets are revealed at the end)."""
-    return [{"seat": s.seat, **s.to_json()} for s in final_scores(state)]
+    end = outcome(state)
+    return [{"seat": s.seat, **s.to_json()} for s in end.sheets] if end is not None else []
 
 
 def game_over_event(game_id: str, seq: int, sheets: list[dict[str, Any]]) -> GameEvent:

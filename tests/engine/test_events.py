@@ -27,8 +27,10 @@ from engine.events import (
 )
 from engine.pending import TicketChoice
 from engine.rules import apply, new_game
+from engine.scoring import ENDED_LAST_ROUND, ENDED_STUCK, final_scores, outcome
 from engine.simulate import play_game
 from engine.state import GameState
+from engine.turn import finish
 from maps import LOCOMOTIVE
 
 PRIVATE = {BlindCardSeen, CardsReceived, TicketsOffered, TicketsChosen}
@@ -153,3 +155,16 @@ def test_events_are_saved_with_the_state_and_an_old_snapshot_still_loads():
     }
     loaded = GameState.from_dict(old)
     assert loaded.events == [] and loaded.players[0].hand == s.players[0].hand
+
+
+def test_outcome_is_none_until_the_end_then_says_why_and_who_won():
+    s = started("europe", 2)
+    assert outcome(s) is None
+    result = play_game("usa", 3, seed=8)
+    end = outcome(result.state)
+    assert end is not None and end.reason == ENDED_LAST_ROUND
+    assert [sh.total for sh in end.sheets] == [sh.total for sh in final_scores(result.state)]
+    assert end.winners == tuple(sh.seat for sh in end.sheets if sh.rank == 1) and end.winners
+    stuck = started("europe", 2)
+    finish(stuck, stuck=True)
+    assert outcome(stuck) is not None and outcome(stuck).reason == ENDED_STUCK  # type: ignore[union-attr]
