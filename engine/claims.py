@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from engine.actions import ClaimRoute
+from engine.errors import IllegalAction
 from engine.state import NOBODY, GameState
 from maps import CARD_NAMES, COLORS, GRAY, LOCOMOTIVE, LOCOMOTIVE_PLUS4, Board
 
@@ -34,27 +35,35 @@ def multi_routes_open(state: GameState) -> bool:
     return state.num_players >= state.board.rules.get("min_players_for_multi_routes", 4)
 
 
-def claim_block(state: GameState, seat: int, route_id: int) -> str | None:
+def claim_block(state: GameState, seat: int, route_id: int) -> IllegalAction | None:
     """Why `seat` may not claim `route_id` now (payment aside), or None."""
     board = state.board
     owner = state.route_owner[route_id]
+    label = board.route_label(route_id)
     if owner != NOBODY:
-        who = "you" if owner == seat else state.players[owner].name
-        return f"{board.route_label(route_id)} is already claimed by {who}."
+        if owner == seat:
+            return IllegalAction("route_yours", f"{label} is already claimed by you.", route=label)
+        who = state.players[owner].name
+        return IllegalAction("route_taken", f"{label} is already claimed by {who}.", route=label, player=who)
     group = board.groups_by_route[route_id]
     if len(group) > 1:
         for other in group:
             o = state.route_owner[other]
             if o == seat:
-                return (
-                    f"You already own a route between these cities ({board.route_label(route_id)}); "
-                    "one player may never take two."
+                return IllegalAction(
+                    "double_route_twice",
+                    f"You already own a route between these cities ({label}); one player may never take two.",
+                    route=label,
                 )
             if o != NOBODY and not multi_routes_open(state):
                 need = board.rules.get("min_players_for_multi_routes", 4)
-                return (
-                    f"With fewer than {need} players only one route of {board.route_label(route_id)} can be "
-                    f"used, and {state.players[o].name} has it."
+                who = state.players[o].name
+                return IllegalAction(
+                    "double_route_closed",
+                    f"With fewer than {need} players only one route of {label} can be used, and {who} has it.",
+                    route=label,
+                    n=need,
+                    player=who,
                 )
     return None
 
@@ -74,8 +83,8 @@ def route_open(state: GameState, seat: int, route_id: int) -> bool:
     return True
 
 
-def payment_of(state: GameState, action: ClaimRoute) -> Payment | str:
-    """The cards the action pays, or a player-readable reason why it does not pay for the route."""
+def payment_of(state: GameState, action: ClaimRoute) -> Payment | IllegalAction:
+    """The cards the action pays, or why it does not pay for the route."""
     board = state.board
     route = board.routes[action.route]
     length = route.length
@@ -92,36 +101,71 @@ def payment_of(state: GameState, action: ClaimRoute) -> Payment | str:
             return Payment(action.color, colored, action.locomotives, 0, 0)
     label = board.route_label(action.route)
     if action.locomotives < 0 or action.plus4 < 0 or action.ferry_cards < 0:
-        return "Card counts cannot be negative."
+        return IllegalAction("negative_cards", "Card counts cannot be negative.")
     plus4_min = plus4_min_length(board)
     if action.plus4 and length < plus4_min:
-        return f"Locomotive +4 cards only pay for routes of {plus4_min} or more spaces; {label} has {length}."
+        return IllegalAction(
+            "plus4_route_too_short",
+            f"Locomotive +4 cards only pay for routes of {plus4_min} or more spaces; {label} has {length}.",
+            route=label,
+            min=plus4_min,
+            length=length,
+        )
     waves = route.waves
     if action.ferry_cards and 2 * (action.ferry_cards - 1) >= waves:
-        return f"{label} has {waves} wave spaces: {action.ferry_cards} ferry cards is more than it can use."
+        return IllegalAction(
+            "too_many_ferry_cards",
+            f"{label} has {waves} wave spaces: {action.ferry_cards} ferry cards is more than it can use.",
+            route=label,
+            waves=waves,
+            n=action.ferry_cards,
+        )
     covered = min(2 * action.ferry_cards, waves)
     needed_locos = route.locomotives + (waves - covered)
     if action.locomotives < needed_locos:
         if waves:
-            return (
+            return IllegalAction(
+                "waves_need_cards",
                 f"{label} has {waves} wave spaces: each needs a Locomotive or half a Ferry card; "
-                f"you offered {action.locomotives} Locomotives and {action.ferry_cards} Ferry cards."
+                f"you offered {action.locomotives} Locomotives and {action.ferry_cards} Ferry cards.",
+                route=label,
+                waves=waves,
+                locomotives=action.locomotives,
+                ferry_cards=action.ferry_cards,
             )
-        return f"{label} is a ferry: it needs {route.locomotives} Locomotives."
+        return IllegalAction(
+            "ferry_needs_locomotives",
+            f"{label} is a ferry: it needs {route.locomotives} Locomotives.",
+            route=label,
+            n=route.locomotives,
+        )
     colored = length - covered - action.locomotives - action.plus4
     if colored < 0:
-        return f"{label} has {length} spaces; that payment has too many cards."
+        return IllegalAction(
+            "too_many_cards",
+            f"{label} has {length} spaces; that payment has too many cards.",
+            route=label,
+            n=length,
+        )
     color = action.color
     if colored == 0:
         color = LOCOMOTIVE
     elif not 0 <= color < len(COLORS):
-        return "Choose a colour for the other cards."
+        return IllegalAction("choose_color", "Choose a colour for the other cards.")
     elif route.color != GRAY and color != route.color:
-        return f"{label} is {COLORS[route.color]}: it takes {COLORS[route.color]} cards (or Locomotives)."
+        name = COLORS[route.color]
+        return IllegalAction(
+            "wrong_color",
+            f"{label} is {name}: it takes {name} cards (or Locomotives).",
+            route=label,
+            color=name,
+        )
     return Payment(color, colored, action.locomotives, action.plus4, action.ferry_cards)
 
 
-def affordability_error(state: GameState, seat: int, route_id: int, pay: Payment) -> str | None:
+def affordability_error(state: GameState, seat: int, route_id: int, pay: Payment) -> IllegalAction | None:
+    """Why the hand cannot make the payment `pay` for `route_id`, or None. The code names the first kind of card
+    missing; the English message lists them all."""
     player = state.players[seat]
     hand = player.hand
     if (
@@ -131,7 +175,7 @@ def affordability_error(state: GameState, seat: int, route_id: int, pay: Payment
         and player.ferry_cards >= pay.ferry_cards
     ):
         return None
-    missing = []
+    missing: list[str] = []
     if pay.colored and hand[pay.color] < pay.colored:
         missing.append(f"{pay.colored} {CARD_NAMES[pay.color]} (you have {hand[pay.color]})")
     if hand[LOCOMOTIVE] < pay.locomotives:
@@ -140,9 +184,28 @@ def affordability_error(state: GameState, seat: int, route_id: int, pay: Payment
         missing.append(f"{pay.plus4} Locomotive +4 (you have {hand[LOCOMOTIVE_PLUS4]})")
     if player.ferry_cards < pay.ferry_cards:
         missing.append(f"{pay.ferry_cards} Ferry cards (you have {player.ferry_cards})")
-    if missing:
-        return f"{state.board.route_label(route_id)} needs " + " and ".join(missing) + "."
-    return None
+    label = state.board.route_label(route_id)
+    message = f"{label} needs " + " and ".join(missing) + "."
+    if pay.colored and hand[pay.color] < pay.colored:
+        return IllegalAction(
+            "route_needs_color",
+            message,
+            route=label,
+            need=pay.colored,
+            color=CARD_NAMES[pay.color],
+            have=hand[pay.color],
+        )
+    if hand[LOCOMOTIVE] < pay.locomotives:
+        return IllegalAction(
+            "route_needs_locomotives", message, route=label, need=pay.locomotives, have=hand[LOCOMOTIVE]
+        )
+    if hand[LOCOMOTIVE_PLUS4] < pay.plus4:
+        return IllegalAction(
+            "route_needs_plus4", message, route=label, need=pay.plus4, have=hand[LOCOMOTIVE_PLUS4]
+        )
+    return IllegalAction(
+        "route_needs_ferry_cards", message, route=label, need=pay.ferry_cards, have=player.ferry_cards
+    )
 
 
 PaymentShape = tuple[int, int, int, int]  # (colour, locomotives, plus4, ferry_cards)

@@ -72,7 +72,14 @@ def new_game(
     names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
     lo, hi = board.rules.get("players", [MIN_PLAYERS, MAX_PLAYERS])
     if not lo <= len(names) <= hi and not (any_player_count and names):
-        raise IllegalAction(f"{board.name} is played by {lo} to {hi} players, not {len(names)}.")
+        raise IllegalAction(
+            "player_count",
+            f"{board.name} is played by {lo} to {hi} players, not {len(names)}.",
+            board=board.name,
+            min=lo,
+            max=hi,
+            n=len(names),
+        )
     variant_id = variant or board.default_variant
     board.variant(variant_id)  # raises on an unknown variant
     for opt in options:
@@ -363,14 +370,17 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
     """Apply `seat`'s action after checking it (IllegalAction, nothing changed, when it is not allowed)."""
     phase = state.phase
     if phase == FINISHED:
-        raise IllegalAction("The game is over.")
+        raise IllegalAction("game_over", "The game is over.")
     if not 0 <= seat < len(state.players):
-        raise IllegalAction(f"There is no seat {seat} in this game.")
+        raise IllegalAction("no_such_seat", f"There is no seat {seat} in this game.", seat=seat)
     pending = state.pending.get(seat)
     if pending is None and (phase == SETUP or seat != state.current):
         if phase == SETUP:
-            raise IllegalAction("You have chosen your tickets; the game starts when everyone has.")
-        raise IllegalAction(f"It is not your turn: it is {state.players[state.current].name}'s.")
+            raise IllegalAction(
+                "wait_for_setup", "You have chosen your tickets; the game starts when everyone has."
+            )
+        current = state.players[state.current].name
+        raise IllegalAction("not_your_turn", f"It is not your turn: it is {current}'s.", player=current)
     previous_events = state.events
     state.events = []
     try:
@@ -384,7 +394,10 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
                     break
             else:
                 raise IllegalAction(
-                    f"{action.kind.replace('_', ' ')} is not part of {state.board.name}'s rules."
+                    "not_in_rules",
+                    f"{action.kind.replace('_', ' ')} is not part of {state.board.name}'s rules.",
+                    action=action.kind,
+                    board=state.board.name,
                 )
     except IllegalAction:
         state.events = previous_events  # handlers check everything before they change anything
@@ -395,39 +408,51 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
     return state
 
 
-def _require_turn_start(state: GameState, seat: int, pending: Pending | None, what: str) -> None:
+def _require_turn_start(
+    state: GameState, seat: int, pending: Pending | None, action: Action, what: str
+) -> None:
+    """A turn action needs the start of one's turn in play; `what` says the action in English."""
     if pending is not None:
         raise IllegalAction(
-            f"Finish what you started first ({pending.kind.replace('_', ' ')}) before {what}."
+            "finish_first",
+            f"Finish what you started first ({pending.kind.replace('_', ' ')}) before {what}.",
+            pending=pending.kind,
+            action=action.kind,
         )
-    if state.phase not in (MAIN, "last_round"):
-        raise IllegalAction(f"You cannot {what} now.")
+    if state.phase not in (MAIN, LAST_ROUND):
+        raise IllegalAction("not_now", f"You cannot {what} now.", action=action.kind, phase=state.phase)
 
 
 def _draw(state: GameState, seat: int, action: DrawBlind | DrawFaceUp, pending: Pending | None) -> None:
     second = type(pending) is SecondDraw
     if not second:
         if pending is not None or (state.phase != MAIN and state.phase != LAST_ROUND):
-            _require_turn_start(state, seat, pending, "drawing cards")
+            _require_turn_start(state, seat, pending, action, "drawing cards")
         if "warehouses" not in state.options and action.warehouse is not None:
-            raise IllegalAction("There are no warehouses in this game.")
+            raise IllegalAction("no_warehouses", "There are no warehouses in this game.")
         if isinstance(action, DrawFaceUp) and (
             not 0 <= action.slot < len(state.face_up) or state.face_up[action.slot] == EMPTY
         ):
-            raise IllegalAction("There is no face-up card there.")
+            raise IllegalAction("no_face_up_card", "There is no face-up card there.", slot=action.slot)
         if isinstance(action, DrawBlind) and not deck_ops.can_draw_blind(state):
-            raise IllegalAction("The deck and the discard pile are empty: no card can be drawn blind.")
+            raise IllegalAction(
+                "no_card_to_draw", "The deck and the discard pile are empty: no card can be drawn blind."
+            )
         for f in hooks_for(state).before_draw:
             f.before_draw(state, seat, action)
     elif action.warehouse is not None:
-        raise IllegalAction("The warehouse card is stored before the first card only.")
+        raise IllegalAction(
+            "warehouse_first_card_only", "The warehouse card is stored before the first card only."
+        )
     player = state.players[seat]
     if isinstance(action, DrawFaceUp):
         if not 0 <= action.slot < len(state.face_up) or state.face_up[action.slot] == EMPTY:
-            raise IllegalAction("There is no face-up card there.")
+            raise IllegalAction("no_face_up_card", "There is no face-up card there.", slot=action.slot)
         card = state.face_up[action.slot]
         if second and card == LOCOMOTIVE:
-            raise IllegalAction("A face-up Locomotive cannot be your second card.")
+            raise IllegalAction(
+                "face_up_locomotive_second", "A face-up Locomotive cannot be your second card."
+            )
         player.hand[card] += 1
         deck_ops.refill_slot(state, action.slot)
         state.events.append(CardDrawn(seat, card, action.slot))
@@ -435,7 +460,9 @@ def _draw(state: GameState, seat: int, action: DrawBlind | DrawFaceUp, pending: 
     else:
         drawn = deck_ops.draw_card(state)
         if drawn is None:
-            raise IllegalAction("The deck and the discard pile are empty: no card can be drawn blind.")
+            raise IllegalAction(
+                "no_card_to_draw", "The deck and the discard pile are empty: no card can be drawn blind."
+            )
         player.hand[drawn] += 1
         state.events.append(BLIND_DRAWN[seat])
         state.events.append(BlindCardSeen(seat, drawn))
@@ -453,32 +480,37 @@ _SECOND_DRAW = SecondDraw()  # no fields: one instance serves every game
 
 
 def _claim(state: GameState, seat: int, action: ClaimRoute, pending: Pending | None) -> None:
-    _require_turn_start(state, seat, pending, "claiming a route")
+    _require_turn_start(state, seat, pending, action, "claiming a route")
     board = state.board
     if not 0 <= action.route < len(board.routes):
-        raise IllegalAction("There is no such route.")
+        raise IllegalAction("no_such_route", "There is no such route.", route=action.route)
     block = claim_block(state, seat, action.route)
-    if block:
-        raise IllegalAction(block)
+    if block is not None:
+        raise block
     hooks = hooks_for(state)
     for f in hooks.claim_error:
         why = f.claim_error(state, seat, action.route)
-        if why:
-            raise IllegalAction(why)
+        if why is not None:
+            raise why
     route = board.routes[action.route]
     player = state.players[seat]
     if route.length > player.trains and all(
         f.uses_own_trains(state, seat, action.route) for f in hooks.uses_own_trains
     ):
+        label = board.route_label(action.route)
         raise IllegalAction(
-            f"{board.route_label(action.route)} needs {route.length} trains; you have {player.trains} left."
+            "route_needs_trains",
+            f"{label} needs {route.length} trains; you have {player.trains} left.",
+            route=label,
+            need=route.length,
+            have=player.trains,
         )
     pay = payment_of(state, action)
-    if isinstance(pay, str):
-        raise IllegalAction(pay)
+    if isinstance(pay, IllegalAction):
+        raise pay
     why = affordability_error(state, seat, action.route, pay)
-    if why:
-        raise IllegalAction(why)
+    if why is not None:
+        raise why
     if route.tunnel:
         from engine.features.tunnels import start_tunnel
 
@@ -488,10 +520,10 @@ def _claim(state: GameState, seat: int, action: ClaimRoute, pending: Pending | N
 
 
 def _draw_tickets(state: GameState, seat: int, action: DrawTickets, pending: Pending | None) -> None:
-    _require_turn_start(state, seat, pending, "drawing tickets")
+    _require_turn_start(state, seat, pending, action, "drawing tickets")
     step = ticket_ops.draw_step(state)
     if not isinstance(step["draw"], int) and action.mix:
-        raise IllegalAction("This board has one ticket deck: no mix to announce.")
+        raise IllegalAction("no_ticket_mix", "This board has one ticket deck: no mix to announce.")
     ticket_ops.offer(state, seat, step, -1, tuple(action.mix))
     offered = state.pending[seat]
     assert isinstance(offered, TicketChoice)
@@ -500,7 +532,7 @@ def _draw_tickets(state: GameState, seat: int, action: DrawTickets, pending: Pen
 
 def _choose_mix(state: GameState, seat: int, action: ChooseTicketMix, pending: Pending | None) -> None:
     if not isinstance(pending, TicketMix):
-        raise IllegalAction("There is no ticket mix to announce now.")
+        raise IllegalAction("no_ticket_mix_now", "There is no ticket mix to announce now.")
     step = ticket_ops.ticket_rules(state)["setup"][pending.step]
     ticket_ops.offer(state, seat, step, pending.step, tuple(action.mix))
     offered = state.pending[seat]
@@ -510,7 +542,7 @@ def _choose_mix(state: GameState, seat: int, action: ChooseTicketMix, pending: P
 
 def _keep(state: GameState, seat: int, action: KeepTickets, pending: Pending | None) -> None:
     if not isinstance(pending, TicketChoice):
-        raise IllegalAction("You have no tickets to choose from now.")
+        raise IllegalAction("no_ticket_choice", "You have no tickets to choose from now.")
     ticket_ops.keep(state, seat, pending, tuple(action.tickets))
     del state.pending[seat]
     state.events.append(TicketsKept(seat, len(action.tickets)))
@@ -540,7 +572,7 @@ def _start_play(state: GameState) -> None:
 
 def _pass(state: GameState, seat: int, action: Pass, pending: Pending | None) -> None:
     if pending is not None or any(not a.free for a in turn_actions(state, seat) if not isinstance(a, Pass)):
-        raise IllegalAction("You can only pass when there is nothing else you can do.")
+        raise IllegalAction("cannot_pass", "You can only pass when there is nothing else you can do.")
     passes = state.module.get("passes", 0) + 1
     state.module["passes"] = passes
     state.events.append(Passed(seat))

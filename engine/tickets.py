@@ -86,9 +86,12 @@ def offer(state: GameState, seat: int, step: dict[str, Any], index: int, mix: tu
     if isinstance(step["draw"], int):
         decks = mix_decks(step)
         if len(mix) != len(decks) or sum(mix) != available(state, step) or min(mix, default=0) < 0:
+            n = available(state, step)
             raise IllegalAction(
-                f"Announce how many of the {available(state, step)} tickets come from "
-                f"each deck ({' / '.join(decks)})."
+                "ticket_mix",
+                f"Announce how many of the {n} tickets come from each deck ({' / '.join(decks)}).",
+                n=n,
+                decks=" / ".join(decks),
             )
         counts = dict(zip(decks, mix, strict=True))
     else:
@@ -98,12 +101,17 @@ def offer(state: GameState, seat: int, step: dict[str, Any], index: int, mix: tu
     for deck_name, n in counts.items():
         deck = state.ticket_decks.get(deck_name, [])
         if n > len(deck) and isinstance(step["draw"], int):
-            raise IllegalAction(f"The {deck_name} ticket deck has only {len(deck)} tickets left.")
+            raise IllegalAction(
+                "ticket_deck_short",
+                f"The {deck_name} ticket deck has only {len(deck)} tickets left.",
+                deck=deck_name,
+                n=len(deck),
+            )
         for _ in range(min(n, len(deck))):  # fewer when the deck runs short
             offered.append(deck.pop())
             sources.append(deck_name)
     if not offered:
-        raise IllegalAction("No destination tickets are left to draw.")
+        raise IllegalAction("no_tickets_left", "No destination tickets are left to draw.")
     player = state.players[seat]
     keep_min = step.get("keep_min", 1)
     if "keep_min_if_none_kept" in step and not player.tickets:
@@ -128,11 +136,15 @@ def start_step(state: GameState, seat: int, index: int) -> None:
 def keep(state: GameState, seat: int, choice: TicketChoice, kept: tuple[int, ...]) -> None:
     offered = set(choice.offered)
     if len(set(kept)) != len(kept) or not set(kept) <= offered:
-        raise IllegalAction("You can only keep tickets you were offered, each once.")
+        raise IllegalAction("keep_offered_only", "You can only keep tickets you were offered, each once.")
     if len(kept) < choice.keep_min:
-        raise IllegalAction(f"Keep at least {choice.keep_min} of these tickets.")
+        raise IllegalAction(
+            "keep_at_least", f"Keep at least {choice.keep_min} of these tickets.", n=choice.keep_min
+        )
     if len(kept) > choice.keep_max:
-        raise IllegalAction(f"Keep at most {choice.keep_max} of these tickets.")
+        raise IllegalAction(
+            "keep_at_most", f"Keep at most {choice.keep_max} of these tickets.", n=choice.keep_max
+        )
     player = state.players[seat]
     kept_set = set(kept)
     player.tickets.extend(t for t in choice.offered if t in kept_set)

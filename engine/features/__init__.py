@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from engine.actions import Action
+from engine.errors import IllegalAction
 from engine.pending import Pending
 from engine.state import GameState
 
@@ -53,7 +54,7 @@ class Feature:
     def apply(self, state: GameState, seat: int, action: Action) -> None:
         raise NotImplementedError
 
-    def claim_error(self, state: GameState, seat: int, route: int) -> str | None:
+    def claim_error(self, state: GameState, seat: int, route: int) -> IllegalAction | None:
         """Why this module forbids claiming `route` now, or None."""
         return None
 

@@ -42,17 +42,25 @@ def pile(state: GameState) -> int:
     return int(state.module.get(PILE, 0))
 
 
-def take_error(state: GameState, seat: int) -> str | None:
+def take_error(state: GameState, seat: int) -> IllegalAction | None:
     """Why `seat` may not take a Ferry card now, or None."""
     if state.pending.get(seat) is not None:
-        return "Finish your current decision before taking a Ferry card."
+        return IllegalAction(
+            "finish_decision_first",
+            "Finish your current decision before taking a Ferry card.",
+            action=TakeFerryCard.kind,
+        )
     if state.phase not in (MAIN, LAST_ROUND) or seat != state.current:
-        return "You cannot take a Ferry card now."
+        return IllegalAction(
+            "not_now", "You cannot take a Ferry card now.", action=TakeFerryCard.kind, phase=state.phase
+        )
     most = max_in_hand(state)
     if state.players[seat].ferry_cards >= most:
-        return f"You already hold {most} Ferry cards, the most you may have."
+        return IllegalAction(
+            "ferry_cards_full", f"You already hold {most} Ferry cards, the most you may have.", n=most
+        )
     if pile(state) <= 0:
-        return "The Ferry card pile is empty."
+        return IllegalAction("ferry_pile_empty", "The Ferry card pile is empty.")
     return None
 
 
@@ -83,8 +91,8 @@ class FerryCards(Feature):
     def apply(self, state: GameState, seat: int, action: Action) -> None:
         assert isinstance(action, TakeFerryCard)
         why = take_error(state, seat)
-        if why:
-            raise IllegalAction(why)
+        if why is not None:
+            raise why
         state.module[PILE] = pile(state) - 1
         state.players[seat].ferry_cards += 1
         state.events.append(FerryCardTaken(seat))

@@ -150,20 +150,34 @@ class Meeples(Feature):
         assert isinstance(action, TakeMeeple)
         pending = state.pending.get(seat)
         if not isinstance(pending, MeepleChoice):
-            raise IllegalAction("You take meeples only just after claiming a route.")
+            raise IllegalAction("no_meeple_to_take", "You take meeples only just after claiming a route.")
         board = state.board
         if isinstance(action.city, bool) or action.city not in pending.cities:
             ends = " and ".join(board.cities[c].name for c in dict.fromkeys(pending.cities))
-            raise IllegalAction(f"Take your meeples from the ends of the route you claimed ({ends}).")
+            raise IllegalAction(
+                "meeple_not_on_route",
+                f"Take your meeples from the ends of the route you claimed ({ends}).",
+                cities=ends,
+            )
         names = colors(state)
         if action.color not in names:
-            raise IllegalAction(f"Meeples are {', '.join(names)}; there is no {action.color!r} meeple.")
+            raise IllegalAction(
+                "no_such_meeple",
+                f"Meeples are {', '.join(names)}; there is no {action.color!r} meeple.",
+                meeple=str(action.color),
+                meeples=", ".join(names),
+            )
         ci = names.index(action.color)
         here = places(state)[action.city]
         if here[ci] <= 0:
             avail = ", ".join(names[i] for i, k in enumerate(here) if k > 0)
+            city = board.cities[action.city].name
             raise IllegalAction(
-                f"There is no {action.color} meeple in {board.cities[action.city].name} (there: {avail})."
+                "meeple_gone",
+                f"There is no {action.color} meeple in {city} (there: {avail}).",
+                meeple=action.color,
+                city=city,
+                meeples=avail,
             )
         _take(state, seat, action.city, ci)
         todo = list(pending.cities)

@@ -87,11 +87,14 @@ def check_trip(state: GameState, seat: int, start: int, routes: tuple[int, ...] 
     """The trip of the seat's passenger from `start` along `routes`, or IllegalAction saying what is wrong."""
     board = state.board
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < len(board.cities):
-        raise IllegalAction("There is no such city.")
+        raise IllegalAction("no_such_city", "There is no such city.")
     if positions(state)[start] != seat:
-        raise IllegalAction(f"You have no passenger in {board.cities[start].name}.")
+        name = board.cities[start].name
+        raise IllegalAction("no_passenger_there", f"You have no passenger in {name}.", city=name)
     if not routes:
-        raise IllegalAction("Say which routes the passenger travels along (at least one).")
+        raise IllegalAction(
+            "trip_needs_routes", "Say which routes the passenger travels along (at least one)."
+        )
     owner = state.route_owner
     price = card_cost(state)
     city = start
@@ -103,20 +106,33 @@ def check_trip(state: GameState, seat: int, start: int, routes: tuple[int, ...] 
     points = 0
     for rid in routes:
         if isinstance(rid, bool) or not isinstance(rid, int) or not 0 <= rid < len(board.routes):
-            raise IllegalAction(f"There is no route {rid!r}.")
+            raise IllegalAction("no_such_route", f"There is no route {rid!r}.", route=str(rid))
         label = board.route_label(rid)
         route = board.routes[rid]
         if city not in (route.a, route.b):
+            here = board.cities[city].name
             raise IllegalAction(
-                f"{label} does not leave from {board.cities[city].name}, where the passenger is."
+                "trip_not_from_here",
+                f"{label} does not leave from {here}, where the passenger is.",
+                route=label,
+                city=here,
             )
         if rid in used:
-            raise IllegalAction(f"The passenger cannot take {label} twice in one trip.")
+            raise IllegalAction(
+                "trip_route_twice", f"The passenger cannot take {label} twice in one trip.", route=label
+            )
         if owner[rid] == NOBODY:
-            raise IllegalAction(f"{label} is not claimed: passengers only travel on claimed routes.")
+            raise IllegalAction(
+                "trip_route_unclaimed",
+                f"{label} is not claimed: passengers only travel on claimed routes.",
+                route=label,
+            )
         nxt = route.b if route.a == city else route.a
         if board.cities[nxt].dead_end:
-            raise IllegalAction(f"Passengers never go into a country ({board.cities[nxt].name}).")
+            country = board.cities[nxt].name
+            raise IllegalAction(
+                "trip_into_country", f"Passengers never go into a country ({country}).", city=country
+            )
         used.add(rid)
         if owner[rid] != seat:
             cards += price
@@ -131,7 +147,10 @@ def check_trip(state: GameState, seat: int, start: int, routes: tuple[int, ...] 
     have = state.players[seat].hand[PASSENGER_CARD]
     if cards > have:
         raise IllegalAction(
-            f"That trip uses other players' routes: it costs {cards} Passenger cards and you have {have}."
+            "trip_needs_cards",
+            f"That trip uses other players' routes: it costs {cards} Passenger cards and you have {have}.",
+            need=cards,
+            have=have,
         )
     return Trip(start, tuple(routes), tuple(reached), tuple(token_cities), cards, points)
 
@@ -269,19 +288,29 @@ class Passengers(Feature):
     def _place(self, state: GameState, seat: int, action: PlacePassenger) -> None:
         pending = state.pending.get(seat)
         if not isinstance(pending, PassengerPlacement):
-            raise IllegalAction("You can put a passenger on the board only just after claiming a route.")
+            raise IllegalAction(
+                "no_passenger_to_place",
+                "You can put a passenger on the board only just after claiming a route.",
+            )
         player = state.players[seat]
         if action.city is not None:
             board = state.board
             if action.city not in pending.cities:
                 r = board.routes[pending.route]
                 names = " or ".join(board.cities[c].name for c in pending.cities)
-                why = (
-                    f"a passenger is already in {board.cities[action.city].name}"
-                    if action.city in (r.a, r.b) and not board.cities[action.city].dead_end
-                    else f"passengers go on a city of the route you claimed ({names})"
+                there = board.cities[action.city].name
+                if action.city in (r.a, r.b) and not board.cities[action.city].dead_end:
+                    raise IllegalAction(
+                        "passenger_already_there",
+                        f"You cannot put your passenger there: a passenger is already in {there}.",
+                        city=there,
+                    )
+                raise IllegalAction(
+                    "passenger_not_on_route",
+                    f"You cannot put your passenger there: passengers go on a city of the route you claimed "
+                    f"({names}).",
+                    cities=names,
                 )
-                raise IllegalAction(f"You cannot put your passenger there: {why}.")
             positions(state)[action.city] = seat
             player.extra[RESERVE] -= 1
         state.events.append(PassengerPlaced(seat, action.city))
@@ -292,10 +321,15 @@ class Passengers(Feature):
         pending = state.pending.get(seat)
         if pending is not None:
             raise IllegalAction(
-                f"Finish what you started first ({pending.kind.replace('_', ' ')}) before moving a passenger."
+                "finish_first",
+                f"Finish what you started first ({pending.kind.replace('_', ' ')}) before moving a passenger.",
+                pending=pending.kind,
+                action=action.kind,
             )
         if state.phase not in (MAIN, LAST_ROUND):
-            raise IllegalAction("You cannot move a passenger now.")
+            raise IllegalAction(
+                "not_now", "You cannot move a passenger now.", action=action.kind, phase=state.phase
+            )
         trip = check_trip(state, seat, action.start, tuple(action.routes))
         player = state.players[seat]
         if trip.cards:

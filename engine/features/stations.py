@@ -127,31 +127,38 @@ class Stations(Feature):
     def apply(self, state: GameState, seat: int, action: Action) -> None:
         assert isinstance(action, BuildStation)
         if state.pending.get(seat) is not None:
-            raise IllegalAction("Finish your current decision before building a station.")
+            raise IllegalAction(
+                "finish_decision_first",
+                "Finish your current decision before building a station.",
+                action=action.kind,
+            )
         player = state.players[seat]
         board = state.board
         if player.stations <= 0:
-            raise IllegalAction("You have no station left to build.")
+            raise IllegalAction("no_station_left", "You have no station left to build.")
         if not 0 <= action.city < len(board.cities) or board.cities[action.city].dead_end:
-            raise IllegalAction("Stations are built on cities.")
+            raise IllegalAction("station_not_on_city", "Stations are built on cities.")
         name = board.cities[action.city].name
         if not city_is_free(state, action.city):
-            raise IllegalAction(f"{name} already has a building; one per city.")
+            raise IllegalAction("city_taken", f"{name} already has a building; one per city.", city=name)
         cost = station_cost(state, seat)
         k = action.locomotives
         colored = cost - k
         if k < 0 or colored < 0:
-            raise IllegalAction(f"Your next station costs {cost} cards.")
+            raise IllegalAction("station_cost", f"Your next station costs {cost} cards.", n=cost)
         color = LOCOMOTIVE if colored == 0 else action.color
         if colored and not 0 <= color < len(COLORS):
-            raise IllegalAction("Choose the colour of the cards for your station.")
+            raise IllegalAction("choose_station_color", "Choose the colour of the cards for your station.")
         hand = player.hand
         if (colored and hand[color] < colored) or hand[LOCOMOTIVE] < k:
             what = f"{colored} {COLORS[color]}" if colored else ""
             raise IllegalAction(
+                "station_needs_cards",
                 f"A station in {name} costs {cost} cards of one colour: "
                 f"{what}{' and ' if colored and k else ''}{f'{k} Locomotives' if k else ''}"
-                " is more than you have."
+                " is more than you have.",
+                city=name,
+                n=cost,
             )
         pay_cards(state, seat, Payment(color, colored, k, 0, 0))
         player.stations -= 1

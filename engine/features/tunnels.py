@@ -73,7 +73,7 @@ class Tunnels(Feature):
     def apply(self, state: GameState, seat: int, action: Action) -> None:
         pending = state.pending.get(seat)
         if not isinstance(pending, TunnelPayment):
-            raise IllegalAction("There is no tunnel waiting for your payment.")
+            raise IllegalAction("no_tunnel", "There is no tunnel waiting for your payment.")
         route = state.board.routes[pending.route]
         laid = _laid(pending, route.length)
         if isinstance(action, DeclineTunnel):
@@ -85,20 +85,31 @@ class Tunnels(Feature):
         assert isinstance(action, PayTunnel)
         k = action.locomotives
         if not 0 <= k <= pending.extra or (laid.colored == 0 and k != pending.extra):
-            raise IllegalAction(
-                f"The tunnel asks {pending.extra} more cards"
-                + (
-                    " and you paid with Locomotives only: they must be Locomotives."
-                    if laid.colored == 0
-                    else "."
+            if laid.colored == 0:
+                raise IllegalAction(
+                    "tunnel_extra_locomotives",
+                    f"The tunnel asks {pending.extra} more cards and you paid with Locomotives only: they must "
+                    "be Locomotives.",
+                    n=pending.extra,
                 )
+            raise IllegalAction(
+                "tunnel_extra", f"The tunnel asks {pending.extra} more cards.", n=pending.extra
             )
         total = Payment(laid.color, laid.colored + pending.extra - k, laid.locomotives + k, laid.plus4, 0)
         hand = state.players[seat].hand
         if (total.colored and hand[total.color] < total.colored) or hand[LOCOMOTIVE] < total.locomotives:
+            label = state.board.route_label(pending.route)
+            color = CARD_NAMES[total.color]
             raise IllegalAction(
-                f"{state.board.route_label(pending.route)} now needs {total.colored} {CARD_NAMES[total.color]} "
-                f"and {total.locomotives} Locomotives; you have {hand[total.color]} and {hand[LOCOMOTIVE]}."
+                "tunnel_needs_cards",
+                f"{label} now needs {total.colored} {color} and {total.locomotives} Locomotives; "
+                f"you have {hand[total.color]} and {hand[LOCOMOTIVE]}.",
+                route=label,
+                need=total.colored,
+                color=color,
+                have=hand[total.color],
+                locomotives=total.locomotives,
+                have_locomotives=hand[LOCOMOTIVE],
             )
         del state.pending[seat]
         state.discard.extend(pending.revealed)

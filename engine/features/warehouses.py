@@ -54,9 +54,11 @@ class Warehouses(Feature):
         assert isinstance(action, DrawBlind | DrawFaceUp)
         w = action.warehouse
         if w is None:
-            raise IllegalAction("First choose the warehouse that gets the top card of the deck.")
+            raise IllegalAction(
+                "choose_warehouse", "First choose the warehouse that gets the top card of the deck."
+            )
         if not 0 <= w < state.num_players:
-            raise IllegalAction("There is no such warehouse.")
+            raise IllegalAction("no_such_warehouse", "There is no such warehouse.")
         card = draw_card(state)
         if card is not None:
             state.warehouses[w][card] += 1
@@ -78,11 +80,15 @@ class Warehouses(Feature):
         player = state.players[seat]
         if isinstance(action, PlaceDepot):
             if state.pending.get(seat) is not None:
-                raise IllegalAction("Finish your current decision before placing a depot.")
+                raise IllegalAction(
+                    "finish_decision_first",
+                    "Finish your current decision before placing a depot.",
+                    action=action.kind,
+                )
             if player.depots <= 0:
-                raise IllegalAction("You have no depot left in reserve.")
+                raise IllegalAction("no_depot_left", "You have no depot left in reserve.")
             if not 0 <= action.city < len(state.board.cities) or not city_is_free(state, action.city):
-                raise IllegalAction("Depots go on a city without a station or depot.")
+                raise IllegalAction("depot_city_taken", "Depots go on a city without a station or depot.")
             state.depot_owner[action.city] = seat
             player.depots -= 1
             state.events.append(DepotPlaced(seat, action.city))
@@ -96,12 +102,16 @@ class Warehouses(Feature):
         assert isinstance(action, TakeWarehouses)
         pending = state.pending.get(seat)
         if not isinstance(pending, WarehouseChoice):
-            raise IllegalAction("No warehouse is within reach now.")
+            raise IllegalAction("no_warehouse_in_reach", "No warehouse is within reach now.")
         owners = tuple(action.owners)
         if len(set(owners)) != len(owners) or not set(owners) <= set(pending.owners):
-            raise IllegalAction("You can only empty the warehouses your route reached.")
+            raise IllegalAction(
+                "warehouse_not_reached", "You can only empty the warehouses your route reached."
+            )
         if len(owners) > player.depots:
-            raise IllegalAction("Each warehouse emptied costs one depot from your reserve.")
+            raise IllegalAction(
+                "warehouse_needs_depot", "Each warehouse emptied costs one depot from your reserve."
+            )
         received = [0] * CARD_TYPES
         for o in owners:
             wh = state.warehouses[o]

@@ -182,7 +182,7 @@ def test_wave_payments(ferry, locos, colored, ok):
     action = ClaimRoute(rid, GREEN, locos, 0, ferry)
     pay = payment_of(state, action)
     if not ok:
-        assert isinstance(pay, str)
+        assert isinstance(pay, IllegalAction)
         return
     assert pay == Payment(GREEN if colored else LOCOMOTIVE, colored, locos, 0, ferry)
     # and the claim goes through with that hand
@@ -233,7 +233,7 @@ def test_ferry_card_is_useless_elsewhere():
         apply(state, seat, ClaimRoute(pisa, PINK, 0, 0, 1))
     # not on the ordinary spaces of a ferry line either: Trieste–Venezia gray has 3 spaces, 1 wave
     trieste = route("Trieste", "Venezia", "gray")
-    assert isinstance(payment_of(state, ClaimRoute(trieste, PINK, 0, 0, 2)), str)
+    assert isinstance(payment_of(state, ClaimRoute(trieste, PINK, 0, 0, 2)), IllegalAction)
     # and never offered where there is no wave
     for a in legal_actions(state, seat):
         if isinstance(a, ClaimRoute) and a.ferry_cards:
@@ -260,7 +260,7 @@ def test_payment_options_are_exactly_the_valid_payments(rid, colors, locos, ferr
         for k in range(r.length + 1):
             for f in range(3):
                 pay = payment_of(state, ClaimRoute(rid, color, k, 0, f))
-                if not isinstance(pay, str) and affordability_error(state, 0, rid, pay) is None:
+                if not isinstance(pay, IllegalAction) and affordability_error(state, 0, rid, pay) is None:
                     valid.add(pay)
     assert offered == valid
     for pay in valid:
