@@ -134,11 +134,18 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     return turn_actions(state, seat)
 
 
+_NO_DRAW_CHOICE: list[int | None] = [None]
+
+
+def draw_choices(state: GameState, seat: int) -> list[int | None]:
+    """The values a first draw's `warehouse` argument may take: [None] unless a board module uses it."""
+    owners = hooks_for(state).draw_choices
+    return owners[0].draw_choices(state, seat) if owners else _NO_DRAW_CHOICE
+
+
 def draw_actions(state: GameState, seat: int, *, second: bool) -> list[Action]:
     out: list[Action] = []
-    warehouses: list[int | None] = [None]
-    if not second and "warehouses" in state.options and deck_ops.can_draw_blind(state):
-        warehouses = list(range(state.num_players))
+    warehouses = _NO_DRAW_CHOICE if second else draw_choices(state, seat)
     blind = deck_ops.can_draw_blind(state)
     for w in warehouses:
         if blind:
@@ -428,7 +435,7 @@ def _draw(state: GameState, seat: int, action: DrawBlind | DrawFaceUp, pending: 
     if not second:
         if pending is not None or (state.phase != MAIN and state.phase != LAST_ROUND):
             _require_turn_start(state, seat, pending, action, "drawing cards")
-        if "warehouses" not in state.options and action.warehouse is not None:
+        if action.warehouse is not None and not hooks_for(state).draw_choices:
             raise IllegalAction("no_warehouses", "There are no warehouses in this game.")
         if isinstance(action, DrawFaceUp) and (
             not 0 <= action.slot < len(state.face_up) or state.face_up[action.slot] == EMPTY
@@ -511,12 +518,10 @@ def _claim(state: GameState, seat: int, action: ClaimRoute, pending: Pending | N
     why = affordability_error(state, seat, action.route, pay)
     if why is not None:
         raise why
-    if route.tunnel:
-        from engine.features.tunnels import start_tunnel
-
-        start_tunnel(state, seat, action.route, pay)
-    else:
-        complete_claim(state, seat, action.route, pay)
+    for f in hooks.start_claim:
+        if f.start_claim(state, seat, action.route, pay):
+            return
+    complete_claim(state, seat, action.route, pay)
 
 
 def _draw_tickets(state: GameState, seat: int, action: DrawTickets, pending: Pending | None) -> None:
@@ -560,12 +565,10 @@ def _keep(state: GameState, seat: int, action: KeepTickets, pending: Pending | N
 
 def _start_play(state: GameState) -> None:
     ticket_ops.finish_setup(state)
-    if "warehouses" in state.options:
-        state.phase = DEPOTS
-        state.current = state.num_players - 1
-    else:
-        state.phase = MAIN
-        state.current = 0
+    state.phase = MAIN
+    state.current = 0
+    for f in hooks_for(state).start_play:
+        f.start_play(state)
     state.events.append(TurnStarted(state.current))
     state.events.append(PlayStarted(state.current))
 
@@ -610,9 +613,7 @@ def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Acti
     blind = deck_ops.can_draw_blind(state)
     face_up = state.face_up
     slots = [i for i, c in enumerate(face_up) if c != EMPTY] if EMPTY in face_up else [0, 1, 2, 3, 4]
-    warehouses: list[int | None] = [None]
-    if blind and "warehouses" in state.options:
-        warehouses = list(range(state.num_players))
+    warehouses = draw_choices(state, seat) if blind else _NO_DRAW_CHOICE
     per_w = blind + len(slots)
     n_draws = per_w * len(warehouses)
     claims: list[tuple[int, list[PaymentShape]]] | None = None

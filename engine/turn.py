@@ -35,6 +35,10 @@ class Hooks:
         "end_triggered",
         "before_draw",
         "turn_actions",
+        "start_claim",
+        "start_play",
+        "draw_choices",
+        "ticket_links",
     )
 
     def __init__(self, features: list[Feature]):
@@ -46,6 +50,10 @@ class Hooks:
         self.after_claim = overriding("after_claim")
         self.end_triggered = overriding("end_triggered")
         self.before_draw = overriding("before_draw")
+        self.start_claim = overriding("start_claim")
+        self.start_play = overriding("start_play")
+        self.draw_choices = overriding("draw_choices")
+        self.ticket_links = overriding("ticket_links")
         # modules that may offer turn actions of their own (the others' count is always 0)
         with_actions = {*overriding("turn_actions"), *overriding("count_turn_actions")}
         self.turn_actions = [f for f in features if f in with_actions]
@@ -66,7 +74,8 @@ def hooks_for(state: GameState) -> Hooks:
 
 
 def pay_cards(state: GameState, seat: int, pay: Payment) -> None:
-    """Take the payment from the hand to the discard pile (ferry cards go back to their own pile)."""
+    """Take the payment from the hand to the discard pile (ferry cards leave the hand; the ferry card module
+    puts them back on its pile once the claim is complete)."""
     player = state.players[seat]
     hand = player.hand
     discard = state.discard
@@ -81,7 +90,6 @@ def pay_cards(state: GameState, seat: int, pay: Payment) -> None:
         discard.extend([LOCOMOTIVE_PLUS4] * pay.plus4)
     if pay.ferry_cards:
         player.ferry_cards -= pay.ferry_cards
-        state.module["ferry_pile"] = state.module.get("ferry_pile", 0) + pay.ferry_cards
 
 
 def complete_claim(state: GameState, seat: int, route_id: int, pay: Payment) -> None:

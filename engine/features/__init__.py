@@ -19,7 +19,7 @@ from engine.state import GameState
 
 if TYPE_CHECKING:
     from engine.claims import Payment
-    from engine.scoring import ScoreSheet
+    from engine.scoring import ScoreSheet, UnionFind
 
 FEATURES: dict[str, Feature] = {}
 
@@ -57,6 +57,25 @@ class Feature:
     def claim_error(self, state: GameState, seat: int, route: int) -> IllegalAction | None:
         """Why this module forbids claiming `route` now, or None."""
         return None
+
+    def start_claim(self, state: GameState, seat: int, route: int, pay: Payment) -> bool:
+        """A checked claim is about to complete: True when this module takes it over (a tunnel reveals cards
+        first and may leave a decision pending); False lets the claim complete at once."""
+        return False
+
+    def start_play(self, state: GameState) -> None:
+        """Every seat has chosen its first tickets and the core set the main phase and the first seat; the
+        module may open another phase first (Warehouses & Depots: initial depots, last seat first)."""
+
+    def draw_choices(self, state: GameState, seat: int) -> list[int | None]:
+        """The values of the `warehouse` argument a first card draw may take (only None without a module
+        that uses it; Warehouses & Depots: the seat whose warehouse gets the top card of the deck)."""
+        return [None]
+
+    def ticket_links(self, state: GameState, seat: int, base: UnionFind) -> tuple[UnionFind, list[int]]:
+        """At the final count: `base`, the seat's network for its tickets, with the links this module adds
+        (stations borrowing other players' routes), and the routes it borrowed."""
+        return base, []
 
     def uses_own_trains(self, state: GameState, seat: int, route: int) -> bool:
         """False when the module places something else than the player's trains (Japan's bullet trains)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action, TakeFerryCard
+from engine.claims import Payment
 from engine.errors import IllegalAction
 from engine.events import FerryCardTaken
 from engine.features import Feature, register_feature
@@ -97,6 +98,10 @@ class FerryCards(Feature):
         state.players[seat].ferry_cards += 1
         state.events.append(FerryCardTaken(seat))
         end_turn(state)
+
+    def after_claim(self, state: GameState, seat: int, route: int, pay: Payment) -> None:
+        if pay.ferry_cards:  # the ferry cards paid go back to their pile
+            state.module[PILE] = pile(state) + pay.ferry_cards
 
     def invariants(self, state: GameState) -> list[str]:
         errors: list[str] = []

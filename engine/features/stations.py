@@ -3,6 +3,7 @@ use one route of another player touching its city. The engine picks the best rou
 
 from __future__ import annotations
 
+from itertools import product
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, BuildStation
@@ -10,6 +11,7 @@ from engine.claims import Payment
 from engine.errors import IllegalAction
 from engine.events import StationBuilt
 from engine.features import Feature, register_feature
+from engine.scoring import UnionFind, joined
 from engine.state import MAIN, NOBODY, GameState
 from engine.turn import end_turn, pay_cards
 from maps import COLORS, LOCOMOTIVE
@@ -86,6 +88,95 @@ def free_cities(state: GameState) -> list[int]:
     """The cities where `city_is_free`, in id order."""
     taken = state.station_owner.keys() | state.depot_owner.keys()
     return [c for c in _real_cities(state) if c not in taken]
+
+
+def best_station_routes(state: GameState, seat: int, base: UnionFind) -> tuple[UnionFind, list[int]]:
+    """Choose, for each of the seat's stations, the borrowed route that scores its tickets best.
+
+    Borrowing only adds links, so only the tickets not yet completed can change; each candidate route is kept
+    only if it joins two different components of the player's network (one per pair of components). Each choice
+    is tried on the graph of those components, where a few links are cheap to follow."""
+    board = state.board
+    cities = [c for c, o in state.station_owner.items() if o == seat]
+    open_tickets = [
+        t
+        for t in state.players[seat].tickets
+        if not joined(state, base, board.tickets[t].a, board.tickets[t].b)
+    ]
+    if not cities or not open_tickets:
+        return base, []
+    nodes = board.route_nodes
+    place_nodes = board.place_nodes
+    find = base.find
+    # open tickets by the pair of components their ends are in (points summed); tickets with a dead end (several
+    # nodes per end) are checked one by one
+    pair_points: dict[tuple[int, int], int] = {}
+    dead_end_tickets = []
+    for t in open_tickets:
+        tk = board.tickets[t]
+        ends_a = tuple({find(x) for x in place_nodes[tk.a]})
+        ends_b = tuple({find(y) for y in place_nodes[tk.b]})
+        if len(ends_a) == 1 and len(ends_b) == 1:
+            pair = (min(ends_a[0], ends_b[0]), max(ends_a[0], ends_b[0]))
+            pair_points[pair] = pair_points.get(pair, 0) + tk.points
+        else:
+            dead_end_tickets.append((tk.points, ends_a, ends_b))
+    choices: list[list[tuple[int, int, int] | None]] = []
+    for city in cities:
+        seen: set[frozenset[int]] = set()
+        opts: list[tuple[int, int, int] | None] = [None]
+        for r in borrow_options(state, seat, city):
+            a, b = nodes[r]
+            ra, rb = find(a), find(b)
+            key = frozenset((ra, rb))
+            if ra != rb and key not in seen:
+                seen.add(key)
+                opts.append((r, ra, rb))
+        choices.append(opts)
+    # a ticket can only be completed if links touch both its components
+    touchable = {c for opts in choices for o in opts if o is not None for c in o[1:]}
+    pair_points = {p: v for p, v in pair_points.items() if p[0] in touchable and p[1] in touchable}
+    if not pair_points and not dead_end_tickets:
+        return base, []
+    best_gain, best_links = 0, []
+    for combo in product(*choices):
+        links = [c for c in combo if c is not None]
+        if not links:
+            continue
+        if len(links) == 1 and not dead_end_tickets:
+            _, ra, rb = links[0]
+            gain = 2 * pair_points.get((ra, rb) if ra < rb else (rb, ra), 0)
+            if gain > best_gain:
+                best_gain, best_links = gain, links
+            continue
+        # components merged by these few links: component -> a label shared by the merged ones
+        label: dict[int, int] = {}
+        for _, ra, rb in links:
+            la, lb = label.get(ra, ra), label.get(rb, rb)
+            if la != lb:
+                for comp, lab in list(label.items()):
+                    if lab == la:
+                        label[comp] = lb
+                label[ra] = label[rb] = lb
+        # a ticket is completed now when its two components got the same label: only touched ones can
+        gain = 0
+        touched = sorted(label)
+        for i, ca in enumerate(touched):
+            for cb in touched[i + 1 :]:
+                if label[ca] == label[cb]:
+                    gain += 2 * pair_points.get((ca, cb), 0)  # -points turn into +points
+        for points, ends_a, ends_b in dead_end_tickets:
+            labels_a = {label.get(x, x) for x in ends_a}
+            if any(label.get(y, y) in labels_a for y in ends_b):
+                gain += 2 * points
+        if gain > best_gain:
+            best_gain, best_links = gain, links
+    if not best_links:
+        return base, []
+    uf = base.copy()
+    for _, ra, rb in best_links:
+        uf.union(ra, rb)
+    return uf, [r for r, _, _ in best_links]
 
 
 class Stations(Feature):
@@ -165,6 +256,9 @@ class Stations(Feature):
         state.station_owner[action.city] = seat
         state.events.append(StationBuilt(seat, action.city))
         end_turn(state)
+
+    def ticket_links(self, state: GameState, seat: int, base: UnionFind) -> tuple[UnionFind, list[int]]:
+        return best_station_routes(state, seat, base)
 
     def score(self, state: GameState, sheets: list[ScoreSheet]) -> None:
         points = state.board.rules.get("station_points", 4)

@@ -55,6 +55,12 @@ class Tunnels(Feature):
     action_types = (PayTunnel, DeclineTunnel)
     pending_types = (TunnelPayment,)
 
+    def start_claim(self, state: GameState, seat: int, route: int, pay: Payment) -> bool:
+        if not state.board.routes[route].tunnel:
+            return False
+        start_tunnel(state, seat, route, pay)
+        return True
+
     def pending_actions(self, state: GameState, seat: int, pending: Pending) -> list[Action]:
         assert isinstance(pending, TunnelPayment)
         out: list[Action] = [DeclineTunnel()]

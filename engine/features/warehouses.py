@@ -7,7 +7,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, DrawBlind, DrawFaceUp, PlaceDepot, TakeWarehouses
-from engine.cards import draw_card
+from engine.cards import can_draw_blind, draw_card
 from engine.claims import Payment
 from engine.errors import IllegalAction
 from engine.events import CardsReceived, DepotPlaced, TurnStarted, WarehousesTaken, WarehouseStocked
@@ -49,6 +49,14 @@ class Warehouses(Feature):
 
     def nth_turn_action(self, state: GameState, seat: int, k: int) -> Action:
         return PlaceDepot(free_cities(state)[k])
+
+    def start_play(self, state: GameState) -> None:
+        state.phase = DEPOTS  # initial depots, last seat first
+        state.current = state.num_players - 1
+
+    def draw_choices(self, state: GameState, seat: int) -> list[int | None]:
+        # which warehouse gets the top card of the deck (none to choose when there is no card to put there)
+        return list(range(state.num_players)) if can_draw_blind(state) else [None]
 
     def before_draw(self, state: GameState, seat: int, action: Action) -> None:
         assert isinstance(action, DrawBlind | DrawFaceUp)

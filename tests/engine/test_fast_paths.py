@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine.actions import ClaimRoute
 from engine.claims import affordability_error, claim_block, payment_of, payment_options, payment_shapes
 from engine.errors import IllegalAction
+from engine.features.stations import best_station_routes
 from engine.rules import (
     apply,
     claimable_routes,
@@ -23,7 +24,7 @@ from engine.rules import (
     random_legal_action,
     to_act,
 )
-from engine.scoring import best_station_routes, network, ticket_points
+from engine.scoring import network, ticket_points
 from engine.state import NOBODY, GameState
 from engine.turn import features_for
 from maps import CARD_TYPES, GRAY, LOCOMOTIVE, LOCOMOTIVE_PLUS4
