@@ -26,6 +26,7 @@ from bot.messages import Join, Message, Text
 from bot.storage import GameStatus, SeatResult
 from engine import events as engine_events
 from engine.actions import Action
+from engine.errors import IllegalAction
 from engine.events import (
     BlindCardSeen,
     CardDrawn,
@@ -67,6 +68,7 @@ __all__ = [
     "final_sheets",
     "private_events",
     "public_events",
+    "refusal_text",
     "turn_token",
 ]
 
@@ -391,6 +393,13 @@ def results_of(sheets: list[dict[str, Any]], user_ids: list[int | None]) -> tupl
         )
         for s in sorted(sheets, key=lambda s: s["seat"])
     )
+
+
+def refusal_text(exc: IllegalAction) -> Text:
+    """The engine's refusal as a catalogue message, ``illegal.<code>`` with its parameters (card colours, under
+    ``color``, become card words of the reader's language)."""
+    params = {k: card(str(v)) if k == "color" else v for k, v in exc.params.items()}
+    return Text(f"illegal.{exc.code}", params)
 
 
 def _ticket_text(t: TicketInfo) -> str:

@@ -10,7 +10,12 @@ from manager_helpers import HUMANS, play_random, started_game
 
 from bot.i18n import Catalog
 from bot.manager import GameManager, Outcome
+from bot.manager.events import refusal_text
 from bot.messages import Text
+from engine.actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets, action_from_json
+from engine.errors import GameDataError, IllegalAction
+from engine.rules import apply, legal_actions, new_game, random_legal_action, to_act
+from engine.state import GameState
 
 ANN, BOB, CLEO, DAN = (uid for uid, _ in HUMANS[:4])
 
@@ -80,3 +85,50 @@ async def test_a_whole_game_reads_in_both_languages(manager: GameManager) -> Non
     assert isinstance(over.message, Text)
     french = Catalog.load().render(over.message, "fr") or ""
     assert french.startswith("Partie terminée : 1. ") and ("gagne" in french or "gagnent" in french), french
+
+
+def _wrong_moves(state: GameState, rng: random.Random) -> list[tuple[int, Action]]:
+    """Moves the rules refuse, or may: out of turn, impossible claims and draws, foreign pending answers."""
+    seat = state.current
+    other = (seat + 1) % state.num_players
+    moves: list[tuple[int, Action]] = [(other, DrawBlind()), (seat, DrawFaceUp(9)), (seat, KeepTickets((0,)))]
+    moves += [(seat, ClaimRoute(r, rng.randrange(9), rng.randrange(3))) for r in rng.sample(range(60), 6)]
+    moves += [(seat, a) for s in range(state.num_players) for a in legal_actions(state, s)[:3]]
+    moves += [(seat, action_from_json({"type": kind})) for kind in ("pay_tunnel", "take_ferry_card", "pass")]
+    return moves
+
+
+def test_every_engine_refusal_reads_in_both_languages() -> None:
+    """The engine's refusals met in play, worded by the catalogue (``illegal.<code>``) with nothing left."""
+    base = Catalog.load()
+    catalogs = {code: _Strict(base, code) for code in ("en", "fr")}
+    codes: set[str] = set()
+    for board, options in (
+        ("europe", ("warehouses",)),
+        ("europe", ()),
+        ("italy", ()),
+        ("marklin", ()),
+        ("usa", ()),
+    ):
+        state = new_game(board, 3, options=options, variant="mega" if options else None, seed=5)
+        rng = random.Random(5)
+        for _ in range(120):
+            if state.finished:
+                break
+            for seat, action in _wrong_moves(state, rng):
+                try:
+                    apply(state.copy(), seat, action)
+                except IllegalAction as exc:
+                    codes.add(exc.code)
+                    message = refusal_text(exc)
+                    for code, catalog in catalogs.items():
+                        text = catalog.render(message, code) or ""
+                        assert text and "{" not in text, (exc.code, code, text)
+                except (TypeError, KeyError, GameDataError):
+                    pass  # an action built without its arguments
+            seat = rng.choice(to_act(state))
+            apply(state, seat, random_legal_action(state, seat, rng))
+    for catalog in catalogs.values():
+        assert catalog.missing == set(), sorted(catalog.missing)
+    assert {"not_your_turn", "no_face_up_card", "route_needs_color", "no_ticket_choice"} <= codes, codes
+    assert len(codes) >= 12, codes
