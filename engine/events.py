@@ -29,10 +29,19 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.kind}
-        for f in fields(self):
-            v = getattr(self, f.name)
-            data[f.name] = _to_json(v)
+        for name in _field_names(type(self)):
+            data[name] = _to_json(getattr(self, name))
         return data
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 def _to_json(v: Any) -> Any:
@@ -55,7 +64,7 @@ def _register(cls: type[Event]) -> type[Event]:
 def event_from_json(data: dict[str, Any]) -> Event:
     try:
         cls = EVENT_TYPES[data["type"]]
-        return cls(**{f.name: _from_json(data[f.name]) for f in fields(cls)})
+        return cls(**{name: _from_json(data[name]) for name in _field_names(cls)})
     except (KeyError, TypeError) as exc:
         raise GameDataError(f"not an event: {data!r}") from exc
 
@@ -235,13 +244,6 @@ class GameEnded(Event):
     stuck: bool = False
 
 
-# Events without a value of their own, made once per seat: they are emitted at nearly every action, and an event
-# is immutable, so games share them.
-_SEATS = range(64)  # more seats than any game has
-TURN_STARTED: tuple[TurnStarted, ...] = tuple(TurnStarted(s) for s in _SEATS)
-BLIND_DRAWN: tuple[CardDrawn, ...] = tuple(CardDrawn(s) for s in _SEATS)
-
-
 # ---- the boards' own rules -----------------------------------------------------------------------------------
 
 
@@ -326,3 +328,37 @@ class BulletTrainPlaced(Event):
     kind: ClassVar[str] = "bullet_train_placed"
     route: int = 0
     spaces: int = 0
+
+
+# The events of nearly every action are few distinct values, and an event is immutable: games share one instance
+# of each (made once per seat, or on first use), which spares the frozen-dataclass constructor on the hot path.
+_SEATS = range(64)  # more seats than any game has
+TURN_STARTED: tuple[TurnStarted, ...] = tuple(TurnStarted(s) for s in _SEATS)
+BLIND_DRAWN: tuple[CardDrawn, ...] = tuple(CardDrawn(s) for s in _SEATS)
+_FACE_UP_DRAWN: dict[int, CardDrawn] = {}
+_BLIND_SEEN: dict[int, BlindCardSeen] = {}
+_STOCKED: dict[int, WarehouseStocked] = {}
+
+
+def face_up_drawn(seat: int, card: int, slot: int) -> CardDrawn:
+    key = (seat * 64 + slot) * 64 + card
+    event = _FACE_UP_DRAWN.get(key)
+    if event is None:
+        event = _FACE_UP_DRAWN[key] = CardDrawn(seat, card, slot)
+    return event
+
+
+def blind_card_seen(seat: int, card: int) -> BlindCardSeen:
+    key = seat * 64 + card
+    event = _BLIND_SEEN.get(key)
+    if event is None:
+        event = _BLIND_SEEN[key] = BlindCardSeen(seat, card)
+    return event
+
+
+def warehouse_stocked(seat: int, owner: int) -> WarehouseStocked:
+    key = seat * 64 + owner
+    event = _STOCKED.get(key)
+    if event is None:
+        event = _STOCKED[key] = WarehouseStocked(seat, owner)
+    return event

@@ -37,8 +37,6 @@ from engine.claims import (
 from engine.errors import IllegalAction
 from engine.events import (
     BLIND_DRAWN,
-    BlindCardSeen,
-    CardDrawn,
     CardsReceived,
     Passed,
     PlayStarted,
@@ -46,6 +44,8 @@ from engine.events import (
     TicketsDrawn,
     TicketsKept,
     TurnStarted,
+    blind_card_seen,
+    face_up_drawn,
 )
 from engine.open_routes import open_routes, shape_table
 from engine.pending import Pending, SecondDraw, TicketChoice, TicketMix
@@ -462,7 +462,7 @@ def _draw(state: GameState, seat: int, action: DrawBlind | DrawFaceUp, pending: 
             )
         player.hand[card] += 1
         deck_ops.refill_slot(state, action.slot)
-        state.events.append(CardDrawn(seat, card, action.slot))
+        state.events.append(face_up_drawn(seat, card, action.slot))
         ends_turn = second or card == LOCOMOTIVE
     else:
         drawn = deck_ops.draw_card(state)
@@ -472,7 +472,7 @@ def _draw(state: GameState, seat: int, action: DrawBlind | DrawFaceUp, pending: 
             )
         player.hand[drawn] += 1
         state.events.append(BLIND_DRAWN[seat])
-        state.events.append(BlindCardSeen(seat, drawn))
+        state.events.append(blind_card_seen(seat, drawn))
         ends_turn = second
     if not ends_turn and not second_draw_possible(state):
         ends_turn = True  # no second card can be had
@@ -613,7 +613,10 @@ def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Acti
     blind = deck_ops.can_draw_blind(state)
     face_up = state.face_up
     slots = [i for i, c in enumerate(face_up) if c != EMPTY] if EMPTY in face_up else [0, 1, 2, 3, 4]
-    warehouses = draw_choices(state, seat) if blind else _NO_DRAW_CHOICE
+    hooks = hooks_for(state)
+    warehouses = (
+        hooks.draw_choices[0].draw_choices(state, seat) if blind and hooks.draw_choices else _NO_DRAW_CHOICE
+    )
     per_w = blind + len(slots)
     n_draws = per_w * len(warehouses)
     claims: list[tuple[int, list[PaymentShape]]] | None = None
@@ -628,7 +631,7 @@ def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Acti
     n_tickets = ticket_draw_count(state)
     total = n_draws + n_claims + n_tickets
     counted = []
-    features = hooks_for(state).turn_actions
+    features = hooks.turn_actions
     if features:
         free_only = not total
         for f in features:

@@ -10,7 +10,7 @@ from engine.actions import Action, DrawBlind, DrawFaceUp, PlaceDepot, TakeWareho
 from engine.cards import can_draw_blind, draw_card
 from engine.claims import Payment
 from engine.errors import IllegalAction
-from engine.events import CardsReceived, DepotPlaced, TurnStarted, WarehousesTaken, WarehouseStocked
+from engine.events import CardsReceived, DepotPlaced, TurnStarted, WarehousesTaken, warehouse_stocked
 from engine.features import Feature, register_feature
 from engine.features.stations import city_is_free, free_cities, free_city_count
 from engine.pending import Pending, WarehouseChoice
@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 
 def _opt(state: GameState) -> dict:
     return state.board.options["warehouses"]
+
+
+_NO_CHOICE: list[int | None] = [None]
+_SEATS: dict[int, list[int | None]] = {}  # the seats of an n-player game, shared (callers only read it)
 
 
 class Warehouses(Feature):
@@ -56,7 +60,13 @@ class Warehouses(Feature):
 
     def draw_choices(self, state: GameState, seat: int) -> list[int | None]:
         # which warehouse gets the top card of the deck (none to choose when there is no card to put there)
-        return list(range(state.num_players)) if can_draw_blind(state) else [None]
+        if not can_draw_blind(state):
+            return _NO_CHOICE
+        n = state.num_players
+        choices = _SEATS.get(n)
+        if choices is None:
+            choices = _SEATS[n] = list(range(n))
+        return choices
 
     def before_draw(self, state: GameState, seat: int, action: Action) -> None:
         assert isinstance(action, DrawBlind | DrawFaceUp)
@@ -70,7 +80,7 @@ class Warehouses(Feature):
         card = draw_card(state)
         if card is not None:
             state.warehouses[w][card] += 1
-            state.events.append(WarehouseStocked(seat, w))
+            state.events.append(warehouse_stocked(seat, w))
 
     def after_claim(self, state: GameState, seat: int, route: int, pay: Payment) -> None:
         r = state.board.routes[route]
