@@ -20,6 +20,7 @@ from bot.manager.events import (
     final_sheets,
     private_events,
     public_events,
+    refusal_text,
     results_of,
 )
 from bot.manager.refusals import Refused
@@ -69,8 +70,8 @@ class Moves:
         try:
             apply(work, seat, action)
         except IllegalAction as exc:
-            # the engine's reason is English until IllegalAction carries a code (issue 14)
-            raise Refused("illegal", reason=str(exc)) from None
+            # the engine's reason as the catalogue's illegal.<code> (its English message is for the logs)
+            raise Refused("illegal", reason=refusal_text(exc)) from None
         action_json = action.to_json()
         status: GameStatus | None = None
         results: tuple[SeatResult, ...] | None = None

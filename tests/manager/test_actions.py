@@ -11,6 +11,7 @@ from manager_helpers import HUMANS, play_random, random_ai, started_game, state_
 from pg_schema import fresh_pg_schema
 
 from bot.manager import GameManager, ManualClock, Refused
+from bot.manager.events import english
 from bot.storage import GameRepository, open_repository
 from engine.actions import ClaimRoute, DrawBlind
 from engine.record import replay
@@ -64,7 +65,7 @@ async def test_refusals_are_readable_and_change_nothing(manager: GameManager, re
     before = await repo.load_game(gid)
     with pytest.raises(Refused) as err:
         await manager.act(gid, BOB, DrawBlind())
-    assert err.value.code == "illegal" and "not your turn" in err.value.params["reason"]
+    assert err.value.code == "illegal" and "not your turn" in english(err.value.params["reason"])
     with pytest.raises(Refused) as err:
         await manager.act(gid, ANN, ClaimRoute(route=0, color=0))
     assert err.value.code == "illegal" and err.value.params["reason"]
