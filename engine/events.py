@@ -331,34 +331,8 @@ class BulletTrainPlaced(Event):
 
 
 # The events of nearly every action are few distinct values, and an event is immutable: games share one instance
-# of each (made once per seat, or on first use), which spares the frozen-dataclass constructor on the hot path.
+# of each, which spares the frozen-dataclass constructor (slow, and interpreted) on the engine's hot path. These
+# two are made once per seat; the compiled modules keep their own tables of the others, filled on first use.
 _SEATS = range(64)  # more seats than any game has
 TURN_STARTED: tuple[TurnStarted, ...] = tuple(TurnStarted(s) for s in _SEATS)
 BLIND_DRAWN: tuple[CardDrawn, ...] = tuple(CardDrawn(s) for s in _SEATS)
-_FACE_UP_DRAWN: dict[int, CardDrawn] = {}
-_BLIND_SEEN: dict[int, BlindCardSeen] = {}
-_STOCKED: dict[int, WarehouseStocked] = {}
-
-
-def face_up_drawn(seat: int, card: int, slot: int) -> CardDrawn:
-    key = (seat * 64 + slot) * 64 + card
-    event = _FACE_UP_DRAWN.get(key)
-    if event is None:
-        event = _FACE_UP_DRAWN[key] = CardDrawn(seat, card, slot)
-    return event
-
-
-def blind_card_seen(seat: int, card: int) -> BlindCardSeen:
-    key = seat * 64 + card
-    event = _BLIND_SEEN.get(key)
-    if event is None:
-        event = _BLIND_SEEN[key] = BlindCardSeen(seat, card)
-    return event
-
-
-def warehouse_stocked(seat: int, owner: int) -> WarehouseStocked:
-    key = seat * 64 + owner
-    event = _STOCKED.get(key)
-    if event is None:
-        event = _STOCKED[key] = WarehouseStocked(seat, owner)
-    return event

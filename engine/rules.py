@@ -37,6 +37,8 @@ from engine.claims import (
 from engine.errors import IllegalAction
 from engine.events import (
     BLIND_DRAWN,
+    BlindCardSeen,
+    CardDrawn,
     CardsReceived,
     Passed,
     PlayStarted,
@@ -44,13 +46,11 @@ from engine.events import (
     TicketsDrawn,
     TicketsKept,
     TurnStarted,
-    blind_card_seen,
-    face_up_drawn,
 )
 from engine.open_routes import open_routes, shape_table
 from engine.pending import Pending, SecondDraw, TicketChoice, TicketMix
 from engine.state import DEPOTS, FINISHED, LAST_ROUND, MAIN, SETUP, GameState
-from engine.turn import complete_claim, end_turn, features_for, finish, hooks_for
+from engine.turn import complete_claim, end_turn, features_for, finish, hooks_for, share_event, shared_event
 from maps import COLORS, LOCOMOTIVE, LOCOMOTIVE_PLUS4, Board, BoardDataError, load_board
 
 MIN_PLAYERS = 2
@@ -462,7 +462,8 @@ def _draw(state: GameState, seat: int, action: DrawBlind | DrawFaceUp, pending: 
             )
         player.hand[card] += 1
         deck_ops.refill_slot(state, action.slot)
-        state.events.append(face_up_drawn(seat, card, action.slot))
+        taken = ("face_up", seat, card, action.slot)
+        state.events.append(shared_event(taken) or share_event(taken, CardDrawn(seat, card, action.slot)))
         ends_turn = second or card == LOCOMOTIVE
     else:
         drawn = deck_ops.draw_card(state)
@@ -472,7 +473,8 @@ def _draw(state: GameState, seat: int, action: DrawBlind | DrawFaceUp, pending: 
             )
         player.hand[drawn] += 1
         state.events.append(BLIND_DRAWN[seat])
-        state.events.append(blind_card_seen(seat, drawn))
+        seen = ("blind", seat, drawn)
+        state.events.append(shared_event(seen) or share_event(seen, BlindCardSeen(seat, drawn)))
         ends_turn = second
     if not ends_turn and not second_draw_possible(state):
         ends_turn = True  # no second card can be had

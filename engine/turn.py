@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.cards import fill_empty_slots
 from engine.claims import Payment
-from engine.events import TURN_STARTED, GameEnded, LastRoundStarted, RouteClaimed
+from engine.events import TURN_STARTED, Event, GameEnded, LastRoundStarted, RouteClaimed
 from engine.features import Feature, active_features
 from engine.open_routes import note_claim
 from engine.state import FINISHED, LAST_ROUND, GameState
@@ -92,6 +92,32 @@ def pay_cards(state: GameState, seat: int, pay: Payment) -> None:
         player.ferry_cards -= pay.ferry_cards
 
 
+_SHARED_EVENTS: dict[tuple[object, ...], Event] = {}
+
+
+def shared_event(key: tuple[object, ...]) -> Event | None:
+    """The event made for `key` before (events are immutable: games share them, see engine.events)."""
+    return _SHARED_EVENTS.get(key)
+
+
+def share_event(key: tuple[object, ...], event: Event) -> Event:
+    if len(_SHARED_EVENTS) >= 50_000:
+        _SHARED_EVENTS.clear()
+    _SHARED_EVENTS[key] = event
+    return event
+
+
+def route_claimed(seat: int, route_id: int, pay: Payment, points: int | None) -> Event:
+    key = ("route", seat, route_id, pay, points)
+    found = _SHARED_EVENTS.get(key)
+    if found is not None:
+        return found
+    event = RouteClaimed(
+        seat, route_id, pay.color, pay.colored, pay.locomotives, pay.plus4, pay.ferry_cards, points
+    )
+    return share_event(key, event)
+
+
 def complete_claim(state: GameState, seat: int, route_id: int, pay: Payment) -> None:
     """The route becomes the seat's: cards paid, trains placed, points scored, modules told; the turn ends
     unless a module left a decision pending."""
@@ -109,15 +135,9 @@ def complete_claim(state: GameState, seat: int, route_id: int, pay: Payment) -> 
         points = board.route_points(route.length)
         player.score += points
         player.routes.append(route_id)
-        state.events.append(
-            RouteClaimed(
-                seat, route_id, pay.color, pay.colored, pay.locomotives, pay.plus4, pay.ferry_cards, points
-            )
-        )
+        state.events.append(route_claimed(seat, route_id, pay, points))
     else:
-        state.events.append(
-            RouteClaimed(seat, route_id, pay.color, pay.colored, pay.locomotives, pay.plus4, pay.ferry_cards)
-        )
+        state.events.append(route_claimed(seat, route_id, pay, None))
     for f in hooks.after_claim:
         f.after_claim(state, seat, route_id, pay)
     if seat not in state.pending:

@@ -24,7 +24,7 @@ from engine.events import MeepleTaken
 from engine.features import Feature, register_feature
 from engine.pending import MeepleChoice, Pending
 from engine.state import GameState
-from engine.turn import end_turn
+from engine.turn import end_turn, share_event, shared_event
 
 if TYPE_CHECKING:
     from engine.scoring import ScoreSheet
@@ -91,7 +91,9 @@ def meeple_bonus(state: GameState) -> list[int]:
 def _take(state: GameState, seat: int, city: int, ci: int) -> None:
     places(state)[city][ci] -= 1
     holdings(state, seat)[ci] += 1
-    state.events.append(MeepleTaken(seat, city, colors(state)[ci]))
+    name = colors(state)[ci]
+    key = ("meeple", seat, city, name)
+    state.events.append(shared_event(key) or share_event(key, MeepleTaken(seat, city, name)))
 
 
 def _resolve(state: GameState, seat: int, route: int, todo: list[int]) -> bool:

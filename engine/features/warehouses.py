@@ -10,12 +10,12 @@ from engine.actions import Action, DrawBlind, DrawFaceUp, PlaceDepot, TakeWareho
 from engine.cards import can_draw_blind, draw_card
 from engine.claims import Payment
 from engine.errors import IllegalAction
-from engine.events import CardsReceived, DepotPlaced, TurnStarted, WarehousesTaken, warehouse_stocked
+from engine.events import CardsReceived, DepotPlaced, TurnStarted, WarehousesTaken, WarehouseStocked
 from engine.features import Feature, register_feature
 from engine.features.stations import city_is_free, free_cities, free_city_count
 from engine.pending import Pending, WarehouseChoice
 from engine.state import DEPOTS, MAIN, GameState
-from engine.turn import end_turn
+from engine.turn import end_turn, share_event, shared_event
 from maps import CARD_TYPES
 
 if TYPE_CHECKING:
@@ -80,7 +80,8 @@ class Warehouses(Feature):
         card = draw_card(state)
         if card is not None:
             state.warehouses[w][card] += 1
-            state.events.append(warehouse_stocked(seat, w))
+            key = ("stocked", seat, w)
+            state.events.append(shared_event(key) or share_event(key, WarehouseStocked(seat, w)))
 
     def after_claim(self, state: GameState, seat: int, route: int, pay: Payment) -> None:
         r = state.board.routes[route]
