@@ -39,8 +39,8 @@ def claim_block(state: GameState, seat: int, route_id: int) -> IllegalAction | N
     """Why `seat` may not claim `route_id` now (payment aside), or None."""
     board = state.board
     owner = state.route_owner[route_id]
-    label = board.route_label(route_id)
     if owner != NOBODY:
+        label = board.route_label(route_id)
         if owner == seat:
             return IllegalAction("route_yours", f"{label} is already claimed by you.", route=label)
         who = state.players[owner].name
@@ -50,6 +50,7 @@ def claim_block(state: GameState, seat: int, route_id: int) -> IllegalAction | N
         for other in group:
             o = state.route_owner[other]
             if o == seat:
+                label = board.route_label(route_id)
                 return IllegalAction(
                     "double_route_twice",
                     f"You already own a route between these cities ({label}); one player may never take two.",
@@ -58,6 +59,7 @@ def claim_block(state: GameState, seat: int, route_id: int) -> IllegalAction | N
             if o != NOBODY and not multi_routes_open(state):
                 need = board.rules.get("min_players_for_multi_routes", 4)
                 who = state.players[o].name
+                label = board.route_label(route_id)
                 return IllegalAction(
                     "double_route_closed",
                     f"With fewer than {need} players only one route of {label} can be used, and {who} has it.",

@@ -19,6 +19,10 @@ from engine.errors import GameDataError
 
 EVENT_TYPES: dict[str, type[Event]] = {}
 
+#: Cards laid for a route: (colour, cards of that colour, Locomotives, Locomotive +4 cards, ferry cards), as
+#: `engine.claims.Payment` holds them (a Payment is one).
+Paid = tuple[int, int, int, int, int]
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -120,33 +124,26 @@ class CardsReceived(Event):
 @_register
 @dataclass(frozen=True, slots=True)
 class RouteClaimed(Event):
-    """`seat` took `route`, paying `colored` cards of `color`, Locomotives, +4 Locomotives and ferry cards.
-    `points` is None when the claim scored nothing itself (a bullet train laid on a Japanese route)."""
+    """`seat` took `route` with the cards `paid`. `points` is None when the claim scored nothing itself (a bullet
+    train laid on a Japanese route)."""
 
     kind: ClassVar[str] = "route_claimed"
     route: int = 0
-    color: int = 0
-    colored: int = 0
-    locomotives: int = 0
-    plus4: int = 0
-    ferry_cards: int = 0
+    paid: Paid = (0, 0, 0, 0, 0)
     points: int | None = None
 
 
 @_register
 @dataclass(frozen=True, slots=True)
 class TunnelRevealed(Event):
-    """The cards turned over for `seat`'s tunnel `route` (laid: `colored` of `color` and `locomotives`), and the
-    `extra` cards they cost (0: the route is claimed at once, a RouteClaimed follows)."""
+    """The cards turned over for `seat`'s tunnel `route`, laid with the cards `paid`, and the `extra` cards they
+    cost (0: the route is claimed at once, a RouteClaimed follows)."""
 
     kind: ClassVar[str] = "tunnel_revealed"
     route: int = 0
     cards: tuple[int, ...] = ()
     extra: int = 0
-    color: int = 0
-    colored: int = 0
-    locomotives: int = 0
-    plus4: int = 0
+    paid: Paid = (0, 0, 0, 0, 0)
 
 
 @_register

@@ -112,10 +112,7 @@ def route_claimed(seat: int, route_id: int, pay: Payment, points: int | None) ->
     found = _SHARED_EVENTS.get(key)
     if found is not None:
         return found
-    event = RouteClaimed(
-        seat, route_id, pay.color, pay.colored, pay.locomotives, pay.plus4, pay.ferry_cards, points
-    )
-    return share_event(key, event)
+    return share_event(key, RouteClaimed(seat, route_id, pay, points))
 
 
 def complete_claim(state: GameState, seat: int, route_id: int, pay: Payment) -> None:

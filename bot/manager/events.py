@@ -35,6 +35,7 @@ from engine.events import (
     Event,
     GameEnded,
     LastRoundStarted,
+    Paid,
     PassengerMoved,
     PlayStarted,
     RouteClaimed,
@@ -199,15 +200,16 @@ def and_list(items: list[Message]) -> Message:
     return Text("list.and", {"items": Join(tuple(items[:-1]), ", "), "last": items[-1]})
 
 
-def _paid(pay: RouteClaimed | TunnelRevealed, ferry_cards: int = 0) -> Message:
+def _paid(paid: Paid) -> Message:
     """The cards laid on the table for a claim: "3 red and 1 locomotive"."""
+    color, colored, locomotives, plus4, ferry_cards = paid
     parts: list[Message] = []
-    if pay.colored and pay.color != LOCOMOTIVE:
-        parts.append(cards(pay.colored, CARD_NAMES[pay.color]))
-    if pay.locomotives:
-        parts.append(cards(pay.locomotives, "locomotive"))
-    if pay.plus4:
-        parts.append(cards(pay.plus4, "locomotive+4"))
+    if colored and color != LOCOMOTIVE:
+        parts.append(cards(colored, CARD_NAMES[color]))
+    if locomotives:
+        parts.append(cards(locomotives, "locomotive"))
+    if plus4:
+        parts.append(cards(plus4, "locomotive+4"))
     if ferry_cards:
         parts.append(counted("ferry_cards", ferry_cards))
     return and_list(parts)
@@ -247,7 +249,7 @@ def describe(board: Board, names: Sequence[str], seat: int, kind: str, events: S
         if laid is None:
             return Text("ev.other", {**p, "action": kind.replace("_", " ")})
         p["route"] = board.route_label(laid.route)
-        p["paid"] = _paid(laid, claimed.ferry_cards if claimed is not None else 0)
+        p["paid"] = _paid(laid.paid)
         if tunnel is not None:
             shown = [card(CARD_NAMES[c]) for c in tunnel.cards]
             p["revealed"] = Join(tuple(shown), ", ") if shown else Text("ev.no_card")

@@ -31,11 +31,7 @@ def start_tunnel(state: GameState, seat: int, route_id: int, pay: Payment) -> No
             break  # fewer cards to reveal than three: what there is (nothing means no extra cost)
         revealed.append(card)
     extra = extra_cost(revealed, pay)
-    state.events.append(
-        TunnelRevealed(
-            seat, route_id, tuple(revealed), extra, pay.color, pay.colored, pay.locomotives, pay.plus4
-        )
-    )
+    state.events.append(TunnelRevealed(seat, route_id, tuple(revealed), extra, pay))
     if extra == 0:
         state.discard.extend(revealed)
         complete_claim(state, seat, route_id, pay)

@@ -45,7 +45,7 @@ def test_tunnel_example_1_one_matching_card_costs_one_more():
     pending = s.pending[0]
     assert isinstance(pending, TunnelPayment) and pending.extra == 1
     revealed = tuple(card(c) for c in ("white", "blue", "green"))
-    assert s.events == [TunnelRevealed(0, tunnel, revealed, 1, card("white"), 3, 0, 0)]
+    assert s.events == [TunnelRevealed(0, tunnel, revealed, 1, (card("white"), 3, 0, 0, 0))]
     assert legal_actions(s, 0) == [DeclineTunnel(), PayTunnel(0)]
     apply(s, 0, PayTunnel(0))
     assert s.route_owner[tunnel] == 0 and s.players[0].hand[card("white")] == 0

@@ -55,6 +55,7 @@ def _examples(cls: type) -> dict[str, object]:
         "card": 3,
         "slot": 1,
         "cards": ((1, 2), (8, 1)) if cls is CardsReceived else (0, 8, 8),
+        "paid": (2, 3, 1, 0, 0),
         "route": 7,
         "points": 4,
         "tickets": (3, 9),
@@ -96,7 +97,7 @@ def test_a_claim_says_what_was_paid_and_scored():
     give(s, 0, white=2, locomotive=1)
     rid = route_id(s, "Paris", "Frankfurt", "white")
     apply(s, 0, ClaimRoute(rid, card("white"), locomotives=1))
-    assert s.events == [RouteClaimed(0, rid, card("white"), 2, 1, 0, 0, 4), TurnStarted(1)]
+    assert s.events == [RouteClaimed(0, rid, (card("white"), 2, 1, 0, 0), 4), TurnStarted(1)]
 
 
 def test_tickets_drawn_and_kept_are_counts_in_public_ids_in_private():
