@@ -34,6 +34,7 @@ from .base import (
     SeatResult,
     StorageError,
     Timer,
+    TimerChange,
     Unset,
     VersionConflict,
     normalise_statuses,
@@ -123,9 +124,11 @@ class SQLRepository(ABC):
         args: Sequence[Any],
         log_row: tuple[int | None, str, Any],
         results: list[SeatResult] | None,
+        timers: TimerChange | None = None,
     ) -> tuple[int, int]:
         """``UPDATE games SET {sets}`` (with ``args``) under the version guard, then the log row
-        ``(seat, action JSON, created_at)``; returns the new (version, seq). PostgreSQL makes it one statement."""
+        ``(seat, action JSON, created_at)``, the results and the timer rows; returns the new (version, seq).
+        PostgreSQL makes it one statement when there are no results and no timers to write."""
         async with self._write("append action") as tx:
             sql = f"UPDATE games SET {sets} {VERSION_GUARD} RETURNING version, action_count"
             row = await self._guarded(tx, sql, args, game_id, expected_version)
@@ -137,6 +140,8 @@ class SQLRepository(ABC):
             )
             if results is not None:
                 await self._write_results(tx, game_id, results)
+            if timers:
+                await self._write_timers(tx, game_id, timers, created_at)
         return version, seq
 
     # ------------------------------------------------------------------ lifecycle
@@ -264,6 +269,7 @@ class SQLRepository(ABC):
         thread_id: int | None | Unset = UNSET,
         host_id: int | None = None,
         results: Sequence[SeatResult] | None = None,
+        timers: TimerChange | None = None,
     ) -> int:
         now_db = self.dialect.time_to_db(self._now())
         sets, args = _status_sets(c.status_value(status), now_db)
@@ -296,6 +302,8 @@ class SQLRepository(ABC):
                 await self._write_players(tx, game_id, seats_t)
             if checked is not None:
                 await self._write_results(tx, game_id, checked)
+            if timers:
+                await self._write_timers(tx, game_id, timers, now_db)
             return int(row["version"])
 
     async def append_action(
@@ -308,6 +316,7 @@ class SQLRepository(ABC):
         status: GameStatus | str | None = None,
         *,
         results: Sequence[SeatResult] | None = None,
+        timers: TimerChange | None = None,
     ) -> ActionRecord:
         action_d = c.as_dict(action, "action")
         action_j = c.dumps(action_d)
@@ -332,6 +341,7 @@ class SQLRepository(ABC):
             [snapshot_j, now_db, *status_args],
             (seat, action_j, now_db),
             checked,
+            timers or None,
         )
         return ActionRecord(game_id, seq, seat, action_d, version, now)
 
@@ -451,6 +461,39 @@ class SQLRepository(ABC):
                 raise GameNotFound(game_id) from exc
             raise
         return Timer(int(rows[0]["id"]), game_id, kind, due, payload_d, now)
+
+    async def _write_timers(self, tx: Tx, game_id: str, change: TimerChange, now_db: Any) -> list[Timer]:
+        """Apply ``change`` inside the caller's transaction; returns the rows inserted."""
+        if change.clear_all:
+            await tx.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        elif change.clear:
+            await tx.execute(
+                f"DELETE FROM timers WHERE game_id = ? AND kind IN ({', '.join('?' * len(change.clear))})",
+                (game_id, *change.clear),
+            )
+        to_db, added = self.dialect.time_to_db, []
+        for new in change.add:
+            due = require_aware(new.due_at, "due_at")
+            payload = c.as_dict(new.payload, "payload")
+            rows = await tx.fetch(
+                "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                (game_id, new.kind, to_db(due), c.dumps(payload), now_db),
+            )
+            created = self.dialect.time_from_db(now_db)
+            added.append(Timer(int(rows[0]["id"]), game_id, new.kind, due, payload, created))
+        return added
+
+    async def change_timers(self, game_id: str, change: TimerChange) -> list[Timer]:
+        if not change:
+            return []
+        now_db = self.dialect.time_to_db(self._now())
+        try:
+            async with self._write("change timers") as tx:
+                return await self._write_timers(tx, game_id, change, now_db)
+        except StorageError as exc:
+            if isinstance(exc.__cause__, self.dialect.missing_game):
+                raise GameNotFound(game_id) from exc
+            raise
 
     async def due_timers(self, now: datetime | None = None, *, limit: int = 100) -> list[Timer]:
         c.check_limit(limit, 100_000)

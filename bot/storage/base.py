@@ -33,14 +33,17 @@ __all__ = [
     "GameSummary",
     "JSONDict",
     "LeaderboardRow",
+    "NewTimer",
     "Page",
     "PlayerResult",
     "PlayerStats",
     "Seat",
     "SeatResult",
+    "StorageBroken",
     "StorageError",
     "StorageUnavailable",
     "Timer",
+    "TimerChange",
     "Unset",
     "VersionConflict",
 ]
@@ -83,7 +86,17 @@ class PlaceTaken(StorageError):
 
 
 class StorageUnavailable(StorageError):
-    """The database is locked, busy or unreachable. Nothing was written; safe to retry later."""
+    """The database is locked, busy or unreachable, or the connection broke. Nothing was written (or, when the
+    connection broke during COMMIT, maybe it was: the version guard makes a retry safe); retry later."""
+
+
+class StorageBroken(StorageError):
+    """The database cannot take writes (or reads) until its host acts: disk full, read-only or unreadable file,
+    corruption, no permission. Nothing was written; a retry cannot help. ``advice`` says what the host must do."""
+
+    def __init__(self, message: str, *, advice: str) -> None:
+        super().__init__(message)
+        self.advice = advice
 
 
 # --------------------------------------------------------------------------- values
@@ -190,6 +203,30 @@ class Timer:
     due_at: datetime
     payload: JSONDict
     created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewTimer:
+    """A timer row to insert (its id and creation time are given by storage)."""
+
+    kind: str
+    due_at: datetime
+    payload: JSONDict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TimerChange:
+    """A change of one game's timer rows, written in the same transaction as the change of the game that makes
+    it due (``append_action(timers=...)``, ``update_game(timers=...)``) or alone (``change_timers``): first every
+    row of the kinds in ``clear`` is deleted (every row of the game when ``clear_all``), then ``add`` is inserted.
+    So a crash can never leave a game changed without the work that moves it on."""
+
+    clear: tuple[str, ...] = ()
+    add: tuple[NewTimer, ...] = ()
+    clear_all: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.clear or self.add or self.clear_all)
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,8 +386,10 @@ class GameRepository(Protocol):
         thread_id: int | None | Unset = UNSET,
         host_id: int | None = None,
         results: Sequence[SeatResult] | None = None,
+        timers: TimerChange | None = None,
     ) -> int:
-        """Change non-action fields under the version guard; returns the new version."""
+        """Change non-action fields under the version guard; returns the new version. ``timers``: the game's
+        timer rows change in the same transaction (nothing changes on a conflict)."""
         ...
 
     async def append_action(
@@ -363,8 +402,10 @@ class GameRepository(Protocol):
         status: GameStatus | str | None = None,
         *,
         results: Sequence[SeatResult] | None = None,
+        timers: TimerChange | None = None,
     ) -> ActionRecord:
-        """Append the action, store the new snapshot and bump the version in one transaction."""
+        """Append the action, store the new snapshot and bump the version in one transaction (with the
+        results and the change of the game's timer rows, when given)."""
         ...
 
     async def load_actions(self, game_id: str, *, after_seq: int = 0) -> list[ActionRecord]: ...
@@ -424,6 +465,11 @@ class GameRepository(Protocol):
     async def delete_timer(self, timer_id: int) -> bool: ...
 
     async def delete_timers(self, game_id: str, kind: str | None = None) -> int: ...
+
+    async def change_timers(self, game_id: str, change: TimerChange) -> list[Timer]:
+        """Apply ``change`` to the game's timer rows in one transaction; returns the rows inserted. Raises
+        GameNotFound (nothing written) when there is no such game and rows were to be inserted."""
+        ...
 
     # results and stats ---------------------------------------------------
     async def record_results(self, game_id: str, results: Sequence[SeatResult]) -> None: ...

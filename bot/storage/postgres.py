@@ -29,7 +29,7 @@ import asyncpg
 from . import _common as c
 from ._dialect import Dialect, Row, Tx, numbered_placeholders
 from ._repository import VERSION_GUARD, SQLRepository
-from .base import SeatResult, StorageError, StorageUnavailable, require_aware, utcnow
+from .base import SeatResult, StorageError, StorageUnavailable, TimerChange, require_aware, utcnow
 
 __all__ = ["PostgresRepository"]
 
@@ -253,17 +253,20 @@ class PostgresRepository(SQLRepository):
         args: Sequence[Any],
         log_row: tuple[int | None, str, Any],
         results: list[SeatResult] | None,
+        timers: TimerChange | None = None,
     ) -> tuple[int, int]:
         # The version guard, the snapshot, the counters and the log row in one statement; without
-        # results to write it needs no explicit transaction: a single round trip, nothing half-applied.
+        # results or timers to write it needs no explicit transaction: a single round trip, nothing half-applied.
         sql = (
             f"WITH bumped AS (UPDATE games SET {sets} {VERSION_GUARD} RETURNING id, version, action_count)"
             " INSERT INTO actions (game_id, seq, seat, action, version, created_at)"
             " SELECT id, action_count, ?, ?, version, ? FROM bumped RETURNING seq, version"
         )
-        scope = self._one_statement if results is None else self._write
+        scope = self._one_statement if results is None and not timers else self._write
         async with scope("append action") as tx:
             row = await self._guarded(tx, sql, args, game_id, expected_version, log_row)
             if results is not None:
                 await self._write_results(tx, game_id, results)
+            if timers:
+                await self._write_timers(tx, game_id, timers, log_row[2])
         return int(row["version"]), int(row["seq"])

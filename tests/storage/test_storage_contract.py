@@ -14,9 +14,12 @@ from bot.storage import (
     GameRecord,
     GameRepository,
     GameStatus,
+    NewTimer,
     Seat,
     SeatResult,
     StorageError,
+    Timer,
+    TimerChange,
     VersionConflict,
 )
 
@@ -353,6 +356,69 @@ async def test_timers_ordering_and_deletion(repo: GameRepository) -> None:
     assert await repo.delete_timers(other.id, kind="remind") == 2
     assert await repo.delete_timers(game.id) == 1
     assert await repo.next_timer_due() is None
+
+
+def _rows(timers: list[Timer]) -> list[tuple[str, datetime, dict[str, object]]]:
+    return [(t.kind, t.due_at, t.payload) for t in timers]
+
+
+async def test_an_action_and_the_timers_it_makes_due_are_one_write(repo: GameRepository) -> None:
+    game = await new_game(repo)
+    t0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+    await repo.add_timer(game.id, "turn", t0, {"stage": 2})
+    await repo.add_timer(game.id, "other", t0)
+    change = TimerChange(clear=("turn",), add=(NewTimer("resume", t0 + timedelta(seconds=30)),))
+    await repo.append_action(game.id, 0, 0, {"n": 1}, {"turn": 1}, timers=change)
+    assert _rows(await repo.timers_for_game(game.id)) == [
+        ("other", t0, {}),
+        ("resume", t0 + timedelta(seconds=30), {}),
+    ]
+    # a conflict writes neither the action nor the timers
+    with pytest.raises(VersionConflict):
+        await repo.append_action(game.id, 0, 0, {"n": 2}, {"turn": 2}, timers=TimerChange(clear_all=True))
+    assert len(await repo.timers_for_game(game.id)) == 2
+    # the game's last action clears its timers in the same transaction as its results
+    results = [SeatResult(0, 101, 10, 1, True)]
+    await repo.append_action(
+        game.id, 1, 0, {"n": 2}, {"turn": 2}, "finished", results=results, timers=TimerChange(clear_all=True)
+    )
+    assert await repo.timers_for_game(game.id) == [] and len(await repo.load_results(game.id)) == 1
+
+
+async def test_an_update_and_the_timers_it_makes_due_are_one_write(repo: GameRepository) -> None:
+    game = await new_game(repo)
+    other = await new_game(repo, channel_id=11)
+    t0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+    await repo.add_timer(other.id, "turn", t0)
+    change = TimerChange(add=(NewTimer("turn", t0, {"key": "main:1:0", "stage": 0}), NewTimer("resume", t0)))
+    version = await repo.update_game(game.id, 0, status="active", timers=change)
+    assert version == 1
+    assert sorted(_rows(await repo.timers_for_game(game.id))) == [
+        ("resume", t0, {}),
+        ("turn", t0, {"key": "main:1:0", "stage": 0}),
+    ]
+    with pytest.raises(VersionConflict):
+        await repo.update_game(game.id, 0, status="abandoned", timers=TimerChange(clear_all=True))
+    assert len(await repo.timers_for_game(game.id)) == 2
+    await repo.update_game(game.id, 1, status="abandoned", timers=TimerChange(clear_all=True))
+    assert await repo.timers_for_game(game.id) == []
+    assert len(await repo.timers_for_game(other.id)) == 1  # another game's rows stay
+
+
+async def test_change_timers_clears_then_adds_in_one_step(repo: GameRepository) -> None:
+    game = await new_game(repo)
+    t0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+    first = await repo.add_timer(game.id, "turn", t0, {"stage": 0})
+    await repo.add_timer(game.id, "turn", t0, {"stage": 1})  # a duplicate, as an older version could leave
+    added = await repo.change_timers(
+        game.id, TimerChange(clear=("turn",), add=(NewTimer("turn", t0 + timedelta(hours=1), {"stage": 2}),))
+    )
+    assert [(t.kind, t.payload) for t in added] == [("turn", {"stage": 2})] and added[0].id != first.id
+    assert await repo.timers_for_game(game.id) == added
+    assert await repo.change_timers(game.id, TimerChange()) == []
+    with pytest.raises(GameNotFound):
+        await repo.change_timers("nope", TimerChange(add=(NewTimer("turn", t0),)))
+    assert await repo.timers_for_game("nope") == []
 
 
 async def test_timer_arguments_are_checked(repo: GameRepository) -> None:
