@@ -74,7 +74,7 @@ class GameManager(SeatCommands, GameReads):
         max_sleep: float = 300.0,
     ) -> None:
         self.clock: Clock = clock or SystemClock()
-        self._store = GameStore(repo, cache_size=cache_size, retry_delays=retry_delays)
+        self._store = GameStore(repo, self.clock, cache_size=cache_size, retry_delays=retry_delays)
         self._moves = Moves(self._store, self.clock, ai=ai, ai_budget_ms=ai_budget_ms)
         self._timers = TurnTimers(
             self._store, self._moves, self.clock, notifier or NullNotifier(), max_sleep=max_sleep
@@ -89,10 +89,12 @@ class GameManager(SeatCommands, GameReads):
     # ------------------------------------------------------------------ start / stop
 
     async def start(self, *, dispatcher: bool = True) -> None:
-        """Learn the ids of the open games (lazily: no game is loaded) and, unless ``dispatcher=False``, start
-        the timer dispatcher, which serves the timer rows stored before a restart as well. Without it, timers
-        fire only when someone calls :meth:`run_due_timers`."""
+        """Learn the ids of the open games, give every running game whose next step has no timer the rows it
+        needs (:meth:`TurnTimers.sweep`) and, unless ``dispatcher=False``, start the timer dispatcher, which
+        serves the timer rows stored before a restart as well. Without it, timers fire only when someone calls
+        :meth:`run_due_timers`."""
         await self._store.learn_open_games()
+        await self._timers.sweep()
         if dispatcher:
             self._timers.start()
 
@@ -301,14 +303,9 @@ class GameManager(SeatCommands, GameReads):
             except (IllegalAction, BoardDataError) as exc:
                 log.error("game %s cannot start: %s", game.id, exc)
                 raise Refused("cannot_start", game=game.id) from None
-            # timers first (a crash before the status changes leaves timers of a lobby, which are dropped)
-            game.state, game.status, game.last_move_at = state, GameStatus.ACTIVE, self.clock.now()
-            try:
-                await self._timers.ensure(game)
-                await self._store.update(game, status=GameStatus.ACTIVE, snapshot=state.to_dict())
-            except BaseException:
-                self._store.evict(game.id)
-                raise
+            # the first timers are written with the new status (GameStore.update)
+            game.last_move_at = self.clock.now()
+            await self._store.update(game, status=GameStatus.ACTIVE, snapshot=state.to_dict())
             out = Collector(game.id)
             names = ", ".join(s.name for s in game.seats)
             out.events.append(
@@ -336,8 +333,7 @@ class GameManager(SeatCommands, GameReads):
         async def body(game: LiveGame) -> Outcome:
             game.require(GameStatus.LOBBY, GameStatus.ACTIVE)
             game.require_host(user_id, moderator)
-            await self._store.update(game, status=GameStatus.ABANDONED)
-            await self._timers.clear(game)
+            await self._store.update(game, status=GameStatus.ABANDONED)  # its timers go with it
             out = Collector(game.id)
             out.events.append(
                 GameEvent(

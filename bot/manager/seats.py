@@ -58,10 +58,7 @@ class SeatCommands:
             else:
                 kind, text, data = "seat_human", Text("ev.seat_human", {"player": name}), {"seat": seat}
             out.events.append(GameEvent(game.id, 0, kind, seat, text, data, "player"))
-            if level is not None:
-                await self._timers.after_change(game, out)  # the AI may have a move to make right away
-            else:
-                await self._timers.ensure(game)
+            await self._timers.after_change(game, out)  # the AI may have a move to make right away
             return outcome_of(game, out)
 
         return await self._store.locked(game_id, body)
@@ -135,7 +132,6 @@ class SeatCommands:
                     "host",
                 )
             )
-            await self._timers.ensure(game)
             return outcome_of(game, out)
 
         return await self._store.locked(game_id, body)
@@ -165,8 +161,7 @@ class SeatCommands:
                 by,
             )
         )
-        if game.status == GameStatus.ABANDONED:
-            await self._timers.clear(game)
+        if game.status == GameStatus.ABANDONED:  # its timers went with the update
             out.events.append(
                 GameEvent(game.id, 0, "abandoned", None, Text("ev.abandoned_empty"), {}, "system")
             )

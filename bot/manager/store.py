@@ -7,6 +7,9 @@ Guarantees
   it, in one order.
 * The cache is replaced only after storage acknowledged a write; on any storage failure the game is evicted, so
   the next access reloads what is stored: nothing is ever half-applied.
+* The work that moves a game on (its timer rows, see :meth:`LiveGame.due_work`) is written in the same transaction
+  as the change that makes it due (:meth:`GameStore.append`, :meth:`GameStore.update`): a crash can never leave a
+  game that nothing will move on.
 * ``StorageUnavailable`` is retried a few times with the same expected version (safe: see bot.storage.base); a
   ``VersionConflict`` after such a retry is checked against the log (did our write land after all?). A
   ``VersionConflict`` otherwise (another process wrote) reloads the game and runs the request again
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from bot.manager.clock import Clock
 from bot.manager.game_settings import GameSettings, SettingError
 from bot.manager.refusals import Refused
 from bot.storage import (
@@ -33,15 +38,18 @@ from bot.storage import (
     GameRecord,
     GameRepository,
     GameStatus,
+    NewTimer,
     Seat,
     SeatResult,
+    StorageBroken,
     StorageUnavailable,
     Timer,
+    TimerChange,
     VersionConflict,
 )
 from engine.errors import GameDataError
 from engine.rules import to_act
-from engine.state import GameState
+from engine.state import SETUP, GameState
 from maps import load_board
 
 __all__ = ["GameStore", "LiveGame", "LockTable"]
@@ -54,6 +62,8 @@ T = TypeVar("T")
 TURN_TIMER = "turn"
 RESUME_TIMER = "resume"
 PARKED_STAGE = 3  # "wait" policy: the chain is over for this turn; the row only marks it
+PARKED_FOR = timedelta(days=3650)
+RESUME_GRACE = timedelta(seconds=30)  # AI seats resume this long after a crash interrupted their moves
 
 
 @dataclass(eq=False)
@@ -170,6 +180,63 @@ class LiveGame:
         assert state is not None
         return f"{state.phase}:{state.turn}:{state.current}"
 
+    def turn_started(self, seat: int) -> bool:
+        """The seat began its turn and has not finished it (drew one card, waits for a tunnel payment...): a
+        decision it opened itself is pending. The start-of-game ticket choice is not one."""
+        state = self.state
+        return state is not None and state.phase != SETUP and seat in state.pending
+
+    def due_work(self, now: datetime) -> TimerChange:
+        """The change of this game's timer rows its situation needs (empty when the rows are right): a ``turn``
+        row while people must act (armed for the current wait, or kept from an earlier wait that fires no later
+        than this one needs: it re-arms itself from the last move), a ``resume`` row while AI seats must act,
+        none when the game is over. A pure function of the game: the manager writes the result with the change
+        that made it due."""
+        humans, ai = self.waiting()
+        if self.status != GameStatus.ACTIVE or (not humans and not ai):
+            return TimerChange(clear_all=True) if self.timers else TimerChange()
+        turn_rows = sorted(
+            (t for t in self.timers if t.kind == TURN_TIMER),
+            key=lambda t: (-int(t.payload.get("stage", 0)), t.due_at, t.id),
+        )
+        resume_rows = [t for t in self.timers if t.kind == RESUME_TIMER]
+        clear: list[str] = []
+        add: list[NewTimer] = []
+        if humans:
+            key = self.wait_key()
+            due = max(now, self.last_move_at) + timedelta(hours=self.settings.remind_after_hours)
+            kept = turn_rows[0] if turn_rows else None
+            if kept is not None and kept.payload.get("key") != key and kept.due_at > due:
+                kept = None  # a row of an earlier wait that would fire too late: this wait's own chain
+            if kept is None:
+                add.append(NewTimer(TURN_TIMER, due, {"key": key, "stage": 0}))
+            elif len(turn_rows) > 1:  # left by an older version's crash between "add" and "drop"
+                add.append(NewTimer(TURN_TIMER, kept.due_at, dict(kept.payload)))
+            if turn_rows and add:
+                clear.append(TURN_TIMER)
+        elif turn_rows:
+            clear.append(TURN_TIMER)
+        if ai and not resume_rows:
+            add.append(NewTimer(RESUME_TIMER, now + RESUME_GRACE, {}))
+        elif ai and len(resume_rows) > 1:
+            clear.append(RESUME_TIMER)
+            add.append(NewTimer(RESUME_TIMER, min(t.due_at for t in resume_rows), {}))
+        elif not ai and resume_rows:
+            clear.append(RESUME_TIMER)
+        return TimerChange(clear=tuple(clear), add=tuple(add))
+
+    def adopt_timers(self, change: TimerChange, added: Sequence[Timer] | None, now: datetime) -> None:
+        """The cached rows follow a change storage acknowledged. ``added``: the rows as storage returned them;
+        None when it did not (an action or an update): then they are kept with id 0, and whoever needs the
+        real ids (the dispatcher) reads them back."""
+        if change.clear_all:
+            self.timers = []
+        elif change.clear:
+            self.timers = [t for t in self.timers if t.kind not in change.clear]
+        if added is None:
+            added = [Timer(0, self.id, n.kind, n.due_at, dict(n.payload), now) for n in change.add]
+        self.timers.extend(added)
+
     def reminder_due(self) -> dict[int, datetime]:
         """Seat -> next reminder or absent-policy moment, for the people who must act now (none when parked)."""
         humans, _ai = self.waiting()
@@ -210,9 +277,17 @@ class GameStore:
     """The cache of games, their locks and every storage call the manager makes. See the module docstring."""
 
     def __init__(
-        self, repo: GameRepository, *, cache_size: int = 256, retry_delays: Sequence[float] = (0.05, 0.2, 0.5)
+        self,
+        repo: GameRepository,
+        clock: Clock,
+        *,
+        cache_size: int = 256,
+        retry_delays: Sequence[float] = (0.05, 0.2, 0.5),
     ) -> None:
         self.repo = repo
+        self.clock = clock
+        #: called after timer rows were written (the dispatcher looks again)
+        self.on_timers_written: Callable[[], None] = lambda: None
         self.locks = LockTable()
         self.open_ids: set[str] = set()  # lobby/active games, known since start and kept up to date
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
@@ -266,7 +341,8 @@ class GameStore:
     # ------------------------------------------------------------------ storage calls
 
     async def storage(self, op: Callable[[], Awaitable[T]]) -> T:
-        """Run a storage call, retrying while the database is unavailable; then refuse."""
+        """Run a storage call, retrying while the database is unavailable; then refuse. A fault no retry can
+        fix is refused at once (``storage_unavailable``) and logged once, as what the host must do."""
         last: StorageUnavailable | None = None
         for delay in (0.0, *self._retry_delays):
             if delay:
@@ -276,17 +352,36 @@ class GameStore:
             except StorageUnavailable as exc:
                 last = exc
                 log.warning("storage unavailable (%s), retrying", exc)
+            except StorageBroken as exc:
+                raise broken_refusal(exc) from None
         raise Refused("storage") from last
 
+    async def change_timers(self, game: LiveGame, change: TimerChange) -> None:
+        """Write a change of the game's timer rows alone (no change of the game itself)."""
+        if not change:
+            return
+        added = await self.storage(lambda: self.repo.change_timers(game.id, change))
+        game.adopt_timers(change, added, self.clock.now())
+        if change.add:
+            self.on_timers_written()
+
     async def update(self, game: LiveGame, **fields: Any) -> None:
-        """update_game under the version guard; on success the cached game follows. VersionConflict propagates
-        (after evicting the game)."""
+        """update_game under the version guard, with the timer rows the changed game needs in the same
+        transaction; on success the cached game follows. VersionConflict propagates (after evicting the game)."""
+        future = _with_fields(game, fields)
+        now = self.clock.now()
+        change = future.due_work(now)
         try:
-            version = await self.storage(lambda: self.repo.update_game(game.id, game.version, **fields))
+            version = await self.storage(
+                lambda: self.repo.update_game(game.id, game.version, **fields, timers=change or None)
+            )
         except (VersionConflict, Refused, GameNotFound):
             self.evict(game.id)
             raise
         game.version = version
+        game.adopt_timers(change, None, now)
+        if change.add:
+            self.on_timers_written()
         self.remember(game)
         if "status" in fields:
             game.status = GameStatus(fields["status"])
@@ -301,7 +396,7 @@ class GameStore:
         if "host_id" in fields:
             game.host_id = fields["host_id"]
         if "snapshot" in fields:
-            game.state = GameState.from_dict(fields["snapshot"])
+            game.state = future.state
 
     async def append(
         self,
@@ -312,8 +407,28 @@ class GameStore:
         status: GameStatus | None,
         results: Sequence[SeatResult] | None,
     ) -> ActionRecord:
-        """Store one action with the new snapshot (and the results when it ends the game), in one transaction."""
+        """Store one action with the new snapshot (the results when it ends the game, and the timer rows the new
+        situation needs), in one transaction. On success the cached rows follow; the caller adopts ``work``."""
         snapshot = work.to_dict()
+        now = self.clock.now()
+        future = dataclasses.replace(game, state=work, status=status or game.status, last_move_at=now)
+        change = future.due_work(now)
+        record = await self._append(game, seat, action_json, snapshot, status, results, change)
+        game.adopt_timers(change, None, now)
+        if change.add:
+            self.on_timers_written()
+        return record
+
+    async def _append(
+        self,
+        game: LiveGame,
+        seat: int,
+        action_json: dict[str, Any],
+        snapshot: dict[str, Any],
+        status: GameStatus | None,
+        results: Sequence[SeatResult] | None,
+        change: TimerChange,
+    ) -> ActionRecord:
         expected = game.version
         unavailable: StorageUnavailable | None = None
         for delay in (0.0, *self._retry_delays):
@@ -321,13 +436,23 @@ class GameStore:
                 await asyncio.sleep(delay)
             try:
                 return await self.repo.append_action(
-                    game.id, expected, seat, action_json, snapshot, status, results=results
+                    game.id,
+                    expected,
+                    seat,
+                    action_json,
+                    snapshot,
+                    status,
+                    results=results,
+                    timers=change or None,
                 )
             except StorageUnavailable as exc:
                 unavailable = exc
                 log.warning(
                     "game %s: storage unavailable while saving an action (%s), retrying", game.id, exc
                 )
+            except StorageBroken as exc:
+                self.evict(game.id)
+                raise broken_refusal(exc) from None
             except VersionConflict:
                 if unavailable is not None:  # maybe the attempt that "failed" did land
                     rows = await self.storage(
@@ -355,3 +480,23 @@ class GameStore:
                 except VersionConflict:
                     self.evict(game_id)
             raise Refused("conflict")
+
+
+def _with_fields(game: LiveGame, fields: dict[str, Any]) -> LiveGame:
+    """What `game` will be once ``update_game(**fields)`` is stored (a copy: the game itself is unchanged)."""
+    changed: dict[str, Any] = {}
+    if "status" in fields:
+        changed["status"] = GameStatus(fields["status"])
+    if "seats" in fields:
+        changed["seats"] = tuple(fields["seats"])
+    if "settings" in fields:
+        changed["raw_settings"] = dict(fields["settings"])
+    if "snapshot" in fields:
+        changed["state"] = GameState.from_dict(fields["snapshot"])
+    return dataclasses.replace(game, timers=list(game.timers), **changed)
+
+
+def broken_refusal(exc: StorageBroken) -> Refused:
+    """The player's refusal for a fault no retry can fix, with the one log line that tells the host."""
+    log.error("storage cannot be used: %s. %s", exc, exc.advice)
+    return Refused("storage_unavailable")

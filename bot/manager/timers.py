@@ -6,9 +6,11 @@ passes (a move costs no timer write). Its payload names the wait it was armed fo
 current seat) and the stage reached (0: before reminder 1, 1: before reminder 2, 2: before the absent-player
 policy, 3: parked by the "wait" policy). When it fires for a wait that is over, it is re-armed for the current
 wait, counted from the game's last move. A "resume" row exists while AI seats have moves to make, so that a
-crash in the middle of them is picked up again. New rows are written before stale ones are deleted and every
-timer re-checks its game when it fires, so a crash at any moment leaves a game with at least one timer that
-puts it back on track.
+crash in the middle of them is picked up again. The rows a change makes due are written in the same transaction
+as the change (:meth:`~bot.manager.store.LiveGame.due_work`); a row is replaced by one write (old rows of its
+kind deleted, the new one inserted); every timer re-checks its game when it fires; and at start-up
+:meth:`TurnTimers.sweep` gives the rows any running game lacks. So a crash at any moment leaves every game with
+the timer that moves it on.
 
 The dispatcher (:meth:`TurnTimers.start`) is one task that sleeps until the next stored timer is due, or until
 it is woken: when a timer is added, or when the clock moves (a clock with ``subscribe``, like
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -30,15 +33,28 @@ from bot.manager.clock import Clock
 from bot.manager.moves import Collector, Moves
 from bot.manager.read import Outcome, outcome_of
 from bot.manager.refusals import Refused
-from bot.manager.store import PARKED_STAGE, RESUME_TIMER, TURN_TIMER, GameStore, LiveGame
-from bot.storage import GameStatus, StorageError, StorageUnavailable, Timer, VersionConflict
+from bot.manager.store import (
+    PARKED_FOR,
+    PARKED_STAGE,
+    RESUME_GRACE,
+    RESUME_TIMER,
+    TURN_TIMER,
+    GameStore,
+    LiveGame,
+)
+from bot.storage import (
+    GameStatus,
+    NewTimer,
+    StorageError,
+    StorageUnavailable,
+    Timer,
+    TimerChange,
+    VersionConflict,
+)
 
 __all__ = ["Notifier", "NullNotifier", "TurnTimers"]
 
 log = logging.getLogger(__name__)
-
-_PARKED_FOR = timedelta(days=3650)
-_RESUME_GRACE = timedelta(seconds=30)
 
 
 def _set_result_unless_cancelled(future: asyncio.Future[None], result: None) -> None:
@@ -78,6 +94,7 @@ class TurnTimers:
         self, store: GameStore, moves: Moves, clock: Clock, notifier: Notifier, *, max_sleep: float = 300.0
     ) -> None:
         self._store = store
+        store.on_timers_written = self._poke
         self._moves = moves
         self._clock = clock
         self.notifier = notifier
@@ -90,13 +107,12 @@ class TurnTimers:
     # ------------------------------------------------------------------ after every change of a game
 
     async def after_change(self, game: LiveGame, out: Collector) -> None:
-        """After a change: AI seats play, timers follow the new situation. A failure here never undoes what
-        was already accepted; the ``resume`` timer carries on later."""
+        """After a change: AI seats play. The change already stored the ``resume`` row that makes them play
+        after a crash, and each of their moves stores the rows of its own situation; a failure here never
+        undoes what was accepted: the ``resume`` row carries on later."""
         try:
             if game.ai_seats_to_act():
-                await self.ensure(game)  # writes the resume timer before the AI moves
                 await self._moves.run_ai(game, out)
-            await self.ensure(game)
         except (Refused, StorageError) as exc:
             log.warning(
                 "game %s: automatic moves or timers interrupted (%s); the timers will resume", game.id, exc
@@ -107,52 +123,35 @@ class TurnTimers:
             self._store.evict(game.id)
 
     async def ensure(self, game: LiveGame) -> None:
-        """Make sure the rows exist that will move this game on; drop those that never will."""
-        humans, ai = game.waiting()
-        turn_rows = sorted(
-            (t for t in game.timers if t.kind == TURN_TIMER),
-            key=lambda t: (-int(t.payload.get("stage", 0)), t.id),
-        )
-        resume_rows = [t for t in game.timers if t.kind == RESUME_TIMER]
-        now = self._clock.now()
-        if humans:
-            key = game.wait_key()
-            due = max(now, game.last_move_at) + timedelta(hours=game.settings.remind_after_hours)
-            if not turn_rows:
-                await self._add(game, TURN_TIMER, due, {"key": key, "stage": 0})
-            elif turn_rows[0].payload.get("key") != key and turn_rows[0].due_at > due:
-                # a row kept from an earlier wait must not fire later than this wait needs (reminders
-                # already sent, or parked by the "wait" policy): start this wait's own chain
-                await self._replace(game, turn_rows[0], due, {"key": key, "stage": 0})
-                turn_rows = turn_rows[1:]
-        if ai and not resume_rows:
-            await self._add(game, RESUME_TIMER, now + _RESUME_GRACE, {})
-        stale = turn_rows[1:]  # a crash between "add" and "drop" can leave two: keep the most advanced
-        if not humans and not ai:
-            stale = turn_rows
-        if not ai:
-            stale += resume_rows
-        for t in stale:
-            await self._drop(game, t)
+        """Write the rows that will move this game on, if they are not right (:meth:`LiveGame.due_work`)."""
+        await self._store.change_timers(game, game.due_work(self._clock.now()))
 
-    async def clear(self, game: LiveGame) -> None:
-        """The game is over: no timer any more."""
-        await self._store.storage(lambda: self._store.repo.delete_timers(game.id))
-        game.timers.clear()
-
-    async def _add(self, game: LiveGame, kind: str, due: datetime, payload: dict[str, Any]) -> None:
-        timer = await self._store.storage(lambda: self._store.repo.add_timer(game.id, kind, due, payload))
-        game.timers.append(timer)
-        self._poke()
-
-    async def _replace(self, game: LiveGame, timer: Timer, due: datetime, payload: dict[str, Any]) -> None:
-        """Add the successor first, then drop the old row: a crash in between leaves two, never none."""
-        await self._add(game, timer.kind, due, payload)
-        await self._drop(game, timer)
+    async def _set(self, game: LiveGame, kind: str, due: datetime, payload: dict[str, Any]) -> None:
+        """The game's one row of `kind` is now this one (in one write)."""
+        await self._store.change_timers(game, TimerChange(clear=(kind,), add=(NewTimer(kind, due, payload),)))
 
     async def _drop(self, game: LiveGame, timer: Timer) -> None:
-        await self._store.storage(lambda: self._store.repo.delete_timer(timer.id))
-        game.timers = [t for t in game.timers if t.id != timer.id]
+        await self._store.change_timers(game, TimerChange(clear=(timer.kind,)))
+
+    async def sweep(self) -> int:
+        """Start-up: give every running game whose next step has no row to move it on (left by a version that
+        wrote its rows after the change, or by hand) the rows it needs. Returns how many games needed them."""
+        store = self._store
+        fixed = 0
+        ids = [gid async for gid in store.repo.iter_game_ids(status=GameStatus.ACTIVE)]
+        for gid in ids:
+            async with store.locks.hold(gid):
+                try:
+                    game = await store.get(gid)
+                    change = game.due_work(self._clock.now())
+                    if change:
+                        await store.change_timers(game, change)
+                        fixed += 1
+                except Refused as exc:
+                    log.warning("game %s: cannot check its timers at start-up (%s)", gid, exc)
+        if fixed:
+            log.info("start-up: %d running game(s) had no timer to move them on; scheduled", fixed)
+        return fixed
 
     # ------------------------------------------------------------------ firing
 
@@ -190,25 +189,24 @@ class TurnTimers:
                     return
                 raise
             if game.status != GameStatus.ACTIVE:
-                await self.clear(game)
+                await store.change_timers(game, TimerChange(clear_all=True))
                 return
+            # the stored rows, with their ids: this one may have been replaced since the query
+            game.timers = await store.storage(lambda: store.repo.timers_for_game(game.id))
             mine = next((t for t in game.timers if t.id == timer.id), None)
-            if mine is None:  # the cached list is newer than the query (already handled or replaced)
-                game.timers = await store.storage(lambda: store.repo.timers_for_game(game.id))
-                mine = next((t for t in game.timers if t.id == timer.id), None)
-                if mine is None:
-                    return
+            if mine is None:
+                return
             out = Collector(game.id)
             if mine.kind == RESUME_TIMER:
                 await self.after_change(game, out)
                 if game.waiting()[1]:  # the AI could not finish (logged): try again a little later
-                    await self._replace(game, mine, self._clock.now() + _RESUME_GRACE, {})
+                    await self._set(game, RESUME_TIMER, self._clock.now() + RESUME_GRACE, {})
                 elif any(t.id == mine.id for t in game.timers):
                     await self._drop(game, mine)
             elif mine.kind == TURN_TIMER:
                 await self._fire_turn(game, mine, out, notes)
             else:
-                await self._drop(game, mine)
+                await store.change_timers(game, TimerChange(clear=(mine.kind,)))
             if out.events:
                 outcome = outcome_of(game, out)
                 notes.append(functools.partial(self.notifier.on_turn, game.id, outcome))
@@ -224,11 +222,11 @@ class TurnTimers:
         humans, _ai = game.waiting()
         others = [t for t in game.timers if t.kind == TURN_TIMER and t.id != timer.id]
         if not humans or any(
-            int(t.payload.get("stage", 0)) >= int(timer.payload.get("stage", 0)) for t in others
+            int(t.payload.get("stage", 0)) > int(timer.payload.get("stage", 0)) for t in others
         ):
-            await self._drop(game, timer)  # nobody to wait for, or a duplicate
-            await self.ensure(game)
+            await self.ensure(game)  # nobody to wait for, or a duplicate behind another: the rows needed now
             return
+        # (a duplicate left by an older version goes with this one: every path below rewrites the kind)
         settings = game.settings
         now = self._clock.now()
         key = game.wait_key()
@@ -236,15 +234,15 @@ class TurnTimers:
         if timer.payload.get("key") != key:  # armed for a wait that is over: this wait began at the last move
             due = game.last_move_at + timedelta(hours=settings.remind_after_hours)
             if due > now:
-                await self._replace(game, timer, due, {"key": key, "stage": 0})
+                await self._set(game, TURN_TIMER, due, {"key": key, "stage": 0})
                 return
             stage = 0
         if stage >= PARKED_STAGE:
-            await self._replace(game, timer, now + _PARKED_FOR, {"key": key, "stage": PARKED_STAGE})
+            await self._set(game, TURN_TIMER, now + PARKED_FOR, {"key": key, "stage": PARKED_STAGE})
             return
         if stage < 2:
             wait = settings.remind_again_hours if stage == 0 else settings.absent_after_hours
-            await self._replace(game, timer, now + timedelta(hours=wait), {"key": key, "stage": stage + 1})
+            await self._set(game, TURN_TIMER, now + timedelta(hours=wait), {"key": key, "stage": stage + 1})
             for seat in humans:
                 user_id = game.seats[seat].user_id
                 if user_id is not None:
@@ -252,13 +250,19 @@ class TurnTimers:
                         functools.partial(self.notifier.on_reminder, game.id, seat, user_id, stage + 1)
                     )
             return
+        # a player who has started their turn is there: the takeover waits the turn's grace time (the
+        # absent-player delay) after their last action, never plays the rest of a turn they are playing
+        grace_end = game.last_move_at + timedelta(hours=settings.absent_after_hours)
+        if any(game.turn_started(seat) for seat in humans) and grace_end > now:
+            await self._set(game, TURN_TIMER, grace_end, {"key": key, "stage": 2})
+            return
         policy = settings.absent_policy
         for seat in humans:
             notes.append(
                 functools.partial(self.notifier.on_absent, game.id, seat, game.seats[seat].user_id, policy)
             )
         if policy == "wait":
-            await self._replace(game, timer, now + _PARKED_FOR, {"key": key, "stage": PARKED_STAGE})
+            await self._set(game, TURN_TIMER, now + PARKED_FOR, {"key": key, "stage": PARKED_STAGE})
             return
         try:
             for seat in humans:
@@ -267,8 +271,12 @@ class TurnTimers:
             self._store.evict(game.id)
             return
         await self.after_change(game, out)
-        await self._drop(game, timer)
-        await self.ensure(game)
+        # this row is spent: the next wait gets its own chain (written with the deletion)
+        game.timers = [t for t in game.timers if t.kind != TURN_TIMER]
+        change = game.due_work(self._clock.now())
+        await self._store.change_timers(
+            game, dataclasses.replace(change, clear=tuple({*change.clear, TURN_TIMER}))
+        )
 
     # ------------------------------------------------------------------ the dispatcher
 

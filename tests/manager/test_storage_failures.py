@@ -13,7 +13,7 @@ import pytest
 from manager_helpers import HUMANS, play_random, random_ai, started_game, state_of
 
 from bot.manager import GameManager, ManualClock, Refused
-from bot.storage import ActionRecord, GameRepository, SeatResult, StorageUnavailable, open_repository
+from bot.storage import ActionRecord, GameRepository, SeatResult, StorageUnavailable, TimerChange, open_repository
 from engine.actions import DrawBlind
 from engine.record import replay
 
@@ -95,9 +95,10 @@ class LandsThenFails:
         status: Any = None,
         *,
         results: Sequence[SeatResult] | None = None,
+        timers: TimerChange | None = None,
     ) -> ActionRecord:
         record = await self._inner.append_action(
-            game_id, expected_version, seat, action, new_snapshot, status, results=results
+            game_id, expected_version, seat, action, new_snapshot, status, results=results, timers=timers
         )
         if self.lie_next:
             self.lie_next = False
