@@ -13,7 +13,14 @@ import pytest
 from manager_helpers import HUMANS, play_random, random_ai, started_game, state_of
 
 from bot.manager import GameManager, ManualClock, Refused
-from bot.storage import ActionRecord, GameRepository, SeatResult, StorageUnavailable, TimerChange, open_repository
+from bot.storage import (
+    ActionRecord,
+    GameRepository,
+    SeatResult,
+    StorageUnavailable,
+    TimerChange,
+    open_repository,
+)
 from engine.actions import DrawBlind
 from engine.record import replay
 

@@ -200,3 +200,27 @@ async def test_everyone_still_choosing_tickets_is_reminded_and_callbacks_may_cal
     await asyncio.wait_for(manager.run_due_timers(), 5)
     assert sorted(notifier.reminders) == [(gid, 0, ANN, 1), (gid, 1, BOB, 1)]
     assert notifier.seen == [(0, 1), (0, 1)]
+
+
+async def test_a_started_turn_is_not_finished_by_the_timer_until_its_grace_time_after_the_last_action(
+    manager: GameManager, clock: ManualClock, notifier: RecordingNotifier, repo: GameRepository
+) -> None:
+    gid = await _ann_to_play(manager)
+    clock.advance(hours=12)  # reminder 1
+    await manager.run_due_timers()
+    clock.advance(hours=12)  # reminder 2
+    await manager.run_due_timers()
+    clock.advance(hours=23, minutes=59)
+    await manager.act(gid, ANN, DrawBlind())  # Ann starts her turn a minute before the takeover
+    clock.advance(minutes=1)
+    await manager.run_due_timers()
+    state = await state_of(manager, gid)
+    assert notifier.absent == [] and notifier.turns == [] and state.current == 0 and 0 in state.pending
+    # the takeover waits the absent-player delay (24 h) after her last action, then plays the rest
+    clock.advance(hours=23, minutes=58)
+    await manager.run_due_timers()
+    assert notifier.absent == [] and (await state_of(manager, gid)).current == 0
+    clock.advance(minutes=2)
+    await manager.run_due_timers()
+    assert notifier.absent == [(gid, 0, ANN, "ai")]
+    assert (await state_of(manager, gid)).current == 1
