@@ -67,7 +67,7 @@ class GameManager(SeatCommands, GameReads):
         notifier: Notifier | None = None,
         clock: Clock | None = None,
         cache_size: int = 256,
-        retry_delays: Sequence[float] = (0.05, 0.2, 0.5),
+        retry_delays: Sequence[float] = (0.05, 0.1, 0.2, 0.4, 0.8),
         ai: AIChooser | None = None,
         ai_budget_ms: int | None = None,
         owns_repo: bool = False,

@@ -282,7 +282,7 @@ class GameStore:
         clock: Clock,
         *,
         cache_size: int = 256,
-        retry_delays: Sequence[float] = (0.05, 0.2, 0.5),
+        retry_delays: Sequence[float] = (0.05, 0.1, 0.2, 0.4, 0.8),
     ) -> None:
         self.repo = repo
         self.clock = clock

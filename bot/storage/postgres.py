@@ -9,8 +9,11 @@ transactions, the migrations, the error mapping and the one-statement append.
   nothing, and gets :class:`VersionConflict`.
 * ``schema=NAME`` (constructor or ``?schema=`` in the URL) puts every table in that schema through
   the connections' search_path; it is created if missing. Tests use one schema per test.
-* Connection failures, pool timeouts, lock timeouts, deadlocks and serialisation failures are
-  :class:`StorageUnavailable`. One case is ambiguous in any client/server database: the connection
+* Connection failures (a connection killed on the server side, a server not accepting connections), pool
+  timeouts, lock timeouts, deadlocks and serialisation failures are :class:`StorageUnavailable`: a connection
+  that failed is thrown away and the pool's others are replaced, so the caller's retry runs on a fresh one
+  (reads are retried once here). Faults no retry can fix (disk full, read-only server, corruption, no
+  permission) are :class:`StorageBroken`, with what the host must do. One case is ambiguous in any client/server database: the connection
   dying while COMMIT is in flight. It is reported as StorageUnavailable too; retrying with the same
   expected version is still safe because of the version guard (it either applies or conflicts).
 """
@@ -18,6 +21,7 @@ transactions, the migrations, the error mapping and the one-statement append.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -29,7 +33,15 @@ import asyncpg
 from . import _common as c
 from ._dialect import Dialect, Row, Tx, numbered_placeholders
 from ._repository import VERSION_GUARD, SQLRepository
-from .base import SeatResult, StorageError, StorageUnavailable, TimerChange, require_aware, utcnow
+from .base import (
+    SeatResult,
+    StorageBroken,
+    StorageError,
+    StorageUnavailable,
+    TimerChange,
+    require_aware,
+    utcnow,
+)
 
 __all__ = ["PostgresRepository"]
 
@@ -66,19 +78,51 @@ _UNAVAILABLE: tuple[type[BaseException], ...] = (
 )
 
 
+#: The connection itself is gone or wedged (killed on the server side, network cut): the driver says "connection
+#: is closed", "another operation is in progress" (the protocol lost track after the kill) or "does not exist".
+#: Nothing of the statement in flight can be trusted to be done; the connection is thrown away and the pool's
+#: others are replaced on their next use (a server that killed one may have killed them all), so a retry runs on
+#: a fresh one.
+_CONNECTION_LOST: tuple[type[BaseException], ...] = (
+    asyncpg.exceptions.InterfaceError,
+    asyncpg.exceptions.InternalClientError,
+    asyncpg.exceptions.PostgresConnectionError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CrashShutdownError,
+    ConnectionError,
+)
+
+#: Faults no retry can fix: the host must act (free disk space, fix permissions, repair the database).
+_BROKEN: dict[type[BaseException], str] = {
+    asyncpg.exceptions.DiskFullError: "free disk space on the PostgreSQL server",
+    asyncpg.exceptions.InsufficientResourcesError: "give the PostgreSQL server more resources (disk, memory)",
+    asyncpg.exceptions.ReadOnlySQLTransactionError: "point DATABASE_URL at a writable server (this one is read-only"
+    " or a standby)",
+    asyncpg.exceptions.InsufficientPrivilegeError: "grant the database user rights on the bot's tables",
+    asyncpg.exceptions.DataCorruptedError: "repair the database (data corrupted) or restore a backup",
+    asyncpg.exceptions.IndexCorruptedError: "rebuild the corrupted index (REINDEX) or restore a backup",
+    asyncpg.exceptions.UndefinedTableError: "the bot's tables are missing: restore the database or start on an"
+    " empty one",
+}
+
 #: what the driver and the network raise; anything else is a bug and propagates as it is
 _DB_ERRORS: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.PostgresError,
     asyncpg.exceptions.InterfaceError,
+    asyncpg.exceptions.InternalClientError,
     OSError,
     asyncio.TimeoutError,
 )
 
 
 def _map_error(exc: BaseException, doing: str) -> StorageError:
-    if isinstance(exc, _UNAVAILABLE):
-        return StorageUnavailable(f"postgres: {doing}: {type(exc).__name__}: {exc}")
-    return StorageError(f"postgres: {doing}: {type(exc).__name__}: {exc}")
+    message = f"postgres: {doing}: {type(exc).__name__}: {exc}"
+    if isinstance(exc, (*_UNAVAILABLE, *_CONNECTION_LOST)):
+        return StorageUnavailable(message)
+    for kind, advice in _BROKEN.items():
+        if isinstance(exc, kind):
+            return StorageBroken(message, advice=advice)
+    return StorageError(message)
 
 
 class _Tx:
@@ -115,6 +159,7 @@ class PostgresRepository(SQLRepository):
         command_timeout: float | None = 30.0,
         lock_timeout_ms: int = 5000,
         connect_timeout: float = 10.0,
+        application_name: str = "ttr-discord",
         clock: Callable[[], datetime] = utcnow,
         url: str | None = None,
         migrate_to: int | None = None,
@@ -129,6 +174,7 @@ class PostgresRepository(SQLRepository):
         self.command_timeout = command_timeout
         self.lock_timeout_ms = int(lock_timeout_ms)
         self.connect_timeout = connect_timeout
+        self.application_name = application_name
         self._clock = clock
         self._migrate_to = migrate_to
         self._pool: asyncpg.Pool | None = None
@@ -146,7 +192,10 @@ class PostgresRepository(SQLRepository):
                 return
             # lock_timeout: a write stuck behind a lock held elsewhere gives up (StorageUnavailable,
             # nothing written) instead of hanging the game manager
-            server_settings = {"application_name": "ttr-discord", "lock_timeout": f"{self.lock_timeout_ms}ms"}
+            server_settings = {
+                "application_name": self.application_name,
+                "lock_timeout": f"{self.lock_timeout_ms}ms",
+            }
             if self.schema is not None:
                 server_settings["search_path"] = self.schema
             pool: asyncpg.Pool | None = None
@@ -222,12 +271,30 @@ class PostgresRepository(SQLRepository):
             raise StorageError("repository is not connected (use `async with` or `await repo.connect()`)")
         return self._pool
 
+    async def _connection_lost(self, conn: asyncpg.Connection | None) -> None:
+        """After a connection-level failure: that connection never goes back to the pool, and the others are
+        replaced before their next use."""
+        with contextlib.suppress(*_DB_ERRORS):  # it may be gone already, or back in the pool
+            if conn is not None and not conn.is_closed():
+                conn.terminate()
+        if self._pool is not None:
+            await self._pool.expire_connections()
+
     @asynccontextmanager
     async def _write(self, doing: str) -> AsyncIterator[Tx]:
         pool = self._require_pool()
+        conn: asyncpg.Connection | None = None
         try:
-            async with pool.acquire() as conn, conn.transaction():
-                yield _Tx(conn)
+            async with pool.acquire() as conn:
+                try:
+                    async with conn.transaction():
+                        yield _Tx(conn)
+                except _CONNECTION_LOST:
+                    await self._connection_lost(conn)
+                    raise
+        except _CONNECTION_LOST as exc:
+            await self._connection_lost(None)
+            raise _map_error(exc, doing) from exc
         except _DB_ERRORS as exc:
             raise _map_error(exc, doing) from exc
 
@@ -236,14 +303,24 @@ class PostgresRepository(SQLRepository):
         """Statements straight on the pool: each one is its own transaction (one round trip)."""
         try:
             yield _Tx(self._require_pool())
+        except _CONNECTION_LOST as exc:
+            await self._connection_lost(None)
+            raise _map_error(exc, doing) from exc
         except _DB_ERRORS as exc:
             raise _map_error(exc, doing) from exc
 
     async def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
-        try:
-            return list(await self._require_pool().fetch(numbered_placeholders(sql), *args))
-        except _DB_ERRORS as exc:
-            raise _map_error(exc, "read") from exc
+        """One query; a read is safe to repeat, so a lost connection is retried once here, on a fresh one."""
+        for attempt in (1, 2):
+            try:
+                return list(await self._require_pool().fetch(numbered_placeholders(sql), *args))
+            except _CONNECTION_LOST as exc:
+                await self._connection_lost(None)
+                if attempt == 2:
+                    raise _map_error(exc, "read") from exc
+            except _DB_ERRORS as exc:
+                raise _map_error(exc, "read") from exc
+        raise AssertionError("unreachable")
 
     async def _append(
         self,

@@ -31,7 +31,7 @@ import aiosqlite
 from . import _common as c
 from ._dialect import Dialect, Row
 from ._repository import SQLRepository
-from .base import StorageError, StorageUnavailable, utcnow
+from .base import StorageBroken, StorageError, StorageUnavailable, utcnow
 
 __all__ = ["SQLiteRepository"]
 
@@ -55,12 +55,25 @@ SQLITE = Dialect(
 )
 
 
-def _map_error(exc: sqlite3.Error, doing: str) -> StorageError:
+#: Faults no retry can fix, and what the host must do about them ({path}: the database file).
+_BROKEN_CODES = {
+    sqlite3.SQLITE_FULL: "free disk space on the disk holding {path}",
+    sqlite3.SQLITE_READONLY: "make {path}, its -wal and -shm files and its folder writable by the bot's user",
+    sqlite3.SQLITE_PERM: "give the bot's user read and write access to {path} and its folder",
+    sqlite3.SQLITE_CORRUPT: "{path} is damaged: stop the bot and restore a backup (or recover it with sqlite3 .recover)",
+    sqlite3.SQLITE_NOTADB: "{path} is not an SQLite database: point DATABASE_URL at the right file or restore a backup",
+    sqlite3.SQLITE_IOERR: "the disk holding {path} reports input/output errors: check it, then restart the bot",
+}
+
+
+def _map_error(exc: sqlite3.Error, doing: str, path: str = "the database file") -> StorageError:
     code = getattr(exc, "sqlite_errorcode", None)
     primary = code & 0xFF if isinstance(code, int) else None
     message = str(exc).lower()
     if primary in _UNAVAILABLE_CODES or "locked" in message or "unable to open" in message:
         return StorageUnavailable(f"sqlite: {doing}: {exc}")
+    if primary in _BROKEN_CODES:
+        return StorageBroken(f"sqlite: {doing}: {exc}", advice=_BROKEN_CODES[primary].format(path=path))
     return StorageError(f"sqlite: {doing}: {exc}")
 
 
@@ -134,7 +147,7 @@ class SQLiteRepository(SQLRepository):
                 if thread is None or not thread.is_alive():
                     break
                 await asyncio.sleep(0.002)
-            raise _map_error(exc, f"open {self.path}") from exc
+            raise _map_error(exc, f"open {self.path}", self.path) from exc
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute(f"PRAGMA busy_timeout = {self.busy_timeout_ms}")
@@ -143,7 +156,7 @@ class SQLiteRepository(SQLRepository):
         except BaseException as exc:
             await conn.close()
             if isinstance(exc, sqlite3.Error):
-                raise _map_error(exc, f"configure {self.path}") from exc
+                raise _map_error(exc, f"configure {self.path}", self.path) from exc
             raise
         return conn
 
@@ -157,7 +170,7 @@ class SQLiteRepository(SQLRepository):
                     try:
                         rows = await self._writer.execute_fetchall("PRAGMA journal_mode = WAL")
                     except sqlite3.Error as exc:
-                        raise _map_error(exc, "switch to WAL") from exc
+                        raise _map_error(exc, "switch to WAL", self.path) from exc
                     mode = next(iter(rows))[0] if rows else None
                     if str(mode).lower() != "wal":
                         raise StorageError(f"sqlite: could not switch {self.path} to WAL (got {mode!r})")
@@ -197,7 +210,7 @@ class SQLiteRepository(SQLRepository):
         try:
             await conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise _map_error(exc, "lock for migration") from exc
+            raise _map_error(exc, "lock for migration", self.path) from exc
         try:
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version ("
@@ -222,7 +235,7 @@ class SQLiteRepository(SQLRepository):
         except BaseException as exc:
             await self._rollback(conn)
             if isinstance(exc, sqlite3.Error):
-                raise _map_error(exc, "migrate") from exc
+                raise _map_error(exc, "migrate", self.path) from exc
             raise
 
     # ------------------------------------------------------------------ plumbing
@@ -246,7 +259,7 @@ class SQLiteRepository(SQLRepository):
             try:
                 await conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise _map_error(exc, doing) from exc
+                raise _map_error(exc, doing, self.path) from exc
             except BaseException:
                 # cancelled while waiting for the lock: BEGIN still runs on the connection's thread,
                 # so queue a ROLLBACK behind it (statements run in order) before letting others in.
@@ -258,7 +271,7 @@ class SQLiteRepository(SQLRepository):
                 await conn.execute("COMMIT")
             except sqlite3.Error as exc:
                 await self._rollback(conn)
-                raise _map_error(exc, doing) from exc
+                raise _map_error(exc, doing, self.path) from exc
             except BaseException:
                 await self._rollback(conn)
                 raise
@@ -271,5 +284,5 @@ class SQLiteRepository(SQLRepository):
             else:
                 rows = await self._conn(self._reader).execute_fetchall(sql, args)
         except sqlite3.Error as exc:
-            raise _map_error(exc, "read") from exc
+            raise _map_error(exc, "read", self.path) from exc
         return list(rows)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import sqlite3
 from collections.abc import Mapping, Sequence
@@ -144,3 +145,29 @@ async def test_another_writer_first_reloads_and_rechecks(db_url: str, repo: Game
             await first.act(gid, BOB, DrawBlind(), expected_turn=stale_token)
         assert err.value.code == "stale"
         assert replay(await second.export_record(gid)).to_dict() == (await repo.load_game(gid)).snapshot
+
+
+async def test_a_database_that_cannot_take_writes_is_refused_clearly_with_one_error_line(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with open_repository(f"sqlite:///{db_path}") as repo:
+        manager = GameManager(repo, clock=ManualClock(), ai=random_ai, retry_delays=(0.01, 0.01))
+        gid = await _game_in_play(manager)
+        before = await repo.load_game(gid)
+        # the writer connection now gets what a read-only file gives: SQLITE_READONLY on every write
+        await repo._writer.execute("PRAGMA query_only = ON")  # type: ignore[attr-defined]
+        caplog.clear()
+        with caplog.at_level(logging.INFO):
+            for _ in range(2):  # every press is answered, and logged once
+                with pytest.raises(Refused) as err:
+                    await manager.act(gid, ANN, DrawBlind())
+                assert err.value.code == "storage_unavailable"
+                assert set(err.value.params) == set()
+        errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert len(errors) == 2 and all(r.exc_info is None for r in errors)
+        assert "writable" in errors[0].getMessage()  # what the host must do
+        assert not [r for r in caplog.records if r.levelno == logging.WARNING]  # no pointless retries
+        after = await repo.load_game(gid)
+        assert (after.version, after.snapshot) == (before.version, before.snapshot)
+        await repo._writer.execute("PRAGMA query_only = OFF")  # type: ignore[attr-defined]
+        assert (await manager.act(gid, ANN, DrawBlind())).seqs == (before.action_count + 1,)
