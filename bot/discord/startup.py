@@ -19,7 +19,7 @@ import discord
 from bot.config import Settings, SettingsError
 from bot.discord.app import create_bot
 from bot.play.contract import GameService
-from bot.storage import parse_database_url
+from bot.storage import StorageBroken, StorageError, check_database_file, open_repository, parse_database_url
 
 log = logging.getLogger("bot")
 
@@ -112,6 +112,10 @@ def check_database(settings: Settings, *, timeout: float = 3.0) -> None:
             raise StartupError(
                 f"DATABASE_URL {shown}: folder {folder} does not exist; create it or fix the path."
             )
+        try:
+            check_database_file(url.path)
+        except StorageBroken as exc:
+            raise StartupError(f"DATABASE_URL {shown}: {exc}; {exc.advice}.") from None
         return
     try:
         with socket.create_connection((url.host, url.port), timeout=timeout):
@@ -121,6 +125,23 @@ def check_database(settings: Settings, *, timeout: float = 3.0) -> None:
             f"DATABASE_URL {shown}: cannot reach the database at {url.host}:{url.port} ({exc.strerror or exc}). "
             "Is PostgreSQL running and the host/port right?"
         ) from None
+
+
+def open_database(settings: Settings) -> None:
+    """Open the database once before logging in to Discord (connect, apply migrations, close), so that a database
+    the bot cannot use stops it here with one line, not with a traceback once it is online."""
+    shown = settings.redacted_database_url()
+
+    async def probe() -> None:
+        async with open_repository(settings.database_url):
+            pass
+
+    try:
+        asyncio.run(probe())
+    except StorageBroken as exc:
+        raise StartupError(f"DATABASE_URL {shown}: {exc}; {exc.advice}.") from None
+    except StorageError as exc:
+        raise StartupError(f"DATABASE_URL {shown}: the database cannot be opened: {exc}") from None
 
 
 async def start_bot(settings: Settings, *, service: GameService | None = None) -> None:
@@ -181,6 +202,7 @@ def run_bot(settings: Settings | None = None, *, database_url: str | None = None
     try:
         check_token(settings)
         check_database(settings)
+        open_database(settings)
         log.info(
             "starting: database %s, test guild %s, locale %s",
             settings.redacted_database_url(),

@@ -71,6 +71,7 @@ __all__ = [
     "TimerChange",
     "Unset",
     "VersionConflict",
+    "check_database_file",
     "open_repository",
     "parse_database_url",
     "redact_url",
@@ -88,3 +89,10 @@ def open_repository(url: str, **kwargs: Any) -> GameRepository:
     from .postgres import PostgresRepository
 
     return PostgresRepository(parsed.dsn, url=url, **{**parsed.options, **kwargs})
+
+
+def check_database_file(path: str) -> None:
+    """Start-up check of an SQLite database file (see :func:`bot.storage.sqlite.check_database_file`)."""
+    from .sqlite import check_database_file as check
+
+    check(path)

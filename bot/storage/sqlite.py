@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -33,7 +34,7 @@ from ._dialect import Dialect, Row
 from ._repository import SQLRepository
 from .base import StorageBroken, StorageError, StorageUnavailable, utcnow
 
-__all__ = ["SQLiteRepository"]
+__all__ = ["SQLiteRepository", "check_database_file"]
 
 _UNAVAILABLE_CODES = {
     sqlite3.SQLITE_BUSY,
@@ -286,3 +287,51 @@ class SQLiteRepository(SQLRepository):
         except sqlite3.Error as exc:
             raise _map_error(exc, "read", self.path) from exc
         return list(rows)
+
+
+def check_database_file(path: str | Path) -> None:
+    """Start-up check of a database file, before anything opens it for writing: raises StorageBroken (with what
+    the host must do) for a file that cannot be used (a folder, unreadable, read-only, not a database, corrupt) or
+    that would silently become an empty database: a 0-byte file. A new database is one whose file does not
+    exist yet (it is then created); an existing file of 0 bytes is never taken for one, since a database the bot
+    has opened once holds its tables (a file truncated by a failed copy or a full disk would otherwise start
+    afresh and lose every game)."""
+    file = Path(path)
+    if not file.exists():
+        return
+    shown = str(file)
+    if file.is_dir():
+        raise StorageBroken(f"{shown} is a folder", advice="point DATABASE_URL at a file in it")
+    if not os.access(file, os.R_OK):
+        raise StorageBroken(
+            f"{shown} cannot be read", advice=_BROKEN_CODES[sqlite3.SQLITE_PERM].format(path=shown)
+        )
+    if not os.access(file, os.W_OK) or not os.access(file.parent, os.W_OK):
+        raise StorageBroken(
+            f"{shown} is read-only", advice=_BROKEN_CODES[sqlite3.SQLITE_READONLY].format(path=shown)
+        )
+    if file.stat().st_size == 0:
+        raise StorageBroken(
+            f"{shown} is empty (0 bytes) where a database was expected",
+            advice="restore it from a backup; to start a new database on purpose, delete the empty file (a file"
+            " that does not exist yet is created)",
+        )
+    try:
+        conn = sqlite3.connect(file)
+        try:
+            rows = conn.execute("PRAGMA quick_check").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        mapped = _map_error(exc, "check", shown)
+        if isinstance(mapped, StorageBroken):
+            raise mapped from None
+        if isinstance(mapped, StorageUnavailable):
+            return  # busy (another process writes): the bot's own opening will wait or say so
+        raise StorageBroken(f"{shown}: {exc}", advice="check the file, or restore a backup") from None
+    if [tuple(r) for r in rows] != [("ok",)]:
+        problems = "; ".join(str(r[0]) for r in rows[:3])
+        raise StorageBroken(
+            f"{shown} is corrupt ({problems})",
+            advice=_BROKEN_CODES[sqlite3.SQLITE_CORRUPT].format(path=shown),
+        )
