@@ -26,6 +26,7 @@ from .base import (
     GameStatus,
     GameSummary,
     LeaderboardRow,
+    NewTimer,
     Page,
     PlaceTaken,
     PlayerResult,
@@ -446,21 +447,8 @@ class SQLRepository(ABC):
     async def add_timer(
         self, game_id: str, kind: str, due_at: datetime, payload: Mapping[str, Any] | None = None
     ) -> Timer:
-        due = require_aware(due_at, "due_at")
-        payload_d = c.as_dict(payload, "payload")
-        now = self._now()
-        to_db = self.dialect.time_to_db
-        try:
-            async with self._write("add timer") as tx:
-                rows = await tx.fetch(
-                    "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                    (game_id, kind, to_db(due), c.dumps(payload_d), to_db(now)),
-                )
-        except StorageError as exc:
-            if isinstance(exc.__cause__, self.dialect.missing_game):
-                raise GameNotFound(game_id) from exc
-            raise
-        return Timer(int(rows[0]["id"]), game_id, kind, due, payload_d, now)
+        change = TimerChange(add=(NewTimer(kind, due_at, c.as_dict(payload, "payload")),))
+        return (await self.change_timers(game_id, change))[0]
 
     async def _write_timers(self, tx: Tx, game_id: str, change: TimerChange, now_db: Any) -> list[Timer]:
         """Apply ``change`` inside the caller's transaction; returns the rows inserted."""
@@ -471,15 +459,13 @@ class SQLRepository(ABC):
                 f"DELETE FROM timers WHERE game_id = ? AND kind IN ({', '.join('?' * len(change.clear))})",
                 (game_id, *change.clear),
             )
-        to_db, added = self.dialect.time_to_db, []
+        added, created = [], self.dialect.time_from_db(now_db)
         for new in change.add:
-            due = require_aware(new.due_at, "due_at")
-            payload = c.as_dict(new.payload, "payload")
+            due, payload = require_aware(new.due_at, "due_at"), c.as_dict(new.payload, "payload")
             rows = await tx.fetch(
                 "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                (game_id, new.kind, to_db(due), c.dumps(payload), now_db),
+                (game_id, new.kind, self.dialect.time_to_db(due), c.dumps(payload), now_db),
             )
-            created = self.dialect.time_from_db(now_db)
             added.append(Timer(int(rows[0]["id"]), game_id, new.kind, due, payload, created))
         return added
 
@@ -510,15 +496,10 @@ class SQLRepository(ABC):
         return None if due is None else self.dialect.time_from_db(due)
 
     async def timers_for_game(self, game_id: str, kind: str | None = None) -> list[Timer]:
-        if kind is None:
-            rows = await self._read(
-                f"SELECT {_TIMER_COLUMNS} FROM timers WHERE game_id = ? ORDER BY due_at, id", (game_id,)
-            )
-        else:
-            rows = await self._read(
-                f"SELECT {_TIMER_COLUMNS} FROM timers WHERE game_id = ? AND kind = ? ORDER BY due_at, id",
-                (game_id, kind),
-            )
+        of_kind, args = ("", (game_id,)) if kind is None else (" AND kind = ?", (game_id, kind))
+        rows = await self._read(
+            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE game_id = ?{of_kind} ORDER BY due_at, id", args
+        )
         return [c.timer_from_row(r, self.dialect.time_from_db) for r in rows]
 
     async def delete_timer(self, timer_id: int) -> bool:
@@ -527,13 +508,9 @@ class SQLRepository(ABC):
         return bool(rows)
 
     async def delete_timers(self, game_id: str, kind: str | None = None) -> int:
+        of_kind, args = ("", (game_id,)) if kind is None else (" AND kind = ?", (game_id, kind))
         async with self._write("delete timers") as tx:
-            if kind is None:
-                rows = await tx.fetch("DELETE FROM timers WHERE game_id = ? RETURNING id", (game_id,))
-            else:
-                rows = await tx.fetch(
-                    "DELETE FROM timers WHERE game_id = ? AND kind = ? RETURNING id", (game_id, kind)
-                )
+            rows = await tx.fetch(f"DELETE FROM timers WHERE game_id = ?{of_kind} RETURNING id", args)
         return len(rows)
 
     # ------------------------------------------------------------------ results and stats
