@@ -1,4 +1,5 @@
-"""kill -9 at random moments: every acknowledged move survives, and the stored game is its log replayed."""
+"""kill -9 at random moments: every acknowledged move survives, the stored game is its log replayed, and the game
+moves on after the restart."""
 
 from __future__ import annotations
 
@@ -78,6 +79,14 @@ async def test_kill_9_during_a_stream_of_moves_loses_nothing_acknowledged(tmp_pa
             assert replay(record).to_dict() == stored.snapshot  # the snapshot is exactly its log replayed
             info = await manager.status(gid)
             assert info.status in (GameStatus.ACTIVE, GameStatus.FINISHED)
+            # and it moves on: within a minute of the restart no AI seat is left to move, and whoever must
+            # act has a timer (start() gave any missing one; the worker's clock and this one agree)
+            manager.clock.advance(seconds=61)  # type: ignore[attr-defined]
+            await manager.run_due_timers()
+            game = await manager._store.get(gid)
+            humans, ai = game.waiting()
+            assert not ai, "the AI's move was left with nothing to make it"
+            assert not humans or any(t.kind == "turn" for t in await repo.timers_for_game(gid))
             await manager.close()
         if done:
             break
