@@ -166,7 +166,7 @@ class TurnTimers:
             except StorageUnavailable:
                 raise
             except Refused as exc:
-                if exc.code == "storage":
+                if exc.code in ("storage", "storage_unavailable"):  # the row stays: it is served later
                     raise StorageUnavailable(str(exc)) from exc
                 log.warning("timer %s of game %s: %s", timer.id, timer.game_id, exc)
                 with contextlib.suppress(StorageError):

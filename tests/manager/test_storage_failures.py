@@ -17,6 +17,7 @@ from bot.manager import GameManager, ManualClock, Refused
 from bot.storage import (
     ActionRecord,
     GameRepository,
+    NewTimer,
     SeatResult,
     StorageUnavailable,
     TimerChange,
@@ -171,3 +172,20 @@ async def test_a_database_that_cannot_take_writes_is_refused_clearly_with_one_er
         assert (after.version, after.snapshot) == (before.version, before.snapshot)
         await repo._writer.execute("PRAGMA query_only = OFF")  # type: ignore[attr-defined]
         assert (await manager.act(gid, ANN, DrawBlind())).seqs == (before.action_count + 1,)
+
+
+async def test_a_timer_that_meets_a_broken_database_stays_to_be_served_later(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = ManualClock()
+    async with open_repository(f"sqlite:///{db_path}", clock=clock.now) as repo:
+        manager = GameManager(repo, clock=clock, ai=random_ai, retry_delays=(0.01,))
+        gid, _ = await started_game(manager, humans=2, ais=1, seed=8)
+        # a resume row due now (as left by an interrupted AI move); the database then refuses every write
+        await repo.change_timers(gid, TimerChange(clear_all=True, add=(NewTimer("resume", clock.now()),)))
+        manager._store.evict(gid)
+        await repo._writer.execute("PRAGMA query_only = ON")  # type: ignore[attr-defined]
+        with pytest.raises(StorageUnavailable):
+            await manager.run_due_timers()
+        await repo._writer.execute("PRAGMA query_only = OFF")  # type: ignore[attr-defined]
+        assert [t.kind for t in await repo.timers_for_game(gid)] == ["resume"]
