@@ -98,6 +98,7 @@ def test_an_unexpected_start_up_error_is_logged_masked(monkeypatch, caplog) -> N
         raise RuntimeError(f"driver said: bad DSN {url}")
 
     monkeypatch.setattr(startup, "check_database", lambda settings: None)
+    monkeypatch.setattr(startup, "open_database", lambda settings: None)
     monkeypatch.setattr(startup, "start_bot", boom)
     caplog.set_level(logging.INFO)
     assert run_bot(settings) == startup.EXIT_BUG
