@@ -17,7 +17,9 @@ Counts of the checks are per game and per kill (a game that stays stalled counts
 * corrupt: a stored snapshot that is not exactly its log replayed, or a log with gaps;
 * left stalled: a running game whose next step (an AI seat to move, a person to remind) has no timer row;
 * stalled after restart: a fresh manager starts on the database (its start-up sweep, then the timers of one
-  simulated minute): an AI seat still to move, or a person to act with no timer, is a stalled game.
+  simulated minute): an AI seat still to move, or a person to act with no timer, is a stalled game;
+* workers stuck: a worker that acknowledged nothing for 20 s (every game waits for a move nothing makes); it
+  is killed then.
 
 PostgreSQL runs in a throw-away schema, dropped afterwards. SQLite runs in a temporary directory.
 """
@@ -33,6 +35,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -45,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 DEFAULT_PG_URL = os.environ.get("TTR_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 GAMES = 3
 SETTINGS = {"absent_policy": "wait"}
+STUCK_AFTER = 20.0
 
 
 # --------------------------------------------------------------------------- the worker (a separate process)
@@ -111,6 +115,7 @@ class Figures:
     stalled_after_restart: int = 0
     games: set[str] = field(default_factory=set)
     stalled_games: set[str] = field(default_factory=set)  # ever stalled a minute after a restart
+    stuck_workers: int = 0  # workers that acknowledged nothing for STUCK_AFTER seconds (killed then)
     acked: dict[str, set[int]] = field(default_factory=dict)
 
 
@@ -124,9 +129,21 @@ def run_worker(url: str, ids_file: Path, seed: int, figures: Figures, rng: rando
     )
     kill_after = rng.randint(1, 60)
     seen = 0
+    last_line = [time.monotonic()]
+
+    def watchdog() -> None:  # a worker that acknowledges nothing for a while: every game is stuck
+        while proc.poll() is None:
+            if time.monotonic() - last_line[0] > STUCK_AFTER:
+                figures.stuck_workers += 1
+                os.kill(proc.pid, signal.SIGKILL)
+                return
+            time.sleep(0.5)
+
+    threading.Thread(target=watchdog, daemon=True).start()
     try:
         assert proc.stdout is not None
         for line in proc.stdout:
+            last_line[0] = time.monotonic()
             if line.startswith("READY") and rng.random() < 0.05:
                 break  # now and then a kill during the start-up (the sweep)
             if line.startswith("ACK "):
@@ -140,7 +157,7 @@ def run_worker(url: str, ids_file: Path, seed: int, figures: Figures, rng: rando
     finally:
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
-            figures.kills += 1
+        figures.kills += 1
         proc.wait(timeout=30)
         if proc.stdout:
             proc.stdout.close()
@@ -207,7 +224,8 @@ def campaign(name: str, url: str, seconds: float, seed: int) -> Figures:
         f"{name:10s} {seconds:5.0f} s  kills {figures.kills:4d}  games {len(figures.games):3d}"
         f"  moves acknowledged {figures.acknowledged:6d}  lost {figures.lost}  corrupt {figures.corrupt}"
         f"  left stalled by the kill {figures.left_stalled}  stalled a minute after the restart"
-        f" {figures.stalled_after_restart} ({len(figures.stalled_games)} games)",
+        f" {figures.stalled_after_restart} ({len(figures.stalled_games)} games)"
+        f"  workers stuck {figures.stuck_workers}",
         flush=True,
     )
     return figures
