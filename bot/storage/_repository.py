@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Self
 
 from . import _common as c
 from ._dialect import Dialect, Row, Tx
+from ._social import SocialQueries, rate_game
 from .base import (
     UNSET,
     ActionRecord,
@@ -93,7 +94,7 @@ def _status_sets(status: str | None, now: Any) -> tuple[list[str], list[Any]]:
     return ["status = ?", "finished_at = NULL"], [status]
 
 
-class SQLRepository(ABC):
+class SQLRepository(SocialQueries, ABC):
     """:class:`~bot.storage.base.GameRepository` on any database with a :class:`Dialect`; a backend
     adds its connections (:meth:`connect`, :meth:`close`), :meth:`_write` and :meth:`_read`."""
 
@@ -515,8 +516,9 @@ class SQLRepository(ABC):
 
     # ------------------------------------------------------------------ results and stats
 
-    @staticmethod
-    async def _write_results(tx: Tx, game_id: str, results: list[SeatResult]) -> None:
+    async def _write_results(self, tx: Tx, game_id: str, results: list[SeatResult]) -> None:
+        if self.dialect.place_lock is not None:  # two writers of one game's results: one after the other
+            await tx.execute(self.dialect.place_lock, (f"results:{game_id}",))
         rows = await tx.fetch(
             "SELECT guild_id, board, COALESCE(finished_at, updated_at) AS finished FROM games WHERE id = ?",
             (game_id,),
@@ -535,6 +537,9 @@ class SQLRepository(ABC):
                     for r in results
                 ],
             )  # fmt: skip
+            await rate_game(
+                tx, self.dialect, game_id, game["guild_id"], game["board"], results, game["finished"]
+            )
 
     async def record_results(self, game_id: str, results: Sequence[SeatResult]) -> None:
         checked = c.check_results(results)

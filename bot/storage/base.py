@@ -35,8 +35,11 @@ __all__ = [
     "LeaderboardRow",
     "NewTimer",
     "Page",
+    "NOTIFY_MODES",
+    "PlayerPrefs",
     "PlayerResult",
     "PlayerStats",
+    "Rating",
     "Seat",
     "SeatResult",
     "StorageBroken",
@@ -288,6 +291,37 @@ class LeaderboardRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Rating:
+    """A player's rating in one server: over every board (``board`` empty) or on one board. ``rank`` is
+    1 + the number of players of that server and board with a higher ordinal (equal ordinals share a rank)."""
+
+    user_id: int
+    board: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    rank: int
+
+
+#: How a player is told it is their turn (and reminded): a mention in the game's thread, a direct message
+#: with a link to the thread, or not at all.
+NOTIFY_MODES: Final = ("mention", "dm", "none")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPrefs:
+    """A player's own choices in one server; the defaults until they change one."""
+
+    notify: str = "mention"
+    confirm_claims: bool = True
+
+    def __post_init__(self) -> None:
+        if self.notify not in NOTIFY_MODES:
+            raise ValueError(f"notify must be one of {NOTIFY_MODES}, not {self.notify!r}")
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
     """One page of a listing; pass ``next_cursor`` back as ``after`` to get the next one (None: last)."""
 
@@ -481,3 +515,19 @@ class GameRepository(Protocol):
     async def leaderboard(
         self, guild_id: int | None, board: str | None = None, limit: int = 10
     ) -> list[LeaderboardRow]: ...
+
+    # ratings (written with a finished game's results: see ``_social.py``) ---
+    async def rating(self, guild_id: int, user_id: int, board: str = "") -> Rating | None:
+        """The player's rating in that server (over every board, or on ``board``); None before a rated game."""
+
+    async def ratings(self, guild_id: int, board: str = "", limit: int = 10) -> list[Rating]:
+        """The server's best ratings (over every board, or on ``board``), highest ordinal first."""
+
+    async def is_rated(self, game_id: str) -> bool:
+        """Whether that game has been rated."""
+
+    # player preferences --------------------------------------------------
+    async def load_prefs(self, user_id: int, guild_id: int | None) -> PlayerPrefs:
+        """The player's choices in that server (None: outside any server); the defaults if never saved."""
+
+    async def save_prefs(self, user_id: int, guild_id: int | None, prefs: PlayerPrefs) -> None: ...
