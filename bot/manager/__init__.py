@@ -19,6 +19,7 @@ from bot.manager.clock import Clock, ManualClock, SystemClock
 from bot.manager.events import GameEvent, PrivateEvent, turn_token
 from bot.manager.game_settings import ABSENT_POLICIES, AI_LEVELS, GameSettings, SettingError
 from bot.manager.games import GameManager
+from bot.manager.players import PlayerPrefs
 from bot.manager.read import GameInfo, Outcome, SeatInfo
 from bot.manager.refusals import Refused
 from bot.manager.timers import Notifier, NullNotifier, TurnTimers
@@ -35,6 +36,7 @@ __all__ = [
     "Notifier",
     "NullNotifier",
     "Outcome",
+    "PlayerPrefs",
     "PrivateEvent",
     "Refused",
     "SeatInfo",

@@ -34,6 +34,7 @@ from bot.manager.clock import Clock, SystemClock
 from bot.manager.events import GameEvent, private_events, turn_token
 from bot.manager.game_settings import AI_LEVELS, GameSettings, SettingError
 from bot.manager.moves import Collector, Moves
+from bot.manager.players import PlayerQueries
 from bot.manager.read import GameInfo, GameReads, Outcome, game_info_of, outcome_of
 from bot.manager.refusals import Refused
 from bot.manager.seats import SeatCommands
@@ -51,7 +52,7 @@ __all__ = ["GameManager"]
 log = logging.getLogger(__name__)
 
 
-class GameManager(SeatCommands, GameReads):
+class GameManager(SeatCommands, GameReads, PlayerQueries):
     """Owns every game's lifecycle between the bot layer and the engine. See the module docstring.
 
     ``repo`` is a connected :class:`~bot.storage.GameRepository` (the manager does not close it unless
