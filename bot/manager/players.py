@@ -34,7 +34,12 @@ class PlayerQueries:
         return await self._store.storage(lambda: repo.load_prefs(user_id, guild_id))
 
     async def set_player_prefs(
-        self, user_id: int, guild_id: int | None, *, notify: str | None = None, confirm_claims: bool | None = None
+        self,
+        user_id: int,
+        guild_id: int | None,
+        *,
+        notify: str | None = None,
+        confirm_claims: bool | None = None,
     ) -> PlayerPrefs:
         """Change some of the player's preferences; the preferences now. An unknown `notify` is refused."""
         if notify is not None and notify not in NOTIFY_MODES:
