@@ -20,6 +20,7 @@ ABSENT_POLICIES: Final = ("ai", "skip", "wait")
 AI_LEVELS: Final = ("easy", "normal", "hard")
 
 _MAX_HOURS = 24 * 60  # sixty days
+_SWITCHES: Final = ("colorblind", "hints")  # on/off settings
 _NO_CHANGES: Mapping[str, Any] = {}
 
 
@@ -45,6 +46,7 @@ class GameSettings:
     absent_ai_level: str = "normal"
     max_players: int | None = None  # None: the board's maximum
     colorblind: bool = True  # board pictures tell colours apart by letters and shapes too
+    hints: bool = False  # a "Suggest a move" button: the normal AI's move, shown privately to the asker
 
     def __post_init__(self) -> None:
         for name in ("remind_after_hours", "remind_again_hours", "absent_after_hours"):
@@ -78,12 +80,13 @@ class GameSettings:
                 value=self.max_players,
             )
 
-        if not isinstance(self.colorblind, bool):
-            raise SettingError(
-                f"colorblind is on or off, not {self.colorblind!r}.",
-                setting="colorblind",
-                value=self.colorblind,
-            )
+        for name in _SWITCHES:
+            if not isinstance(getattr(self, name), bool):
+                raise SettingError(
+                    f"{name} is on or off, not {getattr(self, name)!r}.",
+                    setting=name,
+                    value=getattr(self, name),
+                )
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -127,12 +130,12 @@ def _parse(key: str, value: Any) -> Any:
             raise SettingError(
                 f"{key} takes a number of hours, not {value!r}.", setting=key, value=value
             ) from None
-    if key == "colorblind":
+    if key in _SWITCHES:
         if text in ("on", "yes", "true", "1"):
             return True
         if text in ("off", "no", "false", "0"):
             return False
-        raise SettingError(f"colorblind is on or off, not {value!r}.", setting=key, value=value)
+        raise SettingError(f"{key} is on or off, not {value!r}.", setting=key, value=value)
     if key == "max_players":
         if text in ("", "none", "default"):
             return None

@@ -48,6 +48,11 @@ def channel(channel_id: int) -> str:
     return f"<#{channel_id}>"
 
 
+def jump_link(guild_id: int | None, channel_id: int) -> str:
+    """A link that opens a channel or thread (from a direct message, say)."""
+    return f"https://discord.com/channels/{guild_id if guild_id is not None else '@me'}/{channel_id}"
+
+
 def relative_time(moment: datetime) -> str:
     """A moment every reader sees in their own time zone, as "3 hours ago"."""
     stamp = int(moment.replace(tzinfo=moment.tzinfo or UTC).timestamp())

@@ -124,7 +124,15 @@ class GameService(Protocol):
         """Games in this channel, this server ("server") or the caller's own ("mine")."""
 
     async def stats(self, caller: Caller, *, target_user_id: int | None = None) -> Reply:
-        """Finished-game statistics of a player (default: the caller)."""
+        """Finished-game statistics and the rating of a player (default: the caller) in this server."""
+
+    async def leaderboard(self, caller: Caller, *, board_id: str | None = None) -> Reply:
+        """The server's best ratings, over every board or on one board."""
+
+    async def prefs(
+        self, caller: Caller, *, notify: str | None = None, confirm_claims: bool | None = None
+    ) -> Reply:
+        """The caller's own preferences in this server (turn notifications, claim confirmation), privately."""
 
     async def leave(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         """The caller leaves a lobby, or resigns from a running game."""

@@ -1,5 +1,5 @@
-"""The replies that only show: the board with the face-up cards, the status of a game, the list of games,
-a player's results and the server's leaderboard."""
+"""The replies that only show: the board with the face-up cards, the status of a game, the list of games.
+(A player's results and ratings: `bot/play/social.py`.)"""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from bot.play import chat, labels
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.play.seats import mention
-from bot.storage import GameSummary, LeaderboardRow, PlayerStats
+from bot.storage import GameSummary
 from engine.state import GameState
 from maps import load_board
 
@@ -62,36 +62,3 @@ def games_reply(found: Sequence[GameSummary]) -> Reply:
     ]
     listing = "\n".join(lines)[: chat.MAX_DESCRIPTION] or Text("games.none")
     return Reply(embeds=(EmbedSpec(title=Text("games.title"), description=listing),), ephemeral=True)
-
-
-def stats_reply(user_id: int, player: PlayerStats, leaders: Sequence[LeaderboardRow]) -> Reply:
-    """A player's results, per board, and the server's leaderboard."""
-    fields = [
-        FieldSpec(
-            load_board(b).name if b else b,
-            Text("stats.board", {"games": v.games, "wins": v.wins, "best": v.best_score}),
-            True,
-        )
-        for b, v in player.per_board.items()
-    ]
-    top = "\n".join(
-        f"{i + 1}. {chat.user(r.user_id)} · {r.wins}/{r.games} · {r.mean_score:.0f}"
-        for i, r in enumerate(leaders)
-    )
-    summary = {
-        "player": chat.user(user_id),
-        "games": player.games,
-        "wins": player.wins,
-        "mean": f"{player.mean_score:.1f}",
-        "best": player.best_score,
-    }
-    embeds = (
-        EmbedSpec(
-            title=Text("stats.title"),
-            description=Text("stats.summary", summary),
-            fields=tuple(fields[: chat.MAX_OPTIONS - 1]),
-            color=chat.EMBED_COLOR,
-        ),
-        EmbedSpec(title=Text("stats.leaderboard"), description=top or "-"),
-    )
-    return Reply(embeds=embeds)

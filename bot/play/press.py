@@ -19,6 +19,7 @@ chosen values are `<token>~<arg>~...`) and parses an id once into a `Press`; the
 | `do`     | private button or select   | token, action code  | apply that action (`bot/play/codec.py`)            |
 | `keep`   | private multi-select       | token, ticket each  | keep these tickets                                 |
 | `decide` | turn message, hand         |                     | the seat's pending decision (start tickets), afresh|
+| `suggest`| turn message (hints on)    |                     | the normal AI's move for my seat, privately        |
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class PressCode(StrEnum):
     DO = "do"
     KEEP = "keep"
     DECIDE = "decide"
+    SUGGEST = "suggest"
 
     @property
     def carries_token(self) -> bool:

@@ -17,10 +17,11 @@ def seat_of(info: GameInfo, user_id: int) -> int:
     raise fail("play.not_in_game")
 
 
-def mention(info: GameInfo, seat: int) -> str:
-    """A person's seat pings them; an AI's seat shows its name."""
+def mention(info: GameInfo, seat: int, *, ping: bool = True) -> str:
+    """A person's seat pings them (unless `ping` is off: they chose another notification, or had theirs
+    this turn); an AI's seat shows its name."""
     s = info.seats[seat]
-    if s.user_id is not None and s.ai_level is None:
+    if ping and s.user_id is not None and s.ai_level is None:
         return chat.user(s.user_id)
     return f"**{s.name}**"
 

@@ -11,6 +11,7 @@ replies look like is one module per concern: `lobby`, `menus`, `confirm`, `turn`
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
@@ -19,11 +20,13 @@ from bot.config import Settings
 from bot.manager import Clock, GameInfo, GameManager, Outcome, Refused, turn_token
 from bot.manager.game_settings import GameSettings
 from bot.messages import Join, Message, Text
-from bot.play import chat, codec, labels, menus, overview
+from bot.play import chat, codec, labels, menus, overview, social
+from bot.play.advice import suggestion_reply
 from bot.play.confirm import confirm_claim
 from bot.play.contract import Caller, Messenger
 from bot.play.hand import hand_reply
 from bot.play.lobby import lobby_reply
+from bot.play.notices import TurnNotices
 from bot.play.pictures import Pictures, PoolPictures, drawn, picture_words
 from bot.play.press import Press, PressCode
 from bot.play.refusals import fail, refusal
@@ -32,6 +35,7 @@ from bot.play.seats import check_turn, seat_of
 from bot.play.turn import should_publish, turn_message
 from bot.storage import GameStatus, StorageError, open_repository
 from engine.actions import Action, ClaimRoute, KeepTickets
+from engine.ai.advice import suggest
 from engine.rules import legal_actions
 from engine.state import GameState
 from maps import load_board, normalize_name
@@ -69,6 +73,7 @@ class ManagerGameService:
         self.manager: GameManager | None = manager
         self.messenger: Messenger | None = None
         self._lines: dict[str, list[Message]] = {}  # public lines not yet posted, per game
+        self.notices = TurnNotices()  # who is told of each turn, and how
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -241,6 +246,15 @@ class ManagerGameService:
         page = _int(press.arg(1), 0)
         return menus.menu(info, state, seat, name or "decide", page, edit=press.code == PressCode.MENU)
 
+    async def _suggest(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        """The normal AI's move for the caller's seat, privately (games with the `hints` setting on)."""
+        if not info.settings.hints:
+            raise fail("suggest.off")
+        state = await self._running(info.game_id)
+        seat = check_turn(info, state, caller.user_id)
+        suggestion = await asyncio.to_thread(suggest, state.copy(), seat)  # CPU work, off the event loop
+        return suggestion_reply(info.game_id, state, seat, suggestion)
+
     async def _do(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
         chosen = codec.decode(press.arg(0))
         if chosen is None:
@@ -314,7 +328,10 @@ class ManagerGameService:
             raise fail("play.not_running")
         game_id = info.game_id
         words = self._public_words(info)
-        return await turn_message(info, state, lines, self.pictures, lambda: self._record(game_id), words)
+        quiet = await self.notices.turn(self.games_manager, self.messenger, info, state)
+        return await turn_message(
+            info, state, lines, self.pictures, lambda: self._record(game_id), words, quiet=quiet
+        )
 
     def _words(self, locale: str | None) -> PictureWords:
         return picture_words(locale or self.config.default_locale)
@@ -337,8 +354,10 @@ class ManagerGameService:
             await self._post(game_id, reply)
 
     async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
-        text = Text("turn.reminder", {"player": chat.user(user_id), "game": game_id, "n": n})
-        await self._post(game_id, Reply(content=text))
+        info = await self._info(game_id)
+        reply = await self.notices.reminder(self.games_manager, self.messenger, info, user_id, n)
+        if reply is not None:
+            await self._post(game_id, reply)
 
     async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
         who: Message = chat.user(user_id) if user_id else Text("turn.seat", {"n": seat + 1})
@@ -404,7 +423,13 @@ class ManagerGameService:
         text = "\n".join(f"`{k}`: {v}" for k, v in current.to_json().items())
         return Reply(
             content=Text("settings.changed", {"key": key}) if key else None,
-            embeds=(EmbedSpec(title=Text("settings.title", {"game": info.game_id}), description=text),),
+            embeds=(
+                EmbedSpec(
+                    title=Text("settings.title", {"game": info.game_id}),
+                    description=text,
+                    footer=Text("settings.footer"),
+                ),
+            ),
             ephemeral=True,
         )
 
@@ -421,8 +446,39 @@ class ManagerGameService:
         manager = self.games_manager
         who = target_user_id or caller.user_id
         player = await self._call(manager.player_stats(caller.guild_id, who))
-        leaders = await self._call(manager.leaderboard(caller.guild_id, limit=10))
-        return overview.stats_reply(who, player, leaders)
+        guild = caller.guild_id
+        if guild is None:  # ratings are per server
+            return social.stats_reply(who, player, None, {}, [])
+        rating = await self._call(manager.rating(guild, who))
+        per_board = {b: await self._call(manager.rating(guild, who, b)) for b in player.per_board}
+        leaders = await self._call(manager.ratings(guild, limit=10))
+        return social.stats_reply(who, player, rating, per_board, leaders)
+
+    async def leaderboard(self, caller: Caller, *, board_id: str | None = None) -> Reply:
+        """The server's ratings, best first: over every board, or on one board (that board's own ratings)."""
+        board = board_id or ""
+        leaders = (
+            []
+            if caller.guild_id is None
+            else await self._call(self.games_manager.ratings(caller.guild_id, board))
+        )
+        return social.leaderboard_reply(leaders, board)
+
+    async def prefs(
+        self, caller: Caller, *, notify: str | None = None, confirm_claims: bool | None = None
+    ) -> Reply:
+        """The caller's own preferences in this server: show them, or change some."""
+        manager = self.games_manager
+        changed = notify is not None or confirm_claims is not None
+        if changed:
+            now = await self._call(
+                manager.set_player_prefs(
+                    caller.user_id, caller.guild_id, notify=notify, confirm_claims=confirm_claims
+                )
+            )
+        else:
+            now = await self._call(manager.player_prefs(caller.user_id, caller.guild_id))
+        return social.prefs_reply(now, changed)
 
     async def _outcome_reply(self, outcome: Outcome) -> Reply:
         text: Message = Join(tuple(e.message for e in outcome.events)) if outcome.events else "-"
@@ -449,6 +505,7 @@ class ManagerGameService:
             self.games_manager.abandon(info.game_id, caller.user_id, moderator=caller.moderator)
         )
         self._lines.pop(info.game_id, None)
+        self.notices.forget(info.game_id)
         lines = tuple(e.message for e in outcome.events)
         return Reply(content=Join(lines) if lines else Text("game.ended"))
 
@@ -535,4 +592,5 @@ _PRESSES: dict[PressCode, Handler] = {
     PressCode.DECIDE: ManagerGameService._menu_press,
     PressCode.DO: ManagerGameService._do,
     PressCode.KEEP: ManagerGameService._keep,
+    PressCode.SUGGEST: ManagerGameService._suggest,
 }

@@ -45,9 +45,10 @@ async def turn_message(
     pictures: Pictures,
     record: Callable[[], Awaitable[dict[str, Any]]],
     words: PictureWords = ENGLISH,
+    quiet: frozenset[int] = frozenset(),
 ) -> Reply:
     """The turn message after `lines`; the final scores once the game is over (`record` feeds its GIF).
-    `words` are the picture's, in the server's language."""
+    `words` are the picture's, in the server's language; the seats in `quiet` are named without a ping."""
     if len(lines) > MAX_LINES:
         lines = ["…", *lines[-MAX_LINES:]]
     text = Join(tuple(lines), tail=1500)
@@ -57,16 +58,18 @@ async def turn_message(
     buttons: list[ButtonSpec] = []
     if state.phase == SETUP:
         waiting = [s for s in info.to_act if info.seats[s].ai_level is None]
-        who = ", ".join(mention(info, s) for s in waiting)
+        who = ", ".join(mention(info, s, ping=s not in quiet) for s in waiting)
         content = Text("turn.setup", {"lines": text, "players": who or "-"})
         buttons.append(
             ButtonSpec(gid, PressCode.DECIDE, Text("btn.choose_tickets"), style="primary", emoji="🎫")
         )
     else:
         seat = state.current
-        content = Text("turn.message", {"lines": text, "player": mention(info, seat)})
+        content = Text("turn.message", {"lines": text, "player": mention(info, seat, ping=seat not in quiet)})
         if info.seats[seat].ai_level is None:
             buttons.extend(menu_buttons(gid, state, seat))
+    if info.settings.hints and any(info.seats[s].ai_level is None for s in info.to_act):
+        buttons.append(ButtonSpec(gid, PressCode.SUGGEST, Text("btn.suggest"), emoji="💡"))
     buttons.append(ButtonSpec(gid, PressCode.HAND, Text("btn.hand"), emoji="✋"))
     buttons.append(ButtonSpec(gid, PressCode.BOARD, Text("btn.board"), emoji="🗺"))
     png = await drawn(pictures.board(state, colorblind=info.settings.colorblind, words=words), gid)

@@ -192,6 +192,14 @@ class FakeGameService:
         await self._record("stats", caller, **kw)
         return Reply(content="stats")
 
+    async def leaderboard(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("leaderboard", caller, **kw)
+        return Reply(content="leaderboard")
+
+    async def prefs(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("prefs", caller, **kw)
+        return Reply(content="prefs", ephemeral=True)
+
     async def leave(self, caller: Caller, **kw: Any) -> Reply:
         await self._record("leave", caller, **kw)
         raise GameError("You are not in a game here.")

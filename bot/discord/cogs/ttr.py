@@ -384,7 +384,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
         call = self.service.log(caller(interaction), game_id=game, limit=count)
         await answer(interaction, call, private=True)
 
-    @app_commands.command(name="settings", description="Show or change a game's settings")
+    @app_commands.command(name="settings", description="Show or change a game's settings (yours: /ttr prefs)")
     @app_commands.describe(setting="Which setting (empty: show all)", value="New value", game=GAME_DESCRIBE)
     @app_commands.autocomplete(setting=setting_autocomplete, game=game_autocomplete)
     async def settings(
@@ -404,11 +404,37 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
     ) -> None:
         await answer(interaction, self.service.games(caller(interaction), scope=scope), private=True)
 
-    @app_commands.command(name="stats", description="A player's results")
+    @app_commands.command(name="stats", description="A player's results and rating")
     @app_commands.describe(player="Whose results (default: yours)")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         call = self.service.stats(caller(interaction), target_user_id=player.id if player else None)
         await answer(interaction, call, private=False)
+
+    @app_commands.command(name="leaderboard", description="The server's ratings, best first")
+    @app_commands.describe(map="Ratings on one board only (default: over every board)")
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        map: app_commands.Transform[Board, BoardTransformer] | None = None,  # noqa: A002 - the option's name
+    ) -> None:
+        call = self.service.leaderboard(caller(interaction), board_id=map.id if map else None)
+        await answer(interaction, call, private=False)
+
+    @app_commands.command(
+        name="prefs", description="Your own preferences: turn notifications, claim confirmation"
+    )
+    @app_commands.describe(
+        notify="How you are told it is your turn (and reminded)",
+        confirm_claims="Ask before claiming a route (off: one click when there is only one way to pay)",
+    )
+    async def prefs(
+        self,
+        interaction: discord.Interaction,
+        notify: Literal["mention", "dm", "none"] | None = None,
+        confirm_claims: bool | None = None,
+    ) -> None:
+        call = self.service.prefs(caller(interaction), notify=notify, confirm_claims=confirm_claims)
+        await answer(interaction, call, private=True)
 
     @app_commands.command(name="leave", description="Leave a lobby or resign from a game")
     @app_commands.describe(game=GAME_DESCRIBE)

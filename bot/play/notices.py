@@ -1,0 +1,72 @@
+"""Telling a player it is their turn, the way they chose (`/ttr prefs`): a mention in the turn message (the
+default), a direct message with a link to the game, or nothing. Reminders of an absent player go the same way.
+
+One notification per turn: the turn token each seat was last told about is remembered, so a turn that gets a
+second public message (a resignation, a replaced seat) names the player without pinging them again. The memory
+is this process's: after a restart a player may be told once more about the turn they were already told of.
+"""
+
+from __future__ import annotations
+
+from bot.manager import GameInfo, GameManager
+from bot.messages import Text
+from bot.play import chat
+from bot.play.contract import Messenger
+from bot.play.reply import Reply
+from bot.storage import GameStatus
+from engine.state import GameState
+
+
+def game_link(info: GameInfo) -> str:
+    return chat.jump_link(info.guild_id, info.thread_id or info.channel_id)
+
+
+class TurnNotices:
+    """Who is told about each turn, and how."""
+
+    def __init__(self) -> None:
+        self._told: dict[tuple[str, int], str] = {}  # (game, seat) -> the turn token it was told about
+
+    async def turn(
+        self, manager: GameManager, messenger: Messenger | None, info: GameInfo, state: GameState
+    ) -> frozenset[int]:
+        """Send the direct messages this turn calls for; the seats the turn message must name without a
+        ping (they chose another way, or were already told of this turn)."""
+        if state.finished or info.status != GameStatus.ACTIVE:
+            return frozenset()
+        quiet: set[int] = set()
+        for seat in info.to_act:
+            s = info.seats[seat]
+            if s.user_id is None or s.ai_level is not None:
+                continue
+            token, key = info.tokens.get(seat, ""), (info.game_id, seat)
+            told = self._told.get(key) == token
+            prefs = await manager.player_prefs(s.user_id, info.guild_id)
+            if told or prefs.notify != "mention":
+                quiet.add(seat)
+            if told:
+                continue
+            self._told[key] = token
+            if prefs.notify == "dm" and messenger is not None:
+                text = Text("notify.turn_dm", {"game": info.game_id, "link": game_link(info)})
+                await messenger.direct(s.user_id, Reply(content=text))
+        return frozenset(quiet)
+
+    async def reminder(
+        self, manager: GameManager, messenger: Messenger | None, info: GameInfo, user_id: int, n: int
+    ) -> Reply | None:
+        """Remind a player the way they chose: the public reminder to post (a mention), or None (a direct
+        message was sent, or they want nothing)."""
+        prefs = await manager.player_prefs(user_id, info.guild_id)
+        if prefs.notify == "dm" and messenger is not None:
+            text = Text("notify.reminder_dm", {"game": info.game_id, "n": n, "link": game_link(info)})
+            await messenger.direct(user_id, Reply(content=text))
+        if prefs.notify != "mention":
+            return None
+        return Reply(
+            content=Text("turn.reminder", {"player": chat.user(user_id), "game": info.game_id, "n": n})
+        )
+
+    def forget(self, game_id: str) -> None:
+        for key in [k for k in self._told if k[0] == game_id]:
+            del self._told[key]
