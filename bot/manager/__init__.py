@@ -9,7 +9,8 @@
 Modules, one concern each: :mod:`~bot.manager.games` (GameManager: lifecycle, lobby, act),
 :mod:`~bot.manager.store` (cache, locks, storage retries), :mod:`~bot.manager.moves` (apply/persist/adopt, AI
 and absent-player moves), :mod:`~bot.manager.seats` (who plays a seat), :mod:`~bot.manager.timers` (durable
-timers and the dispatcher), :mod:`~bot.manager.read` (GameInfo, Outcome, queries), :mod:`~bot.manager.refusals`
+timers and the dispatcher), :mod:`~bot.manager.read` (GameInfo, Outcome, queries),
+:mod:`~bot.manager.players` (ratings and player preferences), :mod:`~bot.manager.refusals`
 (Refused), :mod:`~bot.manager.events` (events and turn tokens), :mod:`~bot.manager.game_settings` (settings of
 asynchronous play), :mod:`~bot.manager.ai`, :mod:`~bot.manager.clock`.
 """

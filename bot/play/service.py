@@ -6,7 +6,8 @@ token or an illegal action; nothing changes then). Pictures are drawn in the ren
 
 This module is the facade: the lifecycle, the notifier the manager calls, `press` (a table from each
 `PressCode` to its handler; `bot/play/press.py` says what each asks for) and the slash commands. What the
-replies look like is one module per concern: `lobby`, `menus`, `confirm`, `turn`, `final`, `hand`.
+replies look like is one module per concern: `lobby`, `menus`, `confirm`, `turn`, `final`, `hand`, `social`,
+`advice`; `notices` tells players of their turn.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.storage import GameStatus, SeatResult, StorageError, open_repository
+from bot.storage import GameStatus, PlayerPrefs, SeatResult, StorageError, open_repository
 from bot.storage._common import load_migrations, split_sql
 from bot.storage.postgres import PostgresRepository
 from bot.storage.sqlite import SQLiteRepository
@@ -116,6 +116,9 @@ async def test_v001_database_migrates_forward_and_keeps_its_data(v001: V001Datab
             "old00fin", [SeatResult(0, 101, 77, 2, False), SeatResult(1, None, 90, 1, True)]
         )
         assert (await repo.player_stats(1, 101)).mean_score == 77
+        # V003: one person's game is not rated; preferences start at their defaults
+        assert not await repo.is_rated("old00fin") and await repo.ratings(1) == []
+        assert await repo.load_prefs(101, 1) == PlayerPrefs()
         action = await repo.append_action("old00act", 1, 1, {"type": "draw"}, {"turn": 2})
         assert (action.seq, action.version) == (2, 2)
 
