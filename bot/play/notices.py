@@ -47,9 +47,10 @@ class TurnNotices:
             if told:
                 continue
             self._told[key] = token
-            if prefs.notify == "dm" and messenger is not None:
+            if prefs.notify == "dm":
                 text = Text("notify.turn_dm", {"game": info.game_id, "link": game_link(info)})
-                await messenger.direct(s.user_id, Reply(content=text))
+                if messenger is None or not await messenger.direct(s.user_id, Reply(content=text)):
+                    quiet.discard(seat)  # their direct messages are closed: the mention tells them instead
         return frozenset(quiet)
 
     async def reminder(
@@ -58,11 +59,12 @@ class TurnNotices:
         """Remind a player the way they chose: the public reminder to post (a mention), or None (a direct
         message was sent, or they want nothing)."""
         prefs = await manager.player_prefs(user_id, info.guild_id)
-        if prefs.notify == "dm" and messenger is not None:
-            text = Text("notify.reminder_dm", {"game": info.game_id, "n": n, "link": game_link(info)})
-            await messenger.direct(user_id, Reply(content=text))
-        if prefs.notify != "mention":
+        if prefs.notify == "none":
             return None
+        if prefs.notify == "dm":
+            text = Text("notify.reminder_dm", {"game": info.game_id, "n": n, "link": game_link(info)})
+            if messenger is not None and await messenger.direct(user_id, Reply(content=text)):
+                return None  # else their direct messages are closed: the public reminder tells them
         return Reply(
             content=Text("turn.reminder", {"player": chat.user(user_id), "game": info.game_id, "n": n})
         )

@@ -193,3 +193,23 @@ def test_every_reason_code_is_worded_in_english_and_french() -> None:
         for code in REASONS:
             key = f"suggest.reason.{code}"
             assert key in catalogue or {f"{key}.one", f"{key}.other"} <= set(catalogue), (lang, key)
+
+
+async def test_closed_direct_messages_fall_back_to_the_mention(simcord_env, monkeypatch):  # type: ignore[no-untyped-def]
+    guild, channel, (alice, bob), _ = _people(simcord_env, "alice", "bob")
+    await bob.slash(channel, "ttr prefs", notify="dm")
+    service = simcord_env.bot.service
+
+    async def refused(user_id, reply, *, locale=None):  # type: ignore[no-untyped-def]
+        return False  # what the messenger answers when Discord refuses the DM
+
+    monkeypatch.setattr(service.messenger, "direct", refused)
+    gid, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
+    setup = public_messages(channel)[-1]
+    assert f"<@{bob.id}>" in setup.content  # the DM failed: the mention tells him
+    posted = len(public_messages(channel))
+    await service.on_reminder(gid, 1, bob.id, 1)
+    await simcord_env.settle()
+    assert (
+        len(public_messages(channel)) == posted + 1 and f"<@{bob.id}>" in public_messages(channel)[-1].content
+    )
