@@ -20,42 +20,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
+from bot import presenters
 from bot.messages import Join, Message, Text
+from bot.presenters import Told
+from bot.presenters.words import and_list, card, cards, counted
 from bot.storage import GameStatus, SeatResult
 from engine import events as engine_events
 from engine.actions import Action
 from engine.errors import IllegalAction
-from engine.events import (
-    BlindCardSeen,
-    CardDrawn,
-    CardsReceived,
-    DepotPlaced,
-    Event,
-    GameEnded,
-    LastRoundStarted,
-    Paid,
-    PassengerMoved,
-    PlayStarted,
-    RouteClaimed,
-    StationBuilt,
-    TicketsChosen,
-    TicketsDrawn,
-    TicketsKept,
-    TicketsOffered,
-    TunnelDeclined,
-    TunnelRevealed,
-    TurnStarted,
-    WarehousesTaken,
-    WarehouseStocked,
-)
+from engine.events import Event, GameEnded, LastRoundStarted, PlayStarted, TurnStarted
 from engine.scoring import outcome
 from engine.state import SETUP, GameState
-from engine.views import TicketInfo, ticket_info
-from maps import CARD_NAMES, LOCOMOTIVE, Board
-
-E = TypeVar("E", bound=Event)
+from maps import Board
 
 __all__ = [
     "GameEvent",
@@ -72,22 +50,6 @@ __all__ = [
     "refusal_text",
     "turn_token",
 ]
-
-#: Actions whose arguments are public (laid on the table or announced). Others are described by kind only.
-PUBLIC_ARGUMENTS = frozenset(
-    {
-        "claim_route",
-        "draw_face_up",
-        "build_station",
-        "place_depot",
-        "pay_tunnel",
-        "decline_tunnel",
-        "pass",
-        "take_warehouses",
-        "draw_blind",
-        "draw_tickets",
-    }
-)
 
 
 def turn_token(state: GameState, seat: int | None = None) -> str:
@@ -175,127 +137,25 @@ class Outcome:
 # --------------------------------------------------------------------------- builders
 
 
-def card(name: str, n: int | None = None) -> Text:
-    """A card colour by its engine name ("red", "locomotive+4"): catalogue key ``card.<name>``."""
-    key = "card." + name.replace("+4", "_plus4")
-    return Text(key) if n is None else Text(key, {"n": n})
-
-
-def cards(n: int, name: str) -> Text:
-    """`n` cards of one colour: "3 red", "2 locomotives" / "3 rouges", "2 locomotives"."""
-    return Text("count.cards", {"n": n, "card": card(name, n)})
-
-
-def counted(word: str, n: int) -> Text:
-    """`n` of a counted word (catalogue ``n.<word>`` with plural forms): "1 point", "3 tickets"."""
-    return Text(f"n.{word}", {"n": n})
-
-
-def and_list(items: list[Message]) -> Message:
-    """ "a, b and c" in the reader's language."""
-    if not items:
-        return ""
-    if len(items) == 1:
-        return items[0]
-    return Text("list.and", {"items": Join(tuple(items[:-1]), ", "), "last": items[-1]})
-
-
-def _paid(paid: Paid) -> Message:
-    """The cards laid on the table for a claim: "3 red and 1 locomotive"."""
-    color, colored, locomotives, plus4, ferry_cards = paid
-    parts: list[Message] = []
-    if colored and color != LOCOMOTIVE:
-        parts.append(cards(colored, CARD_NAMES[color]))
-    if locomotives:
-        parts.append(cards(locomotives, "locomotive"))
-    if plus4:
-        parts.append(cards(plus4, "locomotive+4"))
-    if ferry_cards:
-        parts.append(counted("ferry_cards", ferry_cards))
-    return and_list(parts)
-
-
-#: Action kinds of the boards' own rules whose public line names only the player.
-_PLAIN_KINDS = frozenset(
-    {"choose_ticket_mix", "pass", "take_meeple", "place_passenger", "move_passenger", "take_ferry_card"}
-)
-
-
-def _first(events: Sequence[Event], kind: type[E]) -> E | None:
-    for e in events:
-        if isinstance(e, kind):
-            return e
-    return None
-
-
-def describe(board: Board, names: Sequence[str], seat: int, kind: str, events: Sequence[Event]) -> Text:
-    """The public line of one action of `kind` by `seat`, from its PUBLIC engine events (catalogue keys
-    ``ev.<kind>...``)."""
-    p: dict[str, Any] = {"player": names[seat]}
-    if kind in ("draw_blind", "draw_face_up"):
-        key = f"ev.{kind}"
-        drawn = _first(events, CardDrawn)
-        if kind == "draw_face_up":
-            p["card"] = card(CARD_NAMES[drawn.card] if drawn is not None and drawn.card is not None else "?")
-        stocked = _first(events, WarehouseStocked)
-        if stocked is not None:
-            key += "_warehouse"
-            p["owner"] = names[stocked.owner]
-        return Text(key, p)
-    claimed = _first(events, RouteClaimed)
-    if kind == "claim_route":
-        tunnel = _first(events, TunnelRevealed)
-        laid = tunnel or claimed
-        if laid is None:
-            return Text("ev.other", {**p, "action": kind.replace("_", " ")})
-        p["route"] = board.route_label(laid.route)
-        p["paid"] = _paid(laid.paid)
-        if tunnel is not None:
-            shown = [card(CARD_NAMES[c]) for c in tunnel.cards]
-            p["revealed"] = Join(tuple(shown), ", ") if shown else Text("ev.no_card")
-            if tunnel.extra:
-                return Text("ev.tunnel_tried", {**p, "extra": counted("more_cards", tunnel.extra)})
-            points = claimed.points if claimed is not None else None
-            return Text("ev.tunnel_claimed", {**p, "points": counted("points", points or 0)})
-        if claimed is not None and claimed.points is not None:
-            return Text("ev.claim_route", {**p, "points": counted("points", claimed.points)})
-        return Text("ev.claim_route_no_points", p)
-    if kind in ("pay_tunnel", "decline_tunnel"):
-        declined = _first(events, TunnelDeclined)
-        route = claimed.route if claimed is not None else declined.route if declined is not None else None
-        p["route"] = board.route_label(route) if route is not None else Text("ev.the_tunnel")
-        if kind == "pay_tunnel":
-            p["points"] = counted("points", (claimed.points if claimed is not None else None) or 0)
-        return Text(f"ev.{kind}", p)
-    if kind == "draw_tickets":
-        drawn_tickets = _first(events, TicketsDrawn)
-        n = drawn_tickets.count if drawn_tickets is not None else 0
-        return Text("ev.draw_tickets", {**p, "tickets": counted("dest_tickets", n)})
-    if kind == "keep_tickets":
-        kept = _first(events, TicketsKept)
-        return Text("ev.keep_tickets", {**p, "tickets": counted("tickets", kept.count if kept else 0)})
-    station = _first(events, StationBuilt)
-    if kind == "build_station" and station is not None:
-        return Text("ev.build_station", {**p, "city": board.cities[station.city].name})
-    depot = _first(events, DepotPlaced)
-    if kind == "place_depot" and depot is not None:
-        return Text("ev.place_depot", {**p, "city": board.cities[depot.city].name})
-    if kind == "take_warehouses":
-        taken = _first(events, WarehousesTaken)
-        if taken is None or not taken.owners:
-            return Text("ev.take_warehouses_none", p)
-        owners = ", ".join(names[o] for o in taken.owners)
-        return Text("ev.take_warehouses", {**p, "owners": owners, "cards": counted("cards", taken.cards)})
-    if kind in _PLAIN_KINDS:
-        return Text(f"ev.{kind}", p)
-    return Text("ev.other", {**p, "action": kind.replace("_", " ")})
+def describe(board: Board, names: Sequence[str], seat: int, kind: str, events: Sequence[Event]) -> Message:
+    """The public line of one action of `kind` by `seat`, from its PUBLIC engine events: the line an event
+    gives it (a tunnel's reveal), else its own (`bot.presenters`); catalogue keys ``ev.<kind>...``."""
+    told = Told(board, names, seat, kind, events)
+    line = presenters.amended_line(told)
+    if line is not None:
+        return line
+    words = presenters.action_words(kind)
+    if words is not None:
+        return words.line(told)
+    return Text("ev.other", {"player": names[seat], "action": kind.replace("_", " ")})
 
 
 def _points(events: Sequence[Event]) -> int | None:
     """The points the action scored during play, if it scored (a claim, a passenger trip)."""
     for e in events:
-        if isinstance(e, RouteClaimed | PassengerMoved) and e.points is not None:
-            return e.points
+        points = getattr(e, "points", None)
+        if points is not None:
+            return int(points)
     return None
 
 
@@ -316,7 +176,8 @@ def public_events(
     who = names[seat]
     line = describe(state.board, names, seat, kind, facts)
     data: dict[str, Any] = {"seat": seat, "player": who, "action": kind}
-    if kind in PUBLIC_ARGUMENTS:
+    words = presenters.action_words(kind)
+    if words is not None and words.public_args:
         data["args"] = action.to_json()
     points = _points(facts)
     if points is not None:
@@ -404,73 +265,15 @@ def refusal_text(exc: IllegalAction) -> Text:
     return Text(f"illegal.{exc.code}", params)
 
 
-def _ticket_text(t: TicketInfo) -> str:
-    return f"{t.a} – {t.b} ({t.points})"
-
-
-def _ticket_data(t: TicketInfo) -> dict[str, Any]:
-    return {"id": t.id, "a": t.a, "b": t.b, "points": t.points}
-
-
 def private_events(
     game_id: str, seq: int, seat: int, user_id: int | None, state: GameState
 ) -> list[PrivateEvent]:
     """What `seat` alone learns from the last action (or the deal): the card drawn blind, the cards received,
-    the tickets offered or kept. Only `seat`'s PRIVATE engine events are read."""
+    the tickets offered or kept, worded by the presenters. Only `seat`'s PRIVATE engine events are read."""
     out: list[PrivateEvent] = []
     for e in engine_events.private_events(state.events, seat):
-        if isinstance(e, BlindCardSeen):
-            drew = CARD_NAMES[e.card]
-            out.append(
-                PrivateEvent(
-                    game_id, seq, seat, user_id, "drew", Text("pv.drew", {"card": card(drew)}), {"card": drew}
-                )
-            )
-        elif isinstance(e, CardsReceived):
-            gained = {CARD_NAMES[c]: n for c, n in e.cards}
-            listing = Join(tuple(cards(n, c) for c, n in sorted(gained.items())), ", ")
-            out.append(
-                PrivateEvent(
-                    game_id,
-                    seq,
-                    seat,
-                    user_id,
-                    "cards_gained",
-                    Text("pv.cards_gained", {"cards": listing}),
-                    {"cards": gained},
-                )
-            )
-        elif isinstance(e, TicketsOffered):
-            offered = [ticket_info(state, t) for t in e.tickets]
-            out.append(
-                PrivateEvent(
-                    game_id,
-                    seq,
-                    seat,
-                    user_id,
-                    "tickets_offered",
-                    Text(
-                        "pv.tickets_offered",
-                        {"min": e.keep_min, "tickets": "; ".join(_ticket_text(t) for t in offered)},
-                    ),
-                    {
-                        "offered": [_ticket_data(t) for t in offered],
-                        "keep_min": e.keep_min,
-                        "keep_max": e.keep_max,
-                    },
-                )
-            )
-        elif isinstance(e, TicketsChosen) and e.tickets:
-            kept = [ticket_info(state, t) for t in e.tickets]
-            out.append(
-                PrivateEvent(
-                    game_id,
-                    seq,
-                    seat,
-                    user_id,
-                    "tickets_kept",
-                    Text("pv.tickets_kept", {"tickets": "; ".join(_ticket_text(t) for t in kept)}),
-                    {"tickets": [_ticket_data(t) for t in kept]},
-                )
-            )
+        told = presenters.private_line(state, e)
+        if told is not None:
+            kind, message, data = told
+            out.append(PrivateEvent(game_id, seq, seat, user_id, kind, message, data))
     return out

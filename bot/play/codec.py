@@ -1,7 +1,7 @@
 """Engine actions <-> short codes that travel in custom ids, so nothing is kept between clicks.
 
 The presentation never decides a rule: it lists `engine.rules.legal_actions`, shows each with a label and
-sends the chosen one back as its code, e.g. `cr.12.3.1.0.0` for ClaimRoute(route=12, color=3, locomotives=1).
+sends the chosen one back as its code (the short name its presenter gives the kind, `bot.presenters`), e.g. `cr.12.3.1.0.0` for ClaimRoute(route=12, color=3, locomotives=1).
 Any feature's action is encoded the same way from its dataclass fields; unknown codes decode to None.
 """
 
@@ -10,27 +10,8 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
+from bot import presenters
 from engine.actions import ACTION_TYPES, Action
-
-_SHORT = {
-    "draw_blind": "db",
-    "draw_face_up": "df",
-    "claim_route": "cr",
-    "pay_tunnel": "pt",
-    "decline_tunnel": "dt",
-    "draw_tickets": "dk",
-    "choose_ticket_mix": "cm",
-    "keep_tickets": "kt",
-    "build_station": "bs",
-    "place_depot": "pd",
-    "take_warehouses": "tw",
-    "pass": "ps",
-    "take_meeple": "tm",
-    "place_passenger": "pp",
-    "move_passenger": "mp",
-    "take_ferry_card": "tf",
-}
-_LONG = {v: k for k, v in _SHORT.items()}
 
 
 def _value(v: Any) -> str:
@@ -42,7 +23,8 @@ def _value(v: Any) -> str:
 
 
 def encode(action: Action) -> str:
-    parts = [_SHORT.get(action.kind, action.kind)]
+    words = presenters.action_words(action.kind)
+    parts = [words.short if words is not None else action.kind]
     parts.extend(_value(getattr(action, f.name)) for f in fields(action))
     return ".".join(parts)
 
@@ -51,7 +33,7 @@ def decode(code: str) -> Action | None:
     """The action a code names, or None when it names nothing (never raises)."""
     try:
         head, *values = code.split(".")
-        cls = ACTION_TYPES.get(_LONG.get(head, head))
+        cls = ACTION_TYPES.get(presenters.by_short(head) or head)
         if cls is None:
             return None
         fs = fields(cls)

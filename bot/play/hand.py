@@ -1,7 +1,9 @@
-"""A player's hand, privately: cards, tickets (done or trains to go), stock counters and the hand picture."""
+"""A player's hand, privately: cards, tickets (done or trains to go), stock counters (each feature's presenter's,
+`bot.presenters`) and the hand picture."""
 
 from __future__ import annotations
 
+from bot import presenters
 from bot.manager import GameInfo
 from bot.manager.events import cards as counted_cards
 from bot.messages import Join, Message, Text
@@ -28,16 +30,8 @@ async def hand_reply(
             tickets.append(line)
         else:
             tickets.append(Join((line, Text("hand.to_go", {"n": t.trains_needed})), " · "))
-    p = state.players[seat]
-    stock = [FieldSpec(Text("hand.trains", {"n": p.trains}), "🚂")]
-    if state.board.rules.get("stations_per_player"):
-        stock.append(FieldSpec(Text("hand.stations", {"n": p.stations}), "🏠"))
-    if "passengers" in p.extra:
-        stock.append(FieldSpec(Text("hand.passengers", {"n": p.extra["passengers"]}), "🧳"))
-    if p.ferry_cards:
-        stock.append(FieldSpec(Text("hand.ferry", {"n": p.ferry_cards}), "⛴"))
-    if p.depots:
-        stock.append(FieldSpec(Text("hand.depots", {"n": p.depots}), "📦"))
+    # trains, and each feature's pieces in hand (stations, passengers...): the presenters' counters
+    stock = [FieldSpec(count, emoji) for count, emoji in presenters.counters(state, seat)]
     fields = (
         FieldSpec(Text("hand.cards"), cards, False),
         FieldSpec(Text("hand.tickets"), Join(tuple(tickets), head=chat.MAX_FIELD) if tickets else "-", False),

@@ -8,10 +8,10 @@ refused as stale. Claims and stations go first through a route or city select, t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import cast
 
+from bot import presenters
 from bot.manager import GameInfo, turn_token
-from bot.manager.events import counted
 from bot.messages import Message, Text
 from bot.play import chat, codec, labels, layout
 from bot.play.confirm import confirm, group_key, group_label
@@ -23,38 +23,13 @@ from engine.pending import SecondDraw, TicketChoice
 from engine.rules import legal_actions
 from engine.state import GameState
 
-#: Which turn-message button opens the menu of an action kind. Pending decisions go to "decide".
-CATEGORY = {
-    "draw_blind": "draw",
-    "draw_face_up": "draw",
-    "claim_route": "claim",
-    "draw_tickets": "tickets",
-    "build_station": "station",
-    "place_depot": "depot",
-    "move_passenger": "move",
-    "take_ferry_card": "ferry",
-    "pass": "pass",
-}
-CATEGORY_ORDER = ("draw", "claim", "tickets", "station", "move", "ferry", "depot", "pass")
-#: The turn-message button of each menu: label key, style, emoji.
-MENU_BUTTONS: dict[str, tuple[str, ButtonStyle, str | None]] = {
-    "draw": ("btn.draw", "primary", "🃏"),
-    "claim": ("btn.claim", "success", "🚂"),
-    "tickets": ("btn.tickets", "secondary", "🎫"),
-    "station": ("btn.station", "secondary", "🏠"),
-    "move": ("btn.move", "secondary", "🧳"),
-    "ferry": ("btn.ferry", "secondary", "⛴"),
-    "depot": ("btn.depot", "secondary", "📦"),
-    "pass": ("btn.pass", "danger", None),
-    "decide": ("btn.decide", "primary", "👉"),
-}
-_MENU_TEXT = {"tickets": "menu.tickets", "move": "menu.move", "depot": "menu.depot", "decide": "menu.decide"}
-
 
 def category_of(action: Action, pending: bool) -> str:
+    """The menu that lists `action`: its presenter's, or "decide" for a pending decision."""
     if pending:
         return "decide"
-    return CATEGORY.get(action.kind, "decide")
+    words = presenters.action_words(action.kind)
+    return words.menu if words is not None and words.menu is not None else "decide"
 
 
 def menu_buttons(game_id: str, state: GameState, seat: int) -> list[ButtonSpec]:
@@ -63,12 +38,18 @@ def menu_buttons(game_id: str, state: GameState, seat: int) -> list[ButtonSpec]:
     pending = state.pending.get(seat) is not None
     menus = {category_of(a, pending) for a in legal_actions(state, seat)}
     buttons = []
-    for menu in [*CATEGORY_ORDER, "decide"]:
-        if menu in menus:
-            key, style, emoji = MENU_BUTTONS[menu]
+    for m in presenters.menus():
+        if m.name in menus:
+            style = cast(ButtonStyle, m.style)
             buttons.append(
                 ButtonSpec(
-                    game_id, PressCode.OPEN, Text(key), token=token, args=(menu,), style=style, emoji=emoji
+                    game_id,
+                    PressCode.OPEN,
+                    Text(m.button),
+                    token=token,
+                    args=(m.name,),
+                    style=style,
+                    emoji=m.emoji,
                 )
             )
     return buttons
@@ -91,14 +72,16 @@ def menu(info: GameInfo, state: GameState, seat: int, name: str, page: int, *, e
         raise fail("play.stale")
     if isinstance(pending, TicketChoice):
         return _keep_tickets(gid, state, token, pending, edit=edit)
-    if name in ("claim", "station"):
+    spec = presenters.menu(name)
+    if spec is not None and spec.places:
         return _places(info, state, seat, name, acts, page, edit=edit)
-    if name == "draw":
+    if spec is not None and spec.cards:
         return _draw(gid, state, seat, token, acts, edit=edit)
-    if name == "move":
-        acts = sorted(acts, key=lambda a: (-len(getattr(a, "routes", ())), labels.label(state, seat, a)))
+    if spec is not None and spec.sort is not None:
+        order = spec.sort
+        acts = sorted(acts, key=lambda a: (order(state, seat, a), labels.label(state, seat, a)))
     return Reply(
-        content=Text(_MENU_TEXT.get(name, "menu.choose"), {"hint": pending_hint(state, seat)}),
+        content=Text(spec.text if spec is not None else "menu.choose", {"hint": pending_hint(state, seat)}),
         rows=_choices(gid, state, seat, token, acts, page, name),
         ephemeral=True,
         edit_source=edit,
@@ -129,23 +112,7 @@ def _keep_tickets(gid: str, state: GameState, token: str, pending: TicketChoice,
 
 def pending_hint(state: GameState, seat: int) -> Message:
     """What the seat's pending decision is about (the cards a tunnel revealed...), or nothing."""
-    pending = state.pending.get(seat)
-    if pending is None:
-        return ""
-    kind = pending.kind
-    if kind == "tunnel_payment":
-        p: Any = pending
-        return Text(
-            "hint.tunnel",
-            {
-                "route": state.board.route_label(p.route),
-                "revealed": labels.cards_shown(p.revealed),
-                "extra": counted("more_cards", int(p.extra)),
-            },
-        )
-    if kind in ("ticket_mix", "passenger_placement", "meeple_choice", "warehouse_choice"):
-        return Text(f"hint.{kind}")
-    return ""
+    return presenters.hint(state, seat)
 
 
 def _choices(
@@ -261,8 +228,7 @@ def _sort_key(state: GameState, name: str, key: int) -> str:
 
 def payments(info: GameInfo, state: GameState, seat: int, name: str, key: int, *, edit: bool) -> Reply:
     """A route (claim) or city (station) chosen: confirm its cheapest payment, or pick another."""
-    kind = "claim_route" if name == "claim" else "build_station"
-    acts = [a for a in legal_actions(state, seat) if a.kind == kind and group_key(a) == key]
+    acts = [a for a in legal_actions(state, seat) if category_of(a, False) == name and group_key(a) == key]
     if not acts:
         raise fail("play.bad_choice")
     return confirm(info, state, seat, name, key, acts, edit=edit)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
+from bot import presenters
 from bot.manager import GameEvent, GameInfo
 from bot.messages import Join, Message, Text
 from bot.play import chat, layout
@@ -20,7 +21,6 @@ from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FileSpec, Reply
 from bot.play.seats import mention
 from bot.storage import GameStatus
-from engine.events import TunnelRevealed
 from engine.state import SETUP, GameState
 from render.words import ENGLISH, PictureWords
 
@@ -33,7 +33,7 @@ def should_publish(events: Iterable[GameEvent]) -> bool:
     for e in events:
         if e.kind in PUBLISH_KINDS or "next" in e.data:
             return True
-        if e.kind == "claim_route" and any(isinstance(f, TunnelRevealed) for f in e.facts):
+        if any(presenters.publishes(f.kind) for f in e.facts):
             return True
     return False
 

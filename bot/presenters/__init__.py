@@ -1,0 +1,246 @@
+"""Presenters: how each engine feature reads to players, one module per feature, as the engine has one.
+
+A presenter registers, for the action kinds, pending decisions and event types of its feature (the module of
+`engine.features` of the same name; ``base`` for the core game: cards, routes, tickets, turns): the short code of
+each action in custom ids, its label (button and option text), its menu, its line in the turn message, the hint
+of a pending decision, its counters in "My hand", and how its events amend another action's line (a tunnel
+reveal on a claim). The generic code (`bot.play` codec, labels, menus, hand, turn, pictures, and the manager's
+event translation) iterates this registry and never names an action kind or a feature.
+
+This package sits below both `bot.manager` and `bot.play` (it imports neither, nor discord): values in, catalogue
+messages (`bot.messages`) out. Every module of the package registers itself when the registry is first read.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from bot.messages import Message, Text
+from engine.actions import Action
+from engine.events import Event
+from engine.pending import Pending
+from engine.state import GameState
+from maps import Board
+
+E = TypeVar("E", bound=Event)
+
+__all__ = [
+    "ActionWords",
+    "Menu",
+    "Presenter",
+    "Told",
+    "action_words",
+    "amended_line",
+    "counters",
+    "hint",
+    "menus",
+    "presenters",
+    "private_line",
+    "publishes",
+    "register",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """What an action's public line is made of: the board, the seats' names, who acted, the action kind and
+    the PUBLIC engine events it produced."""
+
+    board: Board
+    names: Sequence[str]
+    seat: int
+    kind: str
+    facts: Sequence[Event]
+
+    @property
+    def player(self) -> str:
+        return self.names[self.seat]
+
+    def first(self, kind: type[E]) -> E | None:
+        for e in self.facts:
+            if isinstance(e, kind):
+                return e
+        return None
+
+
+Label = Callable[[GameState, int, Any], Message]
+Line = Callable[[Told], Message]
+
+
+def plain_line(told: Told) -> Message:
+    """The line of an action that names only the player: ``ev.<kind>``."""
+    return Text(f"ev.{told.kind}", {"player": told.player})
+
+
+@dataclass(frozen=True, slots=True)
+class ActionWords:
+    """How one action kind reads. `menu`: the turn-message menu that lists it (None: only ever a pending
+    decision, under "decide"). `public_args`: its arguments are public (laid on the table), so the public
+    event carries them. `payment`: what it costs, for the confirm step (None: its label)."""
+
+    kind: str
+    short: str
+    label: Label
+    line: Line = plain_line
+    menu: str | None = None
+    public_args: bool = False
+    payment: Label | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Menu:
+    """A turn-message button and the private menu it opens. `order` places the button; `text` is the menu's
+    prompt (``{hint}``: the pending hint); `places`: a route or city select first, then the confirm step;
+    `cards`: the card-drawing menu (face-up row, warehouses)."""
+
+    name: str
+    button: str
+    style: str
+    emoji: str | None
+    order: int
+    text: str = "menu.choose"
+    places: bool = False
+    cards: bool = False
+    sort: Callable[[GameState, int, Any], Any] | None = None
+
+
+PrivateLine = Callable[[GameState, Any], "tuple[str, Message, dict[str, Any]] | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class Presenter:
+    """One feature's words. `name` is the engine feature's (``base``: the core game). `events`: the engine
+    event kinds this presenter words (their lines, amendments, private lines or the facts its lines read).
+    `amend`: event kind -> a line that replaces the acting action's own when that event is among its facts
+    (None: keep the action's line). `private`: private event kind -> (kind, message, data) for the seat alone.
+    `hints`: pending kind -> what that decision asks. `counters`: the seat's counts shown in "My hand" as
+    (message, emoji); `order` places them among the presenters'. `publishes`: event kinds that call for a
+    new turn message. `label_for`: a label that replaces an action's own when it returns one (an argument
+    this feature adds to a core action)."""
+
+    name: str
+    actions: tuple[ActionWords, ...] = ()
+    events: frozenset[str] = frozenset()
+    amend: Mapping[str, Callable[[Told, Any], Message | None]] = field(default_factory=dict)
+    private: Mapping[str, PrivateLine] = field(default_factory=dict)
+    hints: Mapping[str, Callable[[GameState, Pending], Message]] = field(default_factory=dict)
+    counters: Callable[[GameState, int], list[tuple[Message, str]]] | None = None
+    order: int = 100
+    menus: tuple[Menu, ...] = ()
+    publishes: frozenset[str] = frozenset()
+    label_for: Callable[[GameState, int, Any], Message | None] | None = None
+
+
+_PRESENTERS: dict[str, Presenter] = {}
+_ACTIONS: dict[str, ActionWords] = {}
+_loaded = False
+
+
+def register(presenter: Presenter) -> Presenter:
+    """Add a presenter (each module of this package calls it once, at import). An action kind, a menu, an event
+    or a pending kind worded twice is a mistake, refused here."""
+    for other in _PRESENTERS.values():
+        if other.name == presenter.name:
+            continue
+        clash = (
+            {a.kind for a in other.actions} & {a.kind for a in presenter.actions}
+            | other.events & presenter.events
+            | set(other.hints) & set(presenter.hints)
+            | {m.name for m in other.menus} & {m.name for m in presenter.menus}
+        )
+        if clash:
+            raise ValueError(f"presenters {other.name} and {presenter.name} both word {sorted(clash)}")
+    _PRESENTERS[presenter.name] = presenter
+    for words in presenter.actions:
+        _ACTIONS[words.kind] = words
+    return presenter
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for info in pkgutil.iter_modules(__path__):
+            importlib.import_module(f"{__name__}.{info.name}")
+
+
+def presenters() -> dict[str, Presenter]:
+    """Every presenter by its feature's name."""
+    _load()
+    return _PRESENTERS
+
+
+def _all() -> Iterator[Presenter]:
+    return iter(sorted(presenters().values(), key=lambda p: (p.order, p.name)))
+
+
+def action_words(kind: str) -> ActionWords | None:
+    _load()
+    return _ACTIONS.get(kind)
+
+
+def by_short(short: str) -> str | None:
+    """The action kind a short code names."""
+    _load()
+    return next((w.kind for w in _ACTIONS.values() if w.short == short), None)
+
+
+def label(state: GameState, seat: int, action: Action) -> Message | None:
+    """The label of `action` (None: no presenter words it)."""
+    for p in _all():
+        if p.label_for is not None and (amended := p.label_for(state, seat, action)) is not None:
+            return amended
+    words = action_words(action.kind)
+    return words.label(state, seat, action) if words is not None else None
+
+
+def amended_line(told: Told) -> Message | None:
+    """The line an event of the facts gives the action instead of its own, if any."""
+    for p in _all():
+        for e in told.facts:
+            amend = p.amend.get(e.kind)
+            if amend is not None and (line := amend(told, e)) is not None:
+                return line
+    return None
+
+
+def private_line(state: GameState, event: Event) -> tuple[str, Message, dict[str, Any]] | None:
+    for p in presenters().values():
+        words = p.private.get(event.kind)
+        if words is not None:
+            return words(state, event)
+    return None
+
+
+def hint(state: GameState, seat: int) -> Message:
+    """What `seat`'s pending decision asks, or nothing."""
+    pending = state.pending.get(seat)
+    if pending is None:
+        return ""
+    for p in presenters().values():
+        words = p.hints.get(pending.kind)
+        if words is not None:
+            return words(state, pending)
+    return ""
+
+
+def counters(state: GameState, seat: int) -> list[tuple[Message, str]]:
+    """`seat`'s counts for "My hand", feature by feature: (message, emoji)."""
+    return [c for p in _all() if p.counters is not None for c in p.counters(state, seat)]
+
+
+def menus() -> list[Menu]:
+    """Every menu, in the order of the turn message's buttons."""
+    return sorted((m for p in presenters().values() for m in p.menus), key=lambda m: m.order)
+
+
+def menu(name: str) -> Menu | None:
+    return next((m for m in menus() if m.name == name), None)
+
+
+def publishes(event_kind: str) -> bool:
+    return any(event_kind in p.publishes for p in presenters().values())

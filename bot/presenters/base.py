@@ -1,0 +1,214 @@
+"""The core game's words: drawing cards, claiming routes, tickets, passing, and the turn's own events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.messages import Join, Message, Text
+from bot.presenters import ActionWords, Menu, Presenter, Told, plain_line, register
+from bot.presenters.words import card, card_of, cards, counted, paid, payment_message, ticket_text
+from engine.events import (
+    BlindCardSeen,
+    CardDrawn,
+    CardsReceived,
+    RouteClaimed,
+    TicketsChosen,
+    TicketsDrawn,
+    TicketsKept,
+    TicketsOffered,
+)
+from engine.state import GameState
+from engine.views import TicketInfo, ticket_info
+from maps import CARD_NAMES
+
+
+def _draw_line(told: Told) -> Message:
+    p: dict[str, Any] = {"player": told.player}
+    if told.kind == "draw_face_up":
+        drawn = told.first(CardDrawn)
+        p["card"] = card(CARD_NAMES[drawn.card] if drawn is not None and drawn.card is not None else "?")
+    return Text(f"ev.{told.kind}", p)
+
+
+def _claim_line(told: Told) -> Message:
+    p: dict[str, Any] = {"player": told.player}
+    claimed = told.first(RouteClaimed)
+    if claimed is None:
+        return Text("ev.other", {**p, "action": told.kind.replace("_", " ")})
+    p["route"] = told.board.route_label(claimed.route)
+    p["paid"] = paid(claimed.paid)
+    if claimed.points is not None:
+        return Text("ev.claim_route", {**p, "points": counted("points", claimed.points)})
+    return Text("ev.claim_route_no_points", p)
+
+
+def _draw_tickets_line(told: Told) -> Message:
+    drawn = told.first(TicketsDrawn)
+    n = drawn.count if drawn is not None else 0
+    return Text("ev.draw_tickets", {"player": told.player, "tickets": counted("dest_tickets", n)})
+
+
+def _keep_tickets_line(told: Told) -> Message:
+    kept = told.first(TicketsKept)
+    return Text(
+        "ev.keep_tickets", {"player": told.player, "tickets": counted("tickets", kept.count if kept else 0)}
+    )
+
+
+def _claim_label(state: GameState, seat: int, a: Any) -> Message:
+    return Text(
+        "act.claim",
+        {
+            "route": state.board.route_label(a.route),
+            "payment": payment_message(state, a.route, a.color, a.locomotives, a.plus4, a.ferry_cards),
+        },
+    )
+
+
+def _claim_payment(state: GameState, seat: int, a: Any) -> Message:
+    return payment_message(state, a.route, a.color, a.locomotives, a.plus4, a.ferry_cards)
+
+
+def _draw_tickets_label(state: GameState, seat: int, a: Any) -> Message:
+    if a.mix:
+        return Text("act.draw_tickets_mix", {"mix": "/".join(map(str, a.mix))})
+    return Text("act.draw_tickets")
+
+
+def _deck_names(state: GameState) -> list[str]:
+    tickets = state.board.variant(state.variant).get("tickets", {})
+    step = tickets.get("draw") or {}
+    for s in tickets.get("setup", []):
+        if s.get("mix"):
+            step = s
+    return [str(d) for d in step.get("mix", [])] or ["short", "long"]
+
+
+def _ticket_mix_label(state: GameState, seat: int, a: Any) -> Message:
+    mix = ", ".join(f"{n} {d}" for n, d in zip(a.mix, _deck_names(state), strict=False))
+    return Text("act.ticket_mix", {"mix": mix})
+
+
+def _ticket_line(t: TicketInfo) -> str:
+    return f"{t.a} – {t.b} ({t.points})"
+
+
+def _ticket_data(t: TicketInfo) -> dict[str, Any]:
+    return {"id": t.id, "a": t.a, "b": t.b, "points": t.points}
+
+
+def _drew(state: GameState, e: BlindCardSeen) -> tuple[str, Message, dict[str, Any]]:
+    drew = CARD_NAMES[e.card]
+    return "drew", Text("pv.drew", {"card": card(drew)}), {"card": drew}
+
+
+def _received(state: GameState, e: CardsReceived) -> tuple[str, Message, dict[str, Any]]:
+    gained = {CARD_NAMES[c]: n for c, n in e.cards}
+    listing = Join(tuple(cards(n, c) for c, n in sorted(gained.items())), ", ")
+    return "cards_gained", Text("pv.cards_gained", {"cards": listing}), {"cards": gained}
+
+
+def _offered(state: GameState, e: TicketsOffered) -> tuple[str, Message, dict[str, Any]]:
+    offered = [ticket_info(state, t) for t in e.tickets]
+    text = Text(
+        "pv.tickets_offered", {"min": e.keep_min, "tickets": "; ".join(_ticket_line(t) for t in offered)}
+    )
+    data = {"offered": [_ticket_data(t) for t in offered], "keep_min": e.keep_min, "keep_max": e.keep_max}
+    return "tickets_offered", text, data
+
+
+def _chosen(state: GameState, e: TicketsChosen) -> tuple[str, Message, dict[str, Any]] | None:
+    if not e.tickets:
+        return None
+    kept = [ticket_info(state, t) for t in e.tickets]
+    text = Text("pv.tickets_kept", {"tickets": "; ".join(_ticket_line(t) for t in kept)})
+    return "tickets_kept", text, {"tickets": [_ticket_data(t) for t in kept]}
+
+
+def _trains(state: GameState, seat: int) -> list[tuple[Message, str]]:
+    return [(Text("hand.trains", {"n": state.players[seat].trains}), "🚂")]
+
+
+def _nothing(state: GameState, pending: Any) -> Message:
+    return ""
+
+
+register(
+    Presenter(
+        "base",
+        order=0,
+        actions=(
+            ActionWords(
+                "draw_blind", "db", lambda s, seat, a: Text("act.deck"), _draw_line, "draw", public_args=True
+            ),
+            ActionWords(
+                "draw_face_up",
+                "df",
+                lambda s, seat, a: Text("act.face_up", {"card": card_of(s.face_up[a.slot])}),
+                _draw_line,
+                "draw",
+                public_args=True,
+            ),
+            ActionWords(
+                "claim_route",
+                "cr",
+                _claim_label,
+                _claim_line,
+                "claim",
+                public_args=True,
+                payment=_claim_payment,
+            ),
+            ActionWords(
+                "draw_tickets", "dk", _draw_tickets_label, _draw_tickets_line, "tickets", public_args=True
+            ),
+            ActionWords("choose_ticket_mix", "cm", _ticket_mix_label),
+            ActionWords(
+                "keep_tickets",
+                "kt",
+                lambda s, seat, a: Text(
+                    "act.keep", {"tickets": "; ".join(ticket_text(s, t) for t in a.tickets)}
+                ),
+                _keep_tickets_line,
+            ),
+            ActionWords(
+                "pass", "ps", lambda s, seat, a: Text("act.pass"), plain_line, "pass", public_args=True
+            ),
+        ),
+        events=frozenset(
+            {
+                "card_drawn",
+                "blind_card_seen",
+                "cards_received",
+                "route_claimed",
+                "tickets_drawn",
+                "tickets_offered",
+                "tickets_kept",
+                "tickets_chosen",
+                "turn_started",
+                "play_started",
+                "last_round_started",
+                "passed",
+                "game_ended",
+            }
+        ),
+        private={
+            "blind_card_seen": _drew,
+            "cards_received": _received,
+            "tickets_offered": _offered,
+            "tickets_chosen": _chosen,
+        },
+        hints={
+            "ticket_mix": lambda state, pending: Text("hint.ticket_mix"),
+            "second_draw": _nothing,
+            "ticket_choice": _nothing,
+        },
+        counters=_trains,
+        menus=(
+            Menu("draw", "btn.draw", "primary", "🃏", 10, cards=True),
+            Menu("claim", "btn.claim", "success", "🚂", 20, places=True),
+            Menu("tickets", "btn.tickets", "secondary", "🎫", 30, text="menu.tickets"),
+            Menu("pass", "btn.pass", "danger", None, 80),
+            Menu("decide", "btn.decide", "primary", "👉", 90, text="menu.decide"),
+        ),
+    )
+)

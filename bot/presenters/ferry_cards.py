@@ -1,0 +1,24 @@
+"""Ferry cards (Italy): taking a Ferry card as a turn, the Ferry cards in hand."""
+
+from __future__ import annotations
+
+from bot.messages import Message, Text
+from bot.presenters import ActionWords, Menu, Presenter, register
+from engine.state import GameState
+
+
+def _counters(state: GameState, seat: int) -> list[tuple[Message, str]]:
+    held = state.players[seat].ferry_cards
+    return [(Text("hand.ferry", {"n": held}), "⛴")] if held else []
+
+
+register(
+    Presenter(
+        "ferry_cards",
+        order=30,
+        actions=(ActionWords("take_ferry_card", "tf", lambda s, seat, a: Text("act.ferry"), menu="ferry"),),
+        events=frozenset({"ferry_card_taken"}),
+        counters=_counters,
+        menus=(Menu("ferry", "btn.ferry", "secondary", "⛴", 60),),
+    )
+)

@@ -1,0 +1,97 @@
+"""Words every presenter uses: card colours, counted words, lists, payments, tickets and places, as catalogue
+messages (`bot.messages`); names of places and players stay as the board data and the players spell them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.messages import Join, Message, Text
+from engine.events import Paid
+from engine.state import GameState
+from maps import CARD_NAMES, LOCOMOTIVE
+
+
+def card(name: str, n: int | None = None) -> Text:
+    """A card colour by its engine name ("red", "locomotive+4"): catalogue key ``card.<name>``."""
+    key = "card." + name.replace("+4", "_plus4")
+    return Text(key) if n is None else Text(key, {"n": n})
+
+
+def cards(n: int, name: str) -> Text:
+    """`n` cards of one colour: "3 red", "2 locomotives" / "3 rouges", "2 locomotives"."""
+    return Text("count.cards", {"n": n, "card": card(name, n)})
+
+
+def counted(word: str, n: int) -> Text:
+    """`n` of a counted word (catalogue ``n.<word>`` with plural forms): "1 point", "3 tickets"."""
+    return Text(f"n.{word}", {"n": n})
+
+
+def and_list(items: list[Message]) -> Message:
+    """ "a, b and c" in the reader's language."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return Text("list.and", {"items": Join(tuple(items[:-1]), ", "), "last": items[-1]})
+
+
+def count_of(n: int, card_index: int) -> Text:
+    return cards(n, CARD_NAMES[card_index])
+
+
+def card_of(card_index: int | None) -> Message:
+    """A card by its index, "?" for none or an unknown one."""
+    return (
+        card(CARD_NAMES[card_index]) if card_index is not None and 0 <= card_index < len(CARD_NAMES) else "?"
+    )
+
+
+def paid(laid: Paid) -> Message:
+    """The cards laid on the table for a claim: "3 red and 1 locomotive"."""
+    color, colored, locomotives, plus4, ferry_cards = laid
+    parts: list[Message] = []
+    if colored and color != LOCOMOTIVE:
+        parts.append(cards(colored, CARD_NAMES[color]))
+    if locomotives:
+        parts.append(cards(locomotives, "locomotive"))
+    if plus4:
+        parts.append(cards(plus4, "locomotive+4"))
+    if ferry_cards:
+        parts.append(counted("ferry_cards", ferry_cards))
+    return and_list(parts)
+
+
+def payment_message(
+    state: GameState, route: int, color: int, locos: int, plus4: int = 0, ferry: int = 0
+) -> Message:
+    """What a claim pays: "3 red + 1 locomotive"."""
+    length = state.board.routes[route].length
+    colored = max(0, length - locos - plus4 - ferry)
+    parts: list[Message] = []
+    if colored and color != LOCOMOTIVE:
+        parts.append(count_of(colored, color))
+    if locos:
+        parts.append(count_of(locos, LOCOMOTIVE))
+    if plus4:
+        parts.append(cards(plus4, "locomotive+4"))
+    if ferry:
+        parts.append(counted("ferry_cards", ferry))
+    return Join(tuple(parts), " + ") if parts else Text("pay.free")
+
+
+def cards_shown(indexes: Sequence[int]) -> Message:
+    """Cards by colour, as a list: the face-up row, the cards a tunnel revealed."""
+    shown = tuple(card(CARD_NAMES[c]) for c in indexes if 0 <= c < len(CARD_NAMES))
+    return Join(shown, ", ") if shown else "-"
+
+
+def city(state: GameState, city_id: int | None) -> str:
+    if city_id is None:
+        return "?"
+    return state.board.cities[city_id].name
+
+
+def ticket_text(state: GameState, ticket: int) -> str:
+    t = state.board.tickets[ticket]
+    return f"{state.board.cities[t.a].name} – {state.board.cities[t.b].name} ({t.points})"
