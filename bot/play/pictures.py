@@ -3,23 +3,26 @@
 Only public views cross into the board/summary/GIF pictures (`render.from_engine.board_view` reads
 `engine.views.public_view`); the hand picture is built from the player's own view and only ever sent to them.
 Every word drawn comes from the catalogue (`picture.*` keys, :func:`picture_words`), in the language of whoever
-reads the picture: the server's for public pictures, the player's own for their hand.
+reads the picture: the server's for public pictures, the player's own for their hand. The board's last-move line
+is the turn message's line of that move (:func:`last_move_text`), in the same language.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from functools import cache
 from typing import Any, Protocol
 
 from bot.i18n import default_catalog, language_of, plural_form
+from bot.manager.events import describe
 from engine.actions import action_from_json
+from engine.events import public_events
 from engine.rules import apply, new_game
 from engine.state import GameState
 from render.from_engine import board_view, hand_picture_data, summary_rows
-from render.model import BoardView
+from render.model import BoardView, LastMove
 from render.words import ENGLISH, FIELDS, PictureWords
 
 log = logging.getLogger(__name__)
@@ -29,13 +32,39 @@ GIF_WIDTH = 640
 MAX_GIF_FRAMES = 60
 
 
+#: The language of each set of words `picture_words` made: the last-move line is worded in the same one.
+_LANGUAGE_OF: dict[PictureWords, str] = {}
+
+
 @cache
 def picture_words(locale: str | None) -> PictureWords:
     """The pictures' words in `locale` (its language, else the catalogue's default, else English)."""
     catalog = default_catalog()
     language = language_of(locale) or catalog.default
     words = {f: catalog.template(f"picture.{f}", language) or getattr(ENGLISH, f) for f in FIELDS}
-    return PictureWords(zero_is_singular=plural_form(0, language) == "one", **words)
+    made = PictureWords(zero_is_singular=plural_form(0, language) == "one", **words)
+    _LANGUAGE_OF.setdefault(made, language)
+    return made
+
+
+def last_move_text(state: GameState, words: PictureWords = ENGLISH) -> Callable[[LastMove], str]:
+    """How the board picture words its last move: the turn message's line of that action (its presenter's,
+    from the PUBLIC events only), in the language of `words`."""
+
+    def text(move: LastMove) -> str:
+        if not state.history:
+            return ""
+        seat, action = state.history[-1]
+        names = [p.name for p in state.players]
+        line = describe(state.board, names, seat, action.kind, public_events(state.events))
+        return default_catalog().render(line, _LANGUAGE_OF.get(words, "en")) or ""
+
+    return text
+
+
+def board_picture_view(state: GameState, words: PictureWords = ENGLISH) -> BoardView:
+    """The public view the board picture draws, its last move worded in the picture's language."""
+    return board_view(state, last_move_text=last_move_text(state, words))
 
 
 class Pictures(Protocol):
@@ -54,7 +83,7 @@ class Pictures(Protocol):
     def close(self) -> None: ...
 
 
-def replay_views(record: dict[str, Any]) -> list[BoardView]:
+def replay_views(record: dict[str, Any], words: PictureWords = ENGLISH) -> list[BoardView]:
     """Public board views of a game, one per round (and the final one), replayed from its record."""
     state = new_game(
         record["map"],
@@ -70,8 +99,8 @@ def replay_views(record: dict[str, Any]) -> list[BoardView]:
         rnd = state.turn // max(1, state.num_players)
         if rnd != last_round and not state.finished:
             last_round = rnd
-            views.append(board_view(state))
-    views.append(board_view(state))
+            views.append(board_picture_view(state, words))
+    views.append(board_picture_view(state, words))
     if len(views) > MAX_GIF_FRAMES:
         step = len(views) / MAX_GIF_FRAMES
         views = [views[int(i * step)] for i in range(MAX_GIF_FRAMES - 1)] + [views[-1]]
@@ -97,7 +126,7 @@ class PoolPictures:
     async def board(
         self, state: GameState, *, colorblind: bool = True, words: PictureWords = ENGLISH
     ) -> bytes:
-        view = board_view(state)
+        view = board_picture_view(state, words)
         data: bytes = await self.pool.render_board(
             state.board.id, view, width=self.width, colorblind=colorblind, words=words
         )
@@ -120,7 +149,7 @@ class PoolPictures:
     async def gif(self, record: dict[str, Any], *, words: PictureWords = ENGLISH) -> bytes:
         from maps import load_board
 
-        views = await asyncio.to_thread(replay_views, record)
+        views = await asyncio.to_thread(replay_views, record, words)
         data: bytes = await self.pool.run(
             "render.gif.render_game_gif", load_board(record["map"]), views, width=GIF_WIDTH, words=words
         )

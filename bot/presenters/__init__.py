@@ -137,6 +137,7 @@ class Presenter:
 
 _PRESENTERS: dict[str, Presenter] = {}
 _ACTIONS: dict[str, ActionWords] = {}
+_SHORTS: dict[str, str] = {}  # short code -> action kind
 _loaded = False
 
 
@@ -156,7 +157,10 @@ def register(presenter: Presenter) -> Presenter:
             raise ValueError(f"presenters {other.name} and {presenter.name} both word {sorted(clash)}")
     _PRESENTERS[presenter.name] = presenter
     for words in presenter.actions:
+        if _SHORTS.get(words.short, words.kind) != words.kind:
+            raise ValueError(f"short code {words.short} of {words.kind} is {_SHORTS[words.short]}'s")
         _ACTIONS[words.kind] = words
+        _SHORTS[words.short] = words.kind
     return presenter
 
 
@@ -186,7 +190,7 @@ def action_words(kind: str) -> ActionWords | None:
 def by_short(short: str) -> str | None:
     """The action kind a short code names."""
     _load()
-    return next((w.kind for w in _ACTIONS.values() if w.short == short), None)
+    return _SHORTS.get(short)
 
 
 def label(state: GameState, seat: int, action: Action) -> Message | None:

@@ -3,6 +3,7 @@ modules, and module size. They read the source with `ast` (nothing is imported),
 inside functions; imports under `if TYPE_CHECKING:` are left out, since they never run.
 
     bot.discord  ->  bot.play  ->  bot.manager  ->  bot.storage
+                                 bot.play, bot.manager  ->  bot.presenters  (each feature's words)
         (all of bot)         ->  render  ->  engine  ->  maps
 
 Only `bot.discord` imports discord.py. `bot.messages` (the message model) is the ground floor of `bot`.
@@ -104,6 +105,7 @@ RULES: list[tuple[tuple[str, ...], tuple[str, ...], str]] = [
     (("bot.messages",), ("bot", "engine", "render", "maps", "discord"), "the message model is the ground floor"),
     (("bot.manager",), ("discord", "bot.discord", "bot.play", "bot.config"), "the manager knows no presentation"),
     (("bot.play",), ("discord", "bot.discord"), "the presentation is plain data; the adapter shows it"),
+    (("bot.presenters",), ("discord", "bot.discord", "bot.play", "bot.manager", "bot.storage", "render"), "feature words, below manager and play"),
     (("bot.i18n", "bot.config", "bot.rules_text"), ("discord", "bot.discord", "bot.play"), "shared below play"),
 ]  # fmt: skip
 

@@ -16,7 +16,11 @@ from bot.messages import Join, Message, Text
 from engine.rules import apply, legal_actions, new_game, to_act
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
-SOURCES = [path for part in ("play", "manager", "discord") for path in sorted((BOT / part).rglob("*.py"))]
+SOURCES = [
+    path
+    for part in ("play", "presenters", "manager", "discord")
+    for path in sorted((BOT / part).rglob("*.py"))
+]
 KEY = re.compile(
     r"""(?:Text|fail|(?:tr|_refuse)\(interaction,)\(?\s*"([a-z_]+\.[a-z_.]+)"|"((?:btn|act|menu|play|turn|ev|pv|hint)\.[a-z_]+)\""""
 )
