@@ -147,16 +147,14 @@ def _choices(
 
 def _draw(gid: str, state: GameState, seat: int, token: str, acts: Sequence[Action], *, edit: bool) -> Reply:
     second = isinstance(state.pending.get(seat), SecondDraw)
-    warehouses = sorted({w for a in acts if (w := getattr(a, "warehouse", None)) is not None})
-    if warehouses:
-        # Warehouses & Depots: first the warehouse that gets the top card, then the card
-        names = [p.name for p in state.players]
-        options = tuple(
-            OptionSpec(Text("menu.warehouse_of", {"owner": names[w]}), token=token, args=(f"draw{w}",))
-            for w in warehouses
-        )
+    for choice in presenters.draw_choices():
+        # a feature's draw argument is chosen first (its select), then the card for it (`draw_cards_for`)
+        values = sorted({v for a in acts if (v := getattr(a, choice.field, None)) is not None})
+        if not values:
+            continue
+        options = tuple(OptionSpec(choice.option(state, v), token=token, args=(f"draw{v}",)) for v in values)
         return Reply(
-            content=Text("menu.warehouse"),
+            content=Text(choice.prompt),
             rows=((SelectSpec(gid, PressCode.GROUP, options, placeholder=Text("menu.pick")),),),
             ephemeral=True,
             edit_source=edit,
@@ -183,10 +181,11 @@ def _draw(gid: str, state: GameState, seat: int, token: str, acts: Sequence[Acti
     )
 
 
-def warehouse_cards(info: GameInfo, state: GameState, seat: int, warehouse: int, *, edit: bool) -> Reply:
-    """A warehouse chosen (Warehouses & Depots): the cards that may go to it."""
+def draw_cards_for(info: GameInfo, state: GameState, seat: int, value: int, *, edit: bool) -> Reply:
+    """A draw argument chosen (a warehouse, Warehouses & Depots): the cards that may be drawn with it."""
     token = turn_token(state, seat)
-    acts = [a for a in legal_actions(state, seat) if getattr(a, "warehouse", None) == warehouse]
+    fields = [c.field for c in presenters.draw_choices()]
+    acts = [a for a in legal_actions(state, seat) if any(getattr(a, f, None) == value for f in fields)]
     if not acts:
         raise fail("play.bad_choice")
     buttons = [
@@ -212,11 +211,12 @@ def _places(
     if len(keys) == 1:
         return payments(info, state, seat, name, keys[0], edit=edit)
     options = [OptionSpec(group_label(state, name, k), token=token, args=(name, str(k))) for k in keys]
-    placeholder = Text("menu.pick_route" if name == "claim" else "menu.pick_city")
+    spec = presenters.menu(name)
+    placeholder = Text(spec.pick if spec is not None else "menu.pick")
     rows = layout.paged_selects(
         info.game_id, PressCode.GROUP, options, placeholder=placeholder, page=page, more=(token, name)
     )
-    text = Text("menu.claim" if name == "claim" else "menu.station", {"n": len(keys)})
+    text = Text(spec.text if spec is not None else "menu.choose", {"n": len(keys)})
     return Reply(content=text, rows=tuple(rows), ephemeral=True, edit_source=edit)
 
 

@@ -241,8 +241,8 @@ class ManagerGameService:
             return menus.menu(info, state, seat, "decide", 0, edit=False)
         name = press.arg(0)
         if press.code == PressCode.GROUP:
-            if name.startswith("draw"):  # a warehouse chosen: the cards for it
-                return menus.warehouse_cards(info, state, seat, _int(name[4:], -1), edit=True)
+            if name.startswith("draw"):  # a draw argument chosen (a warehouse): the cards for it
+                return menus.draw_cards_for(info, state, seat, _int(name[4:], -1), edit=True)
             return menus.payments(info, state, seat, name, _int(press.arg(1), -1), edit=True)
         page = _int(press.arg(1), 0)
         return menus.menu(info, state, seat, name or "decide", page, edit=press.code == PressCode.MENU)

@@ -30,12 +30,14 @@ E = TypeVar("E", bound=Event)
 
 __all__ = [
     "ActionWords",
+    "DrawChoice",
     "Menu",
     "Presenter",
     "Told",
     "action_words",
     "amended_line",
     "counters",
+    "draw_choices",
     "hint",
     "menus",
     "presenters",
@@ -94,7 +96,8 @@ class ActionWords:
 @dataclass(frozen=True, slots=True)
 class Menu:
     """A turn-message button and the private menu it opens. `order` places the button; `text` is the menu's
-    prompt (``{hint}``: the pending hint); `places`: a route or city select first, then the confirm step;
+    prompt (``{hint}``: the pending hint; a `places` menu: ``{n}`` places); `places`: a route or city select
+    first (`pick`: its placeholder), then the confirm step;
     `cards`: the card-drawing menu (face-up row, warehouses)."""
 
     name: str
@@ -104,8 +107,19 @@ class Menu:
     order: int
     text: str = "menu.choose"
     places: bool = False
+    pick: str = "menu.pick"
     cards: bool = False
     sort: Callable[[GameState, int, Any], Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DrawChoice:
+    """A card draw argument a feature adds, chosen before the card (Warehouses & Depots: whose warehouse gets
+    the top card of the deck): the action field, each value's option label, and the prompt."""
+
+    field: str
+    option: Callable[[GameState, int], Message]
+    prompt: str
 
 
 PrivateLine = Callable[[GameState, Any], "tuple[str, Message, dict[str, Any]] | None"]
@@ -133,6 +147,7 @@ class Presenter:
     menus: tuple[Menu, ...] = ()
     publishes: frozenset[str] = frozenset()
     label_for: Callable[[GameState, int, Any], Message | None] | None = None
+    draw_choice: DrawChoice | None = None
 
 
 _PRESENTERS: dict[str, Presenter] = {}
@@ -244,6 +259,10 @@ def menus() -> list[Menu]:
 
 def menu(name: str) -> Menu | None:
     return next((m for m in menus() if m.name == name), None)
+
+
+def draw_choices() -> list[DrawChoice]:
+    return [p.draw_choice for p in _all() if p.draw_choice is not None]
 
 
 def publishes(event_kind: str) -> bool:

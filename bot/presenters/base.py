@@ -205,7 +205,16 @@ register(
         counters=_trains,
         menus=(
             Menu("draw", "btn.draw", "primary", "🃏", 10, cards=True),
-            Menu("claim", "btn.claim", "success", "🚂", 20, places=True),
+            Menu(
+                "claim",
+                "btn.claim",
+                "success",
+                "🚂",
+                20,
+                text="menu.claim",
+                places=True,
+                pick="menu.pick_route",
+            ),
             Menu("tickets", "btn.tickets", "secondary", "🎫", 30, text="menu.tickets"),
             Menu("pass", "btn.pass", "danger", None, 80),
             Menu("decide", "btn.decide", "primary", "👉", 90, text="menu.decide"),

@@ -53,6 +53,17 @@ register(
         ),
         events=frozenset({"station_built"}),
         counters=_counters,
-        menus=(Menu("station", "btn.station", "secondary", "🏠", 40, places=True),),
+        menus=(
+            Menu(
+                "station",
+                "btn.station",
+                "secondary",
+                "🏠",
+                40,
+                text="menu.station",
+                places=True,
+                pick="menu.pick_city",
+            ),
+        ),
     )
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.messages import Message, Text
-from bot.presenters import ActionWords, Menu, Presenter, Told, register
+from bot.presenters import ActionWords, DrawChoice, Menu, Presenter, Told, register
 from bot.presenters.words import card, card_of, city, counted
 from engine.events import CardDrawn, DepotPlaced, WarehousesTaken, WarehouseStocked
 from engine.state import GameState
@@ -85,5 +85,11 @@ register(
         counters=_counters,
         menus=(Menu("depot", "btn.depot", "secondary", "📦", 70, text="menu.depot"),),
         label_for=_draw_label,
+        # first the warehouse that gets the top card, then the card
+        draw_choice=DrawChoice(
+            "warehouse",
+            lambda state, w: Text("menu.warehouse_of", {"owner": state.players[w].name}),
+            "menu.warehouse",
+        ),
     )
 )
