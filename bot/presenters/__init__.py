@@ -182,9 +182,9 @@ def register(presenter: Presenter) -> Presenter:
 def _load() -> None:
     global _loaded
     if not _loaded:
-        _loaded = True
         for info in pkgutil.iter_modules(__path__):
             importlib.import_module(f"{__name__}.{info.name}")
+        _loaded = True  # only once every module registered: a broken one fails every call, loudly
 
 
 def presenters() -> dict[str, Presenter]:
