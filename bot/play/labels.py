@@ -14,10 +14,10 @@ from typing import Any
 from bot import presenters
 from bot.manager.events import card, english
 from bot.messages import Join, Message, Text
-from bot.presenters.words import cards_shown, count_of, payment_message, ticket_text
+from bot.presenters.words import cards_shown, payment_message, ticket_text
 from engine.actions import Action
 from engine.state import GameState
-from maps import CARD_NAMES, LOCOMOTIVE
+from maps import CARD_NAMES
 
 __all__ = [
     "cards_shown",
@@ -45,15 +45,7 @@ def route_message(state: GameState, route: int) -> Text:
         "length": r.length,
         "color": Text("card.gray") if r.color < 0 else card(CARD_NAMES[r.color]),
     }
-    extras: list[Message] = []
-    if r.tunnel:
-        extras.append(Text("route.tunnel"))
-    if r.locomotives:
-        extras.append(count_of(r.locomotives, LOCOMOTIVE))
-    if getattr(r, "bullet", False):
-        extras.append(Text("route.bullet"))
-    if getattr(r, "waves", 0):
-        extras.append(Text("route.waves", {"n": r.waves}))
+    extras = presenters.route_notes(r)  # locomotives to lay, tunnel, bullet route...
     if extras:
         return Text("route.extras", {**params, "extras": Join(tuple(extras), ", ")})
     return Text("route.plain", params)

@@ -25,6 +25,7 @@ from engine.events import Event
 from engine.pending import Pending
 from engine.state import GameState
 from maps import Board
+from maps.board import Route
 
 E = TypeVar("E", bound=Event)
 
@@ -44,6 +45,7 @@ __all__ = [
     "private_line",
     "publishes",
     "register",
+    "route_notes",
 ]
 
 
@@ -133,7 +135,8 @@ class Presenter:
     (None: keep the action's line). `private`: private event kind -> (kind, message, data) for the seat alone.
     `hints`: pending kind -> what that decision asks. `counters`: the seat's counts shown in "My hand" as
     (message, emoji); `order` places them among the presenters'. `publishes`: event kinds that call for a
-    new turn message. `label_for`: a label that replaces an action's own when it returns one (an argument
+    new turn message. `route_notes`: what a route of this feature shows in the claim menu ("tunnel").
+    `label_for`: a label that replaces an action's own when it returns one (an argument
     this feature adds to a core action)."""
 
     name: str
@@ -148,6 +151,7 @@ class Presenter:
     publishes: frozenset[str] = frozenset()
     label_for: Callable[[GameState, int, Any], Message | None] | None = None
     draw_choice: DrawChoice | None = None
+    route_notes: Callable[[Route], list[Message]] | None = None
 
 
 _PRESENTERS: dict[str, Presenter] = {}
@@ -263,6 +267,11 @@ def menu(name: str) -> Menu | None:
 
 def draw_choices() -> list[DrawChoice]:
     return [p.draw_choice for p in _all() if p.draw_choice is not None]
+
+
+def route_notes(route: Route) -> list[Message]:
+    """What the claim menu says of `route` besides its colour and length, feature by feature."""
+    return [n for p in _all() if p.route_notes is not None for n in p.route_notes(route)]
 
 
 def publishes(event_kind: str) -> bool:

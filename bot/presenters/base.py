@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.messages import Join, Message, Text
 from bot.presenters import ActionWords, Menu, Presenter, Told, plain_line, register
-from bot.presenters.words import card, card_of, cards, counted, paid, payment_message, ticket_text
+from bot.presenters.words import card, card_of, cards, count_of, counted, paid, payment_message, ticket_text
 from engine.events import (
     BlindCardSeen,
     CardDrawn,
@@ -19,7 +19,7 @@ from engine.events import (
 )
 from engine.state import GameState
 from engine.views import TicketInfo, ticket_info
-from maps import CARD_NAMES
+from maps import CARD_NAMES, LOCOMOTIVE
 
 
 def _draw_line(told: Told) -> Message:
@@ -203,6 +203,7 @@ register(
             "ticket_choice": _nothing,
         },
         counters=_trains,
+        route_notes=lambda r: [count_of(r.locomotives, LOCOMOTIVE)] if r.locomotives else [],
         menus=(
             Menu("draw", "btn.draw", "primary", "🃏", 10, cards=True),
             Menu(

@@ -19,6 +19,8 @@ register(
         actions=(ActionWords("take_ferry_card", "tf", lambda s, seat, a: Text("act.ferry"), menu="ferry"),),
         events=frozenset({"ferry_card_taken"}),
         counters=_counters,
+        # the wave spaces of a ferry line, which Ferry cards pay
+        route_notes=lambda r: [Text("route.waves", {"n": r.waves})] if getattr(r, "waves", 0) else [],
         menus=(Menu("ferry", "btn.ferry", "secondary", "⛴", 60),),
     )
 )

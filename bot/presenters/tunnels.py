@@ -80,6 +80,7 @@ register(
         events=frozenset({"tunnel_revealed", "tunnel_declined"}),
         amend={"tunnel_revealed": _revealed},
         hints={"tunnel_payment": _hint},
+        route_notes=lambda r: [Text("route.tunnel")] if r.tunnel else [],
         # the whole table sees the revealed cards before the player decides
         publishes=frozenset({"tunnel_revealed"}),
     )

@@ -102,13 +102,16 @@ GAMES = [
 
 
 def _words_of_a_game(board: str, options: tuple[str, ...], seed: int) -> tuple[set[str], set[str]]:
-    """Every key the presenters use over a random game (labels of every legal action, lines, hints, hand
-    counters, private lines), and the action kinds met."""
+    """Every key the presenters use over a random game (route notes, labels of every legal action, lines,
+    hints, hand counters, private lines), and the action kinds met."""
     rng = random.Random(seed)
     state = new_game(board, 3, options=options, seed=seed)
     keys: set[str] = set()
     kinds: set[str] = set()
     names = [p.name for p in state.players]
+    for route in state.board.routes:
+        for note in presenters.route_notes(route):
+            keys |= set(_keys(note))
     for _ in range(3000):
         if state.finished:
             break
