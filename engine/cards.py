@@ -72,6 +72,18 @@ def can_draw_blind(state: GameState) -> bool:
     )
 
 
+def can_draw_blind_after_warehouse(state: GameState) -> bool:
+    """Warehouses & Depots: whether a blind card is left for the player once the top card went to a warehouse
+    (the turn's first draw). The warehouse card leaves the deck and discard for good unless the warehouses
+    refill the deck (some player has no reserve depot left), where it can come back."""
+    left = len(state.deck) + len(state.discard)
+    if left >= 2:
+        return True
+    if any(p.depots == 0 for p in state.players):
+        return left + sum(map(sum, state.warehouses)) >= 1
+    return False
+
+
 def deal_face_up(state: GameState) -> None:
     state.face_up = [EMPTY] * ROW_SIZE
     for slot in range(ROW_SIZE):
@@ -113,18 +125,32 @@ def _row_is_bad(state: GameState, types: tuple[int, ...]) -> bool:
     return False
 
 
+def good_row_possible(state: GameState, types: tuple[int, ...]) -> bool:
+    """Whether a row with fewer than 3 cards of each reset type can come out of the deck, the discard pile and
+    the row itself (the row goes to the discard before a new one is dealt)."""
+    pool = [c for c in state.face_up if c != EMPTY]
+    pool += state.deck
+    pool += state.discard
+    row = min(ROW_SIZE, len(pool))
+    usable = sum(1 for c in pool if c not in types)  # any number of other cards
+    for t in types:
+        usable += min(pool.count(t), 2)  # at most 2 of each reset type
+    return usable >= row
+
+
 def check_row(state: GameState) -> None:
     """3 Locomotives (or 3 of another reset type) face up: discard the row and deal a new one, again while it
-    happens, unless the cards left cannot make a different row."""
+    happens, as long as a row without 3 of them can come out of the deck, discard and row; when none can, the
+    row stays as dealt (redealing would only deal another row as bad, forever).
+
+    The loop ends: a good row exists among the cards, each redeal deals new cards of the deck, and once the
+    deck is spent the discard (the old rows with it) is shuffled again, so every few redeals a row is dealt at
+    random from all those cards, which is good with a positive probability. The seeded generator makes the
+    number of redeals, like everything else, part of the game."""
     types = reset_types(state)
-    for _ in range(20):
-        if not _row_is_bad(state, types):
-            return
-        others = sum(1 for c in state.deck if c not in types) + sum(
-            1 for c in state.discard if c not in types
-        )
-        if others < 3:
-            return  # every new row would be as bad: keep this one
+    if not _row_is_bad(state, types) or not good_row_possible(state, types):
+        return
+    while _row_is_bad(state, types):
         for c in state.face_up:
             if c != EMPTY:
                 state.discard.append(c)

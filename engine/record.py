@@ -36,9 +36,11 @@ def replay(record: dict[str, Any]) -> GameState:
             variant=record.get("variant"),
             options=tuple(record.get("options", ())),
             seed=int(record["seed"]),
+            # the seed draws it (engine.rules.draw_first_player); a record may also name it
+            first_player=record.get("first_player"),
         )
         actions = record["actions"]
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, IllegalAction) as exc:
         raise GameDataError(f"not a game record: {exc}") from exc
     for i, entry in enumerate(actions, start=1):
         try:

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import fields as dataclass_fields
 from itertools import combinations, islice
 from math import comb
+from operator import attrgetter
 from typing import Any
 
 from engine import cards as deck_ops
 from engine import tickets as ticket_ops
 from engine.actions import (
+    ACTION_TYPES,
     Action,
     ChooseTicketMix,
     ClaimRoute,
@@ -23,6 +26,7 @@ from engine.actions import (
     DrawTickets,
     KeepTickets,
     Pass,
+    PlaceDepot,
 )
 from engine.cards import EMPTY
 from engine.claims import (
@@ -65,8 +69,12 @@ def new_game(
     options: tuple[str, ...] | list[str] = (),
     seed: int = 0,
     any_player_count: bool = False,
+    first_player: int | None = None,
 ) -> GameState:
-    """Set up a game: decks shuffled from `seed`, hands and face-up row dealt, every seat offered its tickets."""
+    """Set up a game: decks shuffled from `seed`, hands and face-up row dealt, every seat offered its tickets.
+
+    The first player (who plays first once everyone has chosen their tickets) is drawn from the seed, unless
+    `first_player` names it (test positions, the score calculator, undoing a failed action)."""
     if isinstance(board, str):
         board = load_board(board)
     names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
@@ -87,6 +95,14 @@ def new_game(
             known = ", ".join(board.options) or "none"
             raise BoardDataError(f"{board.name} has no option {opt!r} (options: {known})")
     state = GameState(board, variant_id, tuple(options), seed, names)
+    if first_player is None:
+        state.first_player = draw_first_player(seed, len(names))
+    elif type(first_player) is int and 0 <= first_player < len(names):
+        state.first_player = first_player
+    else:
+        raise IllegalAction(
+            "no_first_seat", f"There is no seat {first_player!r} to play first.", seat=first_player
+        )
     rules = board.rules
     for p in state.players:
         p.trains = rules["trains_per_player"]
@@ -109,6 +125,13 @@ def new_game(
     for seat in range(len(names)):
         ticket_ops.start_step(state, seat, 0)
     return state
+
+
+def draw_first_player(seed: int, players: int) -> int:
+    """The seat that plays first, drawn at random from the game's seed (online play draws it; the rulebooks'
+    "most travelled player" cannot be known). A generator of its own, seeded from the seed, so the deck and
+    ticket shuffles are those every earlier game of the same seed had: replays and saved games stay exact."""
+    return random.Random(f"first player {seed}").randrange(players)
 
 
 def to_act(state: GameState) -> list[int]:
@@ -147,6 +170,10 @@ def draw_actions(state: GameState, seat: int, *, second: bool) -> list[Action]:
     out: list[Action] = []
     warehouses = _NO_DRAW_CHOICE if second else draw_choices(state, seat)
     blind = deck_ops.can_draw_blind(state)
+    if not second and blind:
+        owners = hooks_for(state).draw_choices
+        if owners:
+            blind = owners[0].blind_after_choice(state)
     for w in warehouses:
         if blind:
             out.append(_draw_blind(w))
@@ -162,10 +189,17 @@ _BLIND_DRAWS: dict[int | None, DrawBlind] = {}
 _FACE_UP_DRAWS: dict[tuple[int, int | None], DrawFaceUp] = {}
 
 
+# The same instances by id: `apply` need not check their field types (the dict keeps them alive, so an id is
+# never reused by another object).
+_WELL_FORMED: dict[int, Action] = {}
+_NOT_WELL_FORMED = object()
+
+
 def _draw_blind(warehouse: int | None) -> DrawBlind:
     action = _BLIND_DRAWS.get(warehouse)
     if action is None:
         action = _BLIND_DRAWS[warehouse] = DrawBlind(warehouse)
+        _WELL_FORMED[id(action)] = action
     return action
 
 
@@ -173,6 +207,7 @@ def _draw_face_up(slot: int, warehouse: int | None) -> DrawFaceUp:
     action = _FACE_UP_DRAWS.get((slot, warehouse))
     if action is None:
         action = _FACE_UP_DRAWS[(slot, warehouse)] = DrawFaceUp(slot, warehouse)
+        _WELL_FORMED[id(action)] = action
     return action
 
 
@@ -374,12 +409,21 @@ def pending_actions(state: GameState, seat: int, pending: Pending) -> list[Actio
 
 
 def apply(state: GameState, seat: int, action: Action) -> GameState:
-    """Apply `seat`'s action after checking it (IllegalAction, nothing changed, when it is not allowed)."""
+    """Apply `seat`'s action after checking it (IllegalAction, nothing changed, when it is not allowed).
+
+    A refused action leaves the state as it was, byte for byte: values of the wrong type are refused here at the
+    entry, the handlers check everything before they change anything, and should one of them still fail half-way
+    (an engine bug), `_restore` rebuilds the state from its seed and log: no snapshot, so a legal action costs
+    nothing extra."""
+    if _WELL_FORMED.get(id(action), _NOT_WELL_FORMED) is not action:
+        fields_error = action_fields_error(action)
+        if fields_error is not None:
+            raise IllegalAction("malformed_action", fields_error)
     phase = state.phase
     if phase == FINISHED:
         raise IllegalAction("game_over", "The game is over.")
-    if not 0 <= seat < len(state.players):
-        raise IllegalAction("no_such_seat", f"There is no seat {seat} in this game.", seat=seat)
+    if type(seat) is not int or not 0 <= seat < len(state.players):
+        raise IllegalAction("no_such_seat", f"There is no seat {seat!r} in this game.", seat=seat)
     pending = state.pending.get(seat)
     if pending is None and (phase == SETUP or seat != state.current):
         if phase == SETUP:
@@ -388,6 +432,10 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
             )
         current = state.players[state.current].name
         raise IllegalAction("not_your_turn", f"It is not your turn: it is {current}'s.", player=current)
+    if phase == DEPOTS and type(action) is not PlaceDepot:
+        raise IllegalAction(
+            "depots_first", "Place your starting depot first: the game starts when everyone has."
+        )
     previous_events = state.events
     state.events = []
     try:
@@ -409,10 +457,114 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
     except IllegalAction:
         state.events = previous_events  # handlers check everything before they change anything
         raise
+    except Exception as exc:  # an engine bug half-way through a handler: undo it, refuse the action
+        if not _restore(state):
+            raise
+        raise IllegalAction(
+            "action_failed",
+            f"{_describe(action)} could not be applied ({type(exc).__name__}).",
+            action=action.kind,
+        ) from exc
     state.history.append((seat, action))
     if "passes" in state.module and not action.free and type(action) is not Pass:
         del state.module["passes"]
     return state
+
+
+def _restore(state: GameState) -> bool:
+    """Put `state` back as it was before the failed action: the same setup replayed through its accepted
+    actions (a game is its setup plus its action log). False when the log does not rebuild it (a position built
+    by hand, as the score calculator's); the caller then lets the error through."""
+    try:
+        rebuilt = new_game(
+            state.board,
+            [p.name for p in state.players],
+            variant=state.variant,
+            options=state.options,
+            seed=state.seed,
+            any_player_count=True,
+            first_player=state.first_player,
+        )
+        for seat, action in state.history:
+            apply(rebuilt, seat, action)
+    except Exception:
+        return False
+    state.become(rebuilt)
+    return True
+
+
+def _describe(action: object) -> str:
+    to_json = getattr(action, "to_json", None)
+    try:
+        return str(to_json()) if to_json is not None else repr(action)
+    except Exception:
+        return repr(action)
+
+
+# Per action class: a getter of its field values (a tuple), whether they are all ints (most actions: the fast
+# check), and each field as (name, kind): 0 an int, 1 an int or None, 2 a tuple of ints, 3 a string.
+FieldSpec = tuple[Callable[[Any], tuple[Any, ...]], bool, tuple[tuple[str, int], ...]]
+_FIELD_SPECS: dict[type, FieldSpec] = {}
+_KIND_OF_ANNOTATION = {"int": 0, "int | None": 1, "tuple[int, ...]": 2, "str": 3}
+
+
+def _field_spec(cls: type) -> FieldSpec | None:
+    if ACTION_TYPES.get(getattr(cls, "kind", "")) is not cls:
+        return None
+    kinds = tuple((f.name, _KIND_OF_ANNOTATION[str(f.type)]) for f in dataclass_fields(cls))
+    names = [name for name, _ in kinds]
+    getter: Callable[[Any], tuple[Any, ...]]
+    if len(names) >= 2:
+        getter = attrgetter(*names)
+    else:
+        getter = _one_field(names[0]) if names else _no_field
+    spec = _FIELD_SPECS[cls] = (getter, all(kind == 0 for _, kind in kinds), kinds)
+    return spec
+
+
+def _one_field(name: str) -> Callable[[Any], tuple[Any, ...]]:
+    get = attrgetter(name)
+    return lambda action: (get(action),)
+
+
+def _no_field(action: Any) -> tuple[Any, ...]:
+    return ()
+
+
+def action_fields_error(action: object) -> str | None:
+    """Why `action` is not a well-formed action (not one of the registered types, or a field of the wrong
+    type: a route given as "3", tickets as "ab", None...), or None. Exact types: True is not 1."""
+    spec = _FIELD_SPECS.get(type(action))
+    if spec is None:
+        spec = _field_spec(type(action))
+        if spec is None:
+            return f"{action!r} is not an action."
+    getter, ints_only, kinds = spec
+    values = getter(action)
+    if ints_only:
+        for v in values:
+            if type(v) is not int:
+                break
+        else:
+            return None
+    for (name, kind), v in zip(kinds, values, strict=True):
+        t = type(v)
+        if kind == 0:
+            ok = t is int
+        elif kind == 1:
+            ok = t is int or v is None
+        elif kind == 3:
+            ok = t is str
+        else:
+            ok = t is tuple
+            if ok:
+                for x in v:
+                    if type(x) is not int:
+                        ok = False
+                        break
+        if not ok:
+            return f"{_describe(action)} is not a valid action: {name} = {v!r}."
+    return None
 
 
 def _require_turn_start(
@@ -517,6 +669,10 @@ def _claim(state: GameState, seat: int, action: ClaimRoute, pending: Pending | N
     pay = payment_of(state, action)
     if isinstance(pay, IllegalAction):
         raise pay
+    if not pay.colored and action.color != LOCOMOTIVE:  # one spelling per payment, as legal_actions lists it
+        raise IllegalAction(
+            "wild_payment_color", "A payment of wild cards only has the Locomotive as its colour."
+        )
     why = affordability_error(state, seat, action.route, pay)
     if why is not None:
         raise why
@@ -568,7 +724,7 @@ def _keep(state: GameState, seat: int, action: KeepTickets, pending: Pending | N
 def _start_play(state: GameState) -> None:
     ticket_ops.finish_setup(state)
     state.phase = MAIN
-    state.current = 0
+    state.current = state.first_player
     for f in hooks_for(state).start_play:
         f.start_play(state)
     state.events.append(TurnStarted(state.current))
@@ -616,9 +772,11 @@ def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Acti
     face_up = state.face_up
     slots = [i for i, c in enumerate(face_up) if c != EMPTY] if EMPTY in face_up else [0, 1, 2, 3, 4]
     hooks = hooks_for(state)
-    warehouses = (
-        hooks.draw_choices[0].draw_choices(state, seat) if blind and hooks.draw_choices else _NO_DRAW_CHOICE
-    )
+    warehouses = _NO_DRAW_CHOICE
+    if blind and hooks.draw_choices:
+        owner = hooks.draw_choices[0]
+        warehouses = owner.draw_choices(state, seat)
+        blind = owner.blind_after_choice(state)
     per_w = blind + len(slots)
     n_draws = per_w * len(warehouses)
     claims: list[tuple[int, list[PaymentShape]]] | None = None

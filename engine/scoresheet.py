@@ -66,12 +66,17 @@ def position_from_json(data: Any) -> GameState:
     try:
         board = load_board(str(data.get("map", "")))
         names = [str(p["name"]) for p in data["players"]]
+        lo, hi = board.rules["players"]
+        if not lo <= len(names) <= hi:  # the board's tables (bonuses by rank...) stop there
+            raise GameDataError(
+                f"{board.name} is played by {lo} to {hi} players; this position has {len(names)}"
+            )
         state = new_game(
             board,
             names,
             variant=data.get("variant"),
             options=tuple(data.get("options", ())),
-            any_player_count=True,
+            first_player=0,
         )
     except (BoardDataError, KeyError, TypeError) as exc:
         raise GameDataError(str(exc)) from exc
@@ -90,6 +95,11 @@ def position_from_json(data: Any) -> GameState:
             state.route_owner[rid] = seat
             player.routes.append(rid)
         player.trains = rules["trains_per_player"] - sum(board.routes[r].length for r in player.routes)
+        if player.trains < 0:
+            raise GameDataError(
+                f"{player.name}'s routes need {rules['trains_per_player'] - player.trains} trains; "
+                f"{board.name} gives each player {rules['trains_per_player']}"
+            )
         player.score = sum(board.route_points(board.routes[r].length) for r in player.routes)
         player.tickets = [resolve_ticket(board, state.variant, t) for t in entry.get("tickets", [])]
         stations = entry.get("stations", [])
@@ -109,8 +119,25 @@ def position_from_json(data: Any) -> GameState:
             player.depots = int(entry["depots_in_reserve"])
         for f in features_for(state):
             f.load_score_extras(state, seat, entry)
+    _check_multiple_routes(state)
     state.phase = FINISHED
     return state
+
+
+def _check_multiple_routes(state: GameState) -> None:
+    """Below the board's player count for multiple routes, one route of each double or triple route is used:
+    a position with two of them claimed cannot come from a game."""
+    board = state.board
+    least = board.rules.get("min_players_for_multi_routes", 4)
+    if state.num_players >= least:
+        return
+    for group in board.groups:
+        claimed = [r for r in group if state.route_owner[r] != NOBODY]
+        if len(claimed) > 1:
+            raise GameDataError(
+                f"{board.route_label(claimed[0])}: {len(claimed)} routes of one multiple route are claimed; with "
+                f"{state.num_players} players only one can be ({least} or more players use them all)"
+            )
 
 
 def score_json(data: Any) -> dict[str, Any]:

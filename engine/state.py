@@ -133,6 +133,7 @@ class GameState:
         "depot_owner",
         "warehouses",
         "current",
+        "first_player",
         "phase",
         "pending",
         "turn",
@@ -162,6 +163,7 @@ class GameState:
         self.depot_owner: dict[int, int] = {}
         self.warehouses: list[list[int]] = []  # per seat: card counts by type (public totals only)
         self.current = 0
+        self.first_player = 0  # the seat that plays first (drawn at setup: engine.rules.new_game)
         self.phase = SETUP
         self.pending: dict[int, Pending] = {}
         self.turn = 0  # completed turns
@@ -201,6 +203,7 @@ class GameState:
         new.depot_owner = dict(self.depot_owner)
         new.warehouses = [w[:] for w in self.warehouses]
         new.current = self.current
+        new.first_player = self.first_player
         new.phase = self.phase
         new.pending = {k: copy.copy(v) for k, v in self.pending.items()}
         new.turn = self.turn
@@ -214,6 +217,37 @@ class GameState:
         # caches: shared when immutable, copied when they have a copy() (cheaper than rebuilding them)
         new.derived = {k: v.copy() if hasattr(v, "copy") else v for k, v in self.derived.items()}
         return new
+
+    def become(self, other: GameState) -> None:
+        """Take every field of `other` (engine.rules undoes a failed action with a rebuilt state). One line per
+        field of __slots__, as in copy(); a test checks none is missing."""
+        self.board = other.board
+        self.variant = other.variant
+        self.options = other.options
+        self.seed = other.seed
+        self.rng = other.rng
+        self.players = other.players
+        self.deck = other.deck
+        self.discard = other.discard
+        self.face_up = other.face_up
+        self.ticket_decks = other.ticket_decks
+        self.route_owner = other.route_owner
+        self.station_owner = other.station_owner
+        self.depot_owner = other.depot_owner
+        self.warehouses = other.warehouses
+        self.current = other.current
+        self.first_player = other.first_player
+        self.phase = other.phase
+        self.pending = other.pending
+        self.turn = other.turn
+        self.last_round_left = other.last_round_left
+        self.ended_by = other.ended_by
+        self._history = other._history
+        self.setup_rejected = other.setup_rejected
+        self.box = other.box
+        self.module = other.module
+        self.events = other.events
+        self.derived = other.derived
 
     # -- JSON ---------------------------------------------------------------------------------------------
     @property
@@ -259,6 +293,7 @@ class GameState:
             "depot_owner": [[c, s] for c, s in self.depot_owner.items()],
             "warehouses": self.warehouses,
             "current": self.current,
+            "first_player": self.first_player,
             "phase": self.phase,
             "pending": [[s, p.to_json()] for s, p in self.pending.items()],
             "turn": self.turn,
@@ -290,6 +325,7 @@ class GameState:
             s.depot_owner = {c: o for c, o in d["depot_owner"]}
             s.warehouses = [list(w) for w in d["warehouses"]]
             s.current = d["current"]
+            s.first_player = d.get("first_player", 0)  # saved before the first player was drawn: seat 0
             s.phase = d["phase"]
             s.pending = {seat: pending_from_json(p) for seat, p in d["pending"]}
             s.turn = d["turn"]

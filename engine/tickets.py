@@ -96,22 +96,25 @@ def offer(state: GameState, seat: int, step: dict[str, Any], index: int, mix: tu
         counts = dict(zip(decks, mix, strict=True))
     else:
         counts = step["draw"]
+    if isinstance(step["draw"], int):  # every deck checked before any ticket leaves one
+        for deck_name, n in counts.items():
+            left = len(state.ticket_decks.get(deck_name, ()))
+            if n > left:
+                raise IllegalAction(
+                    "ticket_deck_short",
+                    f"The {deck_name} ticket deck has only {left} tickets left.",
+                    deck=deck_name,
+                    n=left,
+                )
+    if not any(n and state.ticket_decks.get(deck_name) for deck_name, n in counts.items()):
+        raise IllegalAction("no_tickets_left", "No destination tickets are left to draw.")
     offered: list[int] = []
     sources: list[str] = []
     for deck_name, n in counts.items():
         deck = state.ticket_decks.get(deck_name, [])
-        if n > len(deck) and isinstance(step["draw"], int):
-            raise IllegalAction(
-                "ticket_deck_short",
-                f"The {deck_name} ticket deck has only {len(deck)} tickets left.",
-                deck=deck_name,
-                n=len(deck),
-            )
         for _ in range(min(n, len(deck))):  # fewer when the deck runs short
             offered.append(deck.pop())
             sources.append(deck_name)
-    if not offered:
-        raise IllegalAction("no_tickets_left", "No destination tickets are left to draw.")
     player = state.players[seat]
     keep_min = step.get("keep_min", 1)
     if "keep_min_if_none_kept" in step and not player.tickets:
@@ -137,6 +140,8 @@ def keep(state: GameState, seat: int, choice: TicketChoice, kept: tuple[int, ...
     offered = set(choice.offered)
     if len(set(kept)) != len(kept) or not set(kept) <= offered:
         raise IllegalAction("keep_offered_only", "You can only keep tickets you were offered, each once.")
+    if list(kept) != sorted(kept):  # one spelling per choice, as legal_actions lists it (records compare)
+        raise IllegalAction("keep_in_order", "List the tickets you keep in increasing order of their ids.")
     if len(kept) < choice.keep_min:
         raise IllegalAction(
             "keep_at_least", f"Keep at least {choice.keep_min} of these tickets.", n=choice.keep_min

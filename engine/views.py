@@ -57,6 +57,7 @@ class PublicView:
     options: tuple[str, ...]
     phase: str
     current: int
+    first_player: int  # the seat that played first (drawn from the seed)
     turn: int
     last_round_left: int | None
     ended_by: int | None
@@ -120,6 +121,7 @@ def public_view(state: GameState) -> PublicView:
         options=tuple(state.options),
         phase=state.phase,
         current=state.current,
+        first_player=state.first_player,
         turn=state.turn,
         last_round_left=state.last_round_left,
         ended_by=state.ended_by,

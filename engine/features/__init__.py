@@ -72,6 +72,11 @@ class Feature:
         that uses it; Warehouses & Depots: the seat whose warehouse gets the top card of the deck)."""
         return [None]
 
+    def blind_after_choice(self, state: GameState) -> bool:
+        """Asked of the module that gives `draw_choices`, when a blind draw is possible: whether one is still
+        left for the player once the first draw's choice took its card (Warehouses: the top card of the deck)."""
+        return True
+
     def ticket_links(self, state: GameState, seat: int, base: UnionFind) -> tuple[UnionFind, list[int]]:
         """At the final count: `base`, the seat's network for its tickets, with the links this module adds
         (stations borrowing other players' routes), and the routes it borrowed."""

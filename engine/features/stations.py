@@ -237,7 +237,12 @@ class Stations(Feature):
         colored = cost - k
         if k < 0 or colored < 0:
             raise IllegalAction("station_cost", f"Your next station costs {cost} cards.", n=cost)
-        color = LOCOMOTIVE if colored == 0 else action.color
+        color = action.color
+        if colored == 0 and color != LOCOMOTIVE:  # one spelling per payment, as station_payments lists it
+            raise IllegalAction(
+                "station_locomotive_color",
+                "A station paid with Locomotives only has the Locomotive as its colour.",
+            )
         if colored and not 0 <= color < len(COLORS):
             raise IllegalAction("choose_station_color", "Choose the colour of the cards for your station.")
         hand = player.hand

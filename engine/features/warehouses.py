@@ -1,5 +1,11 @@
 """Warehouses & Depots (Europe anniversary option): a blind card stored in a warehouse on each card-drawing
-turn, depots that let a claiming player empty warehouses, free depot placement, 10 for most reserve depots."""
+turn, depots that let a claiming player empty warehouses, free depot placement, 10 for most reserve depots.
+
+Our readings where the rulebook is silent: when nobody has a depot left in reserve, nobody scores the depot bonus
+(as the longest-path and most-tickets bonuses give nothing when the best is 0). The initial depots are placed
+from the player before the first player, backwards, the first player last; nothing else is allowed meanwhile.
+With a single card left in the deck and discard, a card-drawing turn's warehouse card takes it: the player then
+draws face up only (no blind draw is listed)."""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, DrawBlind, DrawFaceUp, PlaceDepot, TakeWarehouses
-from engine.cards import can_draw_blind, draw_card
+from engine.cards import can_draw_blind, can_draw_blind_after_warehouse, draw_card
 from engine.claims import Payment
 from engine.errors import IllegalAction
 from engine.events import CardsReceived, DepotPlaced, TurnStarted, WarehousesTaken, WarehouseStocked
@@ -55,8 +61,8 @@ class Warehouses(Feature):
         return PlaceDepot(free_cities(state)[k])
 
     def start_play(self, state: GameState) -> None:
-        state.phase = DEPOTS  # initial depots, last seat first
-        state.current = state.num_players - 1
+        state.phase = DEPOTS  # initial depots: the player before the first player first, backwards
+        state.current = (state.first_player - 1) % state.num_players
 
     def draw_choices(self, state: GameState, seat: int) -> list[int | None]:
         # which warehouse gets the top card of the deck (none to choose when there is no card to put there)
@@ -68,9 +74,24 @@ class Warehouses(Feature):
             choices = _SEATS[n] = list(range(n))
         return choices
 
+    def blind_after_choice(self, state: GameState) -> bool:
+        return can_draw_blind_after_warehouse(state)
+
     def before_draw(self, state: GameState, seat: int, action: Action) -> None:
         assert isinstance(action, DrawBlind | DrawFaceUp)
         w = action.warehouse
+        if not can_draw_blind(state):  # no card left to store: the draw goes on without one
+            if w is not None:
+                raise IllegalAction(
+                    "no_warehouse_card",
+                    "The deck and the discard pile are empty: no card goes to a warehouse.",
+                )
+            return
+        if isinstance(action, DrawBlind) and not can_draw_blind_after_warehouse(state):
+            raise IllegalAction(
+                "last_card_to_warehouse",
+                "The last card of the deck goes to a warehouse: none is left to draw blind.",
+            )
         if w is None:
             raise IllegalAction(
                 "choose_warehouse", "First choose the warehouse that gets the top card of the deck."
@@ -111,11 +132,11 @@ class Warehouses(Feature):
             state.depot_owner[action.city] = seat
             player.depots -= 1
             state.events.append(DepotPlaced(seat, action.city))
-            if state.phase == DEPOTS:
-                state.current -= 1
-                if state.current < 0:
+            if state.phase == DEPOTS:  # backwards from the last player; the first player places last
+                if seat == state.first_player:
                     state.phase = MAIN
-                    state.current = 0
+                else:
+                    state.current = (seat - 1) % state.num_players
                 state.events.append(TurnStarted(state.current))
             return
         assert isinstance(action, TakeWarehouses)
@@ -127,6 +148,8 @@ class Warehouses(Feature):
             raise IllegalAction(
                 "warehouse_not_reached", "You can only empty the warehouses your route reached."
             )
+        if list(owners) != sorted(owners):  # one spelling per choice, as pending_actions lists it
+            raise IllegalAction("warehouses_in_order", "List the warehouses in increasing seat order.")
         if len(owners) > player.depots:
             raise IllegalAction(
                 "warehouse_needs_depot", "Each warehouse emptied costs one depot from your reserve."
@@ -148,8 +171,8 @@ class Warehouses(Feature):
     def score(self, state: GameState, sheets: list[ScoreSheet]) -> None:
         best = max(p.depots for p in state.players)
         points = _opt(state).get("most_depots_bonus", 10)
-        for sheet in sheets:
-            sheet.bonuses["depots"] = points if state.players[sheet.seat].depots == best else 0
+        for sheet in sheets:  # nobody scores "most depots" with none left
+            sheet.bonuses["depots"] = points if best > 0 and state.players[sheet.seat].depots == best else 0
 
     def invariants(self, state: GameState) -> list[str]:
         errors = []

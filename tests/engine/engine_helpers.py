@@ -14,7 +14,9 @@ def card(name: str) -> int:
 
 
 def started(board: str = "europe", players: int = 4, seed: int = 1, **kwargs):  # type: ignore[no-untyped-def]
-    """A game past the start-of-game ticket choice (every seat keeps the minimum, lowest ids first)."""
+    """A game past the start-of-game ticket choice (every seat keeps the minimum, lowest ids first); seat 0
+    plays first unless `first_player` says otherwise."""
+    kwargs.setdefault("first_player", 0)
     state = new_game(board, players, seed=seed, **kwargs)
     while state.pending:
         seat = min(state.pending)
@@ -79,7 +81,7 @@ def first_choices(board, players: int, seed: int):  # type: ignore[no-untyped-de
     """A game past the ticket choice where every seat keeps its first allowed choice (seat 0 to play)."""
     from engine.state import MAIN as _MAIN
 
-    state = new_game(board, players, seed=seed)
+    state = new_game(board, players, seed=seed, first_player=0)
     while state.pending:
         seat = min(state.pending)
         keep = next(a for a in legal_actions(state, seat) if isinstance(a, KeepTickets))

@@ -165,7 +165,7 @@ def test_normal_beats_random_in_most_games() -> None:
 
 def test_normal_keeps_tickets_it_can_link_and_claims_its_planned_routes() -> None:
     board = load_board("usa")
-    state = new_game(board, 2, seed=3)
+    state = new_game(board, 2, seed=3, first_player=0)
     for seat in (0, 1):
         action = choose_action(state, seat, "normal", random.Random(0))
         assert isinstance(action, KeepTickets)

@@ -119,8 +119,14 @@ def test_score_output_format(capsys, tmp_path):
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Atlantis"]]}]}, "no place called"),
-        ({"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Roma"]]}]}, "no route Paris–Roma"),
+        (
+            {"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Atlantis"]]}, {"name": "B"}]},
+            "no place called",
+        ),
+        (
+            {"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Roma"]]}, {"name": "B"}]},
+            "no route Paris–Roma",
+        ),
         (
             {
                 "map": "europe",
@@ -135,14 +141,61 @@ def test_score_output_format(capsys, tmp_path):
             {
                 "map": "europe",
                 "players": [
-                    {"name": "A", "routes": [["Paris", "Bruxelles", "red"], ["Paris", "Bruxelles", "yellow"]]}
+                    {
+                        "name": "A",
+                        "routes": [["Paris", "Bruxelles", "red"], ["Paris", "Bruxelles", "yellow"]],
+                    },
+                    {"name": "B"},
                 ],
             },
             "two routes",
         ),
-        ({"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Bruxelles"]]}]}, "say which"),
-        ({"map": "europe", "players": [{"name": "A", "tickets": [["Paris", "Lisboa"]]}]}, "not a ticket"),
+        (
+            {"map": "europe", "players": [{"name": "A", "routes": [["Paris", "Bruxelles"]]}, {"name": "B"}]},
+            "say which",
+        ),
+        (
+            {"map": "europe", "players": [{"name": "A", "tickets": [["Paris", "Lisboa"]]}, {"name": "B"}]},
+            "not a ticket",
+        ),
         ({"map": "mars", "players": [{"name": "A"}]}, "unknown board"),
+        # impossible positions: both routes of a double route with 2 or 3 players, more trains than a player
+        # has, a player count the board is not played by
+        (
+            {
+                "map": "europe",
+                "players": [
+                    {"name": "A", "routes": [["Paris", "Frankfurt", "white"]]},
+                    {"name": "B", "routes": [["Paris", "Frankfurt", "orange"]]},
+                    {"name": "C"},
+                ],
+            },
+            "only one can be",
+        ),
+        (
+            {
+                "map": "usa",
+                "players": [
+                    {
+                        "name": "A",  # eight routes of 6: 48 trains, 45 in the box
+                        "routes": [
+                            ["Calgary", "Winnipeg"],
+                            ["Duluth", "Helena"],
+                            ["Duluth", "Toronto"],
+                            ["El Paso", "Houston"],
+                            ["El Paso", "Los Angeles"],
+                            ["Helena", "Seattle"],
+                            ["Miami", "New Orleans"],
+                            ["Portland", "Salt Lake City"],
+                        ],
+                    },
+                    {"name": "B"},
+                ],
+            },
+            "need 48 trains",
+        ),
+        ({"map": "japan", "players": [{"name": str(i)} for i in range(6)]}, "played by 2 to 5 players"),
+        ({"map": "japan", "players": [{"name": "A"}]}, "played by 2 to 5 players"),
         ("{not json", "not valid JSON"),
     ],
 )
@@ -153,7 +206,10 @@ def test_score_bad_input_exits_2_with_a_clear_message(capsys, tmp_path, data, me
 
 
 def test_score_accepts_accents_and_case(capsys, tmp_path):
-    data = {"map": "europe", "players": [{"name": "A", "routes": [["zurich", "MUNCHEN"]], "tickets": []}]}
+    data = {
+        "map": "europe",
+        "players": [{"name": "A", "routes": [["zurich", "MUNCHEN"]], "tickets": []}, {"name": "B"}],
+    }
     code, out, _ = run(capsys, "score", score_file(tmp_path, data))
     assert code == 0 and json.loads(out)["players"][0]["route_points"] == 2
 
@@ -187,3 +243,21 @@ def test_tournament_over_several_boards_per_level_and_board(capsys):
     for board in ("japan", "italy"):
         section = out.split(f"{board}: 1 games")[1].split(": 1 games")[0]
         assert "level normal" in section and "level easy" in section and "win rate" in section
+
+
+@pytest.mark.parametrize("bad", [{"route": "3"}, {"route": None}, {"color": 2.0}, {"route": True}])
+def test_replay_of_a_wrongly_typed_action_exits_2_naming_it(capsys, tmp_path, bad):
+    """A record whose action holds a value of the wrong type is refused like any illegal action (both builds),
+    naming it, with no traceback."""
+    record = tmp_path / "game.json"
+    code, _, _ = run(
+        capsys, "simulate", "--map", "usa", "--players", "2", "--games", "1", "--record", str(record)
+    )
+    assert code == 0
+    data = json.loads(record.read_text())
+    i = next(i for i, e in enumerate(data["actions"]) if e["action"]["type"] == "claim_route")
+    data["actions"][i]["action"].update(bad)
+    record.write_text(json.dumps(data))
+    code, _, err = run(capsys, "replay", str(record))
+    assert code == 2
+    assert f"action {i + 1} " in err and "claim_route" in err and "Traceback" not in err

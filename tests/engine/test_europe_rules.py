@@ -314,7 +314,7 @@ def test_tie_breaks_completed_tickets_then_fewest_stations():
                     "tickets": [],
                     "stations": ["Roma"],
                 },
-                {"name": "Bob", "routes": [["Madrid", "Pamplona", "white"]], "tickets": [], "stations": []},
+                {"name": "Bob", "routes": [["Athina", "Sofia"]], "tickets": [], "stations": []},
             ],
         }
     )
@@ -396,7 +396,7 @@ def test_1912_uses_the_1912_tickets():
 
 
 def test_warehouses_and_depots_flow():
-    s = new_game("europe", 3, options=("warehouses",), seed=4)
+    s = new_game("europe", 3, options=("warehouses",), seed=4, first_player=0)
     for seat in range(3):
         apply(s, seat, KeepTickets(tuple(sorted(s.pending[seat].offered)[:2])))
     assert s.phase == DEPOTS and s.current == 2  # last player first, then backwards

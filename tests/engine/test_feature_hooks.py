@@ -44,7 +44,9 @@ def test_warehouse_draw_choices_and_depot_phase_come_with_the_option_only():
     while s.pending:
         seat = min(s.pending)
         apply(s, seat, legal_actions(s, seat)[0])
-    assert s.phase == DEPOTS and s.current == 2  # initial depots, last seat first
+    assert (
+        s.phase == DEPOTS and s.current == (s.first_player - 1) % 3
+    )  # initial depots: the seat before the first
     s = started("europe", 3, options=("warehouses",), variant="mega")
     assert s.phase == MAIN
     blind = {a.warehouse for a in legal_actions(s, s.current) if isinstance(a, DrawBlind)}

@@ -39,7 +39,7 @@ def test_start_of_game_choice_in_any_order_then_play_starts():
     with pytest.raises(IllegalAction, match="Keep at least 2"):
         apply(s, 1, KeepTickets((s.pending[1].offered[0],)))
     apply(s, 1, KeepTickets(tuple(sorted(s.pending[1].offered))))
-    assert s.phase == MAIN and s.current == 0
+    assert s.phase == MAIN and s.current == s.first_player
     assert [len(p.tickets) for p in s.players] == [2, 3, 2]
 
 
