@@ -1,4 +1,5 @@
-"""Game records: a game is its setup (board, variant, options, players, seed) plus its action log.
+"""Game records: a game is its setup (board, variant, options, players, seed, first player) plus its action log.
+The seed draws the first player; a record names it too, so a game saved before that draw (seat 0 first) replays.
 
 A record replays exactly through the engine; `replay` refuses a record whose actions are not legal and names the
 first bad one.
@@ -24,6 +25,7 @@ def make_record(state: GameState) -> dict[str, Any]:
         "options": list(state.options),
         "players": [p.name for p in state.players],
         "seed": state.seed,
+        "first_player": state.first_player,
         "actions": [{"seat": seat, "action": action.to_json()} for seat, action in state.history],
     }
 
@@ -36,7 +38,7 @@ def replay(record: dict[str, Any]) -> GameState:
             variant=record.get("variant"),
             options=tuple(record.get("options", ())),
             seed=int(record["seed"]),
-            # the seed draws it (engine.rules.draw_first_player); a record may also name it
+            # the seed draws it (engine.rules.draw_first_player); a record written before that has none
             first_player=record.get("first_player"),
         )
         actions = record["actions"]

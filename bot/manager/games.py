@@ -315,8 +315,11 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
                     0,
                     "started",
                     None,
-                    Text("ev.started", {"board": board.name, "players": names}),
-                    {"players": [s.name for s in game.seats]},
+                    Text(
+                        "ev.started",
+                        {"board": board.name, "players": names, "first": game.seats[state.first_player].name},
+                    ),
+                    {"players": [s.name for s in game.seats], "first_player": state.first_player},
                     "host",
                 )
             )

@@ -309,6 +309,7 @@ class GameReads:
             "options": list(state.options),
             "players": [p.name for p in state.players],
             "seed": state.seed,
+            "first_player": state.first_player,
             "actions": [{"seat": r.seat, "action": r.action} for r in rows],
         }
 
@@ -330,6 +331,7 @@ def _replay_events(game_id: str, record: dict[str, Any], limit: int) -> list[Gam
         variant=record["variant"],
         options=tuple(record["options"]),
         seed=int(record["seed"]),
+        first_player=record.get("first_player"),
     )
     first = max(0, len(actions) - limit)
     events: list[GameEvent] = []

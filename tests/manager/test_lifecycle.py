@@ -13,6 +13,7 @@ from manager_helpers import HUMANS, play_random, started_game, state_of
 from bot.manager import GameManager, GameSettings, Refused, SettingError
 from bot.storage import GameRepository, GameStatus
 from engine.record import replay
+from engine.rules import apply
 from engine.state import MAIN, SETUP
 
 ANN, BOB, CLEO = (uid for uid, _ in HUMANS[:3])
@@ -41,6 +42,10 @@ async def test_lobby_join_leave_add_ai_remove_and_start(manager: GameManager, re
     outcome = await manager.start_game(gid, ANN, seed=3)
     assert outcome.status == GameStatus.ACTIVE
     assert outcome.events[0].kind == "started"
+    first = (await state_of(manager, gid)).first_player
+    assert (
+        outcome.events[0].message.params["first"] == ["Ann", "Cleo"][first]
+    )  # the start names who plays first
     assert set(outcome.to_act) == {0, 1}  # both choose their tickets, in any order
     offered = [e for e in outcome.private if e.kind == "tickets_offered"]
     assert {e.user_id for e in offered} == {ANN, CLEO}
@@ -204,6 +209,25 @@ async def test_export_record_matches_engine_make_record(manager: GameManager) ->
     gid, _ = await started_game(manager, humans=3, seed=5)
     await play_random(manager, gid, random.Random(2), moves=40)
     assert await manager.export_record(gid) == make_record(await state_of(manager, gid))
+
+
+def test_recent_events_replay_the_recorded_first_player() -> None:
+    """A game saved before the first player was drawn had seat 0 first, which its seed need not draw: the
+    record names it, and the replay of the recent events follows it."""
+    from bot.manager.read import _replay_events
+    from engine.record import make_record
+    from engine.rules import new_game, random_legal_action, to_act
+
+    seed = next(s for s in range(20) if new_game("europe", 3, seed=s).first_player != 0)
+    state = new_game("europe", ["Ann", "Bob", "Cleo"], seed=seed, first_player=0)
+    rng = random.Random(1)
+    for _ in range(12):
+        seat = to_act(state)[0]
+        apply(state, seat, random_legal_action(state, seat, rng))
+    record = make_record(state)
+    assert record["first_player"] == 0
+    events = _replay_events("g1", record, limit=3)
+    assert events and all(e.seq > 9 for e in events)
 
 
 async def test_kick_and_replace_by_host_or_moderator(manager: GameManager, repo: GameRepository) -> None:
