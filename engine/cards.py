@@ -72,18 +72,6 @@ def can_draw_blind(state: GameState) -> bool:
     )
 
 
-def can_draw_blind_after_warehouse(state: GameState) -> bool:
-    """Warehouses & Depots: whether a blind card is left for the player once the top card went to a warehouse
-    (the turn's first draw). The warehouse card leaves the deck and discard for good unless the warehouses
-    refill the deck (some player has no reserve depot left), where it can come back."""
-    left = len(state.deck) + len(state.discard)
-    if left >= 2:
-        return True
-    if any(p.depots == 0 for p in state.players):
-        return left + sum(map(sum, state.warehouses)) >= 1
-    return False
-
-
 def deal_face_up(state: GameState) -> None:
     state.face_up = [EMPTY] * ROW_SIZE
     for slot in range(ROW_SIZE):

@@ -13,7 +13,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, DrawBlind, DrawFaceUp, PlaceDepot, TakeWarehouses
-from engine.cards import can_draw_blind, can_draw_blind_after_warehouse, draw_card
+from engine.cards import can_draw_blind, draw_card
 from engine.claims import Payment
 from engine.errors import IllegalAction
 from engine.events import CardsReceived, DepotPlaced, TurnStarted, WarehousesTaken, WarehouseStocked
@@ -30,6 +30,18 @@ if TYPE_CHECKING:
 
 def _opt(state: GameState) -> dict:
     return state.board.options["warehouses"]
+
+
+def _blind_card_left(state: GameState) -> bool:
+    """Whether a blind card is left for the player once the top card went to a warehouse
+    (the turn's first draw). The warehouse card leaves the deck and discard for good unless the warehouses
+    refill the deck (some player has no reserve depot left), where it can come back."""
+    left = len(state.deck) + len(state.discard)
+    if left >= 2:
+        return True
+    if any(p.depots == 0 for p in state.players):
+        return left + sum(map(sum, state.warehouses)) >= 1
+    return False
 
 
 _NO_CHOICE: list[int | None] = [None]
@@ -75,7 +87,7 @@ class Warehouses(Feature):
         return choices
 
     def blind_after_choice(self, state: GameState) -> bool:
-        return can_draw_blind_after_warehouse(state)
+        return _blind_card_left(state)
 
     def before_draw(self, state: GameState, seat: int, action: Action) -> None:
         assert isinstance(action, DrawBlind | DrawFaceUp)
@@ -87,7 +99,7 @@ class Warehouses(Feature):
                     "The deck and the discard pile are empty: no card goes to a warehouse.",
                 )
             return
-        if isinstance(action, DrawBlind) and not can_draw_blind_after_warehouse(state):
+        if isinstance(action, DrawBlind) and not _blind_card_left(state):
             raise IllegalAction(
                 "last_card_to_warehouse",
                 "The last card of the deck goes to a warehouse: none is left to draw blind.",
