@@ -298,8 +298,8 @@ class Passengers(Feature):
             if action.city not in pending.cities:
                 r = board.routes[pending.route]
                 names = " or ".join(board.cities[c].name for c in pending.cities)
-                there = board.cities[action.city].name
                 if action.city in (r.a, r.b) and not board.cities[action.city].dead_end:
+                    there = board.cities[action.city].name  # an end of the route: a city that exists
                     raise IllegalAction(
                         "passenger_already_there",
                         f"You cannot put your passenger there: a passenger is already in {there}.",
