@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.scoring import joined, network, shared_routes
@@ -99,3 +100,23 @@ def ticket_progress(state: GameState, seat: int) -> list[TicketProgress]:
         need = 0 if done else trains_needed(state, seat, tk.a, tk.b)
         out.append(TicketProgress(t, board.cities[tk.a].name, board.cities[tk.b].name, tk.points, done, need))
     return out
+
+
+def routes_by_use(state: GameState, seat: int, routes: Iterable[int]) -> list[int]:
+    """`routes` (ids) ranked by their use to `seat`: first those on the cheapest paths of the seat's open tickets
+    (a route on more of those paths first, then the one worth more tickets' points), then by the points the route
+    itself scores, longest first; ties keep board order. Private to the seat (it reads their tickets)."""
+    board = state.board
+    paths = cheapest_paths(state, seat)
+    on_paths: dict[int, int] = {}
+    ticket_points: dict[int, int] = {}
+    for t, path in paths.items():
+        for r in set(path):
+            on_paths[r] = on_paths.get(r, 0) + 1
+            ticket_points[r] = ticket_points.get(r, 0) + board.tickets[t].points
+
+    def key(r: int) -> tuple[int, int, int, int]:
+        points = board.route_points(board.routes[r].length)
+        return (-on_paths.get(r, 0), -ticket_points.get(r, 0), -points, r)
+
+    return sorted(set(routes), key=key)
