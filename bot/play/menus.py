@@ -20,6 +20,7 @@ from bot.play.refusals import fail
 from bot.play.reply import ButtonSpec, ButtonStyle, ComponentSpec, OptionSpec, Reply, SelectSpec
 from engine.actions import Action
 from engine.pending import SecondDraw, TicketChoice
+from engine.progress import routes_by_use
 from engine.rules import legal_actions
 from engine.state import GameState
 
@@ -207,7 +208,10 @@ def _places(
 ) -> Reply:
     """Claim / station: first the route or city (selects of 25, paged), then its payments."""
     token = turn_token(state, seat)
-    keys = sorted({group_key(a) for a in acts}, key=lambda k: _sort_key(state, name, k))
+    if name == "claim":  # most useful first: on the cheapest paths of the seat's open tickets, then by points
+        keys = routes_by_use(state, seat, {group_key(a) for a in acts})
+    else:
+        keys = sorted({group_key(a) for a in acts}, key=lambda k: state.board.cities[k].name)
     if len(keys) == 1:
         return payments(info, state, seat, name, keys[0], edit=edit)
     options = [OptionSpec(group_label(state, name, k), token=token, args=(name, str(k))) for k in keys]
@@ -220,10 +224,22 @@ def _places(
     return Reply(content=text, rows=tuple(rows), ephemeral=True, edit_source=edit)
 
 
-def _sort_key(state: GameState, name: str, key: int) -> str:
-    if name == "claim":
-        return state.board.route_label(key)
-    return state.board.cities[key].name
+def one_click(state: GameState, seat: int, name: str, key: int) -> Action | None:
+    """The claim of route `key` when it has one possible payment and no tunnel (whose revealed cards always
+    ask): what a player who turned claim confirmation off gets at once. Otherwise None."""
+    if name != "claim" or state.board.routes[key].tunnel:
+        return None
+    acts = [a for a in legal_actions(state, seat) if category_of(a, False) == name and group_key(a) == key]
+    return acts[0] if len(acts) == 1 else None
+
+
+def only_action(state: GameState, seat: int, name: str) -> Action | None:
+    """The one action of the Draw tickets menu when it has one (no choice of ticket decks) and no decision is
+    pending: a menu of one button would only cost a click."""
+    if state.pending.get(seat) is not None or name != "tickets":
+        return None
+    acts = [a for a in legal_actions(state, seat) if category_of(a, False) == name]
+    return acts[0] if len(acts) == 1 else None
 
 
 def payments(info: GameInfo, state: GameState, seat: int, name: str, key: int, *, edit: bool) -> Reply:

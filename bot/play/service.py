@@ -37,6 +37,7 @@ from bot.play.turn import should_publish, turn_message
 from bot.storage import GameStatus, StorageError, open_repository
 from engine.actions import Action, ClaimRoute, KeepTickets
 from engine.ai.advice import suggest
+from engine.progress import routes_by_use
 from engine.rules import legal_actions
 from engine.state import GameState
 from maps import load_board, normalize_name
@@ -243,8 +244,17 @@ class ManagerGameService:
         if press.code == PressCode.GROUP:
             if name.startswith("draw"):  # a draw argument chosen (a warehouse): the cards for it
                 return menus.draw_cards_for(info, state, seat, _int(name[4:], -1), edit=True)
-            return menus.payments(info, state, seat, name, _int(press.arg(1), -1), edit=True)
+            key = _int(press.arg(1), -1)
+            quick = menus.one_click(state, seat, name, key) if 0 <= key < len(state.board.routes) else None
+            if quick is not None:
+                prefs = await self._call(self.games_manager.player_prefs(caller.user_id, caller.guild_id))
+                if not prefs.confirm_claims:  # the player turned claim confirmation off: one click
+                    return await self._apply(caller, info, quick, press.token or "")
+            return menus.payments(info, state, seat, name, key, edit=True)
         page = _int(press.arg(1), 0)
+        only = menus.only_action(state, seat, name) if press.code == PressCode.OPEN else None
+        if only is not None:  # Draw tickets: drawn at once, the tickets to keep come back privately
+            return await self._apply(caller, info, only, press.token or "", edit=False)
         return menus.menu(info, state, seat, name or "decide", page, edit=press.code == PressCode.MENU)
 
     async def _suggest(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
@@ -269,8 +279,11 @@ class ManagerGameService:
             raise fail("play.bad_choice") from None
         return await self._apply(caller, info, KeepTickets(tickets), press.token or "")
 
-    async def _apply(self, caller: Caller, info: GameInfo, chosen: Action, token: str) -> Reply:
-        """Apply the chosen action: the manager checks the game, the seat and the turn token."""
+    async def _apply(
+        self, caller: Caller, info: GameInfo, chosen: Action, token: str, *, edit: bool = True
+    ) -> Reply:
+        """Apply the chosen action: the manager checks the game, the seat and the turn token. `edit`: the answer
+        replaces the private menu pressed (not so for a button of the public turn message)."""
         seat = seat_of(info, caller.user_id)
         try:
             outcome: Outcome = await self.games_manager.act(
@@ -297,7 +310,7 @@ class ManagerGameService:
             follow = menus.menu(info, state, seat, "decide", 0, edit=True)
         if follow is None or follow.content is None:
             rows = follow.rows if follow is not None else ()
-            return Reply(content=body, rows=rows, ephemeral=True, edit_source=True, also=public)
+            return Reply(content=body, rows=rows, ephemeral=True, edit_source=edit, also=public)
         # what just happened above, the next decision below (each translated on its own)
         done = EmbedSpec(description=body)
         return Reply(
@@ -305,7 +318,7 @@ class ManagerGameService:
             embeds=(done,),
             rows=follow.rows,
             ephemeral=True,
-            edit_source=True,
+            edit_source=edit,
             also=public,
         )
 
@@ -568,11 +581,21 @@ class ManagerGameService:
             seat = next((s.seat for s in info.seats if s.user_id == caller.user_id), None)
             if state is None or seat is None or seat not in info.to_act:
                 return []
-            routes = sorted({a.route for a in legal_actions(state, seat) if isinstance(a, ClaimRoute)})
+            # ranked as the Claim menu ranks them: on the seat's open tickets' cheapest paths first, then by points
+            routes = routes_by_use(
+                state, seat, {a.route for a in legal_actions(state, seat) if isinstance(a, ClaimRoute)}
+            )
             out = []
             for rid in routes:
                 name = labels.route_text(state, rid)
-                if needle in normalize_name(name):
+                cities = (
+                    state.board.cities[c].name for c in (state.board.routes[rid].a, state.board.routes[rid].b)
+                )
+                if (
+                    not needle
+                    or any(needle in normalize_name(c) for c in cities)
+                    or needle in normalize_name(name)
+                ):
                     out.append(Choice(name, str(rid)))
             return out[: chat.MAX_OPTIONS]
         return []
