@@ -1,5 +1,5 @@
 """A player's hand, privately: cards, tickets (done or trains to go), stock counters (each feature's presenter's,
-`bot.presenters`) and the hand picture."""
+`bot.presenters`) and the hand picture; and, from its button, the player's tickets on the map."""
 
 from __future__ import annotations
 
@@ -14,6 +14,24 @@ from bot.play.reply import ButtonSpec, ComponentSpec, EmbedSpec, FieldSpec, File
 from engine.state import GameState
 from engine.views import player_view
 from render.words import ENGLISH, PictureWords
+
+
+async def ticket_map_reply(
+    info: GameInfo, state: GameState, seat: int, pictures: Pictures, words: PictureWords = ENGLISH
+) -> Reply:
+    """`seat`'s tickets on the board (ephemeral, only ever to that seat): ticket cities marked, done ones ticked,
+    their network bold, each open ticket's cheapest remaining path (`engine.progress.cheapest_paths`)."""
+    png = await drawn(
+        pictures.ticket_map(state, seat, colorblind=info.settings.colorblind, words=words), info.game_id
+    )
+    embed = EmbedSpec(
+        title=Text("tmap.title", {"game": info.game_id}),
+        description=Text("tmap.legend"),
+        image="tickets.png" if png else None,
+        color=chat.EMBED_COLOR,
+    )
+    files = (FileSpec("tickets.png", png, description=Text("alt.ticket_map")),) if png else ()
+    return Reply(embeds=(embed,), files=files, ephemeral=True)
 
 
 async def hand_reply(
@@ -46,9 +64,14 @@ async def hand_reply(
         image="hand.png" if png else None,
         color=chat.EMBED_COLOR,
     )
-    rows: tuple[tuple[ComponentSpec, ...], ...] = ()
+    buttons: list[ComponentSpec] = []
     if seat in info.to_act and state.pending.get(seat) is not None and info.seats[seat].ai_level is None:
-        rows = ((ButtonSpec(info.game_id, PressCode.DECIDE, Text("btn.decide"), style="primary"),),)
+        buttons.append(ButtonSpec(info.game_id, PressCode.DECIDE, Text("btn.decide"), style="primary"))
+    # the seat travels with the press: a press by anyone else (a forwarded or forged button) is refused
+    buttons.append(
+        ButtonSpec(info.game_id, PressCode.TICKET_MAP, Text("btn.ticket_map"), args=(str(seat),), emoji="🗺️")
+    )
+    rows: tuple[tuple[ComponentSpec, ...], ...] = (tuple(buttons),)
     return Reply(
         embeds=(embed,),
         files=(FileSpec("hand.png", png, description=Text("alt.hand")),) if png else (),

@@ -1,7 +1,8 @@
 """Pictures for the bot: every image is drawn in the RenderPool's worker processes, never on the event loop.
 
 Only public views cross into the board/summary/GIF pictures (`render.from_engine.board_view` reads
-`engine.views.public_view`); the hand picture is built from the player's own view and only ever sent to them.
+`engine.views.public_view`); the hand picture and the ticket map (`ticket_map_data`, apart from the public view) are built from the player's
+own view and only ever sent to them.
 Every word drawn comes from the catalogue (`picture.*` keys, :func:`picture_words`), in the language of whoever
 reads the picture: the server's for public pictures, the player's own for their hand. The board's last-move line
 is the turn message's line of that move (:func:`last_move_text`), in the same language.
@@ -21,7 +22,7 @@ from engine.actions import action_from_json
 from engine.events import public_events
 from engine.rules import apply, new_game
 from engine.state import GameState
-from render.from_engine import board_view, hand_picture_data, summary_rows
+from render.from_engine import board_view, hand_picture_data, summary_rows, ticket_map_data
 from render.model import BoardView, LastMove
 from render.words import ENGLISH, FIELDS, PictureWords
 
@@ -73,6 +74,10 @@ class Pictures(Protocol):
     ) -> bytes: ...
 
     async def hand(
+        self, state: GameState, seat: int, *, colorblind: bool = True, words: PictureWords = ENGLISH
+    ) -> bytes: ...
+
+    async def ticket_map(
         self, state: GameState, seat: int, *, colorblind: bool = True, words: PictureWords = ENGLISH
     ) -> bytes: ...
 
@@ -138,6 +143,23 @@ class PoolPictures:
         cards, tickets = hand_picture_data(state, seat)
         data: bytes = await self.pool.run(
             "render.hand.render_hand_png", cards, tickets, colorblind=colorblind, words=words
+        )
+        return data
+
+    async def ticket_map(
+        self, state: GameState, seat: int, *, colorblind: bool = True, words: PictureWords = ENGLISH
+    ) -> bytes:
+        """`seat`'s private ticket map: the public view (no last-move glow) and the seat's own tickets apart."""
+        view = board_view(state)
+        mine = ticket_map_data(state, seat)
+        data: bytes = await self.pool.run(
+            "render.tickets_map.render_ticket_map_png",
+            state.board.id,
+            view,
+            mine,
+            width=self.width,
+            colorblind=colorblind,
+            words=words,
         )
         return data
 

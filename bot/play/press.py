@@ -11,6 +11,7 @@ chosen values are `<token>~<arg>~...`) and parses an id once into a `Press`; the
 | `start`  | lobby button               |                     | start the game (host or moderator)                 |
 | `addai`  | lobby select               | choice: level       | seat an AI of that level                           |
 | `hand`   | turn message, board        |                     | my cards and tickets, privately, afresh            |
+| `tmap`   | my hand                    | seat                | my tickets on the map, privately (that seat only)  |
 | `board`  | turn message               |                     | the board picture, privately                       |
 | `status` | (old messages)             |                     | whose turn, scores                                 |
 | `open`   | turn message button        | token, menu         | the seat's menu (draw, claim, ...), privately      |
@@ -34,6 +35,7 @@ class PressCode(StrEnum):
     START = "start"
     ADD_AI = "addai"
     HAND = "hand"
+    TICKET_MAP = "tmap"
     BOARD = "board"
     STATUS = "status"
     OPEN = "open"

@@ -25,7 +25,7 @@ from bot.play import chat, codec, labels, menus, overview, social
 from bot.play.advice import suggestion_reply
 from bot.play.confirm import confirm_claim
 from bot.play.contract import Caller, Messenger
-from bot.play.hand import hand_reply
+from bot.play.hand import hand_reply, ticket_map_reply
 from bot.play.lobby import lobby_reply
 from bot.play.notices import TurnNotices
 from bot.play.pictures import Pictures, PoolPictures, drawn, picture_words
@@ -221,6 +221,14 @@ class ManagerGameService:
 
     async def _hand(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
         return await self.hand(caller, game_id=info.game_id)
+
+    async def _ticket_map(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        """The caller's tickets on the map, always privately; refused to anyone but the seat the button names."""
+        seat = seat_of(info, caller.user_id)
+        if press.arg(0) != str(seat):
+            raise fail("tmap.not_yours")
+        state = await self._running(info.game_id)
+        return await ticket_map_reply(info, state, seat, self.pictures, self._words(caller.locale))
 
     async def _board(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
         # the button answers privately (no channel spam), in the caller's language; /ttr board posts publicly
@@ -608,6 +616,7 @@ _PRESSES: dict[PressCode, Handler] = {
     PressCode.START: ManagerGameService._start,
     PressCode.ADD_AI: ManagerGameService._add_ai,
     PressCode.HAND: ManagerGameService._hand,
+    PressCode.TICKET_MAP: ManagerGameService._ticket_map,
     PressCode.BOARD: ManagerGameService._board,
     PressCode.STATUS: ManagerGameService._status,
     PressCode.OPEN: ManagerGameService._menu_press,

@@ -35,6 +35,11 @@ class FastPictures:
         self.words.append(("hand", words))
         return PNG
 
+    async def ticket_map(self, state: Any, seat: int, *, colorblind: bool = True, words: Any = None) -> bytes:
+        self.calls.append("ticket_map")
+        self.words.append(("ticket_map", words))
+        return PNG
+
     async def summary(self, state: Any, *, words: Any = None) -> bytes:
         self.calls.append("summary")
         return PNG
