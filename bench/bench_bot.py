@@ -7,6 +7,9 @@
    from the press to the Reply carrying the PNG (rendered in the pool), p50/p95.
 3. The event loop's lag while 20 games render at once: a 5 ms ticker measures how late it wakes while 20 turn
    messages are built concurrently (max and p99 of the lateness).
+4. A normal move's answer without its picture (pictures answered at once): each press of a whole turn (a claim
+   of the most useful route the seat can pay, else two cards), from the press to the built Reply, p50/p95.
+5. "My tickets on the map": the press to the private Reply carrying the ticket map PNG (render pool), p50/p95.
 
     python bench/bench_bot.py [--games 20] [--moves 200] [--workers N]
 """
@@ -22,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -33,7 +37,8 @@ from bot.play.pictures import PoolPictures  # noqa: E402
 from bot.play.press import Press, PressCode  # noqa: E402
 from bot.play.reply import Reply  # noqa: E402
 from bot.play.service import ManagerGameService  # noqa: E402
-from engine.actions import DrawBlind, KeepTickets  # noqa: E402
+from engine.actions import Action, ClaimRoute, DrawBlind, KeepTickets  # noqa: E402
+from engine.progress import routes_by_use  # noqa: E402
 from engine.rules import legal_actions  # noqa: E402
 from engine.state import SETUP  # noqa: E402
 
@@ -182,6 +187,71 @@ async def bench_loop_lag(svc: ManagerGameService, games: list[str]) -> tuple[lis
     return lags, wall
 
 
+class NoPictures:
+    """Pictures answered at once: what a move costs without drawing its picture."""
+
+    async def board(self, *args: Any, **kwargs: Any) -> bytes:
+        return b""
+
+    hand = ticket_map = summary = gif = board
+
+    def close(self) -> None:
+        return None
+
+
+async def bench_moves(svc: ManagerGameService, games: list[str], moves: int) -> list[float]:
+    """Each press of `moves` whole turns: the seat claims the first route of its Claim menu (ranked by use) when
+    it can pay one, else draws two cards from the deck; the pictures are not drawn."""
+    pool, svc.pictures = svc.pictures, NoPictures()
+    timings: list[float] = []
+    try:
+        for i in range(moves):
+            gid = games[i % len(games)]
+            channel = 1000 + games.index(gid)
+            for _ in range(3):
+                state = await svc._state(gid)
+                assert state is not None
+                if state.finished:
+                    break
+                user, seat = await current_user(svc, gid)
+                legal = legal_actions(state, seat)
+                claims = [a for a in legal if isinstance(a, ClaimRoute)]
+                if claims and state.pending.get(seat) is None:
+                    best = routes_by_use(state, seat, {a.route for a in claims})[0]
+                    choice: Action = next(a for a in claims if a.route == best)
+                else:
+                    choice = next((a for a in legal if a.kind == "draw_blind"), legal[0])
+                before = state.turn
+                token = f"t{len(state.history)}"
+                t = time.perf_counter()
+                await svc.press(
+                    Caller(GUILD, channel, user), Press(gid, PressCode.DO, token, (codec.encode(choice),))
+                )
+                timings.append(time.perf_counter() - t)
+                state = await svc._state(gid)
+                assert state is not None
+                if state.turn != before:
+                    break
+    finally:
+        svc.pictures = pool
+    return timings
+
+
+async def bench_ticket_maps(svc: ManagerGameService, games: list[str], n: int) -> list[float]:
+    timings: list[float] = []
+    for i in range(n):
+        gid = games[i % len(games)]
+        user = A if i % 2 == 0 else B
+        seat = 0 if user == A else 1
+        t = time.perf_counter()
+        reply = await svc.press(
+            Caller(GUILD, 1000 + games.index(gid), user), Press(gid, PressCode.TICKET_MAP, None, (str(seat),))
+        )
+        timings.append(time.perf_counter() - t)
+        assert reply.files and reply.ephemeral
+    return timings
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=20)
@@ -216,6 +286,16 @@ async def main() -> None:
         print(
             f"3. event-loop lag while {len(games)} games render at once ({wall:.2f} s wall): "
             f"max {max(lags) * 1e3:.1f} ms  p99 {pct(lags, 0.99) * 1e3:.1f} ms (target < 50 ms)"
+        )
+        moves = await bench_moves(svc, games, args.moves // 2)
+        print(
+            f"4. a normal move's answer without its picture: n={len(moves)} "
+            f"p50 {statistics.median(moves) * 1e3:.0f} ms  p95 {pct(moves, 0.95) * 1e3:.0f} ms (target < 150 ms)"
+        )
+        maps = await bench_ticket_maps(svc, games, max(2 * len(games), args.moves // 4))
+        print(
+            f"5. My tickets on the map (PNG in the render pool): n={len(maps)} "
+            f"p50 {statistics.median(maps) * 1e3:.0f} ms  p95 {pct(maps, 0.95) * 1e3:.0f} ms (target < 400 ms)"
         )
         await svc.close()
 
