@@ -23,7 +23,7 @@ from bot.manager.game_settings import GameSettings
 from bot.messages import Join, Message, Text
 from bot.play import chat, codec, labels, menus, overview, social
 from bot.play.advice import suggestion_reply
-from bot.play.confirm import confirm_claim
+from bot.play.confirm import confirm_claim, route_id
 from bot.play.contract import Caller, Messenger
 from bot.play.hand import hand_reply, ticket_map_reply
 from bot.play.lobby import lobby_reply
@@ -393,7 +393,14 @@ class ManagerGameService:
         info = await self._find(caller, game_id)
         state = await self._running(info.game_id)
         seat = check_turn(info, state, caller.user_id)
-        return confirm_claim(info, state, seat, route, color)
+        asked = confirm_claim(info, state, seat, route, color)
+        rid = route_id(state, route)
+        quick = None if color else menus.one_click(state, seat, "claim", rid)
+        if quick is not None:
+            prefs = await self._call(self.games_manager.player_prefs(caller.user_id, caller.guild_id))
+            if not prefs.confirm_claims:  # confirmation off and one way to pay: claimed at once
+                return await self._apply(caller, info, quick, turn_token(state, seat), edit=False)
+        return asked
 
     async def hand(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)

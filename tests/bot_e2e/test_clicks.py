@@ -3,11 +3,31 @@ the claim menu and `/ttr claim` ranked by use, one-click claims when confirmatio
 
 from __future__ import annotations
 
+import secrets
+
+import pytest
 from driver import Seen, components, follow_menu, is_ephemeral, public_messages, turn_buttons
 
 from bot.play import menus
 from engine.progress import routes_by_use
 from engine.rules import legal_actions
+
+SEED = 1  # a usa game whose first player can pay some route one way only, and another several ways
+
+
+class _Seeded:
+    """`secrets` for the game manager, with a fixed game seed (the deal decides which routes are payable how)."""
+
+    def __getattr__(self, name):  # type: ignore[no-untyped-def]
+        return getattr(secrets, name)
+
+    def randbits(self, k):  # type: ignore[no-untyped-def]
+        return SEED
+
+
+@pytest.fixture(autouse=True)
+def _seeded(monkeypatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setattr("bot.manager.games.secrets", _Seeded())
 
 
 class Clicks:
@@ -100,13 +120,14 @@ async def test_claim_confirmation_off_claims_a_one_payment_route_in_one_click(si
     by_route = {int(o["value"].rsplit("~", 1)[1]): o["value"] for o in select["options"]}
     quick = [r for r in by_route if menus.one_click(state, seat, "claim", r) is not None]
     asks = [r for r in by_route if menus.one_click(state, seat, "claim", r) is None]
-    if asks:  # several payments (or a tunnel): still the confirm step
-        shown = await player.select(menu.response, [by_route[asks[0]]], custom_id=select["custom_id"])
-        assert any(c.get("label") == "Confirm" for c in components(shown.response))
-        menu = shown
-        back = next(c for c in components(shown.response) if c.get("label") == "Back")
-        menu = await player.click(shown.response, custom_id=back["custom_id"])
-        select = next(c for c in components(menu.response) if c.get("type") == 3)
+    assert asks and quick  # the seed deals both kinds
+    # several payments (or a tunnel): still the confirm step
+    shown = await player.select(menu.response, [by_route[asks[0]]], custom_id=select["custom_id"])
+    assert any(c.get("label") == "Confirm" for c in components(shown.response))
+    menu = shown
+    back = next(c for c in components(shown.response) if c.get("label") == "Back")
+    menu = await player.click(shown.response, custom_id=back["custom_id"])
+    select = next(c for c in components(menu.response) if c.get("type") == 3)
     assert quick, "a fresh usa hand pays some grey or coloured route only one way"
     done = await player.select(menu.response, [by_route[quick[0]]], custom_id=select["custom_id"])
     assert "claimed" in done.response.content and not components(done.response)
@@ -136,3 +157,26 @@ async def test_draw_tickets_is_one_click_and_claim_autocomplete_ranks_by_use(sim
     assert is_ephemeral(drawn.response)
     assert "Keep at least" in drawn.response.content  # the tickets drawn, to keep: no empty "Draw ...:" menu
     assert any(c.get("custom_id", "").endswith(":keep:*") for c in components(drawn.response))
+
+
+async def test_slash_claim_with_confirmation_off_claims_a_one_payment_route_at_once(simcord_env, world):  # type: ignore[no-untyped-def]
+    guild, channel, alice, bob, carol = world
+    gid = await _started(simcord_env, channel, alice, bob)
+    service = simcord_env.bot.service
+    turn, player = await _turn(channel, (alice, bob))
+    state = await service._state(gid)
+    seat = next(s.seat for s in (await service._info(gid)).seats if s.user_id == player.id)
+    choices = await player.autocomplete(channel, "ttr claim", "route", "")
+    quick = [c for c in choices if menus.one_click(state, seat, "claim", int(c["value"])) is not None]
+    asks = [c for c in choices if menus.one_click(state, seat, "claim", int(c["value"])) is None]
+    assert asks and quick  # the seed deals both kinds
+    # confirmation is on by default: the confirm step, nothing claimed
+    shown = await player.slash(channel, "ttr claim", route=asks[0]["value"])
+    assert any(c.get("label") == "Confirm" for c in components(shown.response))
+    assert quick
+    shown = await player.slash(channel, "ttr claim", route=quick[0]["value"])
+    assert any(c.get("label") == "Confirm" for c in components(shown.response))  # on by default
+    await player.slash(channel, "ttr prefs", confirm_claims=False)
+    done = await player.slash(channel, "ttr claim", route=quick[0]["value"])
+    assert done.ephemeral and "claimed" in done.response.content
+    assert (await service._state(gid)).route_owner[int(quick[0]["value"])] == seat
