@@ -11,6 +11,7 @@ from driver import Seen, components, follow_menu, is_ephemeral, public_messages,
 from bot.play import menus
 from engine.progress import routes_by_use
 from engine.rules import legal_actions
+from maps import LOCOMOTIVE
 
 SEED = 1  # a usa game whose first player can pay some route one way only, and another several ways
 
@@ -180,3 +181,24 @@ async def test_slash_claim_with_confirmation_off_claims_a_one_payment_route_at_o
     done = await player.slash(channel, "ttr claim", route=quick[0]["value"])
     assert done.ephemeral and "claimed" in done.response.content
     assert (await service._state(gid)).route_owner[int(quick[0]["value"])] == seat
+
+
+async def test_a_face_up_locomotive_taken_first_ends_the_turn_in_one_click(simcord_env, world, monkeypatch):  # type: ignore[no-untyped-def]
+    guild, _channel, alice, bob, carol = world
+    service = simcord_env.bot.service
+    for seed in range(1, 60):  # a deal with a locomotive face up at the first turn
+        monkeypatch.setattr(__name__ + ".SEED", seed)
+        channel = guild.create_text_channel(f"games-{seed}")
+        gid = await _started(simcord_env, channel, alice, bob)
+        if LOCOMOTIVE in (await service._state(gid)).face_up:
+            break
+    else:
+        raise AssertionError("no deal with a face-up locomotive")
+    turn, player = await _turn(channel, (alice, bob))
+    menu = await player.click(turn, custom_id=_button(turn, "Draw cards")["custom_id"])
+    loco = next(c for c in components(menu.response) if c.get("label") == "Face-up locomotive")
+    done = await player.click(menu.response, custom_id=loco["custom_id"])
+    assert "locomotive" in done.response.content and not components(done.response)  # no second card asked
+    state = await service._state(gid)
+    seat = next(s.seat for s in (await service._info(gid)).seats if s.user_id == player.id)
+    assert state.current != seat and not state.pending
