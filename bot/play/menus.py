@@ -2,7 +2,10 @@
 
 Every menu lists `engine.rules.legal_actions` of the seat, filtered by the menu's category; a choice travels
 back as the action's code (`bot/play/codec.py`) with the turn token, so a menu of an earlier moment is
-refused as stale. Claims and stations go first through a route or city select, then to `confirm.py`.
+refused as stale. Claims and stations go first through a route or city select, then to `confirm.py`; the
+routes come ranked by use to the seat (`engine.progress.routes_by_use`). Fewer clicks: a one-payment claim skips
+the confirm step when the player turned claim confirmation off (`one_click`), and Draw tickets is drawn at once
+when there is no choice of decks (`only_action`).
 """
 
 from __future__ import annotations
