@@ -230,7 +230,7 @@ def _places(
 def one_click(state: GameState, seat: int, name: str, key: int) -> Action | None:
     """The claim of route `key` when it has one possible payment and no tunnel (whose revealed cards always
     ask): what a player who turned claim confirmation off gets at once. Otherwise None."""
-    if name != "claim" or state.board.routes[key].tunnel:
+    if name != "claim" or not 0 <= key < len(state.board.routes) or state.board.routes[key].tunnel:
         return None
     acts = [a for a in legal_actions(state, seat) if category_of(a, False) == name and group_key(a) == key]
     return acts[0] if len(acts) == 1 else None

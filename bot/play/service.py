@@ -21,7 +21,7 @@ from bot.config import Settings
 from bot.manager import Clock, GameInfo, GameManager, Outcome, Refused, turn_token
 from bot.manager.game_settings import GameSettings
 from bot.messages import Join, Message, Text
-from bot.play import chat, codec, labels, menus, overview, social
+from bot.play import chat, codec, completion, menus, overview, social
 from bot.play.advice import suggestion_reply
 from bot.play.confirm import confirm_claim, route_id
 from bot.play.contract import Caller, Messenger
@@ -35,12 +35,10 @@ from bot.play.reply import Choice, EmbedSpec, GameError, Reply
 from bot.play.seats import check_turn, seat_of
 from bot.play.turn import should_publish, turn_message
 from bot.storage import GameStatus, StorageError, open_repository
-from engine.actions import Action, ClaimRoute, KeepTickets
+from engine.actions import Action, KeepTickets
 from engine.ai.advice import suggest
-from engine.progress import routes_by_use
 from engine.rules import legal_actions
 from engine.state import GameState
-from maps import load_board, normalize_name
 from render.words import PictureWords
 
 log = logging.getLogger(__name__)
@@ -224,8 +222,7 @@ class ManagerGameService:
 
     async def _ticket_map(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
         """The caller's tickets on the map, always privately; refused to anyone but the seat the button names."""
-        seat = seat_of(info, caller.user_id)
-        if press.arg(0) != str(seat):
+        if press.arg(0) != str(seat := seat_of(info, caller.user_id)):
             raise fail("tmap.not_yours")
         state = await self._running(info.game_id)
         return await ticket_map_reply(info, state, seat, self.pictures, self._words(caller.locale))
@@ -253,17 +250,21 @@ class ManagerGameService:
             if name.startswith("draw"):  # a draw argument chosen (a warehouse): the cards for it
                 return menus.draw_cards_for(info, state, seat, _int(name[4:], -1), edit=True)
             key = _int(press.arg(1), -1)
-            quick = menus.one_click(state, seat, name, key) if 0 <= key < len(state.board.routes) else None
-            if quick is not None:
-                prefs = await self._call(self.games_manager.player_prefs(caller.user_id, caller.guild_id))
-                if not prefs.confirm_claims:  # the player turned claim confirmation off: one click
-                    return await self._apply(caller, info, quick, press.token or "")
+            quick = menus.one_click(state, seat, name, key)
+            if quick is not None and await self._claims_at_once(caller):
+                return await self._apply(caller, info, quick, press.token or "")
             return menus.payments(info, state, seat, name, key, edit=True)
         page = _int(press.arg(1), 0)
         only = menus.only_action(state, seat, name) if press.code == PressCode.OPEN else None
         if only is not None:  # Draw tickets: drawn at once, the tickets to keep come back privately
             return await self._apply(caller, info, only, press.token or "", edit=False)
         return menus.menu(info, state, seat, name or "decide", page, edit=press.code == PressCode.MENU)
+
+    async def _claims_at_once(self, caller: Caller) -> bool:
+        """Whether the caller turned claim confirmation off: a one-payment claim then skips its Confirm."""
+        return not (
+            await self._call(self.games_manager.player_prefs(caller.user_id, caller.guild_id))
+        ).confirm_claims
 
     async def _suggest(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
         """The normal AI's move for the caller's seat, privately (games with the `hints` setting on)."""
@@ -290,8 +291,7 @@ class ManagerGameService:
     async def _apply(
         self, caller: Caller, info: GameInfo, chosen: Action, token: str, *, edit: bool = True
     ) -> Reply:
-        """Apply the chosen action: the manager checks the game, the seat and the turn token. `edit`: the answer
-        replaces the private menu pressed (not so for a button of the public turn message)."""
+        """Apply the chosen action (the manager checks game, seat and turn token); `edit`: replace the menu."""
         seat = seat_of(info, caller.user_id)
         try:
             outcome: Outcome = await self.games_manager.act(
@@ -393,14 +393,10 @@ class ManagerGameService:
         info = await self._find(caller, game_id)
         state = await self._running(info.game_id)
         seat = check_turn(info, state, caller.user_id)
-        asked = confirm_claim(info, state, seat, route, color)
-        rid = route_id(state, route)
-        quick = None if color else menus.one_click(state, seat, "claim", rid)
-        if quick is not None:
-            prefs = await self._call(self.games_manager.player_prefs(caller.user_id, caller.guild_id))
-            if not prefs.confirm_claims:  # confirmation off and one way to pay: claimed at once
-                return await self._apply(caller, info, quick, turn_token(state, seat), edit=False)
-        return asked
+        quick = None if color else menus.one_click(state, seat, "claim", route_id(state, route))
+        if quick is not None and await self._claims_at_once(caller):
+            return await self._apply(caller, info, quick, turn_token(state, seat), edit=False)
+        return confirm_claim(info, state, seat, route, color)
 
     async def hand(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)
@@ -576,44 +572,9 @@ class ManagerGameService:
     async def complete(
         self, caller: Caller, *, field: str, current: str, game_id: str | None = None
     ) -> list[Choice]:
-        needle = normalize_name(current or "")
-        if field == "setting":
-            return [Choice(n, n) for n in GameSettings.names() if needle in n][: chat.MAX_OPTIONS]
-        if field == "game":
-            ids = await self.games_manager.games_of(caller.user_id)
-            out = []
-            for gid in ids[: chat.MAX_OPTIONS]:
-                info = await self._info(gid)
-                if info.guild_id == caller.guild_id and needle in normalize_name(f"{gid} {info.board}"):
-                    out.append(Choice(f"{gid} · {load_board(info.board).name}", gid))
-            return out
-        if field == "route":
-            try:
-                info = await self._find(caller, game_id)
-            except GameError:
-                return []
-            state = await self._state(info.game_id)
-            seat = next((s.seat for s in info.seats if s.user_id == caller.user_id), None)
-            if state is None or seat is None or seat not in info.to_act:
-                return []
-            # ranked as the Claim menu ranks them: on the seat's open tickets' cheapest paths first, then by points
-            routes = routes_by_use(
-                state, seat, {a.route for a in legal_actions(state, seat) if isinstance(a, ClaimRoute)}
-            )
-            out = []
-            for rid in routes:
-                name = labels.route_text(state, rid)
-                cities = (
-                    state.board.cities[c].name for c in (state.board.routes[rid].a, state.board.routes[rid].b)
-                )
-                if (
-                    not needle
-                    or any(needle in normalize_name(c) for c in cities)
-                    or needle in normalize_name(name)
-                ):
-                    out.append(Choice(name, str(rid)))
-            return out[: chat.MAX_OPTIONS]
-        return []
+        return await completion.complete(
+            self.games_manager, caller, field, current, lambda: self._find(caller, game_id)
+        )
 
 
 #: What each press does (`bot/play/press.py` has the table of what each asks for).

@@ -1,0 +1,64 @@
+"""What the slash commands' autocompletes offer: settings, the caller's games, and the routes the caller can
+claim now, ranked as the Claim menu ranks them (`engine.progress.routes_by_use`) and found from any part of either
+city name."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.manager import GameInfo, GameManager, Refused
+from bot.manager.game_settings import GameSettings
+from bot.play import chat, labels
+from bot.play.contract import Caller
+from bot.play.reply import Choice, GameError
+from bot.storage import StorageError
+from engine.actions import ClaimRoute
+from engine.progress import routes_by_use
+from engine.rules import legal_actions
+from engine.state import GameState
+from maps import load_board, normalize_name
+
+
+async def complete(
+    manager: GameManager, caller: Caller, field: str, current: str, find: Callable[[], Awaitable[GameInfo]]
+) -> list[Choice]:
+    """The choices for `field` as typed so far; `find` names the game of the command (or of the channel)."""
+    needle = normalize_name(current or "")
+    if field == "setting":
+        return [Choice(n, n) for n in GameSettings.names() if needle in n][: chat.MAX_OPTIONS]
+    if field == "game":
+        out = []
+        for gid in (await manager.games_of(caller.user_id))[: chat.MAX_OPTIONS]:
+            try:
+                info = await manager.game_info(gid)
+            except (Refused, StorageError):
+                continue
+            if info.guild_id == caller.guild_id and needle in normalize_name(f"{gid} {info.board}"):
+                out.append(Choice(f"{gid} · {load_board(info.board).name}", gid))
+        return out
+    if field == "route":
+        try:
+            info = await find()
+        except GameError:
+            return []
+        state = await manager.state_of(info.game_id)
+        seat = next((s.seat for s in info.seats if s.user_id == caller.user_id), None)
+        if state is None or seat is None or seat not in info.to_act:
+            return []
+        return route_choices(state, seat, needle)
+    return []
+
+
+def route_choices(state: GameState, seat: int, needle: str) -> list[Choice]:
+    """The routes `seat` can claim now whose cities (either, any part) or label hold `needle`, most useful first."""
+    board = state.board
+    claimable = {a.route for a in legal_actions(state, seat) if isinstance(a, ClaimRoute)}
+    out = []
+    for rid in routes_by_use(state, seat, claimable):
+        name = labels.route_text(state, rid)
+        cities = (board.cities[c].name for c in (board.routes[rid].a, board.routes[rid].b))
+        if any(needle in normalize_name(c) for c in cities) or needle in normalize_name(name):
+            out.append(Choice(name, str(rid)))
+            if len(out) == chat.MAX_OPTIONS:
+                break
+    return out
