@@ -45,10 +45,13 @@ from .base import (
     Unset,
     VersionConflict,
 )
+from .cluster import ClusterStatus, ProcessBeat
 from .url import DatabaseURL, parse_database_url, redact_url
 
 __all__ = [
     "CLOSED_STATUSES",
+    "ClusterStatus",
+    "ProcessBeat",
     "OPEN_STATUSES",
     "UNSET",
     "ActionRecord",

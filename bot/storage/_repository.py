@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any, ClassVar, Self
 
 from . import _common as c
+from ._cluster import ClusterQueries
 from ._dialect import Dialect, Row, Tx
 from ._social import SocialQueries, rate_game
 from .base import (
@@ -94,7 +95,7 @@ def _status_sets(status: str | None, now: Any) -> tuple[list[str], list[Any]]:
     return ["status = ?", "finished_at = NULL"], [status]
 
 
-class SQLRepository(SocialQueries, ABC):
+class SQLRepository(SocialQueries, ClusterQueries, ABC):
     """:class:`~bot.storage.base.GameRepository` on any database with a :class:`Dialect`; a backend
     adds its connections (:meth:`connect`, :meth:`close`), :meth:`_write` and :meth:`_read`."""
 

@@ -16,7 +16,10 @@ import enum
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from .cluster import ClusterStatus, ProcessBeat
 
 JSONDict = dict[str, Any]
 
@@ -493,6 +496,28 @@ class GameRepository(Protocol):
     async def due_timers(self, now: datetime | None = None, *, limit: int = 100) -> list[Timer]: ...
 
     async def next_timer_due(self) -> datetime | None: ...
+
+    # several processes over one database (bot/storage/_cluster.py)
+
+    async def claim_due_timers(
+        self, owner: str, now: datetime | None = None, *, lease: float = 30.0, limit: int = 100
+    ) -> list[Timer]: ...
+
+    async def release_timer(self, timer_id: int, owner: str) -> bool: ...
+
+    async def next_timer_servable(self) -> datetime | None: ...
+
+    async def game_version(self, game_id: str) -> int | None: ...
+
+    async def beat(self, process: ProcessBeat) -> None: ...
+
+    async def forget_process(self, process_id: str, *, release_claims: bool = True) -> None: ...
+
+    async def processes_seen(self, since: datetime) -> list[ProcessBeat]: ...
+
+    async def cluster_status(
+        self, now: datetime | None = None, *, seen_within: float = 60.0
+    ) -> ClusterStatus: ...
 
     async def timers_for_game(self, game_id: str, kind: str | None = None) -> list[Timer]: ...
 
