@@ -31,6 +31,7 @@ from typing import Any
 
 from bot.manager.ai import AIChooser
 from bot.manager.clock import Clock, SystemClock
+from bot.manager.cluster import Heartbeat, Member
 from bot.manager.events import GameEvent, private_events, turn_token
 from bot.manager.game_settings import AI_LEVELS, GameSettings, SettingError
 from bot.manager.moves import Collector, Moves
@@ -73,13 +74,20 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
         ai_budget_ms: int | None = None,
         owns_repo: bool = False,
         max_sleep: float = 300.0,
+        member: Member | None = None,
     ) -> None:
         self.clock: Clock = clock or SystemClock()
         self._store = GameStore(repo, self.clock, cache_size=cache_size, retry_delays=retry_delays)
         self._moves = Moves(self._store, self.clock, ai=ai, ai_budget_ms=ai_budget_ms)
         self._timers = TurnTimers(
-            self._store, self._moves, self.clock, notifier or NullNotifier(), max_sleep=max_sleep
+            self._store,
+            self._moves,
+            self.clock,
+            notifier or NullNotifier(),
+            max_sleep=max_sleep,
+            member=member,
         )
+        self._heartbeat: Heartbeat | None = None
         self._owns_repo = owns_repo
 
     @property
@@ -99,9 +107,20 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
         if dispatcher:
             self._timers.start()
 
+    async def join_cluster(self, *, shard_ids: str, shard_count: int | None, every: float = 10.0) -> None:
+        """Write this process's heartbeat row (its shards) now and every ``every`` seconds until closed."""
+        member = self._timers.member
+        member.shard_ids, member.shard_count = shard_ids, shard_count
+        if self._heartbeat is None:
+            self._heartbeat = Heartbeat(self._store.repo, member, self.clock, every=every)
+            await self._heartbeat.start()
+
     async def close(self) -> None:
-        """Stop the dispatcher (and close the repository when the manager owns it)."""
+        """Stop the dispatcher and the heartbeat (and close the repository when the manager owns it)."""
         await self._timers.stop()
+        heartbeat, self._heartbeat = self._heartbeat, None
+        if heartbeat is not None:
+            await heartbeat.stop()
         if self._owns_repo:
             await self._store.repo.close()
 

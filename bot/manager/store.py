@@ -293,6 +293,9 @@ class GameStore:
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_size = max(1, cache_size)
         self._retry_delays = tuple(retry_delays)
+        #: other processes may write the same games (PostgreSQL): a cached game is served only after a cheap
+        #: ``SELECT version`` says it is still the newest; on SQLite this process is the only writer
+        self.check_versions = getattr(getattr(type(repo), "dialect", None), "name", "") == "postgres"
 
     async def learn_open_games(self) -> None:
         """The ids of the open games (lazily: no game is loaded)."""
@@ -321,8 +324,15 @@ class GameStore:
         """The cached game, or the stored one (then cached)."""
         game = self._cache.get(game_id)
         if game is not None:
-            self._cache.move_to_end(game_id)
-            return game
+            if (
+                not self.check_versions
+                or await self.storage(lambda: self.repo.game_version(game_id)) == game.version
+            ):
+                if self._cache.get(game_id) is game:  # (a concurrent reader may have replaced it meanwhile)
+                    self._cache.move_to_end(game_id)
+                return game
+            if self._cache.get(game_id) is game:
+                self.evict(game_id)  # another process wrote it (or deleted it): load the stored one
         try:
             rec = await self.storage(lambda: self.repo.load_game(game_id))
         except GameNotFound:
@@ -360,7 +370,13 @@ class GameStore:
         """Write a change of the game's timer rows alone (no change of the game itself)."""
         if not change:
             return
-        added = await self.storage(lambda: self.repo.change_timers(game.id, change))
+        try:  # under the version guard: a copy older than the stored game (another process moved it) writes nothing
+            added = await self.storage(
+                lambda: self.repo.change_timers(game.id, change, expected_version=game.version)
+            )
+        except (VersionConflict, GameNotFound):
+            self.evict(game.id)
+            raise
         game.adopt_timers(change, added, self.clock.now())
         if change.add:
             self.on_timers_written()

@@ -30,6 +30,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from bot.manager.clock import Clock
+from bot.manager.cluster import Member
 from bot.manager.moves import Collector, Moves
 from bot.manager.read import Outcome, outcome_of
 from bot.manager.refusals import Refused
@@ -45,6 +46,7 @@ from bot.manager.store import (
 from bot.storage import (
     GameStatus,
     NewTimer,
+    StorageBroken,
     StorageError,
     StorageUnavailable,
     Timer,
@@ -91,9 +93,20 @@ class TurnTimers:
     """The timer rows of the games in `store`, the moves they trigger (through `moves`) and the dispatcher."""
 
     def __init__(
-        self, store: GameStore, moves: Moves, clock: Clock, notifier: Notifier, *, max_sleep: float = 300.0
+        self,
+        store: GameStore,
+        moves: Moves,
+        clock: Clock,
+        notifier: Notifier,
+        *,
+        max_sleep: float = 300.0,
+        member: Member | None = None,
     ) -> None:
         self._store = store
+        #: who claims the rows this dispatcher serves, and for how long
+        self.member = member or Member()
+        if store.check_versions:  # other processes: look again at least once per lease (their dead claims)
+            max_sleep = min(max_sleep, self.member.lease)
         store.on_timers_written = self._poke
         self._moves = moves
         self._clock = clock
@@ -159,12 +172,25 @@ class TurnTimers:
         """Serve every timer due by the clock now (the dispatcher calls this; tests may too). Returns how many
         were handled."""
         repo = self._store.repo
-        due = await repo.due_timers(self._clock.now(), limit=limit)
+        owner = self.member.process_id
+        # claimed for a lease: no other process serves these rows meanwhile (the change that serves a row
+        # replaces or deletes it; a row this process cannot serve is served by anyone once the lease ends)
+        try:
+            due = await repo.claim_due_timers(owner, self._clock.now(), lease=self.member.lease, limit=limit)
+        except StorageBroken as exc:  # the rows stay, to be served once the database is fixed
+            log.error("storage cannot be used: %s. %s", exc, exc.advice)
+            raise StorageUnavailable(str(exc)) from exc
         for timer in due:
             try:
                 await self._fire(timer)
             except StorageUnavailable:
                 raise
+            except (
+                VersionConflict
+            ):  # another process changed the game meanwhile: served again, from its state
+                self._store.evict(timer.game_id)
+                with contextlib.suppress(StorageError):
+                    await repo.release_timer(timer.id, owner)
             except Refused as exc:
                 if exc.code in ("storage", "storage_unavailable"):  # the row stays: it is served later
                     raise StorageUnavailable(str(exc)) from exc
@@ -342,7 +368,7 @@ class TurnTimers:
                 self._woken = False
                 if await self.run_due():
                     continue
-                nxt = await self._store.repo.next_timer_due()
+                nxt = await self._store.repo.next_timer_servable()
                 timeout = self._max_sleep
                 if nxt is not None:
                     timeout = min(timeout, max(0.0, (nxt - self._clock.now()).total_seconds()))

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from . import _common as c
 from ._dialect import Dialect, Row, Tx
-from .base import Timer
+from .base import GameNotFound, Timer, VersionConflict
 from .cluster import ClusterStatus, ProcessBeat
 
 _TIMER_COLUMNS = "id, game_id, kind, due_at, payload, created_at"
@@ -87,6 +87,15 @@ class ClusterQueries:
         """The stored version of a game (None: no such game): is a cached copy still the newest?"""
         rows = await self._read("SELECT version FROM games WHERE id = ?", (game_id,))
         return int(rows[0]["version"]) if rows else None
+
+    async def _check_version(self, tx: Tx, game_id: str, expected: int) -> None:
+        """Inside a write: the game is at ``expected`` (its row locked until the commit on PostgreSQL)."""
+        lock = " FOR UPDATE" if self.dialect.name == "postgres" else ""
+        rows = await tx.fetch(f"SELECT version FROM games WHERE id = ?{lock}", (game_id,))
+        if not rows:
+            raise GameNotFound(game_id)
+        if int(rows[0]["version"]) != expected:
+            raise VersionConflict(game_id, expected, int(rows[0]["version"]))
 
     # ------------------------------------------------------------------ heartbeat rows
 

@@ -471,12 +471,16 @@ class SQLRepository(SocialQueries, ClusterQueries, ABC):
             added.append(Timer(int(rows[0]["id"]), game_id, new.kind, due, payload, created))
         return added
 
-    async def change_timers(self, game_id: str, change: TimerChange) -> list[Timer]:
+    async def change_timers(
+        self, game_id: str, change: TimerChange, *, expected_version: int | None = None
+    ) -> list[Timer]:
         if not change:
             return []
         now_db = self.dialect.time_to_db(self._now())
         try:
             async with self._write("change timers") as tx:
+                if expected_version is not None:
+                    await self._check_version(tx, game_id, expected_version)
                 return await self._write_timers(tx, game_id, change, now_db)
         except StorageError as exc:
             if isinstance(exc.__cause__, self.dialect.missing_game):

@@ -525,9 +525,13 @@ class GameRepository(Protocol):
 
     async def delete_timers(self, game_id: str, kind: str | None = None) -> int: ...
 
-    async def change_timers(self, game_id: str, change: TimerChange) -> list[Timer]:
+    async def change_timers(
+        self, game_id: str, change: TimerChange, *, expected_version: int | None = None
+    ) -> list[Timer]:
         """Apply ``change`` to the game's timer rows in one transaction; returns the rows inserted. Raises
-        GameNotFound (nothing written) when there is no such game and rows were to be inserted."""
+        GameNotFound (nothing written) when there is no such game and rows were to be inserted; with
+        ``expected_version``, VersionConflict (nothing written) when the game is not at that version (a
+        process that decided from an older copy writes nothing)."""
         ...
 
     # results and stats ---------------------------------------------------

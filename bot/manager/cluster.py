@@ -1,0 +1,91 @@
+"""This process among the bot processes that share one database: its identity (the owner of the timer rows it
+claims), how long a claim lasts, and its heartbeat row (``ttr cluster-status`` reads them).
+
+On PostgreSQL several processes may run, each with its own Discord shards; any of them may change any game
+(the version guard and a version check on every cached read keep them right) and each due timer row is served
+by exactly one of them (claimed with a lease, ``bot/storage/_cluster.py``). A process killed with its claims
+loses them when their lease ends; another process serves them then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bot.manager.clock import Clock
+from bot.storage import GameRepository, ProcessBeat, StorageError
+
+log = logging.getLogger(__name__)
+
+#: how long a claimed timer row is this process's; a dead process's rows are served by another after it
+DEFAULT_LEASE = 30.0
+
+
+def new_process_id() -> str:
+    """Unique among processes that ever ran: host, pid and a random part (a pid is reused after a restart)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+
+
+@dataclass(slots=True)
+class Member:
+    """This process's identity and lease length; ``shard_ids`` as shown ("all", "0-3")."""
+
+    process_id: str = field(default_factory=new_process_id)
+    lease: float = DEFAULT_LEASE
+    shard_ids: str = "all"
+    shard_count: int | None = None
+    started_at: datetime | None = None
+
+    def beat_row(self, now: datetime) -> ProcessBeat:
+        return ProcessBeat(
+            self.process_id,
+            socket.gethostname(),
+            os.getpid(),
+            self.shard_ids,
+            self.shard_count,
+            self.started_at or now,
+            now,
+        )
+
+
+class Heartbeat:
+    """Writes this process's heartbeat row every ``every`` seconds until stopped; on a clean stop the row goes
+    and this process's claims are given back at once."""
+
+    def __init__(self, repo: GameRepository, member: Member, clock: Clock, *, every: float = 10.0) -> None:
+        self._repo = repo
+        self.member = member
+        self._clock = clock
+        self._every = every
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self.member.started_at = self.member.started_at or self._clock.now()
+        await self._repo.beat(self.member.beat_row(self._clock.now()))
+        self._task = asyncio.create_task(self._loop(), name="ttr-heartbeat")
+
+    async def _loop(self) -> None:
+        while True:
+            await asyncio.sleep(self._every)
+            try:
+                await self._repo.beat(self.member.beat_row(self._clock.now()))
+            except StorageError as exc:
+                log.warning("heartbeat not written (%s); retrying", exc)
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is None:
+            return
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        try:
+            await self._repo.forget_process(self.member.process_id)
+        except StorageError as exc:
+            log.warning("heartbeat row not removed (%s); it ages out", exc)
