@@ -41,6 +41,10 @@ class Settings:
     default_locale: str = "en"
     sync_commands: bool = True
     lobby_threads: bool = True  # /ttr new opens each game in a new thread of the channel when permitted
+    #: Discord gateway shards: how many in all (None: one process runs Discord's recommended number, all of
+    #: them) and which this process runs (None: all of ``shard_count``). Several processes need PostgreSQL.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
     # Environment variable for each field (the field name upper-cased).
     @staticmethod
@@ -66,10 +70,36 @@ class Settings:
             if raw is None or raw.strip() == "":
                 continue
             kwargs[f.name] = _parse(f.name, raw.strip())
-        return cls(**kwargs)
+        settings = cls(**kwargs)
+        settings.check_shards()
+        return settings
 
     def with_overrides(self, **changes: Any) -> Settings:
         return replace(self, **changes)
+
+    def check_shards(self) -> None:
+        """Raise SettingsError when SHARD_IDS and SHARD_COUNT do not fit together."""
+        if self.shard_ids is None:
+            return
+        if self.shard_count is None:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT (how many shards in all, across every process)")
+        wrong = [i for i in self.shard_ids if i >= self.shard_count]
+        if wrong:
+            raise SettingsError(
+                f"SHARD_IDS {format_shards(self.shard_ids)}: shard ids go from 0 to SHARD_COUNT - 1 "
+                f"({self.shard_count - 1}), got {', '.join(map(str, wrong))}"
+            )
+
+    @property
+    def runs_every_shard(self) -> bool:
+        """Whether this process runs every shard (no other process is needed)."""
+        return self.shard_ids is None or set(self.shard_ids) == set(range(self.shard_count or 0))
+
+    def shards_text(self) -> str:
+        """This process's shards as an operator reads them: "all", "all 4", "0-3 of 8"."""
+        if self.shard_ids is None:
+            return "all" if self.shard_count is None else f"all {self.shard_count}"
+        return f"{format_shards(self.shard_ids)} of {self.shard_count}"
 
     @property
     def log_level_number(self) -> int:
@@ -97,8 +127,50 @@ def max_render_workers() -> int:
     return max(2, cpus)
 
 
+def parse_shard_ids(raw: str) -> tuple[int, ...]:
+    """``0-3`` / ``0,2,4`` / ``0-3,8`` -> the shard ids, sorted and without repeats; ValueError otherwise."""
+    ids: set[int] = set()
+    for part in raw.replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ValueError(f"expected shard ids like 0-3 or 0,2,4, got {raw!r}")
+        low, high = int(first), int(last) if dash else int(first)
+        if high < low:
+            raise ValueError(f"range {part} goes backwards")
+        ids.update(range(low, high + 1))
+    return tuple(sorted(ids))
+
+
+def format_shards(ids: tuple[int, ...]) -> str:
+    """The shortest ``0-3,6`` text for sorted shard ids."""
+    parts: list[str] = []
+    start = prev = ids[0] if ids else 0
+    for i in [*ids[1:], None]:
+        if i is not None and i == prev + 1:
+            prev = i
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if i is not None:
+            start = prev = i
+    return ",".join(parts) if ids else ""
+
+
+def parse_setting(name: str, raw: str) -> Any:
+    """One field's value from its text (a command-line override); SettingsError names the variable."""
+    return _parse(name, raw.strip())
+
+
 def _parse(name: str, raw: str) -> Any:
     env = Settings.env_name(name)
+    if name == "shard_count":
+        if not raw.isdigit() or int(raw) < 1:
+            raise SettingsError(f"{env} must be a whole number of shards, 1 or more, got {raw!r}")
+        return int(raw)
+    if name == "shard_ids":
+        try:
+            return parse_shard_ids(raw)
+        except ValueError as exc:
+            raise SettingsError(f"{env}: {exc}") from None
     if name == "test_guild_id":
         if not raw.isdigit():
             raise SettingsError(f"{env} must be a server (guild) id made of digits, got {raw!r}")

@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.config import Settings
+from bot.config import Settings, format_shards
 from bot.discord.checks import caller
 from bot.discord.components import DYNAMIC_ITEMS, check_game_place, is_known, is_ours
 from bot.discord.language import CatalogTranslator, tr
@@ -77,12 +77,24 @@ class TTRBot(commands.Bot):
         self.messenger = DiscordMessenger(self, self.catalog, self.config.default_locale)
         await self.service.start(self.messenger)
         self._service_started = True
+        await self._join_cluster()
         await self.tree.set_translator(CatalogTranslator(self.catalog))
         for extension in INITIAL_EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.config.sync_commands:
             await self.sync_commands()
+
+    async def _join_cluster(self) -> None:
+        """Write this process's heartbeat row (its shards), when the service runs on the game manager."""
+        manager = getattr(self.service, "manager", None)
+        join = getattr(manager, "join_cluster", None)
+        if join is None:
+            return
+        ids = self.config.shard_ids
+        await join(
+            shard_ids="all" if ids is None else format_shards(ids), shard_count=self.config.shard_count
+        )
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         guild_id = self.config.test_guild_id
@@ -110,7 +122,13 @@ class TTRBot(commands.Bot):
 
     async def on_ready(self) -> None:
         assert self.user is not None
-        log.info("ready as %s (id %s) in %d servers", self.user, self.user.id, len(self.guilds))
+        log.info(
+            "ready as %s (id %s) in %d servers, shards %s",
+            self.user,
+            self.user.id,
+            len(self.guilds),
+            self.config.shards_text(),
+        )
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer a press on one of our buttons whose id no template accepts any more (old format)."""
@@ -138,8 +156,21 @@ class TTRBot(commands.Bot):
                     log.exception("game service did not close cleanly")
 
 
+class ShardedTTRBot(TTRBot, commands.AutoShardedBot):
+    """The same bot running the shards ``SHARD_IDS`` of ``SHARD_COUNT`` (discord.py's AutoShardedBot: one
+    gateway connection per shard, in this process); other processes run the other shards on the same
+    PostgreSQL database."""
+
+
 def create_bot(
     settings: Settings | None = None, *, service: GameService | None = None, **options: Any
 ) -> TTRBot:
-    """Build the bot; nothing touches the network until it is started."""
-    return TTRBot(settings or Settings(), service=service, **options)
+    """Build the bot; nothing touches the network until it is started. With SHARD_COUNT (and SHARD_IDS) it is
+    sharded (:class:`ShardedTTRBot`); without, one gateway connection as Discord gives a bot by default."""
+    settings = settings or Settings()
+    if settings.shard_count is None:
+        return TTRBot(settings, service=service, **options)
+    options.setdefault("shard_count", settings.shard_count)
+    if settings.shard_ids is not None:
+        options.setdefault("shard_ids", list(settings.shard_ids))
+    return ShardedTTRBot(settings, service=service, **options)

@@ -8,23 +8,34 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import socket
 import sys
 from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import discord
 
-from bot.config import Settings, SettingsError
+from bot.config import Settings, SettingsError, parse_setting
 from bot.discord.app import create_bot
 from bot.play.contract import GameService
-from bot.storage import StorageBroken, StorageError, check_database_file, open_repository, parse_database_url
+from bot.storage import (
+    ProcessBeat,
+    StorageBroken,
+    StorageError,
+    check_database_file,
+    open_repository,
+    parse_database_url,
+)
 
 log = logging.getLogger("bot")
 
 EXIT_CONFIG = 2
 EXIT_BUG = 1
+#: a heartbeat row younger than this is a bot process still running (they beat every 10 s)
+SQLITE_SEEN_WITHIN = 30.0
 
 
 class StartupError(RuntimeError):
@@ -97,6 +108,37 @@ def check_token(settings: Settings) -> None:
         )
 
 
+def check_shards(settings: Settings) -> None:
+    """Several processes share the work only through PostgreSQL: shard settings that leave shards to other
+    processes are refused on SQLite (a file has one writer process)."""
+    if settings.runs_every_shard or parse_database_url(settings.database_url).backend != "sqlite":
+        return
+    raise StartupError(
+        f"SHARD_IDS/SHARD_COUNT ({settings.shards_text()}) leave the other shards to other bot processes, and "
+        f"several processes need PostgreSQL: DATABASE_URL {settings.redacted_database_url()} is an SQLite file, "
+        "which only one process may use. Set DATABASE_URL=postgresql://..., or run every shard in this one "
+        "process (remove SHARD_IDS)."
+    )
+
+
+def others_on_sqlite(beats: Iterable[ProcessBeat]) -> list[ProcessBeat]:
+    """The processes of recent heartbeat rows still alive (on this host, a row of a dead pid is left over)."""
+    here = socket.gethostname()
+    alive = []
+    for beat in beats:
+        if beat.host == here:
+            try:
+                os.kill(beat.pid, 0)
+            except ProcessLookupError:
+                continue
+            except PermissionError:
+                pass
+            if beat.pid == os.getpid():
+                continue
+        alive.append(beat)
+    return alive
+
+
 def check_database(settings: Settings, *, timeout: float = 3.0) -> None:
     """Fail early and clearly when the database cannot be reached (no credentials in the message)."""
     shown = settings.redacted_database_url()
@@ -133,8 +175,17 @@ def open_database(settings: Settings) -> None:
     shown = settings.redacted_database_url()
 
     async def probe() -> None:
-        async with open_repository(settings.database_url):
-            pass
+        async with open_repository(settings.database_url) as repo:
+            if parse_database_url(settings.database_url).backend != "sqlite":
+                return
+            since = datetime.now(UTC) - timedelta(seconds=SQLITE_SEEN_WITHIN)
+            others = others_on_sqlite(await repo.processes_seen(since))
+            if others:
+                raise StartupError(
+                    f"DATABASE_URL {shown}: another bot process uses this SQLite file ({others[0].process_id}, "
+                    f"seen {others[0].last_seen:%H:%M:%S} UTC); an SQLite file has one bot process. Stop it "
+                    "first, or move to PostgreSQL to run several processes."
+                )
 
     try:
         asyncio.run(probe())
@@ -185,7 +236,13 @@ def explain_startup_error(exc: BaseException) -> str | None:
     return None
 
 
-def run_bot(settings: Settings | None = None, *, database_url: str | None = None) -> int:
+def run_bot(
+    settings: Settings | None = None,
+    *,
+    database_url: str | None = None,
+    shard_ids: str | None = None,
+    shard_count: str | None = None,
+) -> int:
     """Run the bot until stopped; returns the process exit status (0 normal, 1 a bug, 2 start-up problem).
 
     Without `settings`, they are read from the environment here, so a bad value ends in one line too;
@@ -194,6 +251,11 @@ def run_bot(settings: Settings | None = None, *, database_url: str | None = None
         settings = settings or Settings.from_env()
         if database_url:
             settings = settings.with_overrides(database_url=database_url)
+        if shard_count:
+            settings = settings.with_overrides(shard_count=parse_setting("shard_count", shard_count))
+        if shard_ids:
+            settings = settings.with_overrides(shard_ids=parse_setting("shard_ids", shard_ids))
+        settings.check_shards()
     except SettingsError as exc:
         setup_logging()
         log.error("configuration problem: %s", exc)
@@ -201,10 +263,12 @@ def run_bot(settings: Settings | None = None, *, database_url: str | None = None
     setup_logging(settings.log_level, secrets=settings.secrets())
     try:
         check_token(settings)
+        check_shards(settings)
         check_database(settings)
         open_database(settings)
         log.info(
-            "starting: database %s, test guild %s, locale %s",
+            "starting: shards %s, database %s, test guild %s, locale %s",
+            settings.shards_text(),
             settings.redacted_database_url(),
             settings.test_guild_id or "none (global commands)",
             settings.default_locale,
