@@ -1,0 +1,230 @@
+"""Several real OS processes over one PostgreSQL database (issue 17): moves raced on the same games, due work
+spread over two processes, and a process killed with ``kill -9`` while it holds leases and acknowledges moves.
+
+The processes are ``tests/cluster/worker.py``; this test sets the games up through a manager of its own and
+checks the database and the workers' notification log afterwards. Leases are short (2 s) to keep it quick."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from manager_helpers import random_ai, started_game
+from pg_schema import fresh_pg_schema
+
+from bot.i18n import default_catalog
+from bot.manager import GameManager
+from bot.manager.store import TURN_TIMER
+from bot.storage import GameRepository, NewTimer, TimerChange, open_repository
+from engine.record import replay
+
+WORKER = Path(__file__).with_name("worker.py")
+LEASE = 2.0
+
+
+@pytest.fixture
+async def pg_url() -> AsyncIterator[str]:
+    async with fresh_pg_schema() as (url, _schema):
+        async with open_repository(url):  # migrated once here, not raced by the workers
+            pass
+        yield url
+
+
+def spawn(*args: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "TTR_PURE_PYTHON": os.environ.get("TTR_PURE_PYTHON", "")}
+    return subprocess.Popen(
+        [sys.executable, str(WORKER), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+async def read_until(proc: subprocess.Popen[str], key: str, timeout: float = 30.0) -> dict[str, Any]:
+    """The first line of the worker's report that has `key` (lines before it are dropped)."""
+    assert proc.stdout is not None
+    loop = asyncio.get_running_loop()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = await asyncio.wait_for(
+            loop.run_in_executor(None, proc.stdout.readline), deadline - time.monotonic()
+        )
+        if not line:
+            raise AssertionError(f"worker ended: {proc.stderr.read() if proc.stderr else ''}")
+        report = json.loads(line)
+        if key in report:
+            return report
+    raise AssertionError(f"no {key!r} from the worker in {timeout} s")
+
+
+def reports(proc: subprocess.Popen[str], timeout: float = 120.0) -> list[dict[str, Any]]:
+    out, err = proc.communicate(timeout=timeout)
+    assert proc.returncode == 0, err
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def notes(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+async def assert_consistent(manager: GameManager, repo: GameRepository, gid: str, acked: list[int]) -> None:
+    """Every acknowledged action is stored once, and the stored game is the replay of its action log."""
+    stored = await repo.load_game(gid)
+    seqs = [a.seq for a in await repo.load_actions(gid)]
+    assert len(acked) == len(set(acked)), f"an action acknowledged twice in {gid}"
+    assert set(acked) <= set(seqs), f"an acknowledged action of {gid} is not stored"
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert replay(await manager.export_record(gid)).to_dict() == stored.snapshot
+
+
+async def test_two_processes_racing_on_the_same_games_apply_each_move_once(pg_url: str) -> None:
+    async with open_repository(pg_url) as repo:
+        setup = GameManager(repo, ai=random_ai)
+        gids = [(await started_game(setup, humans=3, seed=s))[0] for s in (1, 2)]
+        games = ",".join(gids)
+        procs = [spawn("moves", pg_url, games, str(seed), "40") for seed in (11, 12)]
+        done = [reports(p) for p in procs]
+        acked: dict[str, list[int]] = {g: [] for g in gids}
+        refused: Counter[str] = Counter()
+        for report in (r for rs in done for r in rs):
+            assert "error" not in report, report
+            if "ack" in report:
+                acked[report["ack"]].extend(report["seqs"])
+            if "refused" in report:
+                refused[report["refused"]] += 1
+        assert sum(map(len, acked.values())) >= 20  # both processes got moves through
+        catalog = default_catalog()
+        for code in refused:  # a lost race is a polite refusal, in English and in French
+            for locale in ("en", "fr"):
+                assert catalog.exact(f"refused.{code}", locale), (code, locale)
+        for gid in gids:
+            await assert_consistent(setup, repo, gid, acked[gid])
+
+
+async def _due_now(manager: GameManager, repo: GameRepository, gid: str, stage: int) -> None:
+    """The game's turn row made due a second ago at `stage` (0: first reminder next; 2: absent-player policy)."""
+    game = await manager._store.get(gid)  # tests may look behind the API
+    past = datetime.now(UTC) - timedelta(seconds=1)
+    payload = {"key": game.wait_key(), "stage": stage}
+    await repo.change_timers(
+        gid, TimerChange(clear=(TURN_TIMER,), add=(NewTimer(TURN_TIMER, past, payload),))
+    )
+
+
+async def _campaign(repo: GameRepository, n: int) -> tuple[list[str], list[str]]:
+    """n games whose first reminder is due and n whose absent player's turn goes to the AI now."""
+    setup = GameManager(repo, ai=random_ai)
+    reminded, absent = [], []
+    for i in range(n):
+        gid, _ = await started_game(setup, humans=2, seed=i, settings={"absent_policy": "ai"})
+        await _due_now(setup, repo, gid, 0)
+        reminded.append(gid)
+        gid, _ = await started_game(setup, humans=2, seed=1000 + i, settings={"absent_policy": "ai"})
+        await _due_now(setup, repo, gid, 2)
+        absent.append(gid)
+    return reminded, absent
+
+
+async def _wait_for(condition: Any, timeout: float) -> float:
+    start = time.monotonic()
+    while not condition():
+        if time.monotonic() - start > timeout:
+            raise AssertionError(f"not done in {timeout} s")
+        await asyncio.sleep(0.1)
+    return time.monotonic() - start
+
+
+def _served(log: list[dict[str, Any]]) -> int:
+    """How many games had their due work done (a reminder sent, or an absent turn's message)."""
+    return len({n["game"] for n in log if n["kind"] in ("reminder", "turn")})
+
+
+def _check_exactly_once(log: list[dict[str, Any]], reminded: list[str], absent: list[str]) -> None:
+    """Each waiting seat reminded once, each absent seat's turn played once, one turn message per absent game
+    (at the start every seat chooses its tickets at once: several seats of a game wait)."""
+    reminders = Counter((n["game"], n["seat"]) for n in log if n["kind"] == "reminder")
+    absents = Counter((n["game"], n["seat"]) for n in log if n["kind"] == "absent")
+    turns = Counter(n["game"] for n in log if n["kind"] == "turn")
+    assert set(reminders.values()) == {1} and {g for g, _ in reminders} == set(reminded), "reminders"
+    assert set(absents.values()) == {1} and {g for g, _ in absents} == set(absent), "absent-player turns"
+    assert turns == Counter(absent), "a turn message missing or posted twice"
+
+
+async def test_due_work_over_two_processes_is_done_exactly_once(pg_url: str, tmp_path: Path) -> None:
+    log_path = tmp_path / "notes.jsonl"
+    async with open_repository(pg_url) as repo:
+        reminded, absent = await _campaign(repo, 100)  # 200 games
+        counts = {g: (await repo.load_game(g)).action_count for g in absent}
+        procs = [spawn("timers", pg_url, str(log_path), str(LEASE)) for _ in range(2)]
+        try:
+            for p in procs:
+                await read_until(p, "ready")
+            await _wait_for(lambda: _served(notes(log_path)) >= 200, 90)
+            await asyncio.sleep(LEASE + 0.5)  # anything done twice would show by now
+        finally:
+            for p in procs:
+                p.send_signal(signal.SIGTERM)
+            for p in procs:
+                reports(p)
+        log = notes(log_path)
+        _check_exactly_once(log, reminded, absent)
+        assert len({n["pid"] for n in log}) == 2, "the work was not spread over both processes"
+        manager = GameManager(repo, ai=random_ai)
+        for note in (n for n in log if n["kind"] == "turn"):
+            assert (await repo.load_game(note["game"])).action_count == counts[note["game"]] + len(
+                note["seqs"]
+            )
+            await assert_consistent(manager, repo, note["game"], note["seqs"])
+        assert await repo.processes_seen(datetime.now(UTC) - timedelta(minutes=1)) == []  # left cleanly
+
+
+async def test_kill_9_leaves_its_work_to_the_other_process_within_the_lease(
+    pg_url: str, tmp_path: Path
+) -> None:
+    log_path = tmp_path / "notes.jsonl"
+    async with open_repository(pg_url) as repo:
+        setup = GameManager(repo, ai=random_ai)
+        playing = [(await started_game(setup, humans=3, seed=s))[0] for s in (5, 6)]
+        reminded, absent = await _campaign(repo, 20)
+        # a process that acknowledges moves and holds leases on all the due work, killed in the middle
+        mover = spawn("moves", pg_url, ",".join(playing), "3", "100000")
+        doomed = spawn("hold", pg_url, str(LEASE))
+        claimed = await read_until(doomed, "claimed")
+        assert claimed["claimed"] == 40
+        acked: dict[str, list[int]] = {g: [] for g in playing}
+        for _ in range(8):
+            report = await read_until(mover, "ack")
+            acked[report["ack"]].extend(report["seqs"])
+        survivor = spawn("timers", pg_url, str(log_path), str(LEASE))
+        await read_until(survivor, "ready")
+        for proc in (mover, doomed):
+            os.kill(proc.pid, signal.SIGKILL)
+        for proc in (mover, doomed):
+            proc.wait(10)
+            assert proc.stdout is not None
+            for line in proc.stdout.read().splitlines():  # acknowledged before the kill landed
+                report = json.loads(line)
+                if "ack" in report:
+                    acked[report["ack"]].extend(report["seqs"])
+        try:
+            taken_over = await _wait_for(lambda: _served(notes(log_path)) >= 40, LEASE + 15)
+            await asyncio.sleep(LEASE + 0.5)
+        finally:
+            survivor.send_signal(signal.SIGTERM)
+            reports(survivor)
+        assert taken_over <= LEASE + 10, f"took {taken_over:.1f} s to take the work over"
+        _check_exactly_once(notes(log_path), reminded, absent)
+        for gid in playing:
+            await assert_consistent(setup, repo, gid, acked[gid])
