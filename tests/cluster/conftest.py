@@ -1,10 +1,11 @@
-"""The cluster tests reuse the manager tests' helpers (game set-up, a random AI)."""
+"""The cluster tests reuse the manager tests' helpers (game set-up, a random AI) and the SimCord driver."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-_MANAGER_TESTS = str(Path(__file__).resolve().parents[1] / "manager")
-if _MANAGER_TESTS not in sys.path:
-    sys.path.append(_MANAGER_TESTS)
+for _folder in ("manager", "bot_e2e"):  # manager_helpers; the SimCord driver and its fast pictures
+    _path = str(Path(__file__).resolve().parents[1] / _folder)
+    if _path not in sys.path:
+        sys.path.append(_path)
