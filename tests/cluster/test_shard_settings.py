@@ -1,0 +1,82 @@
+"""Shard settings (SHARD_COUNT, SHARD_IDS, ttr bot --shard-ids/--shard-count) and the refusal of several
+processes on one SQLite file, by their settings or by another live process's heartbeat row."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings, SettingsError, format_shards, parse_shard_ids
+from bot.discord.app import ShardedTTRBot, TTRBot, create_bot
+from bot.discord.startup import StartupError, check_shards, open_database
+from bot.storage import ProcessBeat, open_repository
+
+
+@pytest.mark.parametrize(
+    ("raw", "ids", "shown"),
+    [
+        ("0-3", (0, 1, 2, 3), "0-3"),
+        ("0,2,4", (0, 2, 4), "0,2,4"),
+        ("4, 0-1, 1", (0, 1, 4), "0-1,4"),
+        ("7", (7,), "7"),
+    ],
+)
+def test_shard_ids_parse_and_show(raw: str, ids: tuple[int, ...], shown: str) -> None:
+    assert parse_shard_ids(raw) == ids
+    assert format_shards(ids) == shown
+
+
+@pytest.mark.parametrize("raw", ["", "a", "3-1", "1-", "-2", "0;1"])
+def test_bad_shard_ids_are_refused(raw: str) -> None:
+    with pytest.raises(ValueError):
+        parse_shard_ids(raw)
+
+
+def test_shard_settings_from_the_environment() -> None:
+    settings = Settings.from_env({"SHARD_COUNT": "8", "SHARD_IDS": "0-3"}, dotenv_path=None)
+    assert (settings.shard_count, settings.shard_ids) == (8, (0, 1, 2, 3))
+    assert settings.shards_text() == "0-3 of 8" and not settings.runs_every_shard
+    assert Settings.from_env({}, dotenv_path=None).shards_text() == "all"
+    assert Settings.from_env({"SHARD_COUNT": "2", "SHARD_IDS": "0,1"}, dotenv_path=None).runs_every_shard
+    with pytest.raises(SettingsError, match="SHARD_IDS needs SHARD_COUNT"):
+        Settings.from_env({"SHARD_IDS": "0-3"}, dotenv_path=None)
+    with pytest.raises(SettingsError, match="from 0 to SHARD_COUNT - 1"):
+        Settings.from_env({"SHARD_COUNT": "4", "SHARD_IDS": "2-5"}, dotenv_path=None)
+    with pytest.raises(SettingsError, match="SHARD_COUNT"):
+        Settings.from_env({"SHARD_COUNT": "0"}, dotenv_path=None)
+
+
+def test_the_bot_is_sharded_only_when_told() -> None:
+    assert type(create_bot(Settings())) is TTRBot
+    bot = create_bot(Settings(shard_count=4, shard_ids=(1, 3)))
+    assert isinstance(bot, ShardedTTRBot) and (bot.shard_count, bot.shard_ids) == (4, [1, 3])
+
+
+def test_shards_left_to_other_processes_need_postgresql(tmp_path: Path) -> None:
+    sqlite = f"sqlite:///{tmp_path / 'ttr.db'}"
+    with pytest.raises(StartupError, match="several processes need PostgreSQL"):
+        check_shards(Settings(database_url=sqlite, shard_count=8, shard_ids=(0, 1, 2, 3)))
+    check_shards(Settings(database_url=sqlite, shard_count=2, shard_ids=(0, 1)))  # every shard: one process
+    check_shards(Settings(database_url="postgresql://u@h/db", shard_count=8, shard_ids=(0,)))
+
+
+def test_a_second_process_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'ttr.db'}"
+    now = datetime.now(UTC)
+
+    async def beat(pid: int) -> None:
+        async with open_repository(url) as repo:
+            await repo.beat(ProcessBeat(f"other:{pid}", socket.gethostname(), pid, "all", None, now, now))
+
+    asyncio.run(beat(os.getppid()))  # a live process (this one's parent) runs the bot on this file
+    with pytest.raises(StartupError, match="another bot process uses this SQLite file"):
+        open_database(Settings(database_url=url))
+
+    url = f"sqlite:///{tmp_path / 'other.db'}"
+    asyncio.run(beat(2**22 + 12345))  # a pid no process has: left by a crash, not a running bot
+    open_database(Settings(database_url=url))
