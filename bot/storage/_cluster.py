@@ -1,31 +1,19 @@
-"""The cluster's queries (timer leases, heartbeat rows, status), written once for both databases and mixed into
-:class:`~bot.storage._repository.SQLRepository` (which stays under 600 lines).
-
-Claiming a due timer is one statement: ``UPDATE ... WHERE id IN (SELECT ... FOR UPDATE SKIP LOCKED) RETURNING``
-on PostgreSQL, so two processes claiming at the same moment get disjoint rows and neither waits for the other.
-SQLite's write transaction already shuts out every other writer (and only one process may use a file).
-A claim lasts ``lease`` seconds: the row is replaced or deleted by the change that serves it (in the game's
-transaction), so a lease only matters when its process died or gave up, and then the row is due again once
-the lease ends, for any process.
-"""
+"""The cluster's queries (heartbeat rows, a game's stored version, what ``ttr cluster-status`` shows), written
+once for both databases and mixed into :class:`~bot.storage._repository.SQLRepository`. The timer leases are in
+``_timers.py``."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from . import _common as c
 from ._dialect import Dialect, Row, Tx
-from .base import GameNotFound, Timer, VersionConflict
 from .cluster import ClusterStatus, ProcessBeat
 
-_TIMER_COLUMNS = "id, game_id, kind, due_at, payload, created_at"
 #: a row is free when nobody claimed it or its lease has ended
 _FREE = "(lease_until IS NULL OR lease_until <= ?)"
-#: when a row can next be served: when it is due, or when its lease ends if that is later
-_SERVABLE_AT = "CASE WHEN lease_until IS NOT NULL AND lease_until > due_at THEN lease_until ELSE due_at END"
 
 
 class ClusterQueries:
@@ -33,53 +21,15 @@ class ClusterQueries:
 
     dialect: ClassVar[Dialect]
 
-    def _write(self, doing: str) -> AbstractAsyncContextManager[Tx]:  # pragma: no cover - the repository's
-        raise NotImplementedError
+    if TYPE_CHECKING:  # what the repository provides (declared here for the type checker only)
 
-    async def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:  # pragma: no cover
-        raise NotImplementedError
+        def _write(self, doing: str) -> AbstractAsyncContextManager[Tx]: ...
 
-    def _now(self) -> datetime:  # pragma: no cover
-        raise NotImplementedError
+        async def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Row]: ...
 
-    # ------------------------------------------------------------------ timer leases
+        def _now(self) -> datetime: ...
 
-    async def claim_due_timers(
-        self, owner: str, now: datetime | None = None, *, lease: float = 30.0, limit: int = 100
-    ) -> list[Timer]:
-        """Claim up to ``limit`` timer rows due by ``now`` that nobody holds, for ``lease`` seconds; returns
-        them in due order. Two processes never get the same row while its lease runs."""
-        c.check_limit(limit, 100_000)
-        moment = now if now is not None else self._now()
-        at = self.dialect.time_to_db(moment)
-        until = self.dialect.time_to_db(moment + timedelta(seconds=lease))
-        skip_locked = " FOR UPDATE SKIP LOCKED" if self.dialect.name == "postgres" else ""
-        async with self._write("claim due timers") as tx:
-            rows = await tx.fetch(
-                f"UPDATE timers SET claimed_by = ?, lease_until = ? WHERE id IN ("
-                f"SELECT id FROM timers WHERE due_at <= ? AND {_FREE} ORDER BY due_at, id LIMIT ?{skip_locked}"
-                f") RETURNING {_TIMER_COLUMNS}",
-                (owner, until, at, at, limit),
-            )
-        timers = [c.timer_from_row(r, self.dialect.time_from_db) for r in rows]
-        timers.sort(key=lambda t: (t.due_at, t.id))
-        return timers
-
-    async def release_timer(self, timer_id: int, owner: str) -> bool:
-        """Give a claimed row back (served later, by anyone) if ``owner`` still holds it."""
-        async with self._write("release timer") as tx:
-            rows = await tx.fetch(
-                "UPDATE timers SET claimed_by = NULL, lease_until = NULL WHERE id = ? AND claimed_by = ? "
-                "RETURNING id",
-                (timer_id, owner),
-            )
-        return bool(rows)
-
-    async def next_timer_servable(self) -> datetime | None:
-        """When the next timer row can be claimed: its due time, or the end of its lease if later."""
-        rows = await self._read(f"SELECT MIN({_SERVABLE_AT}) AS due FROM timers")
-        due = rows[0]["due"] if rows else None
-        return None if due is None else self.dialect.time_from_db(due)
+        async def next_timer_servable(self) -> datetime | None: ...
 
     # ------------------------------------------------------------------ the cache's check
 
@@ -87,15 +37,6 @@ class ClusterQueries:
         """The stored version of a game (None: no such game): is a cached copy still the newest?"""
         rows = await self._read("SELECT version FROM games WHERE id = ?", (game_id,))
         return int(rows[0]["version"]) if rows else None
-
-    async def _check_version(self, tx: Tx, game_id: str, expected: int) -> None:
-        """Inside a write: the game is at ``expected`` (its row locked until the commit on PostgreSQL)."""
-        lock = " FOR UPDATE" if self.dialect.name == "postgres" else ""
-        rows = await tx.fetch(f"SELECT version FROM games WHERE id = ?{lock}", (game_id,))
-        if not rows:
-            raise GameNotFound(game_id)
-        if int(rows[0]["version"]) != expected:
-            raise VersionConflict(game_id, expected, int(rows[0]["version"]))
 
     # ------------------------------------------------------------------ heartbeat rows
 

@@ -20,6 +20,7 @@ from . import _common as c
 from ._cluster import ClusterQueries
 from ._dialect import Dialect, Row, Tx
 from ._social import SocialQueries, rate_game
+from ._timers import TimerQueries
 from .base import (
     UNSET,
     ActionRecord,
@@ -28,7 +29,6 @@ from .base import (
     GameStatus,
     GameSummary,
     LeaderboardRow,
-    NewTimer,
     Page,
     PlaceTaken,
     PlayerResult,
@@ -36,7 +36,6 @@ from .base import (
     Seat,
     SeatResult,
     StorageError,
-    Timer,
     TimerChange,
     Unset,
     VersionConflict,
@@ -95,7 +94,7 @@ def _status_sets(status: str | None, now: Any) -> tuple[list[str], list[Any]]:
     return ["status = ?", "finished_at = NULL"], [status]
 
 
-class SQLRepository(SocialQueries, ClusterQueries, ABC):
+class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, ABC):
     """:class:`~bot.storage.base.GameRepository` on any database with a :class:`Dialect`; a backend
     adds its connections (:meth:`connect`, :meth:`close`), :meth:`_write` and :meth:`_read`."""
 
@@ -443,81 +442,6 @@ class SQLRepository(SocialQueries, ClusterQueries, ABC):
             (*args, limit),
         )
         return [c.summary_from_row(r, self.dialect.time_from_db) for r in rows]
-
-    # ------------------------------------------------------------------ timers
-
-    async def add_timer(
-        self, game_id: str, kind: str, due_at: datetime, payload: Mapping[str, Any] | None = None
-    ) -> Timer:
-        change = TimerChange(add=(NewTimer(kind, due_at, c.as_dict(payload, "payload")),))
-        return (await self.change_timers(game_id, change))[0]
-
-    async def _write_timers(self, tx: Tx, game_id: str, change: TimerChange, now_db: Any) -> list[Timer]:
-        """Apply ``change`` inside the caller's transaction; returns the rows inserted."""
-        if change.clear_all:
-            await tx.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
-        elif change.clear:
-            await tx.execute(
-                f"DELETE FROM timers WHERE game_id = ? AND kind IN ({', '.join('?' * len(change.clear))})",
-                (game_id, *change.clear),
-            )
-        added, created = [], self.dialect.time_from_db(now_db)
-        for new in change.add:
-            due, payload = require_aware(new.due_at, "due_at"), c.as_dict(new.payload, "payload")
-            rows = await tx.fetch(
-                "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                (game_id, new.kind, self.dialect.time_to_db(due), c.dumps(payload), now_db),
-            )
-            added.append(Timer(int(rows[0]["id"]), game_id, new.kind, due, payload, created))
-        return added
-
-    async def change_timers(
-        self, game_id: str, change: TimerChange, *, expected_version: int | None = None
-    ) -> list[Timer]:
-        if not change:
-            return []
-        now_db = self.dialect.time_to_db(self._now())
-        try:
-            async with self._write("change timers") as tx:
-                if expected_version is not None:
-                    await self._check_version(tx, game_id, expected_version)
-                return await self._write_timers(tx, game_id, change, now_db)
-        except StorageError as exc:
-            if isinstance(exc.__cause__, self.dialect.missing_game):
-                raise GameNotFound(game_id) from exc
-            raise
-
-    async def due_timers(self, now: datetime | None = None, *, limit: int = 100) -> list[Timer]:
-        c.check_limit(limit, 100_000)
-        moment = require_aware(now, "now") if now is not None else self._now()
-        rows = await self._read(
-            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?",
-            (self.dialect.time_to_db(moment), limit),
-        )
-        return [c.timer_from_row(r, self.dialect.time_from_db) for r in rows]
-
-    async def next_timer_due(self) -> datetime | None:
-        rows = await self._read("SELECT MIN(due_at) AS due FROM timers")
-        due = rows[0]["due"] if rows else None
-        return None if due is None else self.dialect.time_from_db(due)
-
-    async def timers_for_game(self, game_id: str, kind: str | None = None) -> list[Timer]:
-        of_kind, args = ("", (game_id,)) if kind is None else (" AND kind = ?", (game_id, kind))
-        rows = await self._read(
-            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE game_id = ?{of_kind} ORDER BY due_at, id", args
-        )
-        return [c.timer_from_row(r, self.dialect.time_from_db) for r in rows]
-
-    async def delete_timer(self, timer_id: int) -> bool:
-        async with self._write("delete timer") as tx:
-            rows = await tx.fetch("DELETE FROM timers WHERE id = ? RETURNING id", (timer_id,))
-        return bool(rows)
-
-    async def delete_timers(self, game_id: str, kind: str | None = None) -> int:
-        of_kind, args = ("", (game_id,)) if kind is None else (" AND kind = ?", (game_id, kind))
-        async with self._write("delete timers") as tx:
-            rows = await tx.fetch(f"DELETE FROM timers WHERE game_id = ?{of_kind} RETURNING id", args)
-        return len(rows)
 
     # ------------------------------------------------------------------ results and stats
 

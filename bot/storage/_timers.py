@@ -1,0 +1,165 @@
+"""The timer rows' queries, written once for both databases and mixed into
+:class:`~bot.storage._repository.SQLRepository`: the rows a change writes (in its own transaction), the due
+ones, and the leases under which one process of several serves a row.
+
+Claiming a due row is one statement: ``UPDATE ... WHERE id IN (SELECT ... FOR UPDATE SKIP LOCKED) RETURNING``
+on PostgreSQL, so two processes claiming at the same moment get disjoint rows and neither waits for the other.
+SQLite's write transaction already shuts out every other writer (and only one process may use a file).
+A claim lasts ``lease`` seconds: the row is replaced or deleted by the change that serves it (in the game's
+transaction), so a lease only matters when its process died or gave up; the row is due again once the lease
+ends, for any process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from . import _common as c
+from ._dialect import Dialect, Row, Tx
+from .base import GameNotFound, NewTimer, StorageError, Timer, TimerChange, VersionConflict, require_aware
+
+_TIMER_COLUMNS = "id, game_id, kind, due_at, payload, created_at"
+#: a row is free when nobody claimed it or its lease has ended
+_FREE = "(lease_until IS NULL OR lease_until <= ?)"
+#: when a row can next be served: when it is due, or when its lease ends if that is later
+_SERVABLE_AT = "CASE WHEN lease_until IS NOT NULL AND lease_until > due_at THEN lease_until ELSE due_at END"
+
+
+class TimerQueries:
+    """Mixed into the repository: it provides ``dialect``, ``_write``, ``_read`` and ``_now``."""
+
+    dialect: ClassVar[Dialect]
+
+    if TYPE_CHECKING:  # what the repository provides (declared here for the type checker only)
+
+        def _write(self, doing: str) -> AbstractAsyncContextManager[Tx]: ...
+
+        async def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Row]: ...
+
+        def _now(self) -> datetime: ...
+
+    async def _check_version(self, tx: Tx, game_id: str, expected: int) -> None:
+        """Inside a write: the game is at ``expected`` (its row locked until the commit on PostgreSQL)."""
+        lock = " FOR UPDATE" if self.dialect.name == "postgres" else ""
+        rows = await tx.fetch(f"SELECT version FROM games WHERE id = ?{lock}", (game_id,))
+        if not rows:
+            raise GameNotFound(game_id)
+        if int(rows[0]["version"]) != expected:
+            raise VersionConflict(game_id, expected, int(rows[0]["version"]))
+
+    # ------------------------------------------------------------------ timers
+
+    async def add_timer(
+        self, game_id: str, kind: str, due_at: datetime, payload: Mapping[str, Any] | None = None
+    ) -> Timer:
+        change = TimerChange(add=(NewTimer(kind, due_at, c.as_dict(payload, "payload")),))
+        return (await self.change_timers(game_id, change))[0]
+
+    async def _write_timers(self, tx: Tx, game_id: str, change: TimerChange, now_db: Any) -> list[Timer]:
+        """Apply ``change`` inside the caller's transaction; returns the rows inserted."""
+        if change.clear_all:
+            await tx.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        elif change.clear:
+            await tx.execute(
+                f"DELETE FROM timers WHERE game_id = ? AND kind IN ({', '.join('?' * len(change.clear))})",
+                (game_id, *change.clear),
+            )
+        added, created = [], self.dialect.time_from_db(now_db)
+        for new in change.add:
+            due, payload = require_aware(new.due_at, "due_at"), c.as_dict(new.payload, "payload")
+            rows = await tx.fetch(
+                "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                (game_id, new.kind, self.dialect.time_to_db(due), c.dumps(payload), now_db),
+            )
+            added.append(Timer(int(rows[0]["id"]), game_id, new.kind, due, payload, created))
+        return added
+
+    async def change_timers(
+        self, game_id: str, change: TimerChange, *, expected_version: int | None = None
+    ) -> list[Timer]:
+        if not change:
+            return []
+        now_db = self.dialect.time_to_db(self._now())
+        try:
+            async with self._write("change timers") as tx:
+                if expected_version is not None:
+                    await self._check_version(tx, game_id, expected_version)
+                return await self._write_timers(tx, game_id, change, now_db)
+        except StorageError as exc:
+            if isinstance(exc.__cause__, self.dialect.missing_game):
+                raise GameNotFound(game_id) from exc
+            raise
+
+    async def due_timers(self, now: datetime | None = None, *, limit: int = 100) -> list[Timer]:
+        c.check_limit(limit, 100_000)
+        moment = require_aware(now, "now") if now is not None else self._now()
+        rows = await self._read(
+            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?",
+            (self.dialect.time_to_db(moment), limit),
+        )
+        return [c.timer_from_row(r, self.dialect.time_from_db) for r in rows]
+
+    async def next_timer_due(self) -> datetime | None:
+        rows = await self._read("SELECT MIN(due_at) AS due FROM timers")
+        due = rows[0]["due"] if rows else None
+        return None if due is None else self.dialect.time_from_db(due)
+
+    async def timers_for_game(self, game_id: str, kind: str | None = None) -> list[Timer]:
+        of_kind, args = ("", (game_id,)) if kind is None else (" AND kind = ?", (game_id, kind))
+        rows = await self._read(
+            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE game_id = ?{of_kind} ORDER BY due_at, id", args
+        )
+        return [c.timer_from_row(r, self.dialect.time_from_db) for r in rows]
+
+    async def delete_timer(self, timer_id: int) -> bool:
+        async with self._write("delete timer") as tx:
+            rows = await tx.fetch("DELETE FROM timers WHERE id = ? RETURNING id", (timer_id,))
+        return bool(rows)
+
+    async def delete_timers(self, game_id: str, kind: str | None = None) -> int:
+        of_kind, args = ("", (game_id,)) if kind is None else (" AND kind = ?", (game_id, kind))
+        async with self._write("delete timers") as tx:
+            rows = await tx.fetch(f"DELETE FROM timers WHERE game_id = ?{of_kind} RETURNING id", args)
+        return len(rows)
+
+    # ------------------------------------------------------------------ timer leases
+
+    async def claim_due_timers(
+        self, owner: str, now: datetime | None = None, *, lease: float = 30.0, limit: int = 100
+    ) -> list[Timer]:
+        """Claim up to ``limit`` timer rows due by ``now`` that nobody holds, for ``lease`` seconds; returns
+        them in due order. Two processes never get the same row while its lease runs."""
+        c.check_limit(limit, 100_000)
+        moment = now if now is not None else self._now()
+        at = self.dialect.time_to_db(moment)
+        until = self.dialect.time_to_db(moment + timedelta(seconds=lease))
+        skip_locked = " FOR UPDATE SKIP LOCKED" if self.dialect.name == "postgres" else ""
+        async with self._write("claim due timers") as tx:
+            rows = await tx.fetch(
+                f"UPDATE timers SET claimed_by = ?, lease_until = ? WHERE id IN ("
+                f"SELECT id FROM timers WHERE due_at <= ? AND {_FREE} ORDER BY due_at, id LIMIT ?{skip_locked}"
+                f") RETURNING {_TIMER_COLUMNS}",
+                (owner, until, at, at, limit),
+            )
+        timers = [c.timer_from_row(r, self.dialect.time_from_db) for r in rows]
+        timers.sort(key=lambda t: (t.due_at, t.id))
+        return timers
+
+    async def release_timer(self, timer_id: int, owner: str) -> bool:
+        """Give a claimed row back (served later, by anyone) if ``owner`` still holds it."""
+        async with self._write("release timer") as tx:
+            rows = await tx.fetch(
+                "UPDATE timers SET claimed_by = NULL, lease_until = NULL WHERE id = ? AND claimed_by = ? "
+                "RETURNING id",
+                (timer_id, owner),
+            )
+        return bool(rows)
+
+    async def next_timer_servable(self) -> datetime | None:
+        """When the next timer row can be claimed: its due time, or the end of its lease if later."""
+        rows = await self._read(f"SELECT MIN({_SERVABLE_AT}) AS due FROM timers")
+        due = rows[0]["due"] if rows else None
+        return None if due is None else self.dialect.time_from_db(due)
