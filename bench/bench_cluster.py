@@ -246,6 +246,7 @@ def main() -> None:
     parser.add_argument("--ids", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--skip-search", action="store_true", help="leave out the highest-rate search")
+    parser.add_argument("--search-only", action="store_true", help="only the highest-rate search")
     args = parser.parse_args()
     if args.worker:
         result = asyncio.run(

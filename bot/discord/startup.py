@@ -34,7 +34,7 @@ log = logging.getLogger("bot")
 
 EXIT_CONFIG = 2
 EXIT_BUG = 1
-#: a heartbeat row younger than this is a bot process still running (they beat every 10 s)
+#: a heartbeat row of another host younger than this is a bot process still running (they beat every 10 s)
 SQLITE_SEEN_WITHIN = 30.0
 
 
@@ -121,11 +121,15 @@ def check_shards(settings: Settings) -> None:
     )
 
 
-def others_on_sqlite(beats: Iterable[ProcessBeat]) -> list[ProcessBeat]:
-    """The processes of recent heartbeat rows still alive (on this host, a row of a dead pid is left over)."""
+def others_on_sqlite(beats: Iterable[ProcessBeat], *, now: datetime | None = None) -> list[ProcessBeat]:
+    """The other bot processes of these heartbeat rows still running: on this host, those whose pid is alive
+    (a process on SQLite writes its row once, at start); on another host (a shared file), those seen lately."""
     here = socket.gethostname()
+    recent = (now or datetime.now(UTC)) - timedelta(seconds=SQLITE_SEEN_WITHIN)
     alive = []
     for beat in beats:
+        if beat.host != here and beat.last_seen < recent:
+            continue
         if beat.host == here:
             try:
                 os.kill(beat.pid, 0)
@@ -178,8 +182,7 @@ def open_database(settings: Settings) -> None:
         async with open_repository(settings.database_url) as repo:
             if parse_database_url(settings.database_url).backend != "sqlite":
                 return
-            since = datetime.now(UTC) - timedelta(seconds=SQLITE_SEEN_WITHIN)
-            others = others_on_sqlite(await repo.processes_seen(since))
+            others = others_on_sqlite(await repo.processes_seen(datetime(2000, 1, 1, tzinfo=UTC)))
             if others:
                 raise StartupError(
                     f"DATABASE_URL {shown}: another bot process uses this SQLite file ({others[0].process_id}, "

@@ -64,11 +64,16 @@ class Heartbeat:
         self._clock = clock
         self._every = every
         self._task: asyncio.Task[None] | None = None
+        self._started = False
 
-    async def start(self) -> None:
+    async def start(self, *, periodic: bool = True) -> None:
+        """Write the row now and, when ``periodic``, every ``every`` seconds (other processes may share the
+        database: on SQLite, one process per file, the row is written once and shows this process's pid)."""
         self.member.started_at = self.member.started_at or self._clock.now()
         await self._repo.beat(self.member.beat_row(self._clock.now()))
-        self._task = asyncio.create_task(self._loop(), name="ttr-heartbeat")
+        self._started = True
+        if periodic:
+            self._task = asyncio.create_task(self._loop(), name="ttr-heartbeat")
 
     async def _loop(self) -> None:
         while True:
@@ -80,11 +85,13 @@ class Heartbeat:
 
     async def stop(self) -> None:
         task, self._task = self._task, None
-        if task is None:
+        if not self._started:
             return
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        self._started = False
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         try:
             await self._repo.forget_process(self.member.process_id)
         except StorageError as exc:

@@ -108,12 +108,13 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
             self._timers.start()
 
     async def join_cluster(self, *, shard_ids: str, shard_count: int | None, every: float = 10.0) -> None:
-        """Write this process's heartbeat row (its shards) now and every ``every`` seconds until closed."""
+        """Write this process's heartbeat row (its shards) now and, on a database other processes may share,
+        every ``every`` seconds until closed."""
         member = self._timers.member
         member.shard_ids, member.shard_count = shard_ids, shard_count
         if self._heartbeat is None:
             self._heartbeat = Heartbeat(self._store.repo, member, self.clock, every=every)
-            await self._heartbeat.start()
+            await self._heartbeat.start(periodic=self._store.check_versions)
 
     async def close(self) -> None:
         """Stop the dispatcher and the heartbeat (and close the repository when the manager owns it)."""
