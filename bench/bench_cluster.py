@@ -242,6 +242,7 @@ def main() -> None:
         "--step", type=float, default=20.0, help="seconds per rate of the highest-rate search"
     )
     parser.add_argument("--workers", type=int, default=2, help="render workers per process")
+    parser.add_argument("--search-only", action="store_true", help="only the highest-rate search")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--ids", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
@@ -256,14 +257,9 @@ def main() -> None:
         return
     url, ids = asyncio.run(setup(args.url, args.games, args.active))
     try:
-        show(
-            f"1 process at {args.rate:g}/s:",
-            run_processes(url, ids, args.rate, args.seconds, 1, args.workers),
-        )
-        show(
-            f"2 processes at {args.rate / 2:g}/s each:",
-            run_processes(url, ids, args.rate, args.seconds, 2, args.workers),
-        )
+        for n in () if args.search_only else (1, 2):
+            title = f"{n} process{'es' if n > 1 else ''} at {args.rate / n:g}/s{' each' if n > 1 else ''}:"
+            show(title, run_processes(url, ids, args.rate, args.seconds, n, args.workers))
         if not args.skip_search:
             held = None
             for rate in (5, 8, 10, 12, 15, 20, 30, 40, 60):
