@@ -242,7 +242,6 @@ def main() -> None:
         "--step", type=float, default=20.0, help="seconds per rate of the highest-rate search"
     )
     parser.add_argument("--workers", type=int, default=2, help="render workers per process")
-    parser.add_argument("--search-only", action="store_true", help="only the highest-rate search")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--ids", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
