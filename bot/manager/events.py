@@ -187,8 +187,10 @@ def public_events(
     for e in facts:
         if isinstance(e, TurnStarted):
             turn = e
-    if turn is not None:
+    if turn is not None and not any(isinstance(e, PlayStarted) for e in facts):
+        # "play begins with alice" follows and says whose turn it is
         message = Join((line, Text("ev.next_turn", {"player": names[turn.seat]})), " ")
+    if turn is not None:
         data["next"] = turn.seat
     events = [GameEvent(game_id, seq, kind, seat, message, data, by, facts)]
     for e in facts:

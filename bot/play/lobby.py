@@ -12,6 +12,14 @@ from bot.storage import GameStatus
 from maps import load_board
 
 
+def ai_marker(name: str, level: str | None) -> str:
+    """What follows a seat's name when an AI plays it: a robot, and its level unless the name says it
+    ("AI 1 (normal)")."""
+    if not level:
+        return ""
+    return " 🤖" if f"({level})" in name else f" 🤖 {level}"
+
+
 def lobby_reply(info: GameInfo, *, note: Message | None = None) -> Reply:
     """The lobby of `info`, replacing the message pressed (its components only while seats are open)."""
     board = load_board(info.board)
@@ -20,7 +28,7 @@ def lobby_reply(info: GameInfo, *, note: Message | None = None) -> Reply:
         "\n".join(
             f"{s.seat + 1}. "
             + (chat.user(s.user_id) if s.user_id is not None else s.name)
-            + (f" 🤖 {s.ai_level}" if s.ai_level else "")
+            + ai_marker(s.name, s.ai_level)
             for s in info.seats
         )
         or "-"
@@ -29,12 +37,21 @@ def lobby_reply(info: GameInfo, *, note: Message | None = None) -> Reply:
     most = min(hi, info.settings.max_players or hi)
     fields = [
         FieldSpec(Text("lobby.players", {"n": len(info.seats), "max": most}), seats, False),
-        FieldSpec(Text("lobby.options"), ", ".join(info.options) or "-", True),
+        FieldSpec(Text("lobby.options"), ", ".join(info.options) or Text("lobby.no_options"), True),
         FieldSpec(Text("lobby.host"), chat.user(info.host_id), True),
     ]
+    title = (
+        Text("lobby.title", {"board": board.name, "variant": variant, "game": info.game_id})
+        if len(board.variants) > 1 and variant != board.name
+        else Text("lobby.title_plain", {"board": board.name, "game": info.game_id})
+    )
+    help_text = {
+        GameStatus.LOBBY: Text("lobby.help", {"min": lo}),
+        GameStatus.ACTIVE: Text("lobby.under_way"),
+    }.get(info.status, Text("lobby.over"))
     embed = EmbedSpec(
-        title=Text("lobby.title", {"board": board.name, "variant": variant, "game": info.game_id}),
-        description=Text("lobby.help", {"min": lo}),
+        title=title,
+        description=help_text,
         fields=tuple(fields),
         color=chat.EMBED_COLOR,
         footer=Text("lobby.footer", {"game": info.game_id}),

@@ -7,14 +7,20 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bot.manager import GameInfo
-from bot.messages import Text
+from bot.messages import Message, Text
 from bot.play import chat, labels
+from bot.play.lobby import ai_marker
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.play.seats import mention
+from bot.presenters.words import counted
 from bot.storage import GameSummary
 from engine.state import GameState
 from maps import load_board
+
+
+def _count(word: str, n: int | None) -> Message:
+    return "-" if n is None else counted(word, n)
 
 
 def board_reply(info: GameInfo, state: GameState, png: bytes | None) -> Reply:
@@ -39,11 +45,20 @@ def status_reply(info: GameInfo, since: datetime) -> Reply:
     fields = []
     for s in info.seats:
         marker = "▶ " if s.to_act else ""
-        ai = f" 🤖 {s.ai_level}" if s.ai_level else ""
-        counts = {"score": s.score, "trains": s.trains, "cards": s.cards, "tickets": s.tickets}
+        ai = ai_marker(s.name, s.ai_level)
+        counts = {
+            "score": _count("points", s.score),
+            "trains": _count("trains", s.trains),
+            "cards": _count("cards", s.cards),
+            "tickets": _count("tickets", s.tickets),
+        }
         fields.append(FieldSpec(f"{marker}{s.name}{ai}", Text("status.seat", counts), True))
     whose = ", ".join(mention(info, s) for s in info.to_act) or "-"
-    turn = {"players": whose, "since": chat.relative_time(since), "phase": info.phase}
+    turn = {
+        "players": whose,
+        "since": chat.relative_time(since),
+        "phase": Text(f"phase.{info.phase or 'main'}"),
+    }
     embed = EmbedSpec(
         title=Text("status.title", {"game": info.game_id, "board": load_board(info.board).name}),
         description=Text("status.turn", turn),

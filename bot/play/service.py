@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from bot.config import Settings
-from bot.manager import Clock, GameInfo, GameManager, Outcome, Refused, turn_token
+from bot.manager import Clock, GameEvent, GameInfo, GameManager, Outcome, Refused, turn_token
 from bot.manager.game_settings import GameSettings
 from bot.messages import Join, Message, Text
 from bot.play import chat, codec, completion, menus, overview, social
@@ -33,7 +33,7 @@ from bot.play.press import Press, PressCode
 from bot.play.refusals import fail, refusal
 from bot.play.reply import Choice, EmbedSpec, GameError, Reply
 from bot.play.seats import check_turn, seat_of
-from bot.play.turn import should_publish, turn_message
+from bot.play.turn import should_publish, told_lines, turn_message
 from bot.storage import GameStatus, StorageError, open_repository
 from engine.actions import Action, KeepTickets
 from engine.ai.advice import suggest
@@ -72,7 +72,7 @@ class ManagerGameService:
         self.clock = clock  # None: the system clock (tests set a ManualClock before start)
         self.manager: GameManager | None = manager
         self.messenger: Messenger | None = None
-        self._lines: dict[str, list[Message]] = {}  # public lines not yet posted, per game
+        self._lines: dict[str, list[GameEvent]] = {}  # public events not yet posted, per game
         self.notices = TurnNotices()  # who is told of each turn, and how
 
     # ------------------------------------------------------------------ lifecycle
@@ -335,7 +335,7 @@ class ManagerGameService:
     async def _after_public(self, outcome: Outcome, *, force: bool = False) -> tuple[Reply, ...]:
         """Gather the outcome's public lines; a turn message when they call for one (or `force`)."""
         lines = self._lines.setdefault(outcome.game_id, [])
-        lines.extend(e.message for e in outcome.events)
+        lines.extend(outcome.events)
         if not (force or should_publish(outcome.events)):
             return ()
         return (await self._publish(outcome.info, outcome.state),)
@@ -345,7 +345,7 @@ class ManagerGameService:
         return await self._publish(await self._info(game_id), await self._state(game_id))
 
     async def _publish(self, info: GameInfo, state: GameState | None) -> Reply:
-        lines = self._lines.pop(info.game_id, [])
+        lines = told_lines(self._lines.pop(info.game_id, []))
         if state is None:
             raise fail("play.not_running")
         game_id = info.game_id
@@ -425,7 +425,11 @@ class ManagerGameService:
         if info.status == GameStatus.LOBBY:
             raise fail("play.not_running")
         events = await self._call(self.games_manager.recent_events(info.game_id, max(1, min(limit, 50))))
-        numbered = tuple(Join((f"{e.seq}.", e.message), " ") for e in events if e.seq)
+        by_seq: dict[int, list[Message]] = {}  # an action and what it set off ("play begins") share a number
+        for e in events:
+            if e.seq:
+                by_seq.setdefault(e.seq, []).append(e.message)
+        numbered = tuple(Join((f"{seq}.", *said), " ") for seq, said in by_seq.items())
         text: Message = Join(numbered, tail=chat.MAX_DESCRIPTION) if numbered else "-"
         return Reply(
             embeds=(EmbedSpec(title=Text("log.title", {"game": info.game_id}), description=text),),

@@ -7,7 +7,7 @@ lines gather until the turn passes to someone else or something everyone should 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from bot import presenters
@@ -20,12 +20,45 @@ from bot.play.pictures import Pictures, drawn
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FileSpec, Reply
 from bot.play.seats import mention
+from bot.presenters.words import counted
 from bot.storage import GameStatus
 from engine.state import SETUP, GameState
 from render.words import ENGLISH, PictureWords
 
 MAX_LINES = 12
 PUBLISH_KINDS = frozenset({"play_started", "game_over", "last_round", "abandoned", "seat_ai", "seat_human"})
+
+
+def _blind_draw(message: Message) -> tuple[Text, tuple[Message, ...]] | None:
+    """The plain blind-draw line of `message` and what follows it ("bob's turn."), or None."""
+    head, tail = (message.parts[0], message.parts[1:]) if isinstance(message, Join) else (message, ())
+    if isinstance(head, Text) and head.key in ("ev.draw_blind", "ev.draw_blind_n"):
+        return head, tail
+    return None
+
+
+def told_lines(events: Sequence[GameEvent]) -> list[Message]:
+    """The lines of `events` as a player reads them: one seat's blind draws in a row make one line
+    ("bob drew 2 cards from the deck"), since nobody sees which cards they were."""
+    lines: list[Message] = []
+    last: GameEvent | None = None
+    for e in events:
+        this = _blind_draw(e.message) if e.kind == "draw_blind" else None
+        before = _blind_draw(lines[-1]) if lines and last is not None and last.kind == "draw_blind" else None
+        if (
+            this is not None
+            and before is not None
+            and not before[1]
+            and last is not None
+            and last.seat == e.seat
+        ):
+            n = int(before[0].params.get("n", 1)) + 1
+            merged = Text("ev.draw_blind_n", {"player": this[0].params.get("player", ""), "n": n})
+            lines[-1] = Join((merged, *this[1]), " ") if this[1] else merged
+        else:
+            lines.append(e.message)
+        last = e
+    return lines
 
 
 def should_publish(events: Iterable[GameEvent]) -> bool:
@@ -74,13 +107,14 @@ async def turn_message(
     buttons.append(ButtonSpec(gid, PressCode.BOARD, Text("btn.board"), emoji="🗺"))
     png = await drawn(pictures.board(state, colorblind=info.settings.colorblind, words=words), gid)
     rnd = state.turn // max(1, state.num_players) + 1
+    footer = Text("turn.footer", {"game": gid, "round": rnd, "deck": len(state.deck)})
+    if state.last_round_left is not None:  # only once the end is triggered does a player need the count
+        left = counted("turns_left", state.last_round_left)
+        footer = Text("turn.footer_last", {**footer.params, "left": left})
     embed = EmbedSpec(
         image="board.png" if png else None,
         color=chat.EMBED_COLOR,
-        footer=Text(
-            "turn.footer",
-            {"game": gid, "round": rnd, "deck": len(state.deck), "left": state.last_round_left or "-"},
-        ),
+        footer=footer,
     )
     alt = Text("alt.turn_board", {"game": gid, "round": rnd})
     return Reply(

@@ -44,7 +44,8 @@ async def test_a_french_server_reads_french_turn_lines(simcord_env):  # type: ig
     else:
         raise AssertionError("Alice never got a turn")
     assert (
-        "Tout le monde a choisi ses destinations" in message_text(turn) or "À alice de jouer" in turn.content
+        "Tout le monde a choisi ses billets : alice commence" in message_text(turn)
+        or "À alice de jouer" in turn.content
     )
     opener = next(c for c in components(turn) if c["custom_id"].endswith("~draw"))
     menu = await alice.click(turn, custom_id=opener["custom_id"])
@@ -63,9 +64,10 @@ async def test_a_french_server_reads_french_turn_lines(simcord_env):  # type: ig
     public = [m for m in public_messages(channel) if m.id > turn.id]
     assert public, "a public turn message followed the draws"
     line = next(
-        ln for m in public for ln in (m.content or "").splitlines() if "a pioché une carte face cachée" in ln
+        ln for m in public for ln in (m.content or "").splitlines() if "a pioché 2 cartes face cachée" in ln
     )
-    assert "alice a pioché une carte face cachée. À AI 1 (easy) de jouer." in public[0].content, public[
+    # two blind draws read as one line (issue 16), never twice the same sentence
+    assert "alice a pioché 2 cartes face cachée. À AI 1 (easy) de jouer." in public[0].content, public[
         0
     ].content
     assert not set(line.replace(".", " ").split()) & colours, line  # the colour drawn blind stays private
