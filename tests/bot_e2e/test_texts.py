@@ -1,0 +1,88 @@
+"""Texts a player stumbles on (issue 16): each sentence read as a player reads it, through SimCord."""
+
+from __future__ import annotations
+
+import re
+
+from driver import (
+    Seen,
+    components,
+    follow_menu,
+    message_text,
+    open_game,
+    play_turn,
+    public_messages,
+    turn_buttons,
+)
+
+from bot.i18n import default_catalog
+
+
+def _embed(message):  # type: ignore[no-untyped-def]
+    e = message.embeds[0]
+    return e if isinstance(e, dict) else e.to_dict()
+
+
+async def test_the_lobby_after_start_reads_as_a_game_under_way(simcord_env, world):  # type: ignore[no-untyped-def]
+    guild, channel, alice, bob, carol = world
+    gid, lobby = await open_game(channel, alice, board="italy", ais=("normal",))
+    await simcord_env.settle()
+    lobby = next(m for m in public_messages(channel) if m.id == lobby.id)
+    embed = _embed(lobby)
+    assert embed["title"] == f"Ticket to Ride: Italy · `{gid}`"  # not "Italy (Italy)"
+    assert "Press Join" not in embed["description"] and "under way" in embed["description"]
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields["Options"] == "none"  # not "-", which Discord draws as a lone bullet
+    seats = next(v for k, v in fields.items() if k.startswith("Players"))
+    assert "AI 1 (normal) 🤖" in seats and "🤖 normal" not in seats
+
+
+async def test_turn_lines_status_and_log_read_once_and_counted(simcord_env, world):  # type: ignore[no-untyped-def]
+    guild, channel, alice, bob, carol = world
+    await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
+    seen = Seen()
+    people = {alice.id: alice, bob.id: bob}
+    # both choose their tickets: the line of the last keep does not say whose turn it is before "play begins"
+    for _ in range(4):
+        last = public_messages(channel)[-1]
+        if "play begins with" in (last.content or ""):
+            break
+        for uid, member in people.items():
+            if f"<@{uid}>" in (last.content or "") and turn_buttons(last):
+                await play_turn(member, last, seen)
+    started = public_messages(channel)[-1]
+    assert "Everyone has chosen their tickets: play begins with alice." in started.content
+    assert "alice's turn." not in started.content
+    footer = _embed(started)["footer"]["text"]
+    assert "last round" not in footer.lower()  # no "last round: -" while it does not apply
+    # alice draws two cards blind: one line for both
+    draw = next(b for b in turn_buttons(started) if b["custom_id"].endswith("~draw"))
+    menu = await alice.click(started, custom_id=draw["custom_id"])
+    for _ in range(2):
+        blind = next(c for c in components(menu.response) if "~db." in c["custom_id"])
+        menu = await alice.click(menu.response, custom_id=blind["custom_id"])
+    await follow_menu(alice, menu, seen)
+    turn = public_messages(channel)[-1]
+    assert "alice drew 2 cards from the deck. bob's turn." in turn.content, turn.content
+    assert "drew a card from the deck" not in turn.content
+
+    status = await alice.slash(channel, "ttr status")
+    text = message_text(status.response)
+    assert "phase main" not in text and "main game" in text
+    assert re.search(r"\b1 cards\b", text) is None and "4 cards" in text  # counted words (bob still holds 4)
+    assert "45 trains" in text and "0 points" in text
+
+    log = await alice.slash(channel, "ttr log")
+    numbers = re.findall(r"^(\d+)\.", message_text(log.response), flags=re.M)
+    assert numbers and len(numbers) == len(set(numbers)), numbers  # one number per action
+
+
+def test_plural_forms_exist_in_both_languages() -> None:
+    catalog = default_catalog()
+    for lang, one, many in (
+        ("en", "1 turn left", "2 turns left"),
+        ("fr", "1 tour restant", "2 tours restants"),
+    ):
+        assert catalog.text("n.turns_left", lang, n=1) == one
+        assert catalog.text("n.turns_left", lang, n=2) == many
+    assert catalog.text("ev.draw_blind_n", "fr", player="a", n=2) == "a a pioché 2 cartes face cachée."
