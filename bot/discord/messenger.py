@@ -34,9 +34,25 @@ class DiscordMessenger:
         except discord.HTTPException as exc:
             log.warning("could not post to channel %s: %s %s", channel_id, exc.status, exc.text)
             return None
+        if reply.posted is not None:
+            await reply.posted(channel_id, message.id)
         for extra in reply.also:
             await self.post(channel_id, extra, locale=locale)
         return message.id
+
+    async def edit_rows(self, channel_id: int, message_id: int, reply: Reply) -> bool:
+        """Replace the components of a message the bot posted by `reply.rows` (text and pictures stay)."""
+        try:
+            channel = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
+            if not isinstance(channel, discord.abc.Messageable):
+                return False
+            locale = self._locale_of(channel)
+            view = message_kwargs(reply, self.catalog, locale).get("view")
+            await channel.get_partial_message(message_id).edit(view=view)
+        except discord.HTTPException as exc:
+            log.info("could not edit message %s in %s: %s %s", message_id, channel_id, exc.status, exc.text)
+            return False
+        return True
 
     def _locale_of(self, channel: object) -> str:
         guild_locale = getattr(getattr(channel, "guild", None), "preferred_locale", None)

@@ -152,6 +152,9 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
         await _edit_source(interaction, kwargs)
     elif not response.is_done():
         await response.send_message(ephemeral=reply.ephemeral, **kwargs)
+        if reply.posted is not None and interaction.channel_id is not None:
+            original = await interaction.original_response()
+            await reply.posted(interaction.channel_id, original.id)
     else:
         thinking = interaction.extras.get(_DEFERRED)
         interaction.extras[_DEFERRED] = None
@@ -160,16 +163,25 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
             # the note replaces the private thinking message: the person's language
             note = catalog.text("reply.posted_below", _locale(interaction))
             await interaction.edit_original_response(content=note)
-            await interaction.followup.send(ephemeral=False, wait=False, **kwargs)
+            await _followup(interaction, reply, kwargs)
         elif thinking is False and reply.ephemeral:
             await _answer_privately_after_public_thinking(
                 interaction, kwargs, catalog, _public_locale(interaction)
             )
         else:
-            await interaction.followup.send(ephemeral=reply.ephemeral, wait=False, **kwargs)
+            await _followup(interaction, reply, kwargs)
 
     for extra in reply.also:
         await send_reply(interaction, extra)
+
+
+async def _followup(interaction: discord.Interaction, reply: Reply, kwargs: dict[str, Any]) -> None:
+    """A followup message; its id goes to `reply.posted` when the service wants it (a turn message)."""
+    if reply.posted is None or interaction.channel_id is None:
+        await interaction.followup.send(ephemeral=reply.ephemeral, wait=False, **kwargs)
+        return
+    sent = await interaction.followup.send(ephemeral=reply.ephemeral, wait=True, **kwargs)
+    await reply.posted(interaction.channel_id, sent.id)
 
 
 async def _answer_privately_after_public_thinking(

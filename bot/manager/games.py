@@ -301,6 +301,18 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
 
         return await self._store.locked(game_id, body)
 
+    async def swap_note(self, game_id: str, key: str, value: Any) -> Any:
+        """Store `value` under the presentation's own `key` in the game's settings JSON (not a setting: kept
+        untouched by them) and return what was there (the id of the last turn message survives restarts)."""
+
+        async def body(game: LiveGame) -> Any:
+            before = game.raw_settings.get(key)
+            if before != value:
+                await self._store.update(game, settings={**game.raw_settings, key: value})
+            return before
+
+        return await self._store.locked(game_id, body)
+
     async def start_game(
         self, game_id: str, user_id: int, *, seed: int | None = None, moderator: bool = False
     ) -> Outcome:

@@ -62,6 +62,10 @@ class Messenger(Protocol):
     async def post(self, channel_id: int, reply: Reply, *, locale: str | None = None) -> int | None:
         """Send `reply` to a channel (ephemeral is ignored); the new message id, or None on failure."""
 
+    async def edit_rows(self, channel_id: int, message_id: int, reply: Reply) -> bool:
+        """Replace the buttons of a message the bot posted by `reply.rows` (no rows: none left); its text
+        and pictures stay. False when it could not be edited (gone, no access)."""
+
     def public_locale(self, channel_id: int) -> str:
         """The language public messages in that channel are written in (its server's, else the default)."""
 

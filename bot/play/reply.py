@@ -7,7 +7,8 @@ back; `bot/discord/components.py` turns them into custom ids and back, so nothin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Literal
 
 from bot.messages import Message, Text
@@ -94,6 +95,8 @@ class Reply:
     player list) instead of posting a new one.
     `also`: further messages sent after this one, in order (e.g. a private "claimed" plus a public
     announcement mentioning the next player).
+    `posted`: called with the channel and id of the public message once it is sent (a game remembers its
+    last turn message, to take its buttons away when the next one is posted).
     """
 
     content: Message | None = None
@@ -103,6 +106,7 @@ class Reply:
     ephemeral: bool = False
     edit_source: bool = False
     also: tuple[Reply, ...] = ()
+    posted: Callable[[int, int], Awaitable[None]] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

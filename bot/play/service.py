@@ -13,6 +13,7 @@ replies look like is one module per concern: `lobby`, `menus`, `confirm`, `turn`
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
@@ -31,7 +32,7 @@ from bot.play.notices import TurnNotices
 from bot.play.pictures import Pictures, PoolPictures, drawn, picture_words
 from bot.play.press import Press, PressCode
 from bot.play.refusals import fail, refusal
-from bot.play.reply import Choice, EmbedSpec, GameError, Reply
+from bot.play.reply import ButtonSpec, Choice, EmbedSpec, GameError, Reply
 from bot.play.seats import check_turn, seat_of
 from bot.play.turn import should_publish, told_lines, turn_message
 from bot.storage import GameStatus, StorageError, open_repository
@@ -42,6 +43,8 @@ from engine.state import GameState
 from render.words import PictureWords
 
 log = logging.getLogger(__name__)
+
+TURN_MESSAGE = "turn_message"  # settings JSON key: [channel id, message id] of the game's last turn message
 
 T = TypeVar("T")
 Handler = Callable[["ManagerGameService", Caller, GameInfo, Press], Awaitable[Reply]]
@@ -351,9 +354,24 @@ class ManagerGameService:
         game_id = info.game_id
         words = self._public_words(info)
         quiet = await self.notices.turn(self.games_manager, self.messenger, info, state)
-        return await turn_message(
+        reply = await turn_message(
             info, state, lines, self.pictures, lambda: self._record(game_id), words, quiet=quiet
         )
+        return dataclasses.replace(
+            reply, posted=lambda channel, mid: self._turn_posted(game_id, channel, mid)
+        )
+
+    async def _turn_posted(self, game_id: str, channel_id: int, message_id: int) -> None:
+        """A new turn message is out: the previous one keeps only its Board button, so the thread shows one
+        live set of move buttons."""
+        try:  # remembered with the game, so a restarted bot still retires the message before it
+            previous = await self.games_manager.swap_note(game_id, TURN_MESSAGE, [channel_id, message_id])
+        except (Refused, StorageError, GameError):
+            return
+        if not previous or previous[1] == message_id or self.messenger is None:
+            return
+        board = ButtonSpec(game_id, PressCode.BOARD, Text("btn.board"), emoji="🗺")
+        await self.messenger.edit_rows(previous[0], previous[1], Reply(rows=((board,),)))
 
     def _words(self, locale: str | None) -> PictureWords:
         return picture_words(locale or self.config.default_locale)

@@ -87,9 +87,9 @@ async def test_two_people_and_an_ai(simcord_env, world, make_bot):  # type: igno
     after = public_messages(channel)[-1]
     assert after.id != turn.id and any(a.filename == "board.png" for a in after.attachments)
 
-    # the old turn message's buttons are stale now
-    stale = await player.click(turn, custom_id=_button(turn, "Draw cards")["custom_id"])
-    assert is_ephemeral(stale.response) and "earlier moment" in stale.response.content
+    # the old turn message lost its move buttons: only Board stays (one live set of buttons per thread)
+    old = next(m for m in public_messages(channel) if m.id == turn.id)
+    assert [c["custom_id"].rsplit(":", 1)[-1] for c in components(old)] == ["board"]
 
     # commands any member may use
     status = await carol.slash(channel, "ttr status")
@@ -112,7 +112,10 @@ async def test_two_people_and_an_ai(simcord_env, world, make_bot):  # type: igno
     # a restart: only the messages survive; old persistent buttons still work
     await simcord_env.restart_bot(make_bot())
     turn2, player2 = await _turn_of(channel, (alice, bob))
-    my_hand = await player2.click(turn, custom_id=_button(turn, "My hand")["custom_id"])  # an old message
+    old = next(m for m in public_messages(channel) if m.id == turn.id)
+    shown = await player2.click(old, custom_id=_button(old, "Board")["custom_id"])  # an old message
+    assert is_ephemeral(shown.response) and any(a.filename == "board.png" for a in shown.response.attachments)
+    my_hand = await player2.click(turn2, custom_id=_button(turn2, "My hand")["custom_id"])
     assert is_ephemeral(my_hand.response) and any(
         a.filename == "hand.png" for a in my_hand.response.attachments
     )
@@ -120,6 +123,9 @@ async def test_two_people_and_an_ai(simcord_env, world, make_bot):  # type: igno
     assert is_ephemeral(opened.response) and "Pick a card" in opened.response.content
     await follow_menu(player2, opened, seen)
     assert (await _turn_of(channel, (alice, bob)))[0].id != turn2.id
+    # the game remembered its turn message across the restart: that one lost its moves too
+    old2 = next(m for m in public_messages(channel) if m.id == turn2.id)
+    assert [c["custom_id"].rsplit(":", 1)[-1] for c in components(old2)] == ["board"]
 
     # the end: not by a member, yes by the host
     refused_end = await bob.slash(channel, "ttr end")

@@ -86,3 +86,22 @@ def test_plural_forms_exist_in_both_languages() -> None:
         assert catalog.text("n.turns_left", lang, n=1) == one
         assert catalog.text("n.turns_left", lang, n=2) == many
     assert catalog.text("ev.draw_blind_n", "fr", player="a", n=2) == "a a pioché 2 cartes face cachée."
+
+
+async def test_one_live_set_of_move_buttons(simcord_env, world):  # type: ignore[no-untyped-def]
+    """Each new turn message takes the buttons off the one before: only Board stays on earlier ones."""
+    guild, channel, alice, bob, carol = world
+    await open_game(channel, alice, board="usa", joiners=(bob,), ais=("easy",))
+    seen = Seen()
+    people = {alice.id: alice, bob.id: bob}
+    for _ in range(8):
+        last = public_messages(channel)[-1]
+        for uid, member in people.items():
+            if f"<@{uid}>" in (last.content or "") and turn_buttons(last):
+                await play_turn(member, last, seen)
+        await simcord_env.settle()
+    turns = [m for m in public_messages(channel) if any(":board" in c["custom_id"] for c in components(m))]
+    assert len(turns) >= 4
+    for earlier in turns[:-1]:
+        assert [c["custom_id"].split(":")[-1] for c in components(earlier)] == ["board"], earlier.content
+    assert turn_buttons(turns[-1])  # the live one still has its moves
