@@ -7,20 +7,58 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bot.manager import GameInfo
-from bot.messages import Message, Text
+from bot.manager.read import SeatInfo
+from bot.messages import Join, Message, Text
 from bot.play import chat, labels
 from bot.play.lobby import ai_marker
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.play.seats import mention
-from bot.presenters.words import counted
+from bot.presenters.words import card, counted
 from bot.storage import GameSummary
 from engine.state import GameState
-from maps import load_board
+from maps import CARD_NAMES, load_board
 
 
 def _count(word: str, n: int | None) -> Message:
     return "-" if n is None else counted(word, n)
+
+
+def seat_counts(s: SeatInfo) -> Text:
+    """A seat's public counts: "12 points · 40 trains · 6 cards · 3 tickets"."""
+    counts = {
+        "score": _count("points", s.score),
+        "trains": _count("trains", s.trains),
+        "cards": _count("cards", s.cards),
+        "tickets": _count("tickets", s.tickets),
+    }
+    return Text("status.seat", counts)
+
+
+#: A coloured square before each colour's name, so the face-up row reads at a glance on a phone.
+CARD_SQUARES = {
+    "red": "🟥",
+    "blue": "🟦",
+    "green": "🟩",
+    "yellow": "🟨",
+    "black": "⬛",
+    "white": "⬜",
+    "orange": "🟧",
+    "pink": "🩷",
+    "locomotive": "🌈",
+    "locomotive+4": "🌈",
+    "passenger": "🧳",
+}
+
+
+def face_up_row(state: GameState) -> Message:
+    """The face-up cards as text: "🟥 red · 🟦 blue · 🌈 locomotive"."""
+    shown = tuple(
+        Join((CARD_SQUARES.get(CARD_NAMES[c], "▫️"), card(CARD_NAMES[c])), " ")
+        for c in state.face_up
+        if 0 <= c < len(CARD_NAMES)
+    )
+    return Join(shown, " · ") if shown else "-"
 
 
 def board_reply(info: GameInfo, state: GameState, png: bytes | None) -> Reply:
@@ -46,13 +84,7 @@ def status_reply(info: GameInfo, since: datetime) -> Reply:
     for s in info.seats:
         marker = "▶ " if s.to_act else ""
         ai = ai_marker(s.name, s.ai_level)
-        counts = {
-            "score": _count("points", s.score),
-            "trains": _count("trains", s.trains),
-            "cards": _count("cards", s.cards),
-            "tickets": _count("tickets", s.tickets),
-        }
-        fields.append(FieldSpec(f"{marker}{s.name}{ai}", Text("status.seat", counts), True))
+        fields.append(FieldSpec(f"{marker}{s.name}{ai}", seat_counts(s), True))
     whose = ", ".join(mention(info, s) for s in info.to_act) or "-"
     turn = {
         "players": whose,

@@ -15,10 +15,12 @@ from bot.manager import GameEvent, GameInfo
 from bot.messages import Join, Message, Text
 from bot.play import chat, layout
 from bot.play.final import final_message
+from bot.play.lobby import ai_marker
 from bot.play.menus import menu_buttons
+from bot.play.overview import face_up_row, seat_counts
 from bot.play.pictures import Pictures, drawn
 from bot.play.press import PressCode
-from bot.play.reply import ButtonSpec, EmbedSpec, FileSpec, Reply
+from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.play.seats import mention
 from bot.presenters.words import counted
 from bot.storage import GameStatus
@@ -111,8 +113,14 @@ async def turn_message(
     if state.last_round_left is not None:  # only once the end is triggered does a player need the count
         left = counted("turns_left", state.last_round_left)
         footer = Text("turn.footer_last", {**footer.params, "left": left})
+    # the face-up row and every seat's counts as text: a phone user need not zoom into the picture
+    fields = [FieldSpec(Text("turn.face_up", {"deck": len(state.deck)}), face_up_row(state), False)]
+    for s in info.seats:
+        marker = "▶ " if s.seat in info.to_act else ""
+        fields.append(FieldSpec(f"{marker}{s.name}{ai_marker(s.name, s.ai_level)}", seat_counts(s), True))
     embed = EmbedSpec(
         image="board.png" if png else None,
+        fields=tuple(fields),
         color=chat.EMBED_COLOR,
         footer=footer,
     )

@@ -105,3 +105,16 @@ async def test_one_live_set_of_move_buttons(simcord_env, world):  # type: ignore
     for earlier in turns[:-1]:
         assert [c["custom_id"].split(":")[-1] for c in components(earlier)] == ["board"], earlier.content
     assert turn_buttons(turns[-1])  # the live one still has its moves
+
+
+async def test_the_turn_message_shows_the_face_up_row_and_counts_as_text(simcord_env, world):  # type: ignore[no-untyped-def]
+    guild, channel, alice, bob, carol = world
+    await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
+    last = public_messages(channel)[-1]
+    fields = {f["name"]: f["value"] for f in _embed(last)["fields"]}
+    row = next(v for k, v in fields.items() if k.startswith("Face-up cards"))
+    assert len(row.split(" · ")) == 5 and all(
+        part.split(" ", 1)[0] in "🟥🟦🟩🟨⬛⬜🟧🩷🌈" for part in row.split(" · ")
+    )
+    seats = [v for k, v in fields.items() if "alice" in k or "bob" in k]
+    assert len(seats) == 2 and all("45 trains" in v and "4 cards" in v and "0 points" in v for v in seats)
