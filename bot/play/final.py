@@ -1,4 +1,5 @@
-"""The end of a game: the final board, every seat's score sheet, the score chart and the game as a GIF."""
+"""The end of a game: the final board, every seat's score sheet and the score chart at once, then the game as
+a GIF in a message of its own when it is drawn."""
 
 from __future__ import annotations
 
@@ -24,7 +25,6 @@ async def final_message(
     state: GameState,
     lines: Join,
     pictures: Pictures,
-    record: Callable[[], Awaitable[dict[str, Any]]],
     words: PictureWords = ENGLISH,
 ) -> Reply:
     """The last public message: `lines`, then the score sheets (only "ended" for an abandoned game)."""
@@ -75,9 +75,23 @@ async def final_message(
         )
     if summary_png:
         files.append(FileSpec("summary.png", summary_png, description=Text("alt.summary")))
+    return Reply(content=Text("final.content"), embeds=tuple(embeds), files=tuple(files))
+
+
+async def gif_message(
+    info: GameInfo,
+    pictures: Pictures,
+    record: Callable[[], Awaitable[dict[str, Any]]],
+    words: PictureWords = ENGLISH,
+) -> Reply | None:
+    """The game as a GIF, posted after the final scores (replaying and drawing it takes seconds: the scores
+    do not wait for it); None when it could not be drawn."""
     try:
         gif = await pictures.gif(await record(), words=words)
-        files.append(FileSpec("game.gif", gif, description=Text("alt.gif")))
     except Exception:  # noqa: BLE001 - the scores matter more than the animation
         log.exception("game %s: GIF failed", info.game_id)
-    return Reply(content=Text("final.content"), embeds=tuple(embeds), files=tuple(files))
+        return None
+    return Reply(
+        content=Text("final.gif", {"game": info.game_id}),
+        files=(FileSpec("game.gif", gif, description=Text("alt.gif")),),
+    )

@@ -26,6 +26,7 @@ from bot.play import chat, codec, completion, menus, overview, social
 from bot.play.advice import suggestion_reply
 from bot.play.confirm import confirm_claim, route_id
 from bot.play.contract import Caller, Messenger
+from bot.play.final import gif_message
 from bot.play.hand import hand_reply, ticket_map_reply
 from bot.play.lobby import lobby_reply
 from bot.play.notices import TurnNotices
@@ -76,6 +77,7 @@ class ManagerGameService:
         self.manager: GameManager | None = manager
         self.messenger: Messenger | None = None
         self._lines: dict[str, list[GameEvent]] = {}  # public events not yet posted, per game
+        self._gifs: dict[str, asyncio.Task[None]] = {}  # game -> the task drawing and posting its GIF
         self.notices = TurnNotices()  # who is told of each turn, and how
 
     # ------------------------------------------------------------------ lifecycle
@@ -96,6 +98,8 @@ class ManagerGameService:
 
     async def close(self) -> None:
         manager, self.manager = self.manager, None
+        for task in self._gifs.values():
+            task.cancel()  # a GIF still drawing is not posted after shutdown
         try:
             if manager is not None:
                 await manager.close()
@@ -354,16 +358,26 @@ class ManagerGameService:
         game_id = info.game_id
         words = self._public_words(info)
         quiet = await self.notices.turn(self.games_manager, self.messenger, info, state)
-        reply = await turn_message(
-            info, state, lines, self.pictures, lambda: self._record(game_id), words, quiet=quiet
-        )
+        reply = await turn_message(info, state, lines, self.pictures, words, quiet=quiet)
         return dataclasses.replace(
             reply, posted=lambda channel, mid: self._turn_posted(game_id, channel, mid)
         )
 
+    async def _post_gif(self, info: GameInfo, channel_id: int) -> None:
+        game_id = info.game_id
+        reply = await gif_message(
+            info, self.pictures, lambda: self._record(game_id), self._public_words(info)
+        )
+        if reply is not None and self.messenger is not None:
+            await self.messenger.post(channel_id, reply)
+
     async def _turn_posted(self, game_id: str, channel_id: int, message_id: int) -> None:
         """A new turn message is out: the previous one keeps only its Board button, so the thread shows one
         live set of move buttons."""
+        info = await self._info(game_id)
+        if info.status == GameStatus.FINISHED and game_id not in self._gifs:
+            # the final scores are out: the GIF follows when drawn, off the event loop
+            self._gifs[game_id] = asyncio.create_task(self._post_gif(info, channel_id))
         try:  # remembered with the game, so a restarted bot still retires the message before it
             previous = await self.games_manager.swap_note(game_id, TURN_MESSAGE, [channel_id, message_id])
         except (Refused, StorageError, GameError):

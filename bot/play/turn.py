@@ -7,8 +7,7 @@ lines gather until the turn passes to someone else or something everyone should 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 from bot import presenters
 from bot.manager import GameEvent, GameInfo
@@ -78,17 +77,16 @@ async def turn_message(
     state: GameState,
     lines: list[Message],
     pictures: Pictures,
-    record: Callable[[], Awaitable[dict[str, Any]]],
     words: PictureWords = ENGLISH,
     quiet: frozenset[int] = frozenset(),
 ) -> Reply:
-    """The turn message after `lines`; the final scores once the game is over (`record` feeds its GIF).
+    """The turn message after `lines`; the final scores once the game is over (its GIF follows: `gif_message`).
     `words` are the picture's, in the server's language; the seats in `quiet` are named without a ping."""
     if len(lines) > MAX_LINES:
         lines = ["…", *lines[-MAX_LINES:]]
     text = Join(tuple(lines), tail=1500)
     if state.finished or info.status != GameStatus.ACTIVE:
-        return await final_message(info, state, text, pictures, record, words)
+        return await final_message(info, state, text, pictures, words)
     gid = info.game_id
     buttons: list[ButtonSpec] = []
     if state.phase == SETUP:

@@ -140,7 +140,8 @@ def game_id_of(message: Any) -> str:
 
 
 def is_final(message: Any) -> bool:
-    return any(getattr(a, "filename", "") == "game.gif" for a in message.attachments or [])
+    """The final scores (their GIF follows in a message of its own)."""
+    return any(getattr(a, "filename", "") == "summary.png" for a in message.attachments or [])
 
 
 async def open_game(
@@ -181,9 +182,11 @@ async def play_until_over(
 ) -> Any:
     """Every person whose turn the last public message names plays; stops at the final message."""
     for _ in range(max_steps):
-        last = public_messages(channel)[-1]
-        if is_final(last):
-            return last
+        shown = public_messages(channel)
+        final = next((m for m in reversed(shown[-2:]) if is_final(m)), None)  # its GIF may follow it
+        if final is not None:
+            return final
+        last = shown[-1]
         content = last.content or ""
         for uid, member in people.items():
             if f"<@{uid}>" in content and turn_buttons(last):

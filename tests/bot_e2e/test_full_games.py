@@ -40,7 +40,10 @@ async def test_complete_game(simcord_env, world, board, variant, options):  # ty
     text = message_text(final)
     assert "final scores" in text
     names = {a.filename for a in final.attachments}
-    assert names == {"board.png", "summary.png", "game.gif"}
+    assert names == {"board.png", "summary.png"}  # the scores do not wait for the GIF
+    await simcord_env.settle()
+    after = [m for m in public_messages(channel) if m.id > final.id]
+    assert [a.filename for m in after for a in m.attachments] == ["game.gif"]  # then the GIF, once
     assert "Routes:" in text and ("✅" in text or "❌" in text or board == "marklin")
     turn_messages = [m for m in public_messages(channel) if "your turn" in (m.content or "")]
     assert turn_messages
