@@ -10,8 +10,10 @@
 4. A normal move's answer without its picture (pictures answered at once): each press of a whole turn (a claim
    of the most useful route the seat can pay, else two cards), from the press to the built Reply, p50/p95.
 5. "My tickets on the map": the press to the private Reply carrying the ticket map PNG (render pool), p50/p95.
+6. The move that ends a game: from the press to the Reply carrying the final scores, board and chart
+   (p50/p95), then from that message being posted to the GIF posted after it.
 
-    python bench/bench_bot.py [--games 20] [--moves 200] [--workers N]
+    python bench/bench_bot.py [--games 20] [--moves 200] [--finals 12] [--workers N]
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from bot.play.reply import Reply  # noqa: E402
 from bot.play.service import ManagerGameService  # noqa: E402
 from engine.actions import Action, ClaimRoute, DrawBlind, KeepTickets  # noqa: E402
 from engine.progress import routes_by_use  # noqa: E402
-from engine.rules import legal_actions  # noqa: E402
+from engine.rules import apply, legal_actions  # noqa: E402
 from engine.state import SETUP  # noqa: E402
 
 GUILD = 1
@@ -51,6 +53,9 @@ class NullMessenger:
         return 1
 
     async def direct(self, user_id: int, reply: Reply, *, locale: str | None = None) -> bool:
+        return True
+
+    async def edit_rows(self, channel_id: int, message_id: int, reply: Reply) -> bool:
         return True
 
     def public_locale(self, channel_id: int) -> str:
@@ -252,10 +257,54 @@ async def bench_ticket_maps(svc: ManagerGameService, games: list[str], n: int) -
     return timings
 
 
+async def bench_final_move(svc: ManagerGameService, n: int) -> tuple[list[float], list[float]]:
+    """Play `n` fresh games to their end (longest claim first, else a blind draw) through the manager, then
+    time the press that ends each one, and its GIF."""
+    boards = ["usa", "europe", "germany", "italy", "japan", "marklin"]
+    finals: list[float] = []
+    gifs: list[float] = []
+    for i in range(n):
+        channel = 5000 + i
+        gid = await open_game(svc, channel, boards[i % len(boards)])
+        for _ in range(2000):
+            state = await svc._state(gid)
+            assert state is not None
+            user, seat = await current_user(svc, gid)
+            legal = legal_actions(state, seat)
+            claims = [a for a in legal if a.kind == "claim_route"]
+            choice = (
+                max(claims, key=lambda a: state.board.routes[a.route].length)  # type: ignore[attr-defined]
+                if claims
+                else next((a for a in legal if a.kind == "draw_blind"), legal[0])
+            )
+            after = state.copy()
+            apply(after, seat, choice)
+            if not after.finished:
+                await svc.games_manager.act(gid, user, choice)
+                continue
+            token = f"t{len(state.history)}"
+            t = time.perf_counter()
+            reply = await svc.press(
+                Caller(GUILD, channel, user), Press(gid, PressCode.DO, token, (codec.encode(choice),))
+            )
+            finals.append(time.perf_counter() - t)
+            final = reply.also[0]
+            assert any(f.filename == "summary.png" for f in final.files), final
+            assert final.posted is not None
+            t = time.perf_counter()
+            await final.posted(channel, 1)
+            await svc._gifs[gid]
+            gifs.append(time.perf_counter() - t)
+            break
+        svc._lines.pop(gid, None)
+    return finals, gifs
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--finals", type=int, default=12)
     parser.add_argument("--workers", type=int, default=None)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -296,6 +345,12 @@ async def main() -> None:
         print(
             f"5. My tickets on the map (PNG in the render pool): n={len(maps)} "
             f"p50 {statistics.median(maps) * 1e3:.0f} ms  p95 {pct(maps, 0.95) * 1e3:.0f} ms (target < 400 ms)"
+        )
+        finals, gifs = await bench_final_move(svc, args.finals)
+        print(
+            f"6. the move that ends a game, final scores + board + chart ready: n={len(finals)} "
+            f"p50 {statistics.median(finals) * 1e3:.0f} ms  p95 {pct(finals, 0.95) * 1e3:.0f} ms (target < 1500 ms); "
+            f"its GIF posted after: p50 {statistics.median(gifs) * 1e3:.0f} ms  p95 {pct(gifs, 0.95) * 1e3:.0f} ms"
         )
         await svc.close()
 

@@ -44,7 +44,7 @@ CARD_SQUARES = {
     "black": "⬛",
     "white": "⬜",
     "orange": "🟧",
-    "pink": "🩷",
+    "pink": "🟪",
     "locomotive": "🌈",
     "locomotive+4": "🌈",
     "passenger": "🧳",

@@ -114,7 +114,7 @@ async def test_the_turn_message_shows_the_face_up_row_and_counts_as_text(simcord
     fields = {f["name"]: f["value"] for f in _embed(last)["fields"]}
     row = next(v for k, v in fields.items() if k.startswith("Face-up cards"))
     assert len(row.split(" · ")) == 5 and all(
-        part.split(" ", 1)[0] in "🟥🟦🟩🟨⬛⬜🟧🩷🌈" for part in row.split(" · ")
+        part.split(" ", 1)[0] in "🟥🟦🟩🟨⬛⬜🟧🟪🌈" for part in row.split(" · ")
     )
     seats = [v for k, v in fields.items() if "alice" in k or "bob" in k]
     assert len(seats) == 2 and all("45 trains" in v and "4 cards" in v and "0 points" in v for v in seats)

@@ -1,0 +1,51 @@
+"""Screenshots of a game as players see it (issue 16: look at the result as a player would). Opt-in: set
+TTR_SHOTS to a folder; needs SimCord's preview extra and `chromium` on the PATH."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+
+import pytest
+from driver import Seen, game_id_of, play_turn, public_messages, turn_buttons
+
+SHOTS = os.environ.get("TTR_SHOTS")
+pytestmark = pytest.mark.skipif(not SHOTS or not shutil.which("chromium"), reason="TTR_SHOTS and chromium")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_screenshot_a_game(simcord_env, lang):  # type: ignore[no-untyped-def]
+    guild = simcord_env.create_guild("Rail Club", preferred_locale=lang)
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    bob = guild.add_member(simcord_env.create_user("bob"))
+    lobby = await alice.slash(channel, "ttr new", map="italy")
+    gid = game_id_of(lobby.response)
+    await bob.click(lobby.response, custom_id=f"ttr:{gid}:join")
+    await alice.select(lobby.response, ["normal"], custom_id=f"ttr:{gid}:addai:*")
+    await alice.click(lobby.response, custom_id=f"ttr:{gid}:start")
+    seen = Seen()
+    people = {alice.id: alice, bob.id: bob}
+    for _ in range(10):
+        last = public_messages(channel)[-1]
+        for uid, member in people.items():
+            if f"<@{uid}>" in (last.content or "") and turn_buttons(last):
+                await play_turn(member, last, seen)
+        await simcord_env.settle()
+    async with simcord_env.preview(channel, viewers=[alice], layout="channel", width=1000, height=2000) as pv:
+        out = os.path.join(SHOTS or ".", f"game-{lang}.png")
+        proc = await asyncio.create_subprocess_exec(
+            "chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            f"--screenshot={out}",
+            "--window-size=1000,4000",
+            "--virtual-time-budget=5000",
+            pv.url,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        await asyncio.wait_for(proc.wait(), 120)
+    assert os.path.exists(out)
