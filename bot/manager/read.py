@@ -322,6 +322,16 @@ class GameReads:
         record = await self.export_record(game_id)
         return await asyncio.to_thread(_replay_events, game_id, record, limit)
 
+    async def public_events_since(self, game_id: str, first_seq: int) -> list[GameEvent]:
+        """The public events of the actions from log position `first_seq` on (what a player coming back
+        missed), rebuilt from the stored log: the same after a restart and in any process."""
+        game = await self._store.get(game_id)
+        if game.state is None or first_seq > len(game.state.history):
+            return []
+        record = await self.export_record(game_id)
+        first = max(1, first_seq)
+        return await asyncio.to_thread(_replay_events, game_id, record, len(record["actions"]) - first + 1)
+
 
 def _replay_events(game_id: str, record: dict[str, Any], limit: int) -> list[GameEvent]:
     actions = record["actions"]

@@ -46,6 +46,7 @@ from render.words import PictureWords
 log = logging.getLogger(__name__)
 
 TURN_MESSAGE = "turn_message"  # settings JSON key: [channel id, message id] of the game's last turn message
+TOLD_THROUGH = "told_through"  # settings JSON key: the log position the last turn message told up to
 
 T = TypeVar("T")
 Handler = Callable[["ManagerGameService", Caller, GameInfo, Press], Awaitable[Reply]]
@@ -352,10 +353,11 @@ class ManagerGameService:
         return await self._publish(await self._info(game_id), await self._state(game_id))
 
     async def _publish(self, info: GameInfo, state: GameState | None) -> Reply:
-        lines = told_lines(self._lines.pop(info.game_id, []))
+        waiting = self._lines.pop(info.game_id, [])
         if state is None:
             raise fail("play.not_running")
         game_id = info.game_id
+        lines = told_lines(await self._since_last_turn(info, state, waiting))
         words = self._public_words(info)
         quiet = await self.notices.turn(self.games_manager, self.messenger, info, state)
         reply = await turn_message(info, state, lines, self.pictures, words, quiet=quiet)
@@ -386,6 +388,26 @@ class ManagerGameService:
             return
         board = ButtonSpec(game_id, PressCode.BOARD, Text("btn.board"), emoji="🗺")
         await self.messenger.edit_rows(previous[0], previous[1], Reply(rows=((board,),)))
+
+    async def _since_last_turn(
+        self, info: GameInfo, state: GameState, waiting: list[GameEvent]
+    ) -> list[GameEvent]:
+        """What the seats to play missed: every public move since their own last one and since the last turn
+        message, read from the stored log (not from this process's memory: it survives a restart), after the
+        events that are no moves (a seat handed to the AI, a resignation)."""
+        told = len(state.history)
+        try:
+            before = await self.games_manager.swap_note(info.game_id, TOLD_THROUGH, told)
+        except (Refused, StorageError):
+            before = None
+        first = told + 1 if before is None else int(before) + 1
+        for seat in info.to_act:
+            mine = [i for i, (s, _) in enumerate(state.history, start=1) if s == seat]
+            first = min(first, mine[-1] + 1 if mine else 1)
+        moves = await self.games_manager.public_events_since(info.game_id, first) if first <= told else []
+        if before is None and not moves:  # a game from before this was stored: what this process saw
+            return waiting
+        return [e for e in waiting if not e.seq] + moves
 
     def _words(self, locale: str | None) -> PictureWords:
         return picture_words(locale or self.config.default_locale)

@@ -26,7 +26,7 @@ from bot.storage import GameStatus
 from engine.state import SETUP, GameState
 from render.words import ENGLISH, PictureWords
 
-MAX_LINES = 12
+MAX_LINES = 24  # a player back after a round of five seats reads every move of it
 PUBLISH_KINDS = frozenset({"play_started", "game_over", "last_round", "abandoned", "seat_ai", "seat_human"})
 
 

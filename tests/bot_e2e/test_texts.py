@@ -118,3 +118,37 @@ async def test_the_turn_message_shows_the_face_up_row_and_counts_as_text(simcord
     )
     seats = [v for k, v in fields.items() if "alice" in k or "bob" in k]
     assert len(seats) == 2 and all("45 trains" in v and "4 cards" in v and "0 points" in v for v in seats)
+
+
+async def test_a_player_back_reads_every_move_since_their_last_turn(simcord_env, world, make_bot):  # type: ignore[no-untyped-def]
+    """Three people: the turn message that calls the first player lists the moves of the two others, even
+    though the second one's was already told in the message that called the third, and across a restart of
+    the bot in between."""
+    guild, channel, alice, bob, carol = world
+    await open_game(channel, alice, board="usa", joiners=(bob, carol), ais=())
+    seen = Seen()
+    people = {alice.id: alice, bob.id: bob, carol.id: carol}
+    names = {alice.id: "alice", bob.id: "bob", carol.id: "carol"}
+    for _ in range(6):  # the ticket choice, until play begins
+        last = public_messages(channel)[-1]
+        if "play begins with" in (last.content or ""):
+            break
+        for uid, member in people.items():
+            if f"<@{uid}>" in (last.content or "") and turn_buttons(last):
+                await play_turn(member, last, seen)
+    order: list[int] = []
+    for step in range(6):  # two rounds; the bot restarts after the second move of the second round
+        last = public_messages(channel)[-1]
+        uid = next(u for u in people if f"<@{u}>, your turn" in (last.content or ""))
+        order.append(uid)
+        await play_turn(people[uid], last, seen)
+        if step == 4:
+            await simcord_env.restart_bot(make_bot())
+    called = public_messages(channel)[-1]
+    assert order[:3] == order[3:]
+    first_of_round = names[order[4]]  # moved before the restart and before the previous turn message
+    second_of_round = names[order[5]]
+    assert called.content.count("\n") >= 2
+    lines = called.content.splitlines()
+    assert any(ln.startswith(first_of_round) for ln in lines), called.content
+    assert any(ln.startswith(second_of_round) for ln in lines), called.content
