@@ -293,7 +293,9 @@ async def bench_final_move(svc: ManagerGameService, n: int) -> tuple[list[float]
             assert final.posted is not None
             t = time.perf_counter()
             await final.posted(channel, 1)
-            await svc._gifs[gid]
+            task = svc.thread.task(gid)
+            assert task is not None
+            await task
             gifs.append(time.perf_counter() - t)
             break
         svc._lines.pop(gid, None)

@@ -93,16 +93,37 @@ def last_move(state: GameState) -> LastMove | None:
     return LastMove(seat=actor, routes=tuple(routes), cities=tuple(cities), what=what, card=card)
 
 
+def moves_since(state: GameState, first: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The routes claimed and the cities built on by the actions from log position `first` (1-based) on, as
+    the board shows them now (a tunnel given up is not there): what a player coming back should see outlined."""
+    routes: list[int] = []
+    cities: list[int] = []
+    for seat, action in state.history[max(0, first - 1) :]:
+        route: int | None = getattr(action, "route", None)
+        owned = route is not None and 0 <= route < len(state.route_owner) and state.route_owner[route] == seat
+        if route is not None and owned and route not in routes:
+            routes.append(route)
+        city: int | None = getattr(action, "city", None)
+        if (
+            city is not None
+            and city not in cities
+            and seat in (state.station_owner.get(city), state.depot_owner.get(city))
+        ):
+            cities.append(city)
+    return tuple(routes), tuple(cities)
+
+
 def board_view(
     state: GameState,
     *,
     sheets: list[ScoreSheet] | None = None,
     title: str = "",
     last_move_text: Callable[[LastMove], str] | None = None,
+    since: int | None = None,
 ) -> BoardView:
     """The public picture of a game. At the end (state finished) the ticket routes and final scores show.
     `last_move_text` words the last move (in the reader's language); without it the picture names only what
-    the move touched."""
+    the move touched. `since`: also outline every route and city taken from that log position on."""
     view = public_view(state)
     owner = list(view.route_owner)
     modules = view.modules
@@ -156,6 +177,13 @@ def board_view(
                 for t in s.tickets
             )
     move = last_move(state)
+    if move is not None and since is not None:
+        routes, cities = moves_since(state, since)
+        move = replace(
+            move,
+            routes=tuple(dict.fromkeys((*routes, *move.routes))),
+            cities=tuple(dict.fromkeys((*cities, *move.cities))),
+        )
     if move is not None and last_move_text is not None:
         move = replace(move, text=last_move_text(move))
     return BoardView(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from bot.manager import GameInfo
+from bot.manager import GameEvent, GameInfo
 from bot.manager.read import SeatInfo
 from bot.messages import Join, Message, Text
 from bot.play import chat, labels
@@ -98,6 +98,20 @@ def status_reply(info: GameInfo, since: datetime) -> Reply:
         color=chat.EMBED_COLOR,
     )
     return Reply(embeds=(embed,))
+
+
+def log_reply(info: GameInfo, events: Sequence[GameEvent]) -> Reply:
+    """The last moves, numbered by their place in the game's log, privately."""
+    by_seq: dict[int, list[Message]] = {}  # an action and what it set off ("play begins") share a number
+    for e in events:
+        if e.seq:
+            by_seq.setdefault(e.seq, []).append(e.message)
+    numbered = tuple(Join((f"{seq}.", *said), " ") for seq, said in by_seq.items())
+    text: Message = Join(numbered, tail=chat.MAX_DESCRIPTION) if numbered else "-"
+    return Reply(
+        embeds=(EmbedSpec(title=Text("log.title", {"game": info.game_id}), description=text),),
+        ephemeral=True,
+    )
 
 
 def games_reply(found: Sequence[GameSummary]) -> Reply:

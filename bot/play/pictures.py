@@ -63,14 +63,22 @@ def last_move_text(state: GameState, words: PictureWords = ENGLISH) -> Callable[
     return text
 
 
-def board_picture_view(state: GameState, words: PictureWords = ENGLISH) -> BoardView:
-    """The public view the board picture draws, its last move worded in the picture's language."""
-    return board_view(state, last_move_text=last_move_text(state, words))
+def board_picture_view(
+    state: GameState, words: PictureWords = ENGLISH, since: int | None = None
+) -> BoardView:
+    """The public view the board picture draws, its last move worded in the picture's language; `since`: a log
+    position from which every route and city taken is outlined too."""
+    return board_view(state, last_move_text=last_move_text(state, words), since=since)
 
 
 class Pictures(Protocol):
     async def board(
-        self, state: GameState, *, colorblind: bool = True, words: PictureWords = ENGLISH
+        self,
+        state: GameState,
+        *,
+        colorblind: bool = True,
+        words: PictureWords = ENGLISH,
+        since: int | None = None,
     ) -> bytes: ...
 
     async def hand(
@@ -129,9 +137,14 @@ class PoolPictures:
         return self._pool
 
     async def board(
-        self, state: GameState, *, colorblind: bool = True, words: PictureWords = ENGLISH
+        self,
+        state: GameState,
+        *,
+        colorblind: bool = True,
+        words: PictureWords = ENGLISH,
+        since: int | None = None,
     ) -> bytes:
-        view = board_picture_view(state, words)
+        view = board_picture_view(state, words, since)
         data: bytes = await self.pool.render_board(
             state.board.id, view, width=self.width, colorblind=colorblind, words=words
         )

@@ -26,15 +26,15 @@ from bot.play import chat, codec, completion, menus, overview, social
 from bot.play.advice import suggestion_reply
 from bot.play.confirm import confirm_claim, route_id
 from bot.play.contract import Caller, Messenger
-from bot.play.final import gif_message
 from bot.play.hand import hand_reply, ticket_map_reply
 from bot.play.lobby import lobby_reply
 from bot.play.notices import TurnNotices
 from bot.play.pictures import Pictures, PoolPictures, drawn, picture_words
 from bot.play.press import Press, PressCode
 from bot.play.refusals import fail, refusal
-from bot.play.reply import ButtonSpec, Choice, EmbedSpec, GameError, Reply
+from bot.play.reply import Choice, EmbedSpec, GameError, Reply
 from bot.play.seats import check_turn, seat_of
+from bot.play.thread import ThreadKeeper, gif_of, since_last_turn
 from bot.play.turn import should_publish, told_lines, turn_message
 from bot.storage import GameStatus, StorageError, open_repository
 from engine.actions import Action, KeepTickets
@@ -45,8 +45,6 @@ from render.words import PictureWords
 
 log = logging.getLogger(__name__)
 
-TURN_MESSAGE = "turn_message"  # settings JSON key: [channel id, message id] of the game's last turn message
-TOLD_THROUGH = "told_through"  # settings JSON key: the log position the last turn message told up to
 
 T = TypeVar("T")
 Handler = Callable[["ManagerGameService", Caller, GameInfo, Press], Awaitable[Reply]]
@@ -78,7 +76,7 @@ class ManagerGameService:
         self.manager: GameManager | None = manager
         self.messenger: Messenger | None = None
         self._lines: dict[str, list[GameEvent]] = {}  # public events not yet posted, per game
-        self._gifs: dict[str, asyncio.Task[None]] = {}  # game -> the task drawing and posting its GIF
+        self.thread = ThreadKeeper()  # one live set of buttons, the GIF after the scores
         self.notices = TurnNotices()  # who is told of each turn, and how
 
     # ------------------------------------------------------------------ lifecycle
@@ -99,8 +97,7 @@ class ManagerGameService:
 
     async def close(self) -> None:
         manager, self.manager = self.manager, None
-        for task in self._gifs.values():
-            task.cancel()  # a GIF still drawing is not posted after shutdown
+        self.thread.close()
         try:
             if manager is not None:
                 await manager.close()
@@ -357,57 +354,14 @@ class ManagerGameService:
         if state is None:
             raise fail("play.not_running")
         game_id = info.game_id
-        lines = told_lines(await self._since_last_turn(info, state, waiting))
+        since, missed = await since_last_turn(self.games_manager, info, state, waiting)
+        lines = told_lines(missed)
         words = self._public_words(info)
         quiet = await self.notices.turn(self.games_manager, self.messenger, info, state)
-        reply = await turn_message(info, state, lines, self.pictures, words, quiet=quiet)
-        return dataclasses.replace(
-            reply, posted=lambda channel, mid: self._turn_posted(game_id, channel, mid)
-        )
-
-    async def _post_gif(self, info: GameInfo, channel_id: int) -> None:
-        game_id = info.game_id
-        reply = await gif_message(
-            info, self.pictures, lambda: self._record(game_id), self._public_words(info)
-        )
-        if reply is not None and self.messenger is not None:
-            await self.messenger.post(channel_id, reply)
-
-    async def _turn_posted(self, game_id: str, channel_id: int, message_id: int) -> None:
-        """A new turn message is out: the previous one keeps only its Board button, so the thread shows one
-        live set of move buttons."""
-        info = await self._info(game_id)
-        if info.status == GameStatus.FINISHED and game_id not in self._gifs:
-            # the final scores are out: the GIF follows when drawn, off the event loop
-            self._gifs[game_id] = asyncio.create_task(self._post_gif(info, channel_id))
-        try:  # remembered with the game, so a restarted bot still retires the message before it
-            previous = await self.games_manager.swap_note(game_id, TURN_MESSAGE, [channel_id, message_id])
-        except (Refused, StorageError, GameError):
-            return
-        if not previous or previous[1] == message_id or self.messenger is None:
-            return
-        board = ButtonSpec(game_id, PressCode.BOARD, Text("btn.board"), emoji="🗺")
-        await self.messenger.edit_rows(previous[0], previous[1], Reply(rows=((board,),)))
-
-    async def _since_last_turn(
-        self, info: GameInfo, state: GameState, waiting: list[GameEvent]
-    ) -> list[GameEvent]:
-        """What the seats to play missed: every public move since their own last one and since the last turn
-        message, read from the stored log (not from this process's memory: it survives a restart), after the
-        events that are no moves (a seat handed to the AI, a resignation)."""
-        told = len(state.history)
-        try:
-            before = await self.games_manager.swap_note(info.game_id, TOLD_THROUGH, told)
-        except (Refused, StorageError):
-            before = None
-        first = told + 1 if before is None else int(before) + 1
-        for seat in info.to_act:
-            mine = [i for i, (s, _) in enumerate(state.history, start=1) if s == seat]
-            first = min(first, mine[-1] + 1 if mine else 1)
-        moves = await self.games_manager.public_events_since(info.game_id, first) if first <= told else []
-        if before is None and not moves:  # a game from before this was stored: what this process saw
-            return waiting
-        return [e for e in waiting if not e.seq] + moves
+        reply = await turn_message(info, state, lines, self.pictures, words, quiet=quiet, since=since)
+        gif = gif_of(info, self.pictures, lambda: self._record(game_id), words)  # after the final scores
+        posted = lambda ch, mid: self.thread.posted(self.games_manager, self.messenger, info, ch, mid, gif)  # noqa: E731
+        return dataclasses.replace(reply, posted=posted)
 
     def _words(self, locale: str | None) -> PictureWords:
         return picture_words(locale or self.config.default_locale)
@@ -479,16 +433,7 @@ class ManagerGameService:
         if info.status == GameStatus.LOBBY:
             raise fail("play.not_running")
         events = await self._call(self.games_manager.recent_events(info.game_id, max(1, min(limit, 50))))
-        by_seq: dict[int, list[Message]] = {}  # an action and what it set off ("play begins") share a number
-        for e in events:
-            if e.seq:
-                by_seq.setdefault(e.seq, []).append(e.message)
-        numbered = tuple(Join((f"{seq}.", *said), " ") for seq, said in by_seq.items())
-        text: Message = Join(numbered, tail=chat.MAX_DESCRIPTION) if numbered else "-"
-        return Reply(
-            embeds=(EmbedSpec(title=Text("log.title", {"game": info.game_id}), description=text),),
-            ephemeral=True,
-        )
+        return overview.log_reply(info, events)
 
     async def settings(
         self, caller: Caller, *, game_id: str | None = None, key: str | None = None, value: str | None = None

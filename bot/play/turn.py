@@ -79,9 +79,11 @@ async def turn_message(
     pictures: Pictures,
     words: PictureWords = ENGLISH,
     quiet: frozenset[int] = frozenset(),
+    since: int | None = None,
 ) -> Reply:
     """The turn message after `lines`; the final scores once the game is over (its GIF follows: `gif_message`).
-    `words` are the picture's, in the server's language; the seats in `quiet` are named without a ping."""
+    `words` are the picture's, in the server's language; the seats in `quiet` are named without a ping; the
+    picture outlines every route and city taken from log position `since` on (what the lines tell)."""
     if len(lines) > MAX_LINES:
         lines = ["…", *lines[-MAX_LINES:]]
     text = Join(tuple(lines), tail=1500)
@@ -105,7 +107,8 @@ async def turn_message(
         buttons.append(ButtonSpec(gid, PressCode.SUGGEST, Text("btn.suggest"), emoji="💡"))
     buttons.append(ButtonSpec(gid, PressCode.HAND, Text("btn.hand"), emoji="✋"))
     buttons.append(ButtonSpec(gid, PressCode.BOARD, Text("btn.board"), emoji="🗺"))
-    png = await drawn(pictures.board(state, colorblind=info.settings.colorblind, words=words), gid)
+    board = pictures.board(state, colorblind=info.settings.colorblind, words=words, since=since)
+    png = await drawn(board, gid)
     rnd = state.turn // max(1, state.num_players) + 1
     footer = Text("turn.footer", {"game": gid, "round": rnd, "deck": len(state.deck)})
     if state.last_round_left is not None:  # only once the end is triggered does a player need the count

@@ -25,7 +25,9 @@ class FastPictures:
         self.calls: list[str] = []
         self.words: list[tuple[str, Any]] = []  # (picture, the words it was asked to draw with)
 
-    async def board(self, state: Any, *, colorblind: bool = True, words: Any = None) -> bytes:
+    async def board(
+        self, state: Any, *, colorblind: bool = True, words: Any = None, since: Any = None
+    ) -> bytes:
         self.calls.append("board")
         self.words.append(("board", words))
         return PNG

@@ -84,7 +84,9 @@ def test_mentions_and_times_are_discord_syntax() -> None:
 
 
 class NoPictures:
-    async def board(self, state: Any, *, colorblind: bool = True, words: Any = None) -> bytes:
+    async def board(
+        self, state: Any, *, colorblind: bool = True, words: Any = None, since: Any = None
+    ) -> bytes:
         return b"png"
 
     async def hand(self, state: Any, seat: int, *, colorblind: bool = True, words: Any = None) -> bytes:

@@ -1,0 +1,98 @@
+"""A game's public thread kept readable: what a player coming back missed (read from the stored log, so it
+survives a restart), one live set of move buttons (the previous turn message keeps only Board), and the GIF
+posted after the final scores instead of holding them back.
+
+Two notes are kept in the game's settings JSON (not settings: `GameSettings` leaves unknown keys alone): the
+last turn message and the log position the last turn message told up to."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.manager import GameEvent, GameInfo, GameManager, Refused
+from bot.messages import Text
+from bot.play.contract import Messenger
+from bot.play.final import gif_message
+from bot.play.pictures import Pictures
+from bot.play.press import PressCode
+from bot.play.reply import ButtonSpec, GameError, Reply
+from bot.storage import GameStatus, StorageError
+from engine.state import GameState
+from render.words import PictureWords
+
+TURN_MESSAGE = "turn_message"  # [channel id, message id] of the game's last turn message
+TOLD_THROUGH = "told_through"  # the log position the last turn message told up to
+
+
+async def since_last_turn(
+    manager: GameManager, info: GameInfo, state: GameState, waiting: list[GameEvent]
+) -> tuple[int | None, list[GameEvent]]:
+    """What the seats to play missed: every public move since their own last one and since the last turn
+    message, rebuilt from the stored log, after the events that are no moves (a seat handed to the AI, a
+    resignation); and the log position those moves start at (None: only `waiting`, this process's events)."""
+    told = len(state.history)
+    try:
+        before = await manager.swap_note(info.game_id, TOLD_THROUGH, told)
+    except (Refused, StorageError):
+        before = None
+    first = told + 1 if before is None else int(before) + 1
+    for seat in info.to_act:
+        mine = [i for i, (s, _) in enumerate(state.history, start=1) if s == seat]
+        first = min(first, mine[-1] + 1 if mine else 1)
+    moves = await manager.public_events_since(info.game_id, first) if first <= told else []
+    if before is None and not moves:  # a game from before these notes: what this process saw
+        return None, waiting
+    return first, [e for e in waiting if not e.seq] + moves
+
+
+class ThreadKeeper:
+    """Reacts to a turn message being posted: retires the previous one, starts the GIF after the scores."""
+
+    def __init__(self) -> None:
+        self._gifs: dict[str, asyncio.Task[None]] = {}  # game -> the task drawing and posting its GIF
+
+    async def posted(
+        self,
+        manager: GameManager,
+        messenger: Messenger | None,
+        info: GameInfo,
+        channel_id: int,
+        message_id: int,
+        gif: Callable[[], Awaitable[Reply | None]],
+    ) -> None:
+        game_id = info.game_id
+        if info.status == GameStatus.FINISHED and game_id not in self._gifs:
+            # the final scores are out: the GIF follows when drawn (in the render pool)
+            self._gifs[game_id] = asyncio.create_task(self._post_gif(messenger, channel_id, gif))
+        try:  # remembered with the game, so a restarted bot still retires the message before it
+            previous = await manager.swap_note(game_id, TURN_MESSAGE, [channel_id, message_id])
+        except (Refused, StorageError, GameError):
+            return
+        if not previous or previous[1] == message_id or messenger is None:
+            return
+        board = ButtonSpec(game_id, PressCode.BOARD, Text("btn.board"), emoji="🗺")
+        await messenger.edit_rows(previous[0], previous[1], Reply(rows=((board,),)))
+
+    @staticmethod
+    async def _post_gif(
+        messenger: Messenger | None, channel_id: int, gif: Callable[[], Awaitable[Reply | None]]
+    ) -> None:
+        reply = await gif()
+        if reply is not None and messenger is not None:
+            await messenger.post(channel_id, reply)
+
+    def task(self, game_id: str) -> asyncio.Task[None] | None:
+        """The GIF task of a finished game (benchmarks wait for it)."""
+        return self._gifs.get(game_id)
+
+    def close(self) -> None:
+        for task in self._gifs.values():
+            task.cancel()  # a GIF still drawing is not posted after shutdown
+
+
+def gif_of(
+    info: GameInfo, pictures: Pictures, record: Callable[[], Awaitable[dict[str, Any]]], words: PictureWords
+) -> Callable[[], Awaitable[Reply | None]]:
+    return lambda: gif_message(info, pictures, record, words)
