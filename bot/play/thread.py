@@ -8,6 +8,7 @@ last turn message and the log position the last turn message told up to."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -21,6 +22,8 @@ from bot.play.reply import ButtonSpec, GameError, Reply
 from bot.storage import GameStatus, StorageError
 from engine.state import GameState
 from render.words import PictureWords
+
+log = logging.getLogger(__name__)
 
 TURN_MESSAGE = "turn_message"  # [channel id, message id] of the game's last turn message
 TOLD_THROUGH = "told_through"  # the log position the last turn message told up to
@@ -41,7 +44,11 @@ async def since_last_turn(
     for seat in info.to_act:
         mine = [i for i, (s, _) in enumerate(state.history, start=1) if s == seat]
         first = min(first, mine[-1] + 1 if mine else 1)
-    moves = await manager.public_events_since(info.game_id, first) if first <= told else []
+    try:
+        moves = await manager.public_events_since(info.game_id, first) if first <= told else []
+    except Exception:  # noqa: BLE001 - a log that does not replay must not hide the move just made
+        log.exception("game %s: the moves since the last turn could not be replayed", info.game_id)
+        return None, waiting
     if before is None and not moves:  # a game from before these notes: what this process saw
         return None, waiting
     return first, [e for e in waiting if not e.seq] + moves
