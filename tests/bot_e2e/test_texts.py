@@ -51,25 +51,31 @@ async def test_turn_lines_status_and_log_read_once_and_counted(simcord_env, worl
             if f"<@{uid}>" in (last.content or "") and turn_buttons(last):
                 await play_turn(member, last, seen)
     started = public_messages(channel)[-1]
-    assert "Everyone has chosen their tickets: play begins with alice." in started.content
-    assert "alice's turn." not in started.content
+    found = re.search(r"Everyone has chosen their tickets: play begins with (\w+)\.", started.content)
+    assert found, started.content
+    first = found.group(1)  # who plays first is drawn
+    other = "bob" if first == "alice" else "alice"
+    player = alice if first == "alice" else bob
+    assert f"{first}'s turn." not in started.content
     footer = _embed(started)["footer"]["text"]
     assert "last round" not in footer.lower()  # no "last round: -" while it does not apply
-    # alice draws two cards blind: one line for both
+    # the first player draws two cards blind: one line for both
     draw = next(b for b in turn_buttons(started) if b["custom_id"].endswith("~draw"))
-    menu = await alice.click(started, custom_id=draw["custom_id"])
+    menu = await player.click(started, custom_id=draw["custom_id"])
     for _ in range(2):
         blind = next(c for c in components(menu.response) if "~db." in c["custom_id"])
-        menu = await alice.click(menu.response, custom_id=blind["custom_id"])
-    await follow_menu(alice, menu, seen)
+        menu = await player.click(menu.response, custom_id=blind["custom_id"])
+    await follow_menu(player, menu, seen)
     turn = public_messages(channel)[-1]
-    assert "alice drew 2 cards from the deck. bob's turn." in turn.content, turn.content
+    assert f"{first} drew 2 cards from the deck. {other}'s turn." in turn.content, turn.content
     assert "drew a card from the deck" not in turn.content
 
     status = await alice.slash(channel, "ttr status")
     text = message_text(status.response)
     assert "phase main" not in text and "main game" in text
-    assert re.search(r"\b1 cards\b", text) is None and "4 cards" in text  # counted words (bob still holds 4)
+    assert (
+        re.search(r"\b1 cards\b", text) is None and "4 cards" in text
+    )  # counted words (the other still holds 4)
     assert "45 trains" in text and "0 points" in text
 
     log = await alice.slash(channel, "ttr log")
