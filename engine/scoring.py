@@ -3,7 +3,9 @@ tie-breaks and ranking."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from engine.events import GameEnded
@@ -11,7 +13,7 @@ from engine.state import GameState
 from engine.turn import features_for, hooks_for
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class TicketResult:
     ticket: int
     a: str
@@ -22,6 +24,9 @@ class TicketResult:
 
 @dataclass
 class ScoreSheet:
+    """One seat's sheet while scoring fills it in (board modules add their bonuses); :func:`outcome` hands out
+    the finished sheets as :class:`FinalSheet` values."""
+
     seat: int
     name: str
     route_points: int = 0
@@ -38,6 +43,67 @@ class ScoreSheet:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "name": self.name,
+            "route_points": self.route_points,
+            "tickets": [
+                {"a": t.a, "b": t.b, "points": t.points, "completed": t.completed} for t in self.tickets
+            ],
+            "ticket_points": self.ticket_points,
+            "completed_tickets": self.completed_tickets,
+            "longest_path": self.longest_path,
+            "bonuses": dict(self.bonuses),
+            "total": self.total,
+            "rank": self.rank,
+        }
+
+    def final(self) -> FinalSheet:
+        return FinalSheet(
+            seat=self.seat,
+            name=self.name,
+            route_points=self.route_points,
+            tickets=tuple(self.tickets),
+            ticket_points=self.ticket_points,
+            completed_tickets=self.completed_tickets,
+            longest_path=self.longest_path,
+            bonuses=MappingProxyType(dict(self.bonuses)),
+            total=self.total,
+            rank=self.rank,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FinalSheet:
+    """One seat's finished score sheet: the one shape the end message, the stored results and the score chart
+    read. Tickets are public here: the rules reveal them at the end."""
+
+    seat: int
+    name: str
+    route_points: int
+    tickets: tuple[TicketResult, ...]
+    ticket_points: int
+    completed_tickets: int
+    longest_path: int
+    bonuses: Mapping[
+        str, int
+    ]  # bonus id (the board's `longest_path`, `globetrotter`...) -> points, 0 if missed
+    total: int
+    rank: int  # 1 = winner; tied seats share a rank
+
+    @property
+    def won(self) -> bool:
+        return self.rank == 1
+
+    @property
+    def parts(self) -> dict[str, int]:
+        """What made the total, keyed by what scored it: ``routes``, ``tickets``, then every bonus scored (by
+        its id): the score chart's bars, which :meth:`render.words.PictureWords.part` names."""
+        parts = {"routes": self.route_points, "tickets": self.ticket_points}
+        parts.update((k, v) for k, v in self.bonuses.items() if v)
+        return parts
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
             "name": self.name,
             "route_points": self.route_points,
             "tickets": [
@@ -217,7 +283,7 @@ class Outcome:
     """The end of a game as a value: why it ended, every seat's score sheet (seat order) and the winners' seats."""
 
     reason: str  # ENDED_LAST_ROUND or ENDED_STUCK
-    sheets: tuple[ScoreSheet, ...]
+    sheets: tuple[FinalSheet, ...]
     winners: tuple[int, ...]
 
 
@@ -227,7 +293,7 @@ def outcome(state: GameState) -> Outcome | None:
         return None
     ended = next((e for e in state.events if isinstance(e, GameEnded)), None)
     stuck = ended.stuck if ended is not None else state.ended_by is None
-    sheets = tuple(final_scores(state))
+    sheets = tuple(s.final() for s in final_scores(state))
     return Outcome(
         ENDED_STUCK if stuck else ENDED_LAST_ROUND,
         sheets,

@@ -4,7 +4,7 @@ image."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from engine.events import (
@@ -25,7 +25,7 @@ from engine.events import (
     public_events,
 )
 from engine.progress import cheapest_paths
-from engine.scoring import ScoreSheet, final_scores
+from engine.scoring import FinalSheet, ScoreSheet, final_scores
 from engine.state import GameState
 from engine.views import player_view, public_view
 from render.hand import HandTicket
@@ -229,11 +229,8 @@ def ticket_map_data(state: GameState, seat: int) -> TicketMap:
     return TicketMap(seat=seat, tickets=tuple(tickets))
 
 
-def summary_rows(state: GameState, sheets: list[ScoreSheet] | None = None) -> list[ScoreRow]:
-    sheets = sheets or final_scores(state)
-    rows = []
-    for s in sheets:
-        parts = {"routes": s.route_points, "tickets": s.ticket_points}
-        parts.update({k.replace("_", " "): v for k, v in s.bonuses.items() if v})
-        rows.append(ScoreRow(s.name, seat_color(s.seat), parts))
-    return rows
+def summary_rows(state: GameState, sheets: Sequence[FinalSheet] = ()) -> list[ScoreRow]:
+    """The score chart's rows: every seat's score parts under their raw keys (``routes``, ``tickets``, bonus ids),
+    which the chart's :class:`~render.words.PictureWords` names in the reader's language."""
+    sheets = sheets or [s.final() for s in final_scores(state)]
+    return [ScoreRow(s.name, seat_color(s.seat), s.parts) for s in sheets]

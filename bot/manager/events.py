@@ -31,7 +31,7 @@ from engine import events as engine_events
 from engine.actions import Action
 from engine.errors import IllegalAction
 from engine.events import Event, GameEnded, LastRoundStarted, PlayStarted, TurnStarted
-from engine.scoring import outcome
+from engine.scoring import FinalSheet, outcome
 from engine.state import SETUP, GameState
 from maps import Board
 
@@ -166,7 +166,7 @@ def public_events(
     seat: int,
     action: Action,
     by: str,
-    final: list[dict[str, Any]] | None = None,
+    final: Sequence[FinalSheet] | None = None,
 ) -> list[GameEvent]:
     """The public messages of `seat`'s accepted `action`, translated from the PUBLIC engine events it produced
     (``state.events`` after it; private events are filtered out before anything is read)."""
@@ -222,20 +222,20 @@ def public_events(
                 )
             )
     if any(isinstance(e, GameEnded) for e in facts):
-        events.append(game_over_event(game_id, seq, final or []))
+        events.append(game_over_event(game_id, seq, final or ()))
     return events
 
 
-def final_sheets(state: GameState) -> list[dict[str, Any]]:
-    """The final score sheets (public once the game is over: tickets are revealed at the end)."""
+def final_sheets(state: GameState) -> tuple[FinalSheet, ...]:
+    """The final score sheets, in seat order (public once the game is over: tickets are revealed at the end)."""
     end = outcome(state)
-    return [{"seat": s.seat, **s.to_json()} for s in end.sheets] if end is not None else []
+    return end.sheets if end is not None else ()
 
 
-def game_over_event(game_id: str, seq: int, sheets: list[dict[str, Any]]) -> GameEvent:
-    ranking = sorted(sheets, key=lambda s: (s["rank"], s["seat"]))
-    winners = [s["name"] for s in ranking if s["rank"] == 1]
-    lines = ", ".join(f"{s['rank']}. {s['name']} {s['total']}" for s in ranking)
+def game_over_event(game_id: str, seq: int, sheets: Sequence[FinalSheet]) -> GameEvent:
+    ranking = sorted(sheets, key=lambda s: (s.rank, s.seat))
+    winners = [s.name for s in ranking if s.won]
+    lines = ", ".join(f"{s.rank}. {s.name} {s.total}" for s in ranking)
     if not winners:
         verdict = Text("ev.no_winner")
     else:
@@ -246,17 +246,16 @@ def game_over_event(game_id: str, seq: int, sheets: list[dict[str, Any]]) -> Gam
         "game_over",
         None,
         Text("ev.game_over", {"ranking": lines, "verdict": verdict}),
-        {"sheets": ranking, "winners": winners},
+        {"sheets": [s.to_json() for s in ranking], "winners": winners},
         "system",
     )
 
 
-def results_of(sheets: list[dict[str, Any]], user_ids: list[int | None]) -> tuple[SeatResult, ...]:
+def results_of(sheets: Sequence[FinalSheet], user_ids: list[int | None]) -> tuple[SeatResult, ...]:
+    """The stored result of every seat, from the final score sheets."""
     return tuple(
-        SeatResult(
-            seat=s["seat"], user_id=user_ids[s["seat"]], score=s["total"], rank=s["rank"], won=s["rank"] == 1
-        )
-        for s in sorted(sheets, key=lambda s: s["seat"])
+        SeatResult(seat=s.seat, user_id=user_ids[s.seat], score=s.total, rank=s.rank, won=s.won)
+        for s in sorted(sheets, key=lambda s: s.seat)
     )
 
 

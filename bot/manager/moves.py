@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Any
 
 from bot.manager.ai import AIChooser, choose_ai_action, minimal_action
 from bot.manager.clock import Clock
@@ -29,6 +28,7 @@ from bot.storage import GameStatus, SeatResult
 from engine.actions import Action
 from engine.errors import IllegalAction
 from engine.rules import apply, to_act
+from engine.scoring import FinalSheet
 from engine.state import GameState
 
 __all__ = ["Collector", "Moves"]
@@ -75,7 +75,7 @@ class Moves:
         action_json = action.to_json()
         status: GameStatus | None = None
         results: tuple[SeatResult, ...] | None = None
-        sheets: list[dict[str, Any]] | None = None
+        sheets: tuple[FinalSheet, ...] | None = None
         if work.finished:
             sheets = final_sheets(work)
             results = results_of(sheets, game.user_ids())

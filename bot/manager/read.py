@@ -28,6 +28,7 @@ from bot.storage import (
 from engine import views
 from engine.actions import Action, action_from_json
 from engine.rules import apply, legal_actions, new_game, to_act
+from engine.scoring import FinalSheet
 from engine.state import GameState
 
 __all__ = ["GameInfo", "GameReads", "Outcome", "SeatInfo", "game_info_of", "outcome_of"]
@@ -69,7 +70,7 @@ class GameInfo:
     tokens: Mapping[int, str] = field(default_factory=dict)
     last_round_left: int | None = None
     action_count: int = 0
-    final: tuple[Mapping[str, Any], ...] = ()  # score sheets once finished
+    final: tuple[FinalSheet, ...] = ()  # score sheets once finished, in seat order
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,9 +145,7 @@ def game_info_of(game: LiveGame) -> GameInfo:
             )
         else:
             seats.append(SeatInfo(i, s.name, s.user_id, level))
-    final: tuple[Mapping[str, Any], ...] = ()
-    if state is not None and state.finished:
-        final = tuple(final_sheets(state))
+    final = final_sheets(state) if state is not None else ()
     return GameInfo(
         game.id,
         game.guild_id,

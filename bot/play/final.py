@@ -41,22 +41,20 @@ async def final_message(
     fields = []
     # an embed holds MAX_EMBED characters in all: share them among the seats
     budget = min(chat.MAX_FIELD, (chat.MAX_EMBED - 1000) // max(1, len(info.final)))
-    for s in sorted(info.final, key=lambda s: (s["rank"], s["seat"])):
+    for s in sorted(info.final, key=lambda s: (s.rank, s.seat)):
         parts: list[str] = []
-        for t in s["tickets"]:
-            mark = "✅" if t["completed"] else "❌"
-            sign = "+" if t["completed"] else "−"
-            parts.append(f"{mark} {t['a']} – {t['b']} {sign}{t['points']}")
+        for t in s.tickets:
+            mark = "✅" if t.completed else "❌"
+            sign = "+" if t.completed else "−"
+            parts.append(f"{mark} {t.a} – {t.b} {sign}{t.points}")
         bonuses = [
-            Join(("🏅", Text(f"bonus.{name}"), f"+{pts}"), " ")
-            for name, pts in s.get("bonuses", {}).items()
-            if pts
+            Join(("🏅", Text(f"bonus.{name}"), f"+{pts}"), " ") for name, pts in s.bonuses.items() if pts
         ]
-        routes = Text("final.routes", {"points": s["route_points"]})
+        routes = Text("final.routes", {"points": s.route_points})
         tickets = (chat.fit_lines("\n".join(parts), budget - 40 * (1 + len(bonuses))),) if parts else ()
         fields.append(
             FieldSpec(
-                f"{s['rank']}. {s['name']}: {s['total']}",
+                f"{s.rank}. {s.name}: {s.total}",
                 Join((routes, *tickets, *bonuses), head=chat.MAX_FIELD),
                 False,
             )
@@ -66,7 +64,7 @@ async def final_message(
     )
     board_png, summary_png = await asyncio.gather(
         drawn(pictures.board(state, colorblind=info.settings.colorblind, words=words), info.game_id),
-        drawn(pictures.summary(state, words=words), info.game_id),
+        drawn(pictures.summary(state, info.final, words=words), info.game_id),
     )
     files = []
     if board_png:

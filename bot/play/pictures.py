@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from functools import cache
 from typing import Any, Protocol
 
@@ -21,6 +21,7 @@ from bot.manager.events import describe
 from engine.actions import action_from_json
 from engine.events import public_events
 from engine.rules import apply, new_game
+from engine.scoring import FinalSheet
 from engine.state import GameState
 from render.from_engine import board_view, hand_picture_data, summary_rows, ticket_map_data
 from render.model import BoardView, LastMove
@@ -89,7 +90,9 @@ class Pictures(Protocol):
         self, state: GameState, seat: int, *, colorblind: bool = True, words: PictureWords = ENGLISH
     ) -> bytes: ...
 
-    async def summary(self, state: GameState, *, words: PictureWords = ENGLISH) -> bytes: ...
+    async def summary(
+        self, state: GameState, sheets: Sequence[FinalSheet] = (), *, words: PictureWords = ENGLISH
+    ) -> bytes: ...
 
     async def gif(self, record: dict[str, Any], *, words: PictureWords = ENGLISH) -> bytes: ...
 
@@ -176,8 +179,11 @@ class PoolPictures:
         )
         return data
 
-    async def summary(self, state: GameState, *, words: PictureWords = ENGLISH) -> bytes:
-        rows = summary_rows(state)
+    async def summary(
+        self, state: GameState, sheets: Sequence[FinalSheet] = (), *, words: PictureWords = ENGLISH
+    ) -> bytes:
+        """The score chart of a finished game, from its final sheets (scored from `state` when not given)."""
+        rows = summary_rows(state, sheets)
         data: bytes = await self.pool.run("render.summary.render_summary_png", rows, words=words)
         return data
 

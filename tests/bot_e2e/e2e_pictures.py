@@ -42,7 +42,7 @@ class FastPictures:
         self.words.append(("ticket_map", words))
         return PNG
 
-    async def summary(self, state: Any, *, words: Any = None) -> bytes:
+    async def summary(self, state: Any, sheets: Any = (), *, words: Any = None) -> bytes:
         self.calls.append("summary")
         return PNG
 

@@ -12,6 +12,7 @@ from manager_helpers import HUMANS, play_random, started_game, state_of
 
 from bot.manager import GameManager, GameSettings, Refused, SettingError
 from bot.storage import GameRepository, GameStatus
+from engine import scoring
 from engine.record import replay
 from engine.rules import apply
 from engine.state import MAIN, SETUP
@@ -201,6 +202,11 @@ async def test_ai_seats_play_a_whole_game_to_the_end(manager: GameManager, repo:
     assert replay(record).to_dict() == (await state_of(manager, gid)).to_dict()
     info = await manager.status(gid)
     assert info.status == GameStatus.FINISHED and info.final and await repo.timers_for_game(gid) == []
+    # one score sheet shape: the engine's final sheets are the game info's and the stored results' source
+    end = scoring.outcome(await state_of(manager, gid))
+    assert end is not None and info.final == end.sheets
+    stored = {r.seat: (r.score, r.rank) for r in results}
+    assert stored == {s.seat: (s.total, s.rank) for s in info.final}
 
 
 async def test_export_record_matches_engine_make_record(manager: GameManager) -> None:

@@ -92,7 +92,7 @@ class NoPictures:
     async def hand(self, state: Any, seat: int, *, colorblind: bool = True, words: Any = None) -> bytes:
         return b"png"
 
-    async def summary(self, state: Any, *, words: Any = None) -> bytes:
+    async def summary(self, state: Any, sheets: Any = (), *, words: Any = None) -> bytes:
         return b"png"
 
     async def gif(self, record: Any, *, words: Any = None) -> bytes:

@@ -4,16 +4,20 @@ deck order, the seed and generator) leaves the board picture byte-identical."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
+from test_words import catalogue_words
 
 from engine.actions import DrawBlind
 from engine.events import BlindCardSeen, RouteClaimed
 from engine.rules import apply, new_game, random_legal_action, to_act
+from engine.scoring import outcome
 from engine.state import GameState
 from render.board_svg import render_board_svg
 from render.from_engine import board_view, hand_picture_data, last_move, summary_rows, ticket_map_data
 from render.model import LastMove
+from render.summary import render_summary_svg
 
 
 def play(board: str, players: int, seed: int, turns: int) -> GameState:
@@ -141,3 +145,18 @@ def test_last_move_outlines_a_claimed_route():
     assert last_move(state) == LastMove(seat=claim.seat, routes=(claim.route,))
     state.events = []
     assert last_move(state) is None
+
+
+def test_score_chart_rows_keep_the_raw_part_keys_so_a_french_legend_is_french():
+    state = play("usa", 3, seed=4, turns=10_000)
+    end = outcome(state)
+    assert end is not None
+    rows = summary_rows(state, end.sheets)
+    assert rows == summary_rows(state)  # the same rows whether the sheets are passed or scored here
+    keys = {k for r in rows for k in r.parts}
+    assert {"routes", "tickets", "longest_path"} <= keys and not any(" " in k for k in keys)
+    assert [r.total for r in rows] == [s.total for s in end.sheets]
+    french = catalogue_words("fr")
+    legend = " ".join(re.findall(r">([^<>]+)</text>", render_summary_svg(rows, words=french)))
+    assert french.part("longest_path") in legend and french.part("tickets") in legend
+    assert "longest path" not in legend and "tickets" not in legend
