@@ -6,10 +6,13 @@ STYLE asks for a confirm step before a route is claimed; the default payment spe
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from functools import cache
 from typing import Any
 
+from bot.i18n import default_catalog
 from bot.manager import GameInfo, turn_token
+from bot.manager.events import card
 from bot.messages import Join, Message, Text
 from bot.play import chat, codec, labels, layout
 from bot.play.press import PressCode
@@ -18,7 +21,7 @@ from bot.play.reply import ButtonSpec, ComponentSpec, OptionSpec, Reply
 from engine.actions import Action, ClaimRoute
 from engine.rules import legal_actions
 from engine.state import GameState
-from maps import CARD_NAMES, LOCOMOTIVE, normalize_name
+from maps import CARD_NAMES, GRAY, LOCOMOTIVE, RouteNameError, card_index
 
 
 def group_key(action: Action) -> int:
@@ -49,17 +52,13 @@ def cheapest(actions: Sequence[Action], hand: Sequence[int]) -> Action:
 
 def confirm_claim(info: GameInfo, state: GameState, seat: int, route: str, color: str | None) -> Reply:
     """`/ttr claim route: color:`: the route named (with the colour asked), on its confirm step."""
-    rid = route_id(state, route)
-    claims = [a for a in legal_actions(state, seat) if isinstance(a, ClaimRoute) and a.route == rid]
+    legal = [a for a in legal_actions(state, seat) if isinstance(a, ClaimRoute)]
+    rid = route_id(state, route, {a.route for a in legal})
+    claims = [a for a in legal if a.route == rid]
     if not claims:
         raise fail("claim.cannot", route=labels.route_text(state, rid))
     if color:
-        wanted = normalize_name(color)
-        idx = (
-            LOCOMOTIVE
-            if wanted.startswith("loco")
-            else next((i for i, n in enumerate(CARD_NAMES) if normalize_name(n) == wanted), None)
-        )
+        idx = card_index(color, color_words())
         if idx is None:
             raise fail("claim.bad_color", color=color)
         matching = [a for a in claims if a.color == idx]
@@ -69,20 +68,45 @@ def confirm_claim(info: GameInfo, state: GameState, seat: int, route: str, color
     return confirm(info, state, seat, "claim", rid, claims, edit=False)
 
 
-def route_id(state: GameState, text: str) -> int:
+def route_id(state: GameState, text: str, claimable: Collection[int]) -> int:
+    """The route `text` names, read by the board (:meth:`maps.Board.find_route`: either place first, accents,
+    dashes and a lane colour word optional) among the `claimable` lanes, so the open lane of a double is found
+    by name; the id the autocomplete sends is taken as it is."""
     board = state.board
     raw = text.strip()
     if raw.isdigit() and int(raw) < len(board.routes):
         return int(raw)
-    wanted = normalize_name(raw.split("(")[0]).replace("–", "-").replace(" ", "")
-    found = []
-    for r in board.routes:
-        a, b = (normalize_name(board.cities[c].name).replace(" ", "") for c in (r.a, r.b))
-        if wanted in (f"{a}-{b}", f"{b}-{a}"):
-            found.append(r.id)
-    if not found:
-        raise fail("claim.no_route", route=text)
-    return found[0]
+    try:
+        return board.find_route(raw, available=claimable, color_names=color_words())
+    except RouteNameError as exc:
+        route = str(exc.params.get("route", text))
+        if exc.code == "unknown_color":
+            raise fail("claim.bad_color", color=exc.params["color"]) from None
+        if exc.code == "none_open":
+            raise fail("claim.cannot", route=route) from None
+        if exc.code == "ambiguous":
+            words = tuple(card(c) for c in exc.params["colors"])
+            raise fail("claim.which_lane", route=route, colors=Join(words, ", "), example=words[0]) from None
+        raise fail("claim.no_route", route=text) from None  # no_places, no_route, no_lane
+
+
+@cache
+def color_words() -> dict[str, int]:
+    """Every catalogue language's card words (``card.<name>.one`` / ``.other``, ``card.gray``) -> card type,
+    so a colour is typed in any of them ("violet", "rouges") wherever the board reads one."""
+    catalog = default_catalog()
+    words: dict[str, int] = {}
+    for locale in catalog.locales:
+        for idx, name in enumerate(CARD_NAMES):
+            key = "card." + name.replace("+4", "_plus4")
+            for form in ("one", "other"):
+                word = catalog.exact(f"{key}.{form}", locale)
+                if word:
+                    words[word] = idx
+        gray = catalog.exact("card.gray", locale)
+        if gray:
+            words[gray] = GRAY
+    return words
 
 
 def confirm(
