@@ -1,14 +1,14 @@
 """Choosing actions for seats the manager plays itself: AI seats, delegated seats, absent players.
 
-The AI proper lives in ``engine.ai`` (``choose_action(state, seat, level, rng, *, budget_ms=None)``); it is
-imported lazily, and when it is missing, fails or answers an illegal action, a uniformly random legal action is
-played instead (logged). AI decisions are CPU work and run in a worker thread, never on the event loop.
+The AI proper is ``engine.ai.choose_action``, imported like any module: a broken AI stops the bot at start-up
+instead of being replaced by random moves. When it fails during a game or answers an illegal action, a uniformly
+random legal action is played for that turn (logged), so one bad decision never stalls a game. AI decisions are
+CPU work and run in a worker thread, never on the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -22,33 +22,17 @@ from engine.actions import (
     Pass,
     TakeWarehouses,
 )
+from engine.ai import choose_action
 from engine.pending import TicketChoice, TunnelPayment, WarehouseChoice
 from engine.rules import legal_actions
 from engine.state import GameState
 
-__all__ = ["AIChooser", "choose_ai_action", "engine_ai", "minimal_action", "random_action"]
+__all__ = ["AIChooser", "choose_ai_action", "minimal_action", "random_action"]
 
 log = logging.getLogger(__name__)
 
 #: ``(state, seat, level, rng) -> Action`` awaited by the manager; the default is :func:`choose_ai_action`.
 AIChooser = Callable[[GameState, int, str, random.Random], Awaitable[Action]]
-
-_MISSING = object()
-_engine_ai: object = None  # None: not looked up yet; _MISSING: looked up, absent
-
-
-def engine_ai() -> Callable[..., Action] | None:
-    """``engine.ai.choose_action`` if it exists (looked up once per process), else None."""
-    global _engine_ai
-    if _engine_ai is None:
-        try:
-            module = importlib.import_module("engine.ai")
-            found = getattr(module, "choose_action", None)
-        except Exception as exc:  # a half-written module must not take the bot down
-            log.warning("engine.ai could not be imported (%s); AI seats play random legal actions", exc)
-            found = None
-        _engine_ai = found if callable(found) else _MISSING
-    return None if _engine_ai is _MISSING else _engine_ai  # type: ignore[return-value]
 
 
 def random_action(state: GameState, seat: int, rng: random.Random) -> Action:
@@ -62,21 +46,17 @@ def random_action(state: GameState, seat: int, rng: random.Random) -> Action:
 async def choose_ai_action(
     state: GameState, seat: int, level: str, rng: random.Random, *, budget_ms: int | None = None
 ) -> Action:
-    """Ask ``engine.ai`` in a worker thread (on a copy of the state); fall back to a random legal action."""
-    choose = engine_ai()
-    if choose is not None:
-        snapshot = state.copy()
-        try:
-            action = await asyncio.to_thread(choose, snapshot, seat, level, rng, budget_ms=budget_ms)
-        except Exception:
-            log.exception(
-                "engine.ai failed for seat %d (level %s); playing a random legal action", seat, level
-            )
-        else:
-            if action in legal_actions(state, seat):
-                return action
-            # the action's kind only: its arguments may name the seat's kept tickets or cards
-            log.error("engine.ai answered an illegal %s for seat %d; playing a random one", action.kind, seat)
+    """Ask ``engine.ai`` in a worker thread (on a copy of the state); a random legal action if it fails."""
+    snapshot = state.copy()
+    try:
+        action = await asyncio.to_thread(choose_action, snapshot, seat, level, rng, budget_ms=budget_ms)
+    except Exception:
+        log.exception("engine.ai failed for seat %d (level %s); playing a random legal action", seat, level)
+    else:
+        if action in legal_actions(state, seat):
+            return action
+        # the action's kind only: its arguments may name the seat's kept tickets or cards
+        log.error("engine.ai answered an illegal %s for seat %d; playing a random one", action.kind, seat)
     return random_action(state, seat, rng)
 
 
