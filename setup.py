@@ -30,6 +30,7 @@ GROUPS: dict[str, list[str]] = {
         "engine/claims.py",
         "engine/errors.py",
         "engine/open_routes.py",
+        "engine/playout.py",
         "engine/record.py",
         "engine/rules.py",
         "engine/scoresheet.py",

@@ -14,7 +14,8 @@ from typing import Any
 
 from engine import cards, tickets
 from engine.errors import IllegalAction
-from engine.rules import apply, legal_actions, new_game, random_legal_action, to_act
+from engine.playout import random_legal_action
+from engine.rules import apply, legal_actions, new_game, to_act
 from engine.scoring import ScoreSheet, final_scores
 from engine.state import FINISHED, LAST_ROUND, MAIN, GameState
 from engine.turn import features_for

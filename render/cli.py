@@ -10,7 +10,8 @@ from typing import Any
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from engine.rules import apply, new_game, random_legal_action, to_act
+    from engine.playout import random_legal_action
+    from engine.rules import apply, new_game, to_act
     from render.from_engine import board_view
     from render.png import render_board_png
 

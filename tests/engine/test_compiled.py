@@ -72,7 +72,8 @@ def test_hard_searches_the_same_worlds_compiled_or_not() -> None:
 import json, random
 import engine
 from engine.ai import choose_action
-from engine.rules import apply, new_game, random_legal_action, to_act
+from engine.playout import random_legal_action
+from engine.rules import apply, new_game, to_act
 state = new_game("europe", 3, seed=4)
 rng = random.Random(4)
 for _ in range(60):

@@ -14,6 +14,7 @@ from engine.actions import ClaimRoute
 from engine.claims import affordability_error, claim_block, payment_of, payment_options, payment_shapes
 from engine.errors import IllegalAction
 from engine.features.stations import best_station_routes
+from engine.playout import random_legal_action
 from engine.rules import (
     apply,
     claimable_routes,
@@ -21,7 +22,6 @@ from engine.rules import (
     legal_actions,
     new_game,
     payment_count,
-    random_legal_action,
     to_act,
 )
 from engine.scoring import network, ticket_points

@@ -7,8 +7,9 @@ import random
 import pytest
 from engine_helpers import started
 
+from engine.playout import random_legal_action
 from engine.progress import cheapest_paths, ticket_progress
-from engine.rules import apply, random_legal_action, to_act
+from engine.rules import apply, to_act
 from engine.scoring import joined, network, shared_routes
 from engine.state import NOBODY
 

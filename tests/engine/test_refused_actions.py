@@ -20,7 +20,8 @@ import engine
 from engine import rules
 from engine.actions import ACTION_TYPES, Action, DrawTickets, KeepTickets, Pass
 from engine.errors import IllegalAction
-from engine.rules import action_fields_error, apply, legal_actions, new_game, random_legal_action, to_act
+from engine.playout import random_legal_action
+from engine.rules import action_fields_error, apply, legal_actions, new_game, to_act
 from engine.state import FINISHED, GameState
 
 CONFIGS = [

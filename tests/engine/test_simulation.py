@@ -109,7 +109,7 @@ class FixedDraw:
 
 @pytest.mark.parametrize(("board", "options"), [("europe", ()), ("europe", ("warehouses",)), ("usa", ())])
 def test_fast_sampler_is_exactly_legal_actions_by_index(board, options):
-    from engine.rules import random_legal_action
+    from engine.playout import random_legal_action
 
     rng = random.Random(5)
     for seed in range(6):

@@ -8,7 +8,8 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.rules import apply, new_game, random_legal_action, to_act
+from engine.playout import random_legal_action
+from engine.rules import apply, new_game, to_act
 from engine.simulate import SAMPLE_SETUPS
 from engine.state import GameState, copy_data
 

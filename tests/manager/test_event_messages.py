@@ -14,7 +14,8 @@ from bot.manager.events import refusal_text
 from bot.messages import Text
 from engine.actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets, action_from_json
 from engine.errors import GameDataError, IllegalAction
-from engine.rules import apply, legal_actions, new_game, random_legal_action, to_act
+from engine.playout import random_legal_action
+from engine.rules import apply, legal_actions, new_game, to_act
 from engine.state import GameState
 
 ANN, BOB, CLEO, DAN = (uid for uid, _ in HUMANS[:4])

@@ -17,7 +17,8 @@ from bot.manager.events import card, final_sheets, private_events, public_events
 from bot.messages import Text
 from engine.events import BlindCardSeen, CardsReceived, Event, TicketsChosen, TicketsOffered
 from engine.pending import TicketChoice
-from engine.rules import apply, new_game, random_legal_action, to_act
+from engine.playout import random_legal_action
+from engine.rules import apply, new_game, to_act
 from engine.state import GameState
 from maps import CARD_NAMES, load_board
 

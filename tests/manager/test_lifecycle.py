@@ -221,8 +221,9 @@ def test_recent_events_replay_the_recorded_first_player() -> None:
     """A game saved before the first player was drawn had seat 0 first, which its seed need not draw: the
     record names it, and the replay of the recent events follows it."""
     from bot.manager.read import _replay_events
+    from engine.playout import random_legal_action
     from engine.record import make_record
-    from engine.rules import new_game, random_legal_action, to_act
+    from engine.rules import new_game, to_act
 
     seed = next(s for s in range(20) if new_game("europe", 3, seed=s).first_player != 0)
     state = new_game("europe", ["Ann", "Bob", "Cleo"], seed=seed, first_player=0)

@@ -11,7 +11,8 @@ from test_words import catalogue_words
 
 from engine.actions import DrawBlind
 from engine.events import BlindCardSeen, RouteClaimed
-from engine.rules import apply, new_game, random_legal_action, to_act
+from engine.playout import random_legal_action
+from engine.rules import apply, new_game, to_act
 from engine.scoring import outcome
 from engine.state import GameState
 from render.board_svg import render_board_svg

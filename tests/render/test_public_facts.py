@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from engine.rules import apply, new_game, random_legal_action, to_act
+from engine.playout import random_legal_action
+from engine.rules import apply, new_game, to_act
 from engine.views import public_view
 from maps.board import load_board
 from render.board_svg import render_board_svg

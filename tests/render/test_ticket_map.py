@@ -8,7 +8,8 @@ import re
 
 from render_helpers import midgame
 
-from engine.rules import apply, new_game, random_legal_action, to_act
+from engine.playout import random_legal_action
+from engine.rules import apply, new_game, to_act
 from maps.board import load_board
 from render.from_engine import board_view, ticket_map_data
 from render.model import BoardView, PlayerPanel
