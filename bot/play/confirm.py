@@ -68,6 +68,11 @@ def confirm_claim(info: GameInfo, state: GameState, seat: int, route: str, color
     return confirm(info, state, seat, "claim", rid, claims, edit=False)
 
 
+def claimable(state: GameState, seat: int) -> set[int]:
+    """The routes `seat` may claim now (every lane it can pay)."""
+    return {a.route for a in legal_actions(state, seat) if isinstance(a, ClaimRoute)}
+
+
 def route_id(state: GameState, text: str, claimable: Collection[int]) -> int:
     """The route `text` names, read by the board (:meth:`maps.Board.find_route`: either place first, accents,
     dashes and a lane colour word optional) among the `claimable` lanes, so the open lane of a double is found

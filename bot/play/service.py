@@ -24,7 +24,7 @@ from bot.manager.game_settings import GameSettings
 from bot.messages import Join, Message, Text
 from bot.play import chat, codec, completion, menus, overview, social
 from bot.play.advice import suggestion_reply
-from bot.play.confirm import confirm_claim, route_id
+from bot.play.confirm import claimable, confirm_claim, route_id
 from bot.play.contract import Caller, Messenger
 from bot.play.hand import hand_reply, ticket_map_reply
 from bot.play.lobby import lobby_reply
@@ -401,7 +401,11 @@ class ManagerGameService:
         info = await self._find(caller, game_id)
         state = await self._running(info.game_id)
         seat = check_turn(info, state, caller.user_id)
-        quick = None if color else menus.one_click(state, seat, "claim", route_id(state, route))
+        quick = (
+            None
+            if color
+            else menus.one_click(state, seat, "claim", route_id(state, route, claimable(state, seat)))
+        )
         if quick is not None and await self._claims_at_once(caller):
             return await self._apply(caller, info, quick, turn_token(state, seat), edit=False)
         return confirm_claim(info, state, seat, route, color)
