@@ -401,11 +401,8 @@ class ManagerGameService:
         info = await self._find(caller, game_id)
         state = await self._running(info.game_id)
         seat = check_turn(info, state, caller.user_id)
-        quick = (
-            None
-            if color
-            else menus.one_click(state, seat, "claim", route_id(state, route, claimable(state, seat)))
-        )
+        rid = route_id(state, route, claimable(state, seat))
+        quick = None if color else menus.one_click(state, seat, "claim", rid)
         if quick is not None and await self._claims_at_once(caller):
             return await self._apply(caller, info, quick, turn_token(state, seat), edit=False)
         return confirm_claim(info, state, seat, route, color)
