@@ -1,8 +1,7 @@
 """`ManagerGameService`: the `GameService` the /ttr cog calls, on top of `bot.manager.GameManager`.
 
-Every rule decision is the engine's: menus list `legal_actions` of the seat, a choice travels back as the
-encoded action (`bot/play/codec.py`) with the turn token, and `GameManager.act` applies it (refusing a stale
-token or an illegal action; nothing changes then). Pictures are drawn in the render pool.
+Every rule decision is the engine's: menus list the seat's `legal_actions`, a choice travels back encoded
+(`bot/play/codec.py`) with the turn token, and `GameManager.act` applies it or refuses it, changing nothing.
 
 This module is the facade: the lifecycle, the notifier the manager calls, `press` (a table from each
 `PressCode` to its handler; `bot/play/press.py` says what each asks for) and the slash commands. What the
