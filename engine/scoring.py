@@ -42,19 +42,10 @@ class ScoreSheet:
     tie_break: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "route_points": self.route_points,
-            "tickets": [
-                {"a": t.a, "b": t.b, "points": t.points, "completed": t.completed} for t in self.tickets
-            ],
-            "ticket_points": self.ticket_points,
-            "completed_tickets": self.completed_tickets,
-            "longest_path": self.longest_path,
-            "bonuses": dict(self.bonuses),
-            "total": self.total,
-            "rank": self.rank,
-        }
+        """The sheet as JSON data, without its seat (the CLI's score sheet)."""
+        data = self.final().to_json()
+        del data["seat"]
+        return data
 
     def final(self) -> FinalSheet:
         return FinalSheet(
