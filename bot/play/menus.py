@@ -41,9 +41,10 @@ def menu_buttons(game_id: str, state: GameState, seat: int) -> list[ButtonSpec]:
     token = turn_token(state, seat)
     pending = state.pending.get(seat) is not None
     menus = {category_of(a, pending) for a in legal_actions(state, seat)}
+    cards_shown = bool(card_buttons(game_id, state, seat))
     buttons = []
     for m in presenters.menus():
-        if m.name in menus:
+        if m.name in menus and not (m.cards and cards_shown):
             style = cast(ButtonStyle, m.style)
             buttons.append(
                 ButtonSpec(
@@ -56,6 +57,41 @@ def menu_buttons(game_id: str, state: GameState, seat: int) -> list[ButtonSpec]:
                     emoji=m.emoji,
                 )
             )
+    return buttons
+
+
+def card_buttons(game_id: str, state: GameState, seat: int) -> list[ButtonSpec]:
+    """The first card's choices, right on the turn message (a draw in two clicks): one button per face-up card
+    and one for the deck. The face-up row is public, so they reveal nothing; the second card's menu comes back
+    privately. None when a feature must be chosen first (`presenters.draw_choices`: its select stays in the
+    "Draw cards" menu) or the seat has a decision pending."""
+    if state.pending.get(seat) is not None:
+        return []
+    cards = {m.name for m in presenters.menus() if m.cards}
+    acts = [a for a in legal_actions(state, seat) if category_of(a, False) in cards]
+    fields = [c.field for c in presenters.draw_choices()]
+    if any(getattr(a, f, None) is not None for a in acts for f in fields):
+        return []
+    return _card_buttons(game_id, state, seat, turn_token(state, seat), acts)
+
+
+def _card_buttons(
+    gid: str, state: GameState, seat: int, token: str, acts: Sequence[Action]
+) -> list[ButtonSpec]:
+    buttons = []
+    for a in acts:
+        blind = a.kind == "draw_blind"
+        buttons.append(
+            ButtonSpec(
+                gid,
+                PressCode.DO,
+                labels.message(state, seat, a),
+                token=token,
+                args=(codec.encode(a),),
+                style="success" if blind else "secondary",
+                emoji="🂠" if blind else None,
+            )
+        )
     return buttons
 
 
@@ -163,20 +199,7 @@ def _draw(gid: str, state: GameState, seat: int, token: str, acts: Sequence[Acti
             ephemeral=True,
             edit_source=edit,
         )
-    buttons = []
-    for a in acts:
-        blind = a.kind == "draw_blind"
-        buttons.append(
-            ButtonSpec(
-                gid,
-                PressCode.DO,
-                labels.message(state, seat, a),
-                token=token,
-                args=(codec.encode(a),),
-                style="success" if blind else "secondary",
-                emoji="🂠" if blind else None,
-            )
-        )
+    buttons = _card_buttons(gid, state, seat, token, acts)
     return Reply(
         content=Text("menu.draw_second" if second else "menu.draw", {"face_up": labels.face_up(state)}),
         rows=layout.rows_of_buttons(buttons),

@@ -15,7 +15,7 @@ from bot.messages import Join, Message, Text
 from bot.play import chat, layout
 from bot.play.final import final_message
 from bot.play.lobby import ai_marker
-from bot.play.menus import menu_buttons
+from bot.play.menus import card_buttons, menu_buttons
 from bot.play.overview import face_up_row, seat_counts
 from bot.play.pictures import Pictures, drawn
 from bot.play.press import PressCode
@@ -91,6 +91,7 @@ async def turn_message(
         return await final_message(info, state, text, pictures, words)
     gid = info.game_id
     buttons: list[ButtonSpec] = []
+    cards: list[ButtonSpec] = []  # the first card of a draw, in rows of their own above the other buttons
     if state.phase == SETUP:
         waiting = [s for s in info.to_act if info.seats[s].ai_level is None]
         who = ", ".join(mention(info, s, ping=s not in quiet) for s in waiting)
@@ -102,6 +103,7 @@ async def turn_message(
         seat = state.current
         content = Text("turn.message", {"lines": text, "player": mention(info, seat, ping=seat not in quiet)})
         if info.seats[seat].ai_level is None:
+            cards = card_buttons(gid, state, seat)
             buttons.extend(menu_buttons(gid, state, seat))
     if info.settings.hints and any(info.seats[s].ai_level is None for s in info.to_act):
         buttons.append(ButtonSpec(gid, PressCode.SUGGEST, Text("btn.suggest"), emoji="💡"))
@@ -130,5 +132,5 @@ async def turn_message(
         content=content,
         embeds=(embed,),
         files=(FileSpec("board.png", png, description=alt),) if png else (),
-        rows=layout.rows_of_buttons(buttons),
+        rows=(*layout.rows_of_buttons(cards), *layout.rows_of_buttons(buttons)),
     )

@@ -115,12 +115,15 @@ def turn_buttons(message: Any) -> list[dict[str, Any]]:
 
 
 def menu_of(button: dict[str, Any]) -> str | None:
-    """The menu a turn-message button opens ("claim", "draw", ..., "decide"), None for the others."""
+    """The menu a turn-message button opens ("claim", "draw", ..., "decide"), None for the others. The deck's
+    button on the turn message (the first card of a draw, issue 16) counts as "draw"; the face-up cards' don't."""
     _, _, action, *rest = button["custom_id"].split(":", 3)
     if action == "decide":
         return "decide"
     if action == "open" and rest:
         return rest[0].rpartition("~")[2]
+    if action == "do" and rest and rest[0].rpartition("~")[2].startswith("db."):
+        return "draw"
     return None
 
 

@@ -1,4 +1,5 @@
-"""Fewer clicks (issue 16): a normal move in at most two clicks after its menu is opened from the turn message,
+"""Fewer clicks (issue 16): a normal move in at most two clicks counted from the turn message (a draw's first card
+is on it; a claim is "Claim a route" then the route, confirmation off),
 the claim menu and `/ttr claim` ranked by use, one-click claims when confirmation is off, tickets in one click."""
 
 from __future__ import annotations
@@ -74,19 +75,30 @@ async def test_draw_two_cards_and_claim_a_route_take_two_clicks_each(simcord_env
     gid = await _started(simcord_env, channel, alice, bob)
     service = simcord_env.bot.service
 
-    # drawing: the turn message opens one private menu; each card is one click
+    # drawing: the first card's buttons are on the turn message itself; the second card is one more click
     turn, player = await _turn(channel, (alice, bob))
-    menu = await player.click(turn, custom_id=_button(turn, "Draw cards")["custom_id"])
-    assert is_ephemeral(menu.response)
-    buttons = [c for c in components(menu.response) if c.get("type") == 2]
+    assert not any(b.get("label") == "Draw cards" for b in turn_buttons(turn))
+    rows = turn.components
+    buttons = [c for c in components(turn) if ":do:" in c["custom_id"]]
     assert len(buttons) == 6  # five face-up cards and the deck, each one button
+    first_row = rows[0] if isinstance(rows[0], dict) else rows[0].to_dict()
+    assert all(":do:" in c["custom_id"] for c in first_row["components"])  # the cards in rows of their own
+    assert len(rows) <= 5 and all(
+        len((r if isinstance(r, dict) else r.to_dict())["components"]) <= 5 for r in rows
+    )
+    other = bob if player is alice else alice
+    refused = await other.click(turn, custom_id=buttons[0]["custom_id"])
+    assert is_ephemeral(refused.response) and public_messages(channel)[-1].id == turn.id
     counted = Clicks(player)
     deck = next(b for b in buttons if b.get("emoji"))
-    first = await counted.click(menu.response, custom_id=deck["custom_id"])
+    first = await counted.click(turn, custom_id=deck["custom_id"])
+    assert is_ephemeral(first.response)  # the second-card menu is the player's alone
+    assert public_messages(channel)[-1].id == turn.id  # the public turn message stays as it was
     second_deck = next(c for c in components(first.response) if c.get("type") == 2 and c.get("emoji"))
     done = await counted.click(first.response, custom_id=second_deck["custom_id"])
     assert counted.n == 2 and not components(done.response)
     assert "drew" in done.response.content
+    menu = done
 
     # claiming: the menu ranks the routes by use, then one select and Confirm
     turn, player = await _turn(channel, (alice, bob))
@@ -128,10 +140,13 @@ async def test_claim_confirmation_off_claims_a_one_payment_route_in_one_click(si
     menu = shown
     back = next(c for c in components(shown.response) if c.get("label") == "Back")
     menu = await player.click(shown.response, custom_id=back["custom_id"])
+    assert any(c.get("type") == 3 for c in components(menu.response))
+    # counted from the turn message: "Claim a route", then the route
+    counted = Clicks(player)
+    menu = await counted.click(turn, custom_id=_button(turn, "Claim a route")["custom_id"])
     select = next(c for c in components(menu.response) if c.get("type") == 3)
-    assert quick, "a fresh usa hand pays some grey or coloured route only one way"
-    done = await player.select(menu.response, [by_route[quick[0]]], custom_id=select["custom_id"])
-    assert "claimed" in done.response.content and not components(done.response)
+    done = await counted.select(menu.response, [by_route[quick[0]]], custom_id=select["custom_id"])
+    assert counted.n == 2 and "claimed" in done.response.content and not components(done.response)
     after = await service._state(gid)
     assert after.route_owner[quick[0]] == seat
 
@@ -195,9 +210,8 @@ async def test_a_face_up_locomotive_taken_first_ends_the_turn_in_one_click(simco
     else:
         raise AssertionError("no deal with a face-up locomotive")
     turn, player = await _turn(channel, (alice, bob))
-    menu = await player.click(turn, custom_id=_button(turn, "Draw cards")["custom_id"])
-    loco = next(c for c in components(menu.response) if c.get("label") == "Face-up locomotive")
-    done = await player.click(menu.response, custom_id=loco["custom_id"])
+    loco = next(c for c in components(turn) if c.get("label") == "Face-up locomotive")  # on the turn message
+    done = await player.click(turn, custom_id=loco["custom_id"])
     assert "locomotive" in done.response.content and not components(done.response)  # no second card asked
     state = await service._state(gid)
     seat = next(s.seat for s in (await service._info(gid)).seats if s.user_id == player.id)

@@ -47,12 +47,12 @@ async def test_a_french_server_reads_french_turn_lines(simcord_env):  # type: ig
         "Tout le monde a choisi ses billets : alice commence" in message_text(turn)
         or "À alice de jouer" in turn.content
     )
-    opener = next(c for c in components(turn) if c["custom_id"].endswith("~draw"))
-    menu = await alice.click(turn, custom_id=opener["custom_id"])
-    for _ in range(2):
-        assert is_ephemeral(menu.response)
-        blind = next(c for c in components(menu.response) if "~db." in c["custom_id"])
-        menu = await alice.click(menu.response, custom_id=blind["custom_id"])
+    assert not any(c["custom_id"].endswith("~draw") for c in components(turn))  # the cards are on it
+    shown = turn
+    for _ in range(2):  # the deck's button on the turn message, then in the private second-card menu
+        blind = next(c for c in components(shown) if "~db." in c["custom_id"])
+        menu = await alice.click(shown, custom_id=blind["custom_id"])
+        shown = menu.response
         private = message_text(menu.response)
         assert is_ephemeral(menu.response) and "You drew a card from the deck:" in private  # her own language
         drawn.append(private)

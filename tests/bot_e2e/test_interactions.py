@@ -39,6 +39,11 @@ async def _choose_tickets(channel, members, seen):  # type: ignore[no-untyped-de
         await follow_menu(m, result, seen)
 
 
+def _deck(message):  # type: ignore[no-untyped-def]
+    """The deck's button on a turn message: the first card of a draw."""
+    return next(c for c in components(message) if ":do:" in c["custom_id"] and "~db." in c["custom_id"])
+
+
 async def test_two_people_and_an_ai(simcord_env, world, make_bot):  # type: ignore[no-untyped-def]
     guild, channel, alice, bob, carol = world
     seen = Seen()
@@ -55,12 +60,15 @@ async def test_two_people_and_an_ai(simcord_env, world, make_bot):  # type: igno
     assert any(a.filename == "board.png" for a in turn.attachments)
     assert turn.embeds[0].image.url == "attachment://board.png"
     labels = {b["label"] for b in turn_buttons(turn)}
-    assert {"Draw cards", "Draw tickets", "My hand", "Board"} <= labels
+    assert {"Draw tickets", "My hand", "Board"} <= labels and "Draw cards" not in labels
+    assert (
+        sum(":do:" in c["custom_id"] for c in components(turn)) == 6
+    )  # the first card: five face up, the deck
 
     # others pressing an action button: "not your turn" / "not in this game", nothing changes
-    refused = await other.click(turn, custom_id=_button(turn, "Draw cards")["custom_id"])
+    refused = await other.click(turn, custom_id=_deck(turn)["custom_id"])
     assert is_ephemeral(refused.response) and "not your turn" in refused.response.content
-    stranger = await carol.click(turn, custom_id=_button(turn, "Draw cards")["custom_id"])
+    stranger = await carol.click(turn, custom_id=_deck(turn)["custom_id"])
     assert is_ephemeral(stranger.response) and "not in this game" in stranger.response.content
     assert public_messages(channel)[-1].id == turn.id
 
@@ -80,9 +88,9 @@ async def test_two_people_and_an_ai(simcord_env, world, make_bot):  # type: igno
         confirm = next(c for c in components(claim.response) if c.get("label") == "Confirm")
         done = await player.click(claim.response, custom_id=confirm["custom_id"])
         await follow_menu(player, done, seen)
-    else:  # nothing affordable: draw two cards through the picker
-        opened = await player.click(turn, custom_id=_button(turn, "Draw cards")["custom_id"])
-        assert "Pick a card" in opened.response.content
+    else:  # nothing affordable: the deck's button on the turn message, then the private second-card menu
+        opened = await player.click(turn, custom_id=_deck(turn)["custom_id"])
+        assert is_ephemeral(opened.response)
         await follow_menu(player, opened, seen)
     after = public_messages(channel)[-1]
     assert after.id != turn.id and any(a.filename == "board.png" for a in after.attachments)
@@ -119,8 +127,8 @@ async def test_two_people_and_an_ai(simcord_env, world, make_bot):  # type: igno
     assert is_ephemeral(my_hand.response) and any(
         a.filename == "hand.png" for a in my_hand.response.attachments
     )
-    opened = await player2.click(turn2, custom_id=_button(turn2, "Draw cards")["custom_id"])
-    assert is_ephemeral(opened.response) and "Pick a card" in opened.response.content
+    opened = await player2.click(turn2, custom_id=_deck(turn2)["custom_id"])
+    assert is_ephemeral(opened.response) and "second card" in opened.response.content.lower()
     await follow_menu(player2, opened, seen)
     assert (await _turn_of(channel, (alice, bob)))[0].id != turn2.id
     # the game remembered its turn message across the restart: that one lost its moves too
@@ -207,7 +215,7 @@ async def test_absent_player_is_played_by_the_timer_and_announced(simcord_env, w
     after, next_player = await _turn_of(channel, (alice, bob))
     assert after.id != turn.id and next_player is not player
     assert any(a.filename == "board.png" for a in after.attachments)
-    assert {"Draw cards", "My hand"} <= {b["label"] for b in turn_buttons(after)}
+    assert "My hand" in {b["label"] for b in turn_buttons(after)} and _deck(after)
 
 
 async def test_leave_and_kick(simcord_env, world):  # type: ignore[no-untyped-def]

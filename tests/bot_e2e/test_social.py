@@ -107,7 +107,7 @@ async def test_preferences_and_one_notification_per_turn(simcord_env):  # type: 
             custom_id=next(
                 b
                 for b in turn_buttons(turn)
-                if ":open:" in b["custom_id"] and b["custom_id"].endswith("draw")
+                if ":do:" in b["custom_id"] and "~db." in b["custom_id"]  # the deck, on the turn message
             )["custom_id"],
         )
         await follow_menu(player, opened, seen)

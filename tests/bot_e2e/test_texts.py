@@ -60,11 +60,11 @@ async def test_turn_lines_status_and_log_read_once_and_counted(simcord_env, worl
     footer = _embed(started)["footer"]["text"]
     assert "last round" not in footer.lower()  # no "last round: -" while it does not apply
     # the first player draws two cards blind: one line for both
-    draw = next(b for b in turn_buttons(started) if b["custom_id"].endswith("~draw"))
-    menu = await player.click(started, custom_id=draw["custom_id"])
-    for _ in range(2):
-        blind = next(c for c in components(menu.response) if "~db." in c["custom_id"])
-        menu = await player.click(menu.response, custom_id=blind["custom_id"])
+    shown = started
+    for _ in range(2):  # the deck's button on the turn message, then in the private second-card menu
+        blind = next(c for c in components(shown) if "~db." in c["custom_id"])
+        menu = await player.click(shown, custom_id=blind["custom_id"])
+        shown = menu.response
     await follow_menu(player, menu, seen)
     turn = public_messages(channel)[-1]
     assert f"{first} drew 2 cards from the deck. {other}'s turn." in turn.content, turn.content

@@ -213,3 +213,40 @@ def test_the_cheapest_payment_spends_no_locomotive_when_it_can() -> None:
     hand[3] = 4
     payments = [ClaimRoute(1, 3, 2), ClaimRoute(1, 3, 0), ClaimRoute(1, 8, 4)]
     assert cheapest(payments, hand) == ClaimRoute(1, 3, 0)
+
+
+def _past_ticket_choice(options: tuple[str, ...]):  # type: ignore[no-untyped-def]
+    from engine.pending import TicketChoice
+    from engine.rules import apply, new_game
+    from engine.state import MAIN
+
+    state = new_game("europe", 2, seed=3, options=options, first_player=0)
+    while state.pending or state.phase != MAIN:  # the tickets kept, then (Warehouses) the depots placed
+        seat = min(state.pending) if state.pending else state.current
+        pending = state.pending.get(seat)
+        if isinstance(pending, TicketChoice):
+            apply(state, seat, KeepTickets(tuple(sorted(pending.offered)[: pending.keep_min])))
+        else:
+            apply(state, seat, legal_actions(state, seat)[0])
+    return state
+
+
+def test_the_first_card_of_a_draw_is_on_the_turn_message_unless_a_warehouse_is_chosen_first() -> None:
+    from bot.play import menus
+
+    classic = _past_ticket_choice(())
+    seat = classic.current
+    cards = menus.card_buttons("g1", classic, seat)
+    codes = [b.args[0] for b in cards]
+    assert len(cards) == len(classic.face_up) + 1 and sum(c.startswith("db.") for c in codes) == 1
+    assert all(b.code == PressCode.DO and b.token == turn_token(classic, seat) for b in cards)
+    assert [codec.decode(c) for c in codes] == [
+        a for a in legal_actions(classic, seat) if a.kind in ("draw_face_up", "draw_blind")
+    ]
+    openers = [b.args[0] for b in menus.menu_buttons("g1", classic, seat)]
+    assert "draw" not in openers and "claim" in openers  # no opener for what is already on the message
+
+    warehouses = _past_ticket_choice(("warehouses",))
+    seat = warehouses.current
+    assert menus.card_buttons("g1", warehouses, seat) == []  # the warehouse is chosen first, in the menu
+    assert "draw" in [b.args[0] for b in menus.menu_buttons("g1", warehouses, seat)]
