@@ -10,7 +10,6 @@ is the turn message's line of that move (:func:`last_move_text`), in the same la
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from functools import cache
@@ -18,9 +17,7 @@ from typing import Any, Protocol
 
 from bot.i18n import default_catalog, language_of, plural_form
 from bot.manager.events import describe
-from engine.actions import action_from_json
 from engine.events import public_events
-from engine.rules import apply, new_game
 from engine.scoring import FinalSheet
 from engine.state import GameState
 from render.from_engine import board_view, hand_picture_data, summary_rows, ticket_map_data
@@ -31,7 +28,6 @@ log = logging.getLogger(__name__)
 
 BOARD_WIDTH = 1600
 GIF_WIDTH = 640
-MAX_GIF_FRAMES = 60
 
 
 #: The language of each set of words `picture_words` made: the last-move line is worded in the same one.
@@ -99,37 +95,16 @@ class Pictures(Protocol):
     def close(self) -> None: ...
 
 
-def replay_views(record: dict[str, Any], words: PictureWords = ENGLISH) -> list[BoardView]:
-    """Public board views of a game, one per round (and the final one), replayed from its record."""
-    state = new_game(
-        record["map"],
-        list(record["players"]),
-        variant=record["variant"],
-        options=tuple(record["options"]),
-        seed=int(record["seed"]),
-    )
-    views: list[BoardView] = []
-    last_round = -1
-    for entry in record["actions"]:
-        apply(state, int(entry["seat"]), action_from_json(dict(entry["action"])))
-        rnd = state.turn // max(1, state.num_players)
-        if rnd != last_round and not state.finished:
-            last_round = rnd
-            views.append(board_picture_view(state, words))
-    views.append(board_picture_view(state, words))
-    if len(views) > MAX_GIF_FRAMES:
-        step = len(views) / MAX_GIF_FRAMES
-        views = [views[int(i * step)] for i in range(MAX_GIF_FRAMES - 1)] + [views[-1]]
-    return views
-
-
 class PoolPictures:
     """The production pictures: a lazily started `render.pool.RenderPool`."""
 
-    def __init__(self, workers: int | None = None, *, width: int = BOARD_WIDTH) -> None:
+    def __init__(
+        self, workers: int | None = None, *, width: int = BOARD_WIDTH, gif_width: int = GIF_WIDTH
+    ) -> None:
         self._workers = workers
         self._pool: Any = None
         self.width = width
+        self.gif_width = gif_width
 
     @property
     def pool(self) -> Any:
@@ -188,11 +163,10 @@ class PoolPictures:
         return data
 
     async def gif(self, record: dict[str, Any], *, words: PictureWords = ENGLISH) -> bytes:
-        from maps import load_board
-
-        views = await asyncio.to_thread(replay_views, record, words)
+        """The game's GIF: the record crosses to a render worker, which replays it and draws the frames (no
+        replay in the bot's process; the frames' captions name what each move touched, see `render.replay`)."""
         data: bytes = await self.pool.run(
-            "render.gif.render_game_gif", load_board(record["map"]), views, width=GIF_WIDTH, words=words
+            "render.replay.render_record_gif", record, width=self.gif_width, words=words
         )
         return data
 

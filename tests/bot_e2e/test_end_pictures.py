@@ -1,29 +1,66 @@
-"""The end-of-game pictures in the render pool: the GIF replays the stored record round by round."""
+"""The end-of-game pictures in the render pool: the GIF replays the stored record round by round, in a render
+worker (never in the bot's process)."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 
-from bot.play.pictures import PoolPictures, replay_views
+import pytest
+from PIL import Image
+
+import engine.rules
+import render.replay
+from bot.play.pictures import PoolPictures
 from engine.record import make_record
 from engine.simulate import play_game
+from render.replay import replay_views
 
 
-def test_gif_and_summary_of_a_finished_game() -> None:
+def test_replay_views_are_one_per_round_and_the_final_one() -> None:
     state = play_game("usa", 2, seed=3).state
     assert state.finished
-    record = make_record(state)
-    views = replay_views(record)
+    views = replay_views(make_record(state))
     assert views[-1].final and 2 <= len(views) <= 60
     assert [v.round for v in views[:-1]] == sorted(v.round for v in views[:-1])
+    assert len(replay_views(make_record(state), max_frames=5)) == 5
+
+
+def test_the_gif_is_replayed_and_drawn_in_a_render_worker_not_in_the_bot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = play_game("usa", 2, seed=3).state
+    record = make_record(state)
+    short = {**record, "actions": record["actions"][:12]}  # a few frames keep the test quick
+    frames = len(replay_views(short))
+
+    def no_replay_here(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the bot's process replayed the game")
+
+    # the worker processes are spawned: these patches hold in this (the bot's) process only
+    monkeypatch.setattr(render.replay, "replay_views", no_replay_here)
+    monkeypatch.setattr(render.replay, "new_game", no_replay_here)
+    monkeypatch.setattr(engine.rules, "new_game", no_replay_here)
+    monkeypatch.setattr(engine.rules, "apply", no_replay_here)
+    threads: list[object] = []
+    real_to_thread = asyncio.to_thread
+
+    async def to_thread(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        threads.append(fn)
+        return await real_to_thread(fn, *args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "to_thread", to_thread)
 
     async def draw() -> tuple[bytes, bytes]:
-        pictures = PoolPictures(1)
+        pictures = PoolPictures(1, gif_width=240)
         try:
-            short = {**record, "actions": record["actions"][:12]}  # a few frames keep the test quick
             return await pictures.gif(short), await pictures.summary(state)
         finally:
             pictures.close()
 
     gif, summary = asyncio.run(draw())
     assert gif[:6] == b"GIF89a" and summary[:4] == b"\x89PNG"
+    with Image.open(io.BytesIO(gif)) as animation:
+        # (Pillow merges two identical frames in a row)
+        assert 2 <= animation.n_frames <= frames and animation.width == 240
+    assert threads == []  # nor in a thread of the bot's process
