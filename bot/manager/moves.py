@@ -80,7 +80,7 @@ class Moves:
             sheets = final_sheets(work)
             results = results_of(sheets, game.user_ids())
             status = GameStatus.FINISHED
-        rec = await self._store.append(game, seat, action_json, work, status, results)
+        rec = await self._store.append(game, seat, action_json, work, status, results, by != "player")
         game.state, game.version, game.action_count = work, rec.version, rec.seq
         game.last_move_at = self._clock.now()
         self._store.remember(game)

@@ -61,6 +61,8 @@ T = TypeVar("T")
 #: while AI seats have moves to make.
 TURN_TIMER = "turn"
 RESUME_TIMER = "resume"
+TELL_TIMER = "tell"  # a turn message owed after automatic moves (served by the dispatcher if nobody posts it)
+TOLD_THROUGH = "told_through"  # the note of the log position the last turn message told (bot.play.thread)
 PARKED_STAGE = 3  # "wait" policy: the chain is over for this turn; the row only marks it
 PARKED_FOR = timedelta(days=3650)
 RESUME_GRACE = timedelta(seconds=30)  # AI seats resume this long after a crash interrupted their moves
@@ -186,12 +188,13 @@ class LiveGame:
         state = self.state
         return state is not None and state.phase != SETUP and seat in state.pending
 
-    def due_work(self, now: datetime) -> TimerChange:
+    def due_work(self, now: datetime, automatic: bool = False) -> TimerChange:
         """The change of this game's timer rows its situation needs (empty when the rows are right): a ``turn``
         row while people must act (armed for the current wait, or kept from an earlier wait that fires no later
         than this one needs: it re-arms itself from the last move), a ``resume`` row while AI seats must act,
-        none when the game is over. A pure function of the game: the manager writes the result with the change
-        that made it due."""
+        none when the game is over; a ``tell`` row while a turn message is owed (:meth:`turn_message_owed`;
+        `automatic`: the change is a move nobody clicked). A pure function of the game: the manager writes the
+        result with the change that made it due."""
         humans, ai = self.waiting()
         if self.status != GameStatus.ACTIVE or (not humans and not ai):
             return TimerChange(clear_all=True) if self.timers else TimerChange()
@@ -223,7 +226,34 @@ class LiveGame:
             add.append(NewTimer(RESUME_TIMER, min(t.due_at for t in resume_rows), {}))
         elif not ai and resume_rows:
             clear.append(RESUME_TIMER)
+        tell_rows = [t for t in self.timers if t.kind == TELL_TIMER]
+        owed = None if ai else self.turn_message_owed(automatic)
+        if owed is not None:
+            if len(tell_rows) != 1 or tell_rows[0].payload.get("through") != owed:
+                due = min((t.due_at for t in tell_rows), default=now + RESUME_GRACE)
+                clear.extend([TELL_TIMER] if tell_rows else [])
+                add.append(NewTimer(TELL_TIMER, due, {"through": owed}))
+        elif tell_rows:
+            clear.append(TELL_TIMER)
         return TimerChange(clear=tuple(clear), add=tuple(add))
+
+    def turn_message_owed(self, automatic: bool = False) -> int | None:
+        """The log position a turn message owes (None: nothing owed): moves nobody clicked (AI seats, the
+        absent-player policy: `automatic`, or a ``tell`` row already owing them) that no turn message told yet
+        (the ``told_through`` note the turn message writes, clearing the row in the same transaction)."""
+        state = self.state
+        if state is None:
+            return None
+        log = state.derived.get("history_json") if state._history is None else None
+        entries = len(log) if log is not None else len(state.history)
+        told = int(self.raw_settings.get(TOLD_THROUGH) or 0)
+        if entries <= told:
+            return None
+        last_seat = int(log[-1][0]) if log is not None else state.history[-1][0]
+        rows_owe = any(
+            int(t.payload.get("through", entries)) > told for t in self.timers if t.kind == TELL_TIMER
+        )
+        return entries if automatic or rows_owe or self.seats[last_seat].ai_level is not None else None
 
     def adopt_timers(self, change: TimerChange, added: Sequence[Timer] | None, now: datetime) -> None:
         """The cached rows follow a change storage acknowledged. ``added``: the rows as storage returned them;
@@ -422,13 +452,14 @@ class GameStore:
         work: GameState,
         status: GameStatus | None,
         results: Sequence[SeatResult] | None,
+        automatic: bool = False,
     ) -> ActionRecord:
         """Store one action with the new snapshot (the results when it ends the game, and the timer rows the new
         situation needs), in one transaction. On success the cached rows follow; the caller adopts ``work``."""
         snapshot = work.to_dict()
         now = self.clock.now()
         future = dataclasses.replace(game, state=work, status=status or game.status, last_move_at=now)
-        change = future.due_work(now)
+        change = future.due_work(now, automatic)
         record = await self._append(game, seat, action_json, snapshot, status, results, change)
         game.adopt_timers(change, None, now)
         if change.add:

@@ -6,7 +6,9 @@ passes (a move costs no timer write). Its payload names the wait it was armed fo
 current seat) and the stage reached (0: before reminder 1, 1: before reminder 2, 2: before the absent-player
 policy, 3: parked by the "wait" policy). When it fires for a wait that is over, it is re-armed for the current
 wait, counted from the game's last move. A "resume" row exists while AI seats have moves to make, so that a
-crash in the middle of them is picked up again. The rows a change makes due are written in the same transaction
+crash in the middle of them is picked up again. A "tell" row exists while moves nobody clicked (AI seats,
+the absent-player policy) owe a turn message: the bot posts it at once, and the ``told_through`` note it writes
+clears the row in the same transaction; after a crash the dispatcher serves the row (posting once). The rows a change makes due are written in the same transaction
 as the change (:meth:`~bot.manager.store.LiveGame.due_work`); a row is replaced by one write (old rows of its
 kind deleted, the new one inserted); every timer re-checks its game when it fires; and at start-up
 :meth:`TurnTimers.sweep` gives the rows any running game lacks. So a crash at any moment leaves every game with
@@ -39,6 +41,7 @@ from bot.manager.store import (
     PARKED_STAGE,
     RESUME_GRACE,
     RESUME_TIMER,
+    TELL_TIMER,
     TURN_TIMER,
     GameStore,
     LiveGame,
@@ -231,6 +234,11 @@ class TurnTimers:
                     await self._drop(game, mine)
             elif mine.kind == TURN_TIMER:
                 await self._fire_turn(game, mine, out, notes)
+            elif mine.kind == TELL_TIMER:  # a turn message owed: its note clears the row
+                if game.turn_message_owed() is not None and not game.ai_seats_to_act():
+                    notes.append(functools.partial(self._tell, game.id, outcome_of(game, out), mine.id))
+                else:
+                    await store.change_timers(game, TimerChange(clear=(mine.kind,)))
             else:
                 await store.change_timers(game, TimerChange(clear=(mine.kind,)))
             if out.events:
@@ -303,6 +311,13 @@ class TurnTimers:
         await self._store.change_timers(
             game, dataclasses.replace(change, clear=tuple({*change.clear, TURN_TIMER}))
         )
+
+    async def _tell(self, game_id: str, outcome: Outcome, timer_id: int) -> None:
+        """Post the owed turn message. A message posted by the bot cleared the row with its note; one the
+        notifier took without a note (no bot attached) deletes it here; a notifier that failed leaves it, to be
+        served again when its lease ends."""
+        await self.notifier.on_turn(game_id, outcome)
+        await self._store.repo.delete_timer(timer_id)
 
     # ------------------------------------------------------------------ the dispatcher
 

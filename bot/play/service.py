@@ -379,7 +379,7 @@ class ManagerGameService:
         await self.messenger.post(info.thread_id or info.channel_id, reply)
 
     async def on_turn(self, game_id: str, outcome: Outcome) -> None:
-        for reply in await self._after_public(outcome):
+        for reply in await self._after_public(outcome, force=not outcome.events):  # empty: one owed
             await self._post(game_id, reply)
 
     async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:

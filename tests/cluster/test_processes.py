@@ -191,6 +191,8 @@ async def test_due_work_over_two_processes_is_done_exactly_once(pg_url: str, tmp
                 reports(p)
         log = notes(log_path)
         _check_exactly_once(log, reminded, absent)
+        for gid in absent:  # each turn message owed by an absent-player move was posted, and is owed no more
+            assert "tell" not in [t.kind for t in await repo.timers_for_game(gid)], gid
         manager = GameManager(repo, ai=random_ai)
         for note in (n for n in log if n["kind"] == "turn"):
             assert (await repo.load_game(note["game"])).action_count == counts[note["game"]] + len(

@@ -42,12 +42,16 @@ class FileNotifier:
 
     def __init__(self, path: str) -> None:
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        #: set: a turn message writes the "told_through" note first, as the bot's does (bot.play.thread)
+        self.manager: GameManager | None = None
 
     def _write(self, **fields: object) -> None:
         os.write(self._fd, (json.dumps({**fields, "pid": os.getpid()}) + "\n").encode())
         os.fsync(self._fd)
 
     async def on_turn(self, game_id: str, outcome: Outcome) -> None:
+        if self.manager is not None and outcome.state is not None:
+            await self.manager.swap_note(game_id, "told_through", len(outcome.state.history))
         self._write(kind="turn", game=game_id, seqs=list(outcome.seqs))
 
     async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
@@ -91,9 +95,11 @@ async def timers(url: str, log_path: str, lease: float) -> None:
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     async with open_repository(url) as repo:
+        notifier = FileNotifier(log_path)
         manager = GameManager(
-            repo, ai=random_ai, notifier=FileNotifier(log_path), member=Member(lease=lease), max_sleep=lease
+            repo, ai=random_ai, notifier=notifier, member=Member(lease=lease), max_sleep=lease
         )
+        notifier.manager = manager
         await manager.start()
         await manager.join_cluster(shard_ids="0", shard_count=2, every=0.5)
         say(ready=True, process=manager.timers.member.process_id)

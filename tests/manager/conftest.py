@@ -38,6 +38,7 @@ async def manager(
     repo: GameRepository, clock: ManualClock, notifier: RecordingNotifier
 ) -> AsyncIterator[GameManager]:
     m = GameManager(repo, clock=clock, notifier=notifier, ai=random_ai, retry_delays=(0.01, 0.02))
+    notifier.manager = m  # its turn messages tell the moves, as the bot's do
     await m.start(dispatcher=False)
     try:
         yield m

@@ -21,9 +21,13 @@ class RecordingNotifier:
     turns: list[tuple[str, Outcome]] = field(default_factory=list)
     reminders: list[tuple[str, int, int, int]] = field(default_factory=list)
     absent: list[tuple[str, int, int | None, str]] = field(default_factory=list)
+    #: when set, each turn message writes the "told_through" note, as the play service's does
+    manager: GameManager | None = None
 
     async def on_turn(self, game_id: str, outcome: Outcome) -> None:
         self.turns.append((game_id, outcome))
+        if self.manager is not None and outcome.state is not None:
+            await self.manager.swap_note(game_id, "told_through", len(outcome.state.history))
 
     async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
         self.reminders.append((game_id, seat, user_id, n))

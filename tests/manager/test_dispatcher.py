@@ -74,7 +74,15 @@ async def test_a_resume_row_left_by_a_crash_is_served_when_the_clock_reaches_it(
     running._store.evict(gid)  # the cached timer list does not know the row, as after a restart
     clock.advance(seconds=1)
     await _settle(running)
+    # the AI's moves (made by hand_to_ai) owe a turn message nobody posted here (no "told_through" note): the
+    # dispatcher serves it, once, after its grace time
+    assert [t.kind for t in await repo.timers_for_game(gid)] == ["tell", "turn"]
+    assert notifier.turns == []
+    clock.advance(seconds=31)
+    await _settle(running)
     assert [t.kind for t in await repo.timers_for_game(gid)] == ["turn"]
+    ((turn_gid, outcome),) = notifier.turns
+    assert turn_gid == gid and outcome.events == ()
 
 
 async def test_start_and_stop(repo: GameRepository, clock: ManualClock) -> None:

@@ -149,6 +149,7 @@ async def test_ai_moves_interrupted_by_a_crash_resume_from_their_timer(
     assert len(resume) == 1 and resume[0].due_at > clock.now()
     notifier = RecordingNotifier()
     m2 = GameManager(repo, clock=clock, ai=random_ai, notifier=notifier)
+    notifier.manager = m2  # the turn message tells the AI's moves: none is owed after it
     clock.advance(seconds=31)
     await m2.run_due_timers()
     state = await state_of(m2, gid)
