@@ -238,8 +238,9 @@ class LiveGame:
         return TimerChange(clear=tuple(clear), add=tuple(add))
 
     def turn_message_owed(self, automatic: bool = False) -> int | None:
-        """The log position a turn message owes (None: nothing owed): moves nobody clicked (AI seats, the
-        absent-player policy: `automatic`, or a ``tell`` row already owing them) that no turn message told yet
+        """The log position a turn message owes (None: nothing owed): a move nobody clicked (AI seats, the
+        absent-player policy) that passed the turn (`automatic`, or a ``tell`` row owing it) and that no turn
+        message told yet
         (the ``told_through`` note the turn message writes, clearing the row in the same transaction)."""
         state = self.state
         if state is None:
@@ -249,11 +250,10 @@ class LiveGame:
         told = int(self.raw_settings.get(TOLD_THROUGH) or 0)
         if entries <= told:
             return None
-        last_seat = int(log[-1][0]) if log is not None else state.history[-1][0]
         rows_owe = any(
             int(t.payload.get("through", entries)) > told for t in self.timers if t.kind == TELL_TIMER
         )
-        return entries if automatic or rows_owe or self.seats[last_seat].ai_level is not None else None
+        return entries if automatic or rows_owe else None
 
     def adopt_timers(self, change: TimerChange, added: Sequence[Timer] | None, now: datetime) -> None:
         """The cached rows follow a change storage acknowledged. ``added``: the rows as storage returned them;
@@ -459,7 +459,14 @@ class GameStore:
         snapshot = work.to_dict()
         now = self.clock.now()
         future = dataclasses.replace(game, state=work, status=status or game.status, last_move_at=now)
-        change = future.due_work(now, automatic)
+        before = game.state
+        # a turn message is owed when a move nobody clicked passes the turn (the bot publishes one then)
+        passes = before is None or (before.phase, before.turn, before.current) != (
+            work.phase,
+            work.turn,
+            work.current,
+        )
+        change = future.due_work(now, automatic and passes)
         record = await self._append(game, seat, action_json, snapshot, status, results, change)
         game.adopt_timers(change, None, now)
         if change.add:
