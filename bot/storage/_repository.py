@@ -180,6 +180,7 @@ class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, ABC):
         status: GameStatus | str = GameStatus.LOBBY,
         game_id: str | None = None,
         only_if_place_free: bool = False,
+        timers: TimerChange | None = None,
     ) -> GameRecord:
         status_v = GameStatus(status).value
         options_j = c.dumps(c.as_dict(options, "options"))
@@ -206,6 +207,8 @@ class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, ABC):
                          settings_j, seats_j, snapshot_j, now_db, now_db, finished_db),
                     )  # fmt: skip
                     await self._write_players(tx, gid, seats_t)
+                    if timers:
+                        await self._write_timers(tx, gid, timers, now_db)
             except StorageError as exc:
                 if isinstance(exc.__cause__, self.dialect.duplicate_key) and game_id is None and attempt < 7:
                     continue  # id collision: draw another

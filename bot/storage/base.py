@@ -397,11 +397,13 @@ class GameRepository(Protocol):
         status: GameStatus | str = GameStatus.LOBBY,
         game_id: str | None = None,
         only_if_place_free: bool = False,
+        timers: TimerChange | None = None,
     ) -> GameRecord:
         """A new game. `only_if_place_free`: raise `PlaceTaken` (nothing written) when an open game already
         lives in the same place: the thread `thread_id`, else directly in the channel (``thread_id`` NULL),
         as `find_open_game` sees it. The check and the insert are one step for every process on the same
-        database (SQLite: one writer; PostgreSQL: a transaction-scoped advisory lock on the place)."""
+        database (SQLite: one writer; PostgreSQL: a transaction-scoped advisory lock on the place).
+        `timers`: the new game's first timer rows (a lobby's expiry), written in the same transaction."""
         ...
 
     async def load_game(self, game_id: str) -> GameRecord:

@@ -15,6 +15,7 @@ from bot.storage import (
     GameRepository,
     GameStatus,
     NewTimer,
+    PlaceTaken,
     Seat,
     SeatResult,
     StorageError,
@@ -404,6 +405,17 @@ async def test_an_update_and_the_timers_it_makes_due_are_one_write(repo: GameRep
     await repo.update_game(game.id, 1, status="abandoned", timers=TimerChange(clear_all=True))
     assert await repo.timers_for_game(game.id) == []
     assert len(await repo.timers_for_game(other.id)) == 1  # another game's rows stay
+
+
+async def test_a_new_game_and_its_first_timers_are_one_write(repo: GameRepository) -> None:
+    t0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+    lobby = await new_game(repo, timers=TimerChange(add=(NewTimer("lobby", t0),)), only_if_place_free=True)
+    assert _rows(await repo.timers_for_game(lobby.id)) == [("lobby", t0, {})]
+    # refused (the place is taken): neither the game nor its rows are written
+    with pytest.raises(PlaceTaken):
+        await new_game(repo, timers=TimerChange(add=(NewTimer("lobby", t0),)), only_if_place_free=True)
+    assert [t.game_id for t in await repo.due_timers(t0)] == [lobby.id]
+    assert await repo.timers_for_game((await new_game(repo, channel_id=11)).id) == []
 
 
 async def test_change_timers_clears_then_adds_in_one_step(repo: GameRepository) -> None:
