@@ -58,6 +58,9 @@ class NullMessenger:
     async def edit_rows(self, channel_id: int, message_id: int, reply: Reply) -> bool:
         return True
 
+    async def close_thread(self, channel_id: int) -> bool:
+        return False
+
     def public_locale(self, channel_id: int) -> str:
         return "en"
 

@@ -20,6 +20,7 @@ from dotenv import dotenv_values
 from bot.storage.url import parse_database_url, redact_url, url_secrets
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+MAX_LOBBY_HOURS = 24 * 60  # sixty days, the longest of the games' own delays
 
 
 class SettingsError(ValueError):
@@ -41,6 +42,9 @@ class Settings:
     default_locale: str = "en"
     sync_commands: bool = True
     lobby_threads: bool = True  # /ttr new opens each game in a new thread of the channel when permitted
+    lobby_expire_hours: float = (
+        24.0  # a lobby nobody starts closes this long after its last change (0: never)
+    )
     #: Discord gateway shards: how many in all (None: one process runs Discord's recommended number, all of
     #: them) and which this process runs (None: all of ``shard_count``). Several processes need PostgreSQL.
     shard_count: int | None = None
@@ -187,6 +191,17 @@ def _parse(name: str, raw: str) -> Any:
                 f"this process may use, more would only compete for them), got {value}"
             )
         return value
+    if name == "lobby_expire_hours":
+        try:
+            hours = float(raw.lower().removesuffix("h"))
+        except ValueError:
+            hours = -1.0
+        if not 0 <= hours <= MAX_LOBBY_HOURS:  # (NaN fails too)
+            raise SettingsError(
+                f"{env} must be a number of hours from 0 (lobbies never expire) to {MAX_LOBBY_HOURS}, "
+                f"got {raw!r}"
+            )
+        return hours
     if name == "log_level":
         level = raw.upper()
         if level not in LOG_LEVELS:

@@ -54,6 +54,19 @@ class DiscordMessenger:
             return False
         return True
 
+    async def close_thread(self, channel_id: int) -> bool:
+        """Archive the thread `channel_id` when the bot created it; a channel or someone else's thread stays."""
+        me = self.client.user
+        try:
+            channel = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
+            if not isinstance(channel, discord.Thread) or me is None or channel.owner_id != me.id:
+                return False
+            await channel.edit(archived=True)
+        except discord.HTTPException as exc:
+            log.info("could not archive thread %s: %s %s", channel_id, exc.status, exc.text)
+            return False
+        return True
+
     def _locale_of(self, channel: object) -> str:
         guild_locale = getattr(getattr(channel, "guild", None), "preferred_locale", None)
         return language_of(guild_locale) if guild_locale is not None else self.default_locale

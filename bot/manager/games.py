@@ -9,6 +9,7 @@ It is put together from parts, each in its own module:
   through a :class:`~bot.manager.timers.Notifier`;
 * :mod:`bot.manager.seats` (:class:`SeatCommands`) and :mod:`bot.manager.read` (:class:`GameReads`): the seat
   commands and the read-only queries, base classes of the manager;
+* :mod:`bot.manager.lobbies`: a lobby nobody starts expires (a timer row served by the dispatcher);
 * this module: starting and stopping, the lobby (create, join, add an AI, leave, settings, start, abandon) and
   :meth:`GameManager.act`.
 
@@ -29,6 +30,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.manager import lobbies
 from bot.manager.ai import AIChooser
 from bot.manager.clock import Clock, SystemClock
 from bot.manager.cluster import Heartbeat, Member
@@ -59,7 +61,9 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
     ``repo`` is a connected :class:`~bot.storage.GameRepository` (the manager does not close it unless
     ``owns_repo``). ``ai`` picks AI moves (default: engine.ai in a worker thread). ``notifier`` hears about
     what timers did; ``clock`` tells the time (a ManualClock in tests); ``max_sleep`` bounds how long the timer
-    dispatcher sleeps before it looks at storage again (timers written by another process).
+    dispatcher sleeps before it looks at storage again (timers written by another process);
+    ``lobby_expire_hours``: a lobby nobody starts is abandoned this long after its last change (0: never; see
+    :mod:`bot.manager.lobbies`).
     """
 
     def __init__(
@@ -75,9 +79,11 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
         owns_repo: bool = False,
         max_sleep: float = 300.0,
         member: Member | None = None,
+        lobby_expire_hours: float = 24.0,
     ) -> None:
         self.clock: Clock = clock or SystemClock()
         self._store = GameStore(repo, self.clock, cache_size=cache_size, retry_delays=retry_delays)
+        self._store.lobby_expiry = lobbies.expiry_of(lobby_expire_hours)
         self._moves = Moves(self._store, self.clock, ai=ai, ai_budget_ms=ai_budget_ms)
         self._timers = TurnTimers(
             self._store,
@@ -175,6 +181,7 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
             if existing is not None:
                 raise Refused("channel_busy", game=existing.id)
             seats = [Seat(host_name, host_id)] if join else []
+            first = lobbies.first_rows(self.clock.now(), store.lobby_expiry)  # stored with the lobby
             try:  # the lock above covers this process; storage checks again for every process
                 rec = await store.storage(
                     lambda: store.repo.create_game(
@@ -189,11 +196,12 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
                         thread_id=thread_id,
                         status=GameStatus.LOBBY,
                         only_if_place_free=True,
+                        timers=first or None,
                     )
                 )
             except PlaceTaken as exc:
                 raise Refused("channel_busy", game=exc.game_id) from None
-        return game_info_of(store.adopt(rec))
+        return game_info_of(store.adopt(rec, first))
 
     async def join(self, game_id: str, user_id: int, name: str) -> GameInfo:
         async def body(game: LiveGame) -> GameInfo:

@@ -208,6 +208,11 @@ class GameReads:
         cached state after each accepted move and never changes it in place, so callers must not either."""
         return (await self._store.get(game_id)).state
 
+    async def note(self, game_id: str, key: str) -> Any:
+        """What the presentation stored under its own `key` with :meth:`~bot.manager.GameManager.swap_note`
+        (None: nothing), read only."""
+        return (await self._store.get(game_id)).raw_settings.get(key)
+
     async def waiting_since(self, game_id: str) -> datetime:
         """When the current wait began (the game's last change)."""
         return (await self._store.get(game_id)).last_move_at

@@ -58,10 +58,11 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 #: Kinds of timer rows (see bot.manager.timers): a "turn" chain per game while people must act, a "resume" row
-#: while AI seats have moves to make.
+#: while AI seats have moves to make, a "lobby" row while a lobby waits (bot.manager.lobbies: its expiry).
 TURN_TIMER = "turn"
 RESUME_TIMER = "resume"
 TELL_TIMER = "tell"  # a turn message owed after automatic moves (served by the dispatcher if nobody posts it)
+LOBBY_TIMER = "lobby"  # a lobby nobody started expires LOBBY_EXPIRE_HOURS after its last change
 TOLD_THROUGH = "told_through"  # the note of the log position the last turn message told (bot.play.thread)
 PARKED_STAGE = 3  # "wait" policy: the chain is over for this turn; the row only marks it
 PARKED_FOR = timedelta(days=3650)
@@ -88,9 +89,14 @@ class LiveGame:
     state: GameState | None
     timers: list[Timer]
     last_move_at: datetime  # when the current wait began, at the latest (the last change of the game)
+    #: how long a lobby waits after its last change before it expires (None: never): the process's setting
+    #: (:attr:`GameStore.lobby_expiry`), held here so that :meth:`due_work` stays a function of the game
+    lobby_expiry: timedelta | None = None
 
     @classmethod
-    def from_record(cls, rec: GameRecord, timers: list[Timer]) -> LiveGame:
+    def from_record(
+        cls, rec: GameRecord, timers: list[Timer], lobby_expiry: timedelta | None = None
+    ) -> LiveGame:
         state = GameState.from_dict(rec.snapshot) if rec.snapshot else None
         if state is not None and len(state.history) != rec.action_count:
             log.error(
@@ -113,6 +119,7 @@ class LiveGame:
             state=state,
             timers=list(timers),
             last_move_at=rec.updated_at,
+            lobby_expiry=lobby_expiry,
         )
 
     @property
@@ -193,8 +200,11 @@ class LiveGame:
         row while people must act (armed for the current wait, or kept from an earlier wait that fires no later
         than this one needs: it re-arms itself from the last move), a ``resume`` row while AI seats must act,
         none when the game is over; a ``tell`` row while a turn message is owed (:meth:`turn_message_owed`;
-        `automatic`: the change is a move nobody clicked). A pure function of the game: the manager writes the
-        result with the change that made it due."""
+        `automatic`: the change is a move nobody clicked); a ``lobby`` row while a lobby waits
+        (:meth:`lobby_work`). A pure function of the game: the manager writes the result with the change that
+        made it due."""
+        if self.status == GameStatus.LOBBY:
+            return self.lobby_work()
         humans, ai = self.waiting()
         if self.status != GameStatus.ACTIVE or (not humans and not ai):
             return TimerChange(clear_all=True) if self.timers else TimerChange()
@@ -235,7 +245,23 @@ class LiveGame:
                 add.append(NewTimer(TELL_TIMER, due, {"through": owed}))
         elif tell_rows:
             clear.append(TELL_TIMER)
+        if any(t.kind == LOBBY_TIMER for t in self.timers):  # the lobby started: it expires no more
+            clear.append(LOBBY_TIMER)
         return TimerChange(clear=tuple(clear), add=tuple(add))
+
+    def lobby_work(self) -> TimerChange:
+        """A lobby's rows: one ``lobby`` row while lobbies expire (:attr:`lobby_expiry`), none otherwise. The
+        row is written with the lobby and NOT rewritten by its changes (joins, settings...): when it fires,
+        :mod:`bot.manager.lobbies` re-arms it from the lobby's last change, or expires the lobby. A lobby
+        without it (from before expiry, or after a change of the setting) gets it, due one delay after its
+        last change."""
+        rows = [t for t in self.timers if t.kind == LOBBY_TIMER]
+        if self.lobby_expiry is None:
+            return TimerChange(clear_all=True) if self.timers else TimerChange()
+        if len(rows) == 1 and len(self.timers) == 1:
+            return TimerChange()
+        due = min((t.due_at for t in rows), default=self.last_move_at + self.lobby_expiry)
+        return TimerChange(clear_all=bool(self.timers), add=(NewTimer(LOBBY_TIMER, due, {}),))
 
     def turn_message_owed(self, automatic: bool = False) -> int | None:
         """The log position a turn message owes (None: nothing owed): a move nobody clicked (AI seats, the
@@ -320,6 +346,8 @@ class GameStore:
         self.on_timers_written: Callable[[], None] = lambda: None
         self.locks = LockTable()
         self.open_ids: set[str] = set()  # lobby/active games, known since start and kept up to date
+        #: how long a lobby waits after its last change before it expires (None: lobbies never expire)
+        self.lobby_expiry: timedelta | None = None
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_size = max(1, cache_size)
         self._retry_delays = tuple(retry_delays)
@@ -343,9 +371,12 @@ class GameStore:
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
 
-    def adopt(self, rec: GameRecord) -> LiveGame:
-        """A game just created: cached and counted open."""
-        game = LiveGame.from_record(rec, [])
+    def adopt(self, rec: GameRecord, timers: TimerChange | None = None) -> LiveGame:
+        """A game just created (with its first timer rows, `timers`): cached and counted open."""
+        game = LiveGame.from_record(rec, [], self.lobby_expiry)
+        if timers:
+            game.adopt_timers(timers, None, rec.created_at)
+            self.on_timers_written()
         self.open_ids.add(rec.id)
         self.remember(game)
         return game
@@ -368,10 +399,10 @@ class GameStore:
         except GameNotFound:
             raise Refused("no_game", game=game_id) from None
         timers: list[Timer] = []
-        if rec.status == GameStatus.ACTIVE:
+        if rec.status in OPEN_STATUSES:
             timers = await self.storage(lambda: self.repo.timers_for_game(game_id))
         try:
-            game = LiveGame.from_record(rec, timers)
+            game = LiveGame.from_record(rec, timers, self.lobby_expiry)
         except GameDataError as exc:
             log.error("game %s: stored snapshot unreadable: %s", game_id, exc)
             raise Refused("unreadable", game=game_id) from exc
@@ -426,6 +457,8 @@ class GameStore:
             raise
         game.version = version
         game.adopt_timers(change, None, now)
+        if future.status == GameStatus.LOBBY:  # a lobby's last change: its expiry counts from here
+            game.last_move_at = now
         if change.add:
             self.on_timers_written()
         self.remember(game)

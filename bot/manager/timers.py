@@ -31,12 +31,14 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from bot.manager import lobbies
 from bot.manager.clock import Clock
 from bot.manager.cluster import Member
 from bot.manager.moves import Collector, Moves
 from bot.manager.read import Outcome, outcome_of
 from bot.manager.refusals import Refused
 from bot.manager.store import (
+    LOBBY_TIMER,
     PARKED_FOR,
     PARKED_STAGE,
     RESUME_GRACE,
@@ -47,7 +49,7 @@ from bot.manager.store import (
     LiveGame,
 )
 from bot.storage import (
-    GameStatus,
+    OPEN_STATUSES,
     NewTimer,
     StorageBroken,
     StorageError,
@@ -80,6 +82,9 @@ class Notifier(Protocol):
     async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
         """The absent-player policy is being applied to `seat` ("ai", "skip" or "wait")."""
 
+    async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
+        """The lobby `game_id` saw no change for the expiry delay: it is abandoned (bot.manager.lobbies)."""
+
 
 class NullNotifier:
     async def on_turn(self, game_id: str, outcome: Outcome) -> None:
@@ -89,6 +94,9 @@ class NullNotifier:
         return None
 
     async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
+        return None
+
+    async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
         return None
 
 
@@ -154,7 +162,7 @@ class TurnTimers:
         wrote its rows after the change, or by hand) the rows it needs. Returns how many games needed them."""
         store = self._store
         fixed = 0
-        ids = [gid async for gid in store.repo.iter_game_ids(status=GameStatus.ACTIVE)]
+        ids = [gid async for gid in store.repo.iter_game_ids(status=OPEN_STATUSES)]  # lobbies expire too
         for gid in ids:
             async with store.locks.hold(gid):
                 try:
@@ -217,7 +225,7 @@ class TurnTimers:
                     await store.repo.delete_timer(timer.id)
                     return
                 raise
-            if game.status != GameStatus.ACTIVE:
+            if game.status not in OPEN_STATUSES:
                 await store.change_timers(game, TimerChange(clear_all=True))
                 return
             # the stored rows, with their ids: this one may have been replaced since the query
@@ -234,6 +242,8 @@ class TurnTimers:
                     await self._drop(game, mine)
             elif mine.kind == TURN_TIMER:
                 await self._fire_turn(game, mine, out, notes)
+            elif mine.kind == LOBBY_TIMER:  # a lobby nobody started
+                await lobbies.fire(store, self._clock, self.notifier, game, mine, notes)
             elif mine.kind == TELL_TIMER:  # a turn message owed: its note clears the row
                 if game.turn_message_owed() is not None and not game.ai_seats_to_act():
                     notes.append(functools.partial(self._tell, game.id, outcome_of(game, out), mine.id))

@@ -66,6 +66,10 @@ class Messenger(Protocol):
         """Replace the buttons of a message the bot posted by `reply.rows` (no rows: none left); its text
         and pictures stay. False when it could not be edited (gone, no access)."""
 
+    async def close_thread(self, channel_id: int) -> bool:
+        """Archive `channel_id` when it is a thread the bot created (a game's own thread); False when it is
+        not one, or could not be archived. A channel, or a thread someone else opened, is left as it is."""
+
     def public_locale(self, channel_id: int) -> str:
         """The language public messages in that channel are written in (its server's, else the default)."""
 

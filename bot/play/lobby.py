@@ -1,15 +1,28 @@
-"""The lobby message: the board, who sits where, and the Join / Leave / Start / Add AI components."""
+"""The lobby message: the board, who sits where, and the Join / Leave / Start / Add AI components; and what
+the lobby's place is told when the lobby expires (:func:`expired_reply`)."""
 
 from __future__ import annotations
 
-from bot.manager import GameInfo
+import dataclasses
+import functools
+import logging
+
+from bot.manager import GameInfo, GameManager, Outcome, Refused
 from bot.manager.game_settings import AI_LEVELS
-from bot.messages import Message, Text
+from bot.messages import Join, Message, Text
 from bot.play import chat
+from bot.play.contract import Caller, Messenger
 from bot.play.press import PressCode
+from bot.play.refusals import refusal
 from bot.play.reply import ButtonSpec, ComponentSpec, EmbedSpec, FieldSpec, OptionSpec, Reply, SelectSpec
-from bot.storage import GameStatus
+from bot.storage import GameStatus, StorageError
 from maps import load_board
+
+log = logging.getLogger(__name__)
+
+#: the note (in the game's settings JSON, beside the turn message's) of where the lobby message is:
+#: [channel id, message id], so the lobby's buttons can be taken away when it expires
+LOBBY_MESSAGE = "lobby_message"
 
 
 def ai_marker(name: str, level: str | None) -> str:
@@ -75,3 +88,60 @@ def lobby_reply(info: GameInfo, *, note: Message | None = None) -> Reply:
             ),
         )
     return Reply(content=note, embeds=(embed,), rows=rows, edit_source=True)
+
+
+async def open_lobby(
+    manager: GameManager,
+    caller: Caller,
+    board_id: str,
+    variant: str | None,
+    options: tuple[str, ...],
+    max_players: int | None,
+) -> Reply:
+    """/ttr new: the lobby opened in the caller's channel, as a new message whose place is noted once posted
+    (:data:`LOBBY_MESSAGE`)."""
+    try:
+        info = await manager.create_game(
+            guild_id=caller.guild_id,
+            channel_id=caller.channel_id,
+            host_id=caller.user_id,
+            host_name=caller.display_name,
+            board=board_id,
+            variant=variant,
+            options=options,
+            settings={"max_players": max_players} if max_players else None,
+        )
+    except Refused as exc:
+        raise refusal(exc) from None
+    reply = lobby_reply(info, note=Text("lobby.opened", {"host": chat.user(caller.user_id)}))
+    posted = functools.partial(_note_lobby_message, manager, info.game_id)
+    return dataclasses.replace(reply, edit_source=False, posted=posted)
+
+
+async def _note_lobby_message(manager: GameManager, game_id: str, channel_id: int, message_id: int) -> None:
+    try:
+        await manager.swap_note(game_id, LOBBY_MESSAGE, [channel_id, message_id])
+    except (Refused, StorageError):
+        log.info("game %s: could not note where its lobby message is", game_id)
+
+
+def expired_reply(outcome: Outcome) -> Reply:
+    """Posted in the lobby's channel or thread when it expired (bot.manager.lobbies): what happened."""
+    told = tuple(e.message for e in outcome.events)
+    return Reply(content=Join(told) if told else Text("lobby.over"))
+
+
+async def lobby_expired(manager: GameManager, messenger: Messenger | None, outcome: Outcome) -> None:
+    """A lobby nobody started expired: say so where it was, take the lobby message's buttons away, and
+    archive the thread when the bot opened it for the game."""
+    if messenger is None:
+        return
+    place = outcome.info.thread_id or outcome.info.channel_id
+    await messenger.post(place, expired_reply(outcome))
+    try:
+        where = await manager.note(outcome.game_id, LOBBY_MESSAGE)
+    except (Refused, StorageError):
+        where = None
+    if where:
+        await messenger.edit_rows(int(where[0]), int(where[1]), Reply(rows=()))
+    await messenger.close_thread(place)

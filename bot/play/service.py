@@ -26,7 +26,7 @@ from bot.play.advice import suggestion_reply
 from bot.play.confirm import claimable, confirm_claim, route_id
 from bot.play.contract import Caller, Messenger
 from bot.play.hand import hand_reply, ticket_map_reply
-from bot.play.lobby import lobby_reply
+from bot.play.lobby import lobby_expired, lobby_reply, open_lobby
 from bot.play.notices import TurnNotices
 from bot.play.pictures import Pictures, PoolPictures, drawn, picture_words
 from bot.play.press import Press, PressCode
@@ -86,7 +86,12 @@ class ManagerGameService:
             repo = open_repository(self.config.database_url)
             await repo.connect()
             self.manager = GameManager(
-                repo, notifier=self, owns_repo=True, ai_budget_ms=self.ai_budget_ms, clock=self.clock
+                repo,
+                notifier=self,
+                owns_repo=True,
+                ai_budget_ms=self.ai_budget_ms,
+                clock=self.clock,
+                lobby_expire_hours=self.config.lobby_expire_hours,
             )
             await self.manager.start()  # with the timer dispatcher; manager.close() stops it
 
@@ -170,21 +175,7 @@ class ManagerGameService:
         options: Sequence[str] = (),
         max_players: int | None = None,
     ) -> Reply:
-        settings = {"max_players": max_players} if max_players else None
-        info = await self._call(
-            self.games_manager.create_game(
-                guild_id=caller.guild_id,
-                channel_id=caller.channel_id,
-                host_id=caller.user_id,
-                host_name=caller.display_name,
-                board=board_id,
-                variant=variant,
-                options=tuple(options),
-                settings=settings,
-            )
-        )
-        reply = lobby_reply(info, note=Text("lobby.opened", {"host": chat.user(caller.user_id)}))
-        return Reply(content=reply.content, embeds=reply.embeds, rows=reply.rows)
+        return await open_lobby(self.games_manager, caller, board_id, variant, tuple(options), max_players)
 
     async def _join(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
         info = await self._call(self.games_manager.join(info.game_id, caller.user_id, caller.display_name))
@@ -391,6 +382,9 @@ class ManagerGameService:
     async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
         who: Message = chat.user(user_id) if user_id else Text("turn.seat", {"n": seat + 1})
         await self._post(game_id, Reply(content=Text(f"turn.absent_{policy}", {"player": who})))
+
+    async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
+        await lobby_expired(self.games_manager, self.messenger, outcome)
 
     # ------------------------------------------------------------------ commands
 

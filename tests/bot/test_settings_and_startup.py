@@ -44,11 +44,20 @@ def test_empty_values_keep_defaults(tmp_path) -> None:  # type: ignore[no-untype
         ("RENDER_WORKERS", "0"),
         ("LOG_LEVEL", "LOUD"),
         ("DATABASE_URL", "ttr.db"),
+        ("LOBBY_EXPIRE_HOURS", "-1"),
+        ("LOBBY_EXPIRE_HOURS", "a day"),
+        ("LOBBY_EXPIRE_HOURS", "nan"),
     ],
 )
 def test_bad_values_name_the_variable(name: str, value: str) -> None:
     with pytest.raises(SettingsError, match=name):
         Settings.from_env({name: value}, dotenv_path=None)
+
+
+def test_lobby_expiry_is_a_number_of_hours_and_zero_turns_it_off() -> None:
+    assert Settings().lobby_expire_hours == 24.0
+    assert Settings.from_env({"LOBBY_EXPIRE_HOURS": "1.5h"}, dotenv_path=None).lobby_expire_hours == 1.5
+    assert Settings.from_env({"LOBBY_EXPIRE_HOURS": "0"}, dotenv_path=None).lobby_expire_hours == 0.0
 
 
 def test_token_and_password_stay_out_of_logs() -> None:

@@ -21,6 +21,7 @@ class RecordingNotifier:
     turns: list[tuple[str, Outcome]] = field(default_factory=list)
     reminders: list[tuple[str, int, int, int]] = field(default_factory=list)
     absent: list[tuple[str, int, int | None, str]] = field(default_factory=list)
+    expired: list[tuple[str, Outcome]] = field(default_factory=list)  # lobbies that expired
     #: when set, each turn message writes the "told_through" note, as the play service's does
     manager: GameManager | None = None
 
@@ -34,6 +35,9 @@ class RecordingNotifier:
 
     async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
         self.absent.append((game_id, seat, user_id, policy))
+
+    async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
+        self.expired.append((game_id, outcome))
 
 
 HUMANS = [(101, "Ann"), (102, "Bob"), (103, "Cleo"), (104, "Dan"), (105, "Eve")]
