@@ -27,7 +27,7 @@ from pg_schema import PG_URL, fresh_pg_schema
 from bot.i18n import default_catalog
 from bot.manager import GameManager
 from bot.manager.store import TURN_TIMER
-from bot.storage import GameRepository, NewTimer, TimerChange, open_repository
+from bot.storage import GameRepository, GameStatus, NewTimer, TimerChange, open_repository
 from engine.record import replay
 
 WORKER = Path(__file__).with_name("worker.py")
@@ -240,3 +240,42 @@ async def test_kill_9_leaves_its_work_to_the_other_process_within_the_lease(
         _check_exactly_once(notes(log_path), reminded, absent)
         for gid in playing:
             await assert_consistent(setup, repo, gid, acked[gid])
+
+
+async def test_idle_lobbies_expire_exactly_once_over_two_processes(pg_url: str, tmp_path: Path) -> None:
+    log_path = tmp_path / "notes.jsonl"
+    async with open_repository(pg_url) as repo:
+        setup = GameManager(repo, ai=random_ai)  # lobbies expire 24 h after their last change (the default)
+        lobbies = [
+            (await setup.create_game(guild_id=1, channel_id=5000 + i, host_id=101, host_name="Ann")).game_id
+            for i in range(100)
+        ]
+        assert {t.kind for g in lobbies for t in await repo.timers_for_game(g)} == {"lobby"}
+        procs = [spawn("timers", pg_url, str(log_path), str(LEASE)) for _ in range(2)]
+        try:
+            for p in procs:
+                await read_until(p, "ready")
+            conn = await asyncpg.connect(
+                PG_URL, server_settings={"search_path": pg_url.rsplit("schema=", 1)[1]}
+            )
+            try:  # every lobby idle for 25 h, its row due, at once with both processes waiting for it (a new
+                # version: the processes' cached lobbies, loaded by their start-up sweep, are out of date)
+                await conn.execute(
+                    "UPDATE games SET updated_at = now() - interval '25 hours', version = version + 1;"
+                    " UPDATE timers SET due_at = now() - interval '1 second'"
+                )
+            finally:
+                await conn.close()
+            expired = lambda: [n for n in notes(log_path) if n["kind"] == "lobby_expired"]  # noqa: E731
+            await _wait_for(lambda: len(expired()) >= 100, 60)
+            await asyncio.sleep(LEASE + 0.5)  # anything done twice would show by now
+        finally:
+            for p in procs:
+                p.send_signal(signal.SIGTERM)
+            for p in procs:
+                reports(p)
+        done = Counter(n["game"] for n in expired())
+        assert done == Counter(lobbies), "a lobby expired twice, or not at all"
+        for gid in lobbies:
+            assert (await repo.load_game(gid)).status == GameStatus.ABANDONED
+            assert await repo.timers_for_game(gid) == []

@@ -1,6 +1,6 @@
 """One bot process's worth of game manager on a shared PostgreSQL database, run as a real OS process by the
 cluster tests (``python tests/cluster/worker.py MODE URL ...``). It reports on stdout, one JSON object a line,
-and records what it did for players (reminders, absent-player moves, turn messages) in an append-only file, one
+and records what it did for players (reminders, absent-player moves, turn messages, expired lobbies) in an append-only file, one
 fsynced JSON line each, so the test counts them across processes, even after a ``kill -9``.
 
 Modes:
@@ -59,6 +59,9 @@ class FileNotifier:
 
     async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
         self._write(kind="absent", game=game_id, seat=seat, policy=policy)
+
+    async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
+        self._write(kind="lobby_expired", game=game_id, status=str(outcome.status))
 
 
 async def moves(url: str, games: str, seed: int, count: int) -> None:
