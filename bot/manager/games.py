@@ -321,6 +321,30 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
 
         return await self._store.locked(game_id, body)
 
+    async def swap_notes(
+        self, game_id: str, notes: Mapping[str, Any], *, rising: Sequence[str] = ()
+    ) -> dict[str, Any]:
+        """:meth:`swap_note` for several notes in one write; returns what each key held before. A key of
+        `rising` is a log position that never goes back (a message built before another but posted after it
+        leaves it as it is)."""
+
+        async def body(game: LiveGame) -> dict[str, Any]:
+            before = {key: game.raw_settings.get(key) for key in notes}
+            new = {
+                key: value
+                for key, value in notes.items()
+                if before[key] != value and not (key in rising and int(before[key] or 0) >= int(value))
+            }
+            if new:
+                await self._store.update(game, settings={**game.raw_settings, **new})
+            return before
+
+        return await self._store.locked(game_id, body)
+
+    async def note(self, game_id: str, key: str) -> Any:
+        """The presentation's note `key` of the game (None when never written)."""
+        return (await self._store.get(game_id)).raw_settings.get(key)
+
     async def start_game(
         self, game_id: str, user_id: int, *, seed: int | None = None, moderator: bool = False
     ) -> Outcome:

@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 from bot.manager.clock import Clock
 from bot.manager.game_settings import GameSettings, SettingError
 from bot.manager.refusals import Refused
+from bot.manager.tell import TELL_TIMER, held, owed_position, tell_rows
 from bot.storage import (
     OPEN_STATUSES,
     ActionRecord,
@@ -61,9 +62,7 @@ T = TypeVar("T")
 #: while AI seats have moves to make, a "lobby" row while a lobby waits (bot.manager.lobbies: its expiry).
 TURN_TIMER = "turn"
 RESUME_TIMER = "resume"
-TELL_TIMER = "tell"  # a turn message owed after automatic moves (served by the dispatcher if nobody posts it)
 LOBBY_TIMER = "lobby"  # a lobby nobody started expires LOBBY_EXPIRE_HOURS after its last change
-TOLD_THROUGH = "told_through"  # the note of the log position the last turn message told (bot.play.thread)
 PARKED_STAGE = 3  # "wait" policy: the chain is over for this turn; the row only marks it
 PARKED_FOR = timedelta(days=3650)
 RESUME_GRACE = timedelta(seconds=30)  # AI seats resume this long after a crash interrupted their moves
@@ -200,21 +199,27 @@ class LiveGame:
         row while people must act (armed for the current wait, or kept from an earlier wait that fires no later
         than this one needs: it re-arms itself from the last move), a ``resume`` row while AI seats must act,
         none when the game is over; a ``tell`` row while a turn message is owed (:meth:`turn_message_owed`;
-        `automatic`: the change is a move nobody clicked); a ``lobby`` row while a lobby waits
+        `automatic`: the change is a move nobody clicked), the final one too (a finished game keeps its
+        ``tell`` row, and only it, until the final scores are posted); a ``lobby`` row while a lobby waits
         (:meth:`lobby_work`). A pure function of the game: the manager writes the result with the change that
         made it due."""
         if self.status == GameStatus.LOBBY:
             return self.lobby_work()
         humans, ai = self.waiting()
+        clear: list[str] = []
+        add: list[NewTimer] = []
         if self.status != GameStatus.ACTIVE or (not humans and not ai):
-            return TimerChange(clear_all=True) if self.timers else TimerChange()
+            owed = self.turn_message_owed(automatic) if self.status == GameStatus.FINISHED else None
+            if owed is None:
+                return TimerChange(clear_all=True) if self.timers else TimerChange()
+            clear.extend(sorted({t.kind for t in self.timers if t.kind != TELL_TIMER}))
+            tell_rows(self.timers, owed, now + RESUME_GRACE, clear, add)
+            return TimerChange(clear=tuple(clear), add=tuple(add))
         turn_rows = sorted(
             (t for t in self.timers if t.kind == TURN_TIMER),
             key=lambda t: (-int(t.payload.get("stage", 0)), t.due_at, t.id),
         )
         resume_rows = [t for t in self.timers if t.kind == RESUME_TIMER]
-        clear: list[str] = []
-        add: list[NewTimer] = []
         if humans:
             key = self.wait_key()
             due = max(now, self.last_move_at) + timedelta(hours=self.settings.remind_after_hours)
@@ -236,15 +241,9 @@ class LiveGame:
             add.append(NewTimer(RESUME_TIMER, min(t.due_at for t in resume_rows), {}))
         elif not ai and resume_rows:
             clear.append(RESUME_TIMER)
-        tell_rows = [t for t in self.timers if t.kind == TELL_TIMER]
-        owed = None if ai else self.turn_message_owed(automatic)
-        if owed is not None:
-            if len(tell_rows) != 1 or tell_rows[0].payload.get("through") != owed:
-                due = min((t.due_at for t in tell_rows), default=now + RESUME_GRACE)
-                clear.extend([TELL_TIMER] if tell_rows else [])
-                add.append(NewTimer(TELL_TIMER, due, {"through": owed}))
-        elif tell_rows:
-            clear.append(TELL_TIMER)
+        tell_rows(
+            self.timers, None if ai else self.turn_message_owed(automatic), now + RESUME_GRACE, clear, add
+        )
         if any(t.kind == LOBBY_TIMER for t in self.timers):  # the lobby started: it expires no more
             clear.append(LOBBY_TIMER)
         return TimerChange(clear=tuple(clear), add=tuple(add))
@@ -264,22 +263,8 @@ class LiveGame:
         return TimerChange(clear_all=bool(self.timers), add=(NewTimer(LOBBY_TIMER, due, {}),))
 
     def turn_message_owed(self, automatic: bool = False) -> int | None:
-        """The log position a turn message owes (None: nothing owed): a move nobody clicked (AI seats, the
-        absent-player policy) that passed the turn (`automatic`, or a ``tell`` row owing it) and that no turn
-        message told yet
-        (the ``told_through`` note the turn message writes, clearing the row in the same transaction)."""
-        state = self.state
-        if state is None:
-            return None
-        log = state.derived.get("history_json") if state._history is None else None
-        entries = len(log) if log is not None else len(state.history)
-        told = int(self.raw_settings.get(TOLD_THROUGH) or 0)
-        if entries <= told:
-            return None
-        rows_owe = any(
-            int(t.payload.get("through", entries)) > told for t in self.timers if t.kind == TELL_TIMER
-        )
-        return entries if automatic or rows_owe else None
+        """The log position a turn message owes (None: nothing owed; :func:`bot.manager.tell.owed_position`)."""
+        return owed_position(self.state, self.raw_settings, self.timers, automatic)
 
     def adopt_timers(self, change: TimerChange, added: Sequence[Timer] | None, now: datetime) -> None:
         """The cached rows follow a change storage acknowledged. ``added``: the rows as storage returned them;
@@ -344,6 +329,9 @@ class GameStore:
         self.clock = clock
         #: called after timer rows were written (the dispatcher looks again)
         self.on_timers_written: Callable[[], None] = lambda: None
+        #: (process id, lease seconds) of the dispatcher: a ``tell`` row this process writes is its own for a
+        #: lease (it posts the message meanwhile), then anyone's (:meth:`_held`)
+        self.holder: tuple[str, float] | None = None
         self.locks = LockTable()
         self.open_ids: set[str] = set()  # lobby/active games, known since start and kept up to date
         #: how long a lobby waits after its last change before it expires (None: lobbies never expire)
@@ -399,7 +387,7 @@ class GameStore:
         except GameNotFound:
             raise Refused("no_game", game=game_id) from None
         timers: list[Timer] = []
-        if rec.status in OPEN_STATUSES:
+        if rec.status in (*OPEN_STATUSES, GameStatus.FINISHED):  # (a finished game may owe its final message)
             timers = await self.storage(lambda: self.repo.timers_for_game(game_id))
         try:
             game = LiveGame.from_record(rec, timers, self.lobby_expiry)
@@ -427,13 +415,17 @@ class GameStore:
                 raise broken_refusal(exc) from None
         raise Refused("storage") from last
 
-    async def change_timers(self, game: LiveGame, change: TimerChange) -> None:
-        """Write a change of the game's timer rows alone (no change of the game itself)."""
+    async def change_timers(
+        self, game: LiveGame, change: TimerChange, *, fence: tuple[int, str] | None = None
+    ) -> None:
+        """Write a change of the game's timer rows alone (no change of the game itself); `fence`: only while
+        that process still holds that row (LeaseLost else, nothing written)."""
         if not change:
             return
+        change = held(change, self.holder, self.clock.now())
         try:  # under the version guard: a copy older than the stored game (another process moved it) writes nothing
             added = await self.storage(
-                lambda: self.repo.change_timers(game.id, change, expected_version=game.version)
+                lambda: self.repo.change_timers(game.id, change, expected_version=game.version, fence=fence)
             )
         except (VersionConflict, GameNotFound):
             self.evict(game.id)
@@ -447,7 +439,7 @@ class GameStore:
         transaction; on success the cached game follows. VersionConflict propagates (after evicting the game)."""
         future = _with_fields(game, fields)
         now = self.clock.now()
-        change = future.due_work(now)
+        change = held(future.due_work(now), self.holder, now)
         try:
             version = await self.storage(
                 lambda: self.repo.update_game(game.id, game.version, **fields, timers=change or None)
@@ -493,13 +485,14 @@ class GameStore:
         now = self.clock.now()
         future = dataclasses.replace(game, state=work, status=status or game.status, last_move_at=now)
         before = game.state
-        # a turn message is owed when a move nobody clicked passes the turn (the bot publishes one then)
-        passes = before is None or (before.phase, before.turn, before.current) != (
-            work.phase,
-            work.turn,
-            work.current,
+        # a turn message is owed when a move nobody clicked passes the turn or ends the game (the bot
+        # publishes one then)
+        passes = (
+            before is None
+            or work.finished
+            or (before.phase, before.turn, before.current) != (work.phase, work.turn, work.current)
         )
-        change = future.due_work(now, automatic and passes)
+        change = held(future.due_work(now, automatic and passes), self.holder, now)
         record = await self._append(game, seat, action_json, snapshot, status, results, change)
         game.adopt_timers(change, None, now)
         if change.add:

@@ -7,8 +7,12 @@ current seat) and the stage reached (0: before reminder 1, 1: before reminder 2,
 policy, 3: parked by the "wait" policy). When it fires for a wait that is over, it is re-armed for the current
 wait, counted from the game's last move. A "resume" row exists while AI seats have moves to make, so that a
 crash in the middle of them is picked up again. A "tell" row exists while moves nobody clicked (AI seats,
-the absent-player policy) owe a turn message: the bot posts it at once, and the ``told_through`` note it writes
-clears the row in the same transaction; after a crash the dispatcher serves the row (posting once). The rows a change makes due are written in the same transaction
+the absent-player policy) owe a turn message, the final scores of a game such a move ended too (a finished
+game keeps that row, and only it): it is written with the move, claimed by the writing process for a lease; the
+bot posts the message at once, and the ``told_through`` note it writes once Discord acknowledged the post
+clears the row in the same transaction. If the process dies anywhere before that note, any process serves the
+row when the lease ends (posting once); a kill between the acknowledgement and the note posts twice (the one
+at-least-once window, one database write long). The rows a change makes due are written in the same transaction
 as the change (:meth:`~bot.manager.store.LiveGame.due_work`); a row is replaced by one write (old rows of its
 kind deleted, the new one inserted); every timer re-checks its game when it fires; and at start-up
 :meth:`TurnTimers.sweep` gives the rows any running game lacks. So a crash at any moment leaves every game with
@@ -18,6 +22,15 @@ The dispatcher (:meth:`TurnTimers.start`) is one task that sleeps until the next
 it is woken: when a timer is added, or when the clock moves (a clock with ``subscribe``, like
 :class:`~bot.manager.clock.ManualClock`, wakes it at once, so tests advance time without sleeping). It tells the
 bot layer through the :class:`Notifier`, outside the game's lock.
+
+Across processes (PostgreSQL) each due row is served by one process: it claims the row for a lease
+(``claim_due_timers``), renews the leases of the rows it holds while it serves them (a slow AI, a slow post;
+at most ``_MAX_RENEWALS`` thirds of a lease), and the timer write that completes a row is fenced by the claim
+(LeaseLost, nothing written, no notification, when another process took the row over); moves are guarded by
+the game's version. A process killed with ``kill -9`` loses its claims when their lease ends (30 s by default)
+and another process serves them then: no reminder, absent-player turn, AI move or turn message (but for the
+window above) is done twice,
+and none is lost.
 """
 
 from __future__ import annotations
@@ -50,6 +63,7 @@ from bot.manager.store import (
 )
 from bot.storage import (
     OPEN_STATUSES,
+    LeaseLost,
     NewTimer,
     StorageBroken,
     StorageError,
@@ -62,6 +76,9 @@ from bot.storage import (
 __all__ = ["Notifier", "NullNotifier", "TurnTimers"]
 
 log = logging.getLogger(__name__)
+
+#: a batch of rows keeps its leases for at most this many renewals (a third of a lease each): 10 leases
+_MAX_RENEWALS = 30
 
 
 def _set_result_unless_cancelled(future: asyncio.Future[None], result: None) -> None:
@@ -119,6 +136,7 @@ class TurnTimers:
         if store.check_versions:  # other processes: look again at least once per lease (their dead claims)
             max_sleep = min(max_sleep, self.member.lease)
         store.on_timers_written = self._poke
+        store.holder = (self.member.process_id, self.member.lease)
         self._moves = moves
         self._clock = clock
         self.notifier = notifier
@@ -146,16 +164,30 @@ class TurnTimers:
             log.exception("game %s: automatic moves failed; the resume timer will try again", game.id)
             self._store.evict(game.id)
 
-    async def ensure(self, game: LiveGame) -> None:
-        """Write the rows that will move this game on, if they are not right (:meth:`LiveGame.due_work`)."""
-        await self._store.change_timers(game, game.due_work(self._clock.now()))
+    async def ensure(self, game: LiveGame, served: Timer | None = None) -> None:
+        """Write the rows that will move this game on, if they are not right (:meth:`LiveGame.due_work`);
+        `served`: the row this process is serving (the write needs its claim, :meth:`_fence`)."""
+        change = game.due_work(self._clock.now())
+        await self._store.change_timers(game, change, fence=self._fence(game, served))
 
-    async def _set(self, game: LiveGame, kind: str, due: datetime, payload: dict[str, Any]) -> None:
-        """The game's one row of `kind` is now this one (in one write)."""
-        await self._store.change_timers(game, TimerChange(clear=(kind,), add=(NewTimer(kind, due, payload),)))
+    def _fence(self, game: LiveGame, served: Timer | None) -> tuple[int, str] | None:
+        """The claim a write serving `served` needs: none once this process's own change of the game (an
+        automatic move, under the version guard) replaced the row."""
+        if served is None or not any(t.id == served.id for t in game.timers):
+            return None
+        return (served.id, self.member.process_id)
+
+    async def _set(
+        self, game: LiveGame, kind: str, due: datetime, payload: dict[str, Any], served: Timer
+    ) -> None:
+        """The game's one row of `kind` is now this one (in one write, while this process holds `served`)."""
+        change = TimerChange(clear=(kind,), add=(NewTimer(kind, due, payload),))
+        await self._store.change_timers(game, change, fence=self._fence(game, served))
 
     async def _drop(self, game: LiveGame, timer: Timer) -> None:
-        await self._store.change_timers(game, TimerChange(clear=(timer.kind,)))
+        await self._store.change_timers(
+            game, TimerChange(clear=(timer.kind,)), fence=self._fence(game, timer)
+        )
 
     async def sweep(self) -> int:
         """Start-up: give every running game whose next step has no row to move it on (left by a version that
@@ -191,11 +223,42 @@ class TurnTimers:
         except StorageBroken as exc:  # the rows stay, to be served once the database is fixed
             log.error("storage cannot be used: %s. %s", exc, exc.advice)
             raise StorageUnavailable(str(exc)) from exc
+        if not due:
+            return 0
+        renewing = asyncio.create_task(self._renew_leases(), name="ttr-timer-leases")
+        try:
+            await self._serve(due)
+        finally:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
+        return len(due)
+
+    async def _renew_leases(self) -> None:
+        """While this process serves its claimed rows (a slow AI, a slow post), their leases are extended every
+        third of a lease: no other process takes over a row a live process is serving. A batch hung for
+        ``_MAX_RENEWALS / 3`` leases (a post that never returns) lets its rows go: another process serves them
+        (this one's fenced writes then write nothing; a post it still makes is the one double left)."""
+        every = self.member.lease / 3
+        for _ in range(_MAX_RENEWALS):
+            await asyncio.sleep(every)
+            until = self._clock.now() + timedelta(seconds=self.member.lease)
+            try:
+                await self._store.repo.renew_leases(self.member.process_id, until)
+            except StorageError as exc:  # the fence still stops a second completion
+                log.warning("could not renew the timer leases (%s)", exc)
+        log.warning("timer rows served for %d leases: left to the other processes", _MAX_RENEWALS // 3)
+
+    async def _serve(self, due: list[Timer]) -> None:
+        repo = self._store.repo
+        owner = self.member.process_id
         for timer in due:
             try:
                 await self._fire(timer)
             except StorageUnavailable:
                 raise
+            except LeaseLost:  # another process took the row over (this one stalled past its lease)
+                log.info("timer %s of game %s: served by another process", timer.id, timer.game_id)
             except (
                 VersionConflict
             ):  # another process changed the game meanwhile: served again, from its state
@@ -207,12 +270,11 @@ class TurnTimers:
                     raise StorageUnavailable(str(exc)) from exc
                 log.warning("timer %s of game %s: %s", timer.id, timer.game_id, exc)
                 with contextlib.suppress(StorageError):
-                    await repo.delete_timer(timer.id)
+                    await repo.delete_timer(timer.id, owner=owner)
             except Exception:
                 log.exception("timer %s of game %s failed; dropping it", timer.id, timer.game_id)
                 with contextlib.suppress(StorageError):
-                    await repo.delete_timer(timer.id)
-        return len(due)
+                    await repo.delete_timer(timer.id, owner=owner)
 
     async def _fire(self, timer: Timer) -> None:
         notes: list[Callable[[], Awaitable[None]]] = []
@@ -222,35 +284,36 @@ class TurnTimers:
                 game = await store.get(timer.game_id)
             except Refused as exc:
                 if exc.code == "no_game":
-                    await store.repo.delete_timer(timer.id)
+                    await store.repo.delete_timer(timer.id, owner=self.member.process_id)
                     return
                 raise
-            if game.status not in OPEN_STATUSES:
-                await store.change_timers(game, TimerChange(clear_all=True))
-                return
             # the stored rows, with their ids: this one may have been replaced since the query
             game.timers = await store.storage(lambda: store.repo.timers_for_game(game.id))
             mine = next((t for t in game.timers if t.id == timer.id), None)
             if mine is None:
                 return
             out = Collector(game.id)
-            if mine.kind == RESUME_TIMER:
+            if mine.kind == TELL_TIMER:  # a turn message owed (the final scores too): its note clears the row
+                if game.turn_message_owed() is not None and not game.ai_seats_to_act():
+                    notes.append(functools.partial(self._tell, game.id, outcome_of(game, out), mine))
+                else:
+                    await self.ensure(game, mine)
+            elif game.status not in OPEN_STATUSES:  # over: no row but a final message owed
+                await self.ensure(game, mine)
+            elif mine.kind == RESUME_TIMER:
                 await self.after_change(game, out)
                 if game.waiting()[1]:  # the AI could not finish (logged): try again a little later
-                    await self._set(game, RESUME_TIMER, self._clock.now() + RESUME_GRACE, {})
+                    await self._set(game, RESUME_TIMER, self._clock.now() + RESUME_GRACE, {}, mine)
                 elif any(t.id == mine.id for t in game.timers):
                     await self._drop(game, mine)
             elif mine.kind == TURN_TIMER:
                 await self._fire_turn(game, mine, out, notes)
             elif mine.kind == LOBBY_TIMER:  # a lobby nobody started
                 await lobbies.fire(store, self._clock, self.notifier, game, mine, notes)
-            elif mine.kind == TELL_TIMER:  # a turn message owed: its note clears the row
-                if game.turn_message_owed() is not None and not game.ai_seats_to_act():
-                    notes.append(functools.partial(self._tell, game.id, outcome_of(game, out), mine.id))
-                else:
-                    await store.change_timers(game, TimerChange(clear=(mine.kind,)))
             else:
-                await store.change_timers(game, TimerChange(clear=(mine.kind,)))
+                await store.change_timers(
+                    game, TimerChange(clear=(mine.kind,)), fence=self._fence(game, mine)
+                )
             if out.events:
                 outcome = outcome_of(game, out)
                 notes.append(functools.partial(self.notifier.on_turn, game.id, outcome))
@@ -268,7 +331,9 @@ class TurnTimers:
         if not humans or any(
             int(t.payload.get("stage", 0)) > int(timer.payload.get("stage", 0)) for t in others
         ):
-            await self.ensure(game)  # nobody to wait for, or a duplicate behind another: the rows needed now
+            await self.ensure(
+                game, timer
+            )  # nobody to wait for, or a duplicate behind another: the rows needed now
             return
         # (a duplicate left by an older version goes with this one: every path below rewrites the kind)
         settings = game.settings
@@ -278,15 +343,17 @@ class TurnTimers:
         if timer.payload.get("key") != key:  # armed for a wait that is over: this wait began at the last move
             due = game.last_move_at + timedelta(hours=settings.remind_after_hours)
             if due > now:
-                await self._set(game, TURN_TIMER, due, {"key": key, "stage": 0})
+                await self._set(game, TURN_TIMER, due, {"key": key, "stage": 0}, timer)
                 return
             stage = 0
         if stage >= PARKED_STAGE:
-            await self._set(game, TURN_TIMER, now + PARKED_FOR, {"key": key, "stage": PARKED_STAGE})
+            await self._set(game, TURN_TIMER, now + PARKED_FOR, {"key": key, "stage": PARKED_STAGE}, timer)
             return
         if stage < 2:
             wait = settings.remind_again_hours if stage == 0 else settings.absent_after_hours
-            await self._set(game, TURN_TIMER, now + timedelta(hours=wait), {"key": key, "stage": stage + 1})
+            await self._set(
+                game, TURN_TIMER, now + timedelta(hours=wait), {"key": key, "stage": stage + 1}, timer
+            )
             for seat in humans:
                 user_id = game.seats[seat].user_id
                 if user_id is not None:
@@ -298,7 +365,7 @@ class TurnTimers:
         # absent-player delay) after their last action, never plays the rest of a turn they are playing
         grace_end = game.last_move_at + timedelta(hours=settings.absent_after_hours)
         if any(game.turn_started(seat) for seat in humans) and grace_end > now:
-            await self._set(game, TURN_TIMER, grace_end, {"key": key, "stage": 2})
+            await self._set(game, TURN_TIMER, grace_end, {"key": key, "stage": 2}, timer)
             return
         policy = settings.absent_policy
         for seat in humans:
@@ -306,28 +373,37 @@ class TurnTimers:
                 functools.partial(self.notifier.on_absent, game.id, seat, game.seats[seat].user_id, policy)
             )
         if policy == "wait":
-            await self._set(game, TURN_TIMER, now + PARKED_FOR, {"key": key, "stage": PARKED_STAGE})
+            await self._set(game, TURN_TIMER, now + PARKED_FOR, {"key": key, "stage": PARKED_STAGE}, timer)
             return
         try:
             for seat in humans:
                 await self._moves.play_absent(game, seat, policy, out)
-        except VersionConflict:
+        except VersionConflict:  # someone else moved the game: no absent-player turn to announce
             self._store.evict(game.id)
+            notes.clear()
             return
         await self.after_change(game, out)
         # this row is spent: the next wait gets its own chain (written with the deletion)
         game.timers = [t for t in game.timers if t.kind != TURN_TIMER]
         change = game.due_work(self._clock.now())
         await self._store.change_timers(
-            game, dataclasses.replace(change, clear=tuple({*change.clear, TURN_TIMER}))
+            game,
+            dataclasses.replace(change, clear=tuple({*change.clear, TURN_TIMER})),
+            fence=self._fence(game, timer),
         )
 
-    async def _tell(self, game_id: str, outcome: Outcome, timer_id: int) -> None:
-        """Post the owed turn message. A message posted by the bot cleared the row with its note; one the
-        notifier took without a note (no bot attached) deletes it here; a notifier that failed leaves it, to be
-        served again when its lease ends."""
+    async def _tell(self, game_id: str, outcome: Outcome, timer: Timer) -> None:
+        """Post the owed turn message (the final scores of a game an automatic move ended), once: only while
+        this process still holds the row (its lease renewed meanwhile), and the ``told_through`` note the bot
+        writes once the post is acknowledged clears the row. A notifier that took the message without that note
+        (no bot attached) has the row deleted here; one that failed (or a kill) leaves it, to be served again
+        when its lease ends."""
+        owner = self.member.process_id
+        if not await self._store.repo.holds_timer(timer.id, owner):  # told meanwhile, or taken over
+            log.info("timer %s of game %s: no longer this process's to serve", timer.id, game_id)
+            return
         await self.notifier.on_turn(game_id, outcome)
-        await self._store.repo.delete_timer(timer_id)
+        await self._store.repo.delete_timer(timer.id, owner=owner)
 
     # ------------------------------------------------------------------ the dispatcher
 

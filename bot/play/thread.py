@@ -3,7 +3,12 @@ survives a restart), one live set of move buttons (the previous turn message kee
 posted after the final scores instead of holding them back.
 
 Two notes are kept in the game's settings JSON (not settings: `GameSettings` leaves unknown keys alone): the
-last turn message and the log position the last turn message told up to."""
+last turn message and the log position the last posted turn message told up to. Both are written together once
+Discord acknowledged the post (:meth:`ThreadKeeper.posted`), never when the message is built: the
+``told_through`` note is what clears the game's ``tell`` row (a turn message owed by moves nobody clicked, see
+bot.manager.timers), so a crash anywhere before the post leaves the row, and another process (or this one after
+a restart) posts the message. The one window left is between Discord's acknowledgement and that write (one
+database write): a kill there posts the message a second time (at least once, in that window only)."""
 
 from __future__ import annotations
 
@@ -36,8 +41,8 @@ async def since_last_turn(
     message, rebuilt from the stored log, after the events that are no moves (a seat handed to the AI, a
     resignation); and the log position those moves start at (None: only `waiting`, this process's events)."""
     told = len(state.history)
-    try:
-        before = await manager.swap_note(info.game_id, TOLD_THROUGH, told)
+    try:  # read only: the note moves once the message is posted (ThreadKeeper.posted)
+        before = await manager.note(info.game_id, TOLD_THROUGH)
     except (Refused, StorageError):
         before = None
     first = told + 1 if before is None else int(before) + 1
@@ -69,14 +74,18 @@ class ThreadKeeper:
         message_id: int,
         gif: Callable[[], Awaitable[Reply | None]],
     ) -> None:
+        """The turn message of `info` (the game as the message told it, up to log position
+        ``info.action_count``) is posted: both notes are written at once, first thing (the ``told_through``
+        one clears the game's ``tell`` row), then the previous message loses its buttons."""
         game_id = info.game_id
+        notes = {TURN_MESSAGE: [channel_id, message_id], TOLD_THROUGH: info.action_count}
+        try:  # remembered with the game, so a restarted bot still retires the message before it
+            previous = (await manager.swap_notes(game_id, notes, rising=(TOLD_THROUGH,)))[TURN_MESSAGE]
+        except (Refused, StorageError, GameError):
+            previous = None
         if info.status == GameStatus.FINISHED and game_id not in self._gifs:
             # the final scores are out: the GIF follows when drawn (in the render pool)
             self._gifs[game_id] = asyncio.create_task(self._post_gif(messenger, channel_id, gif))
-        try:  # remembered with the game, so a restarted bot still retires the message before it
-            previous = await manager.swap_note(game_id, TURN_MESSAGE, [channel_id, message_id])
-        except (Refused, StorageError, GameError):
-            return
         if not previous or previous[1] == message_id or messenger is None:
             return
         board = ButtonSpec(game_id, PressCode.BOARD, Text("btn.board"), emoji="🗺")

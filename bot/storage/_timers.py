@@ -7,7 +7,10 @@ on PostgreSQL, so two processes claiming at the same moment get disjoint rows an
 SQLite's write transaction already shuts out every other writer (and only one process may use a file).
 A claim lasts ``lease`` seconds: the row is replaced or deleted by the change that serves it (in the game's
 transaction), so a lease only matters when its process died or gave up; the row is due again once the lease
-ends, for any process.
+ends, for any process. A process serving its rows renews their leases (:meth:`TimerQueries.renew_leases`), and
+a change may be fenced by the claim (``change_timers(fence=...)``): it is written only while the process still
+holds the row, so a process whose lease ended (a stalled event loop) never completes a row another took over.
+A row may be inserted already claimed (``NewTimer.held_by``) by the process that is doing its work now.
 """
 
 from __future__ import annotations
@@ -19,7 +22,16 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import _common as c
 from ._dialect import Dialect, Row, Tx
-from .base import GameNotFound, NewTimer, StorageError, Timer, TimerChange, VersionConflict, require_aware
+from .base import (
+    GameNotFound,
+    LeaseLost,
+    NewTimer,
+    StorageError,
+    Timer,
+    TimerChange,
+    VersionConflict,
+    require_aware,
+)
 
 _TIMER_COLUMNS = "id, game_id, kind, due_at, payload, created_at"
 #: a row is free when nobody claimed it or its lease has ended
@@ -70,15 +82,33 @@ class TimerQueries:
         added, created = [], self.dialect.time_from_db(now_db)
         for new in change.add:
             due, payload = require_aware(new.due_at, "due_at"), c.as_dict(new.payload, "payload")
+            until = None
+            if new.held_by is not None:
+                held = require_aware(new.held_until, "held_until") if new.held_until is not None else due
+                until = self.dialect.time_to_db(held)
             rows = await tx.fetch(
-                "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                (game_id, new.kind, self.dialect.time_to_db(due), c.dumps(payload), now_db),
+                "INSERT INTO timers (game_id, kind, due_at, payload, created_at, claimed_by, lease_until)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (
+                    game_id,
+                    new.kind,
+                    self.dialect.time_to_db(due),
+                    c.dumps(payload),
+                    now_db,
+                    new.held_by,
+                    until,
+                ),
             )
             added.append(Timer(int(rows[0]["id"]), game_id, new.kind, due, payload, created))
         return added
 
     async def change_timers(
-        self, game_id: str, change: TimerChange, *, expected_version: int | None = None
+        self,
+        game_id: str,
+        change: TimerChange,
+        *,
+        expected_version: int | None = None,
+        fence: tuple[int, str] | None = None,
     ) -> list[Timer]:
         if not change:
             return []
@@ -87,6 +117,8 @@ class TimerQueries:
             async with self._write("change timers") as tx:
                 if expected_version is not None:
                     await self._check_version(tx, game_id, expected_version)
+                if fence is not None:
+                    await self._check_held(tx, *fence)
                 return await self._write_timers(tx, game_id, change, now_db)
         except StorageError as exc:
             if isinstance(exc.__cause__, self.dialect.missing_game):
@@ -114,9 +146,10 @@ class TimerQueries:
         )
         return [c.timer_from_row(r, self.dialect.time_from_db) for r in rows]
 
-    async def delete_timer(self, timer_id: int) -> bool:
+    async def delete_timer(self, timer_id: int, *, owner: str | None = None) -> bool:
+        held, args = ("", (timer_id,)) if owner is None else (" AND claimed_by = ?", (timer_id, owner))
         async with self._write("delete timer") as tx:
-            rows = await tx.fetch("DELETE FROM timers WHERE id = ? RETURNING id", (timer_id,))
+            rows = await tx.fetch(f"DELETE FROM timers WHERE id = ?{held} RETURNING id", args)
         return bool(rows)
 
     async def delete_timers(self, game_id: str, kind: str | None = None) -> int:
@@ -157,6 +190,28 @@ class TimerQueries:
                 (timer_id, owner),
             )
         return bool(rows)
+
+    async def _check_held(self, tx: Tx, timer_id: int, owner: str) -> None:
+        """Inside a write: ``owner`` still holds the row (locked until the commit on PostgreSQL, so no claim
+        slips in between); LeaseLost else."""
+        lock = " FOR UPDATE" if self.dialect.name == "postgres" else ""
+        rows = await tx.fetch(
+            f"SELECT id FROM timers WHERE id = ? AND claimed_by = ?{lock}", (timer_id, owner)
+        )
+        if not rows:
+            raise LeaseLost(timer_id, owner)
+
+    async def holds_timer(self, timer_id: int, owner: str) -> bool:
+        rows = await self._read("SELECT id FROM timers WHERE id = ? AND claimed_by = ?", (timer_id, owner))
+        return bool(rows)
+
+    async def renew_leases(self, owner: str, until: datetime) -> int:
+        async with self._write("renew timer leases") as tx:
+            rows = await tx.fetch(
+                "UPDATE timers SET lease_until = ? WHERE claimed_by = ? RETURNING id",
+                (self.dialect.time_to_db(require_aware(until, "until")), owner),
+            )
+        return len(rows)
 
     async def next_timer_servable(self) -> datetime | None:
         """When the next timer row can be claimed: its due time, or the end of its lease if later."""

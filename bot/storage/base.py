@@ -91,6 +91,16 @@ class PlaceTaken(StorageError):
         self.thread_id = thread_id
 
 
+class LeaseLost(StorageError):
+    """A change fenced by a timer row's claim was not written: the row is gone (served) or another process
+    claimed it after the lease ended. Nothing was written."""
+
+    def __init__(self, timer_id: int, owner: str) -> None:
+        super().__init__(f"timer {timer_id} is no longer held by {owner}")
+        self.timer_id = timer_id
+        self.owner = owner
+
+
 class StorageUnavailable(StorageError):
     """The database is locked, busy or unreachable, or the connection broke. Nothing was written (or, when the
     connection broke during COMMIT, maybe it was: the version guard makes a retry safe); retry later."""
@@ -213,11 +223,15 @@ class Timer:
 
 @dataclass(frozen=True, slots=True)
 class NewTimer:
-    """A timer row to insert (its id and creation time are given by storage)."""
+    """A timer row to insert (its id and creation time are given by storage). ``held_by``: inserted already
+    claimed by that process until ``held_until`` (it is doing the work now; any process serves the row once
+    that lease ends, as for a claimed row)."""
 
     kind: str
     due_at: datetime
     payload: JSONDict = field(default_factory=dict)
+    held_by: str | None = None
+    held_until: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -507,6 +521,14 @@ class GameRepository(Protocol):
 
     async def release_timer(self, timer_id: int, owner: str) -> bool: ...
 
+    async def renew_leases(self, owner: str, until: datetime) -> int:
+        """Extend every lease ``owner`` holds to ``until`` (it is still serving those rows); returns how many."""
+        ...
+
+    async def holds_timer(self, timer_id: int, owner: str) -> bool:
+        """Whether the row exists and ``owner`` claimed it last (its lease may have ended, nobody took it)."""
+        ...
+
     async def next_timer_servable(self) -> datetime | None: ...
 
     async def game_version(self, game_id: str) -> int | None: ...
@@ -523,17 +545,26 @@ class GameRepository(Protocol):
 
     async def timers_for_game(self, game_id: str, kind: str | None = None) -> list[Timer]: ...
 
-    async def delete_timer(self, timer_id: int) -> bool: ...
+    async def delete_timer(self, timer_id: int, *, owner: str | None = None) -> bool:
+        """Delete one row (with ``owner``: only while that process holds it); whether a row went."""
+        ...
 
     async def delete_timers(self, game_id: str, kind: str | None = None) -> int: ...
 
     async def change_timers(
-        self, game_id: str, change: TimerChange, *, expected_version: int | None = None
+        self,
+        game_id: str,
+        change: TimerChange,
+        *,
+        expected_version: int | None = None,
+        fence: tuple[int, str] | None = None,
     ) -> list[Timer]:
         """Apply ``change`` to the game's timer rows in one transaction; returns the rows inserted. Raises
         GameNotFound (nothing written) when there is no such game and rows were to be inserted; with
         ``expected_version``, VersionConflict (nothing written) when the game is not at that version (a
-        process that decided from an older copy writes nothing)."""
+        process that decided from an older copy writes nothing); with ``fence`` (a row's id and the process
+        serving it), LeaseLost (nothing written) unless that process still holds that row: a process whose
+        lease ended and was taken over never completes the row a second time."""
         ...
 
     # results and stats ---------------------------------------------------

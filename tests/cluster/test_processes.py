@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -21,14 +22,15 @@ from typing import Any
 
 import asyncpg
 import pytest
-from manager_helpers import random_ai, started_game
+from manager_helpers import play_random, random_ai, started_game, state_of
 from pg_schema import PG_URL, fresh_pg_schema
 
 from bot.i18n import default_catalog
-from bot.manager import GameManager
+from bot.manager import GameManager, random_action
 from bot.manager.store import TURN_TIMER
 from bot.storage import GameRepository, GameStatus, NewTimer, TimerChange, open_repository
 from engine.record import replay
+from engine.rules import apply, to_act
 
 WORKER = Path(__file__).with_name("worker.py")
 LEASE = 2.0
@@ -279,3 +281,81 @@ async def test_idle_lobbies_expire_exactly_once_over_two_processes(pg_url: str, 
         for gid in lobbies:
             assert (await repo.load_game(gid)).status == GameStatus.ABANDONED
             assert await repo.timers_for_game(gid) == []
+
+
+async def _one_turn_from_the_end(manager: GameManager, seed: int) -> str:
+    """A two-person game (absent players' turns go to the AI) played at random up to its very last turn."""
+    gid, _ = await started_game(manager, humans=2, seed=seed, settings={"absent_policy": "ai"})
+    rng = random.Random(seed)
+    while True:
+        state = await state_of(manager, gid)
+        seats = to_act(state)
+        if len(seats) != 1 or seats[0] in state.pending:  # not the start of one seat's turn
+            await play_random(manager, gid, rng, 1)
+            continue
+        (seat,) = seats
+        trial, key = state.copy(), (state.phase, state.turn)
+        while not trial.finished and (trial.phase, trial.turn) == key and seat in to_act(trial):
+            apply(trial, seat, random_action(trial, seat, rng))
+        if trial.finished:  # this seat's turn, whatever it does, ends the game
+            return gid
+        await play_random(manager, gid, rng, 1)
+
+
+@pytest.mark.parametrize("ending", [False, True], ids=["turn", "final"])
+async def test_kill_9_before_the_post_leaves_the_owed_turn_message_to_the_other_process(
+    pg_url: str, tmp_path: Path, ending: bool
+) -> None:
+    """Process A plays an absent player's turn (the AI's move passes the turn, or ends the game) and is killed
+    while posting the turn message (the final scores); process B posts it, once, when A's lease ends."""
+    log_path = tmp_path / "notes.jsonl"
+    async with open_repository(pg_url) as repo:
+        setup = GameManager(repo, ai=random_ai)
+        if ending:
+            first = await _one_turn_from_the_end(setup, 3)
+        else:
+            first, _ = await started_game(setup, humans=2, seed=3, settings={"absent_policy": "ai"})
+        _, others = await _campaign(repo, 3, later=True)  # work A claims and never reaches
+        await _due_now(setup, repo, first, 2, True)
+        doomed = spawn("timers", pg_url, str(log_path), str(LEASE), "mute")
+        await read_until(doomed, "ready")
+        conn = await asyncpg.connect(PG_URL, server_settings={"search_path": pg_url.rsplit("schema=", 1)[1]})
+        try:  # everything due at once, this game's row first (A serves it first)
+            await conn.execute(
+                "UPDATE timers SET due_at = now() - CASE WHEN game_id = $1 THEN interval '1 minute'"
+                " ELSE interval '1 second' END",
+                first,
+            )
+        finally:
+            await conn.close()
+        await _wait_for(lambda: any(n["kind"] == "posting" for n in notes(log_path)), 30)
+        os.kill(doomed.pid, signal.SIGKILL)
+        doomed.wait(10)
+        killed_at = time.monotonic()
+        (posting,) = [n for n in notes(log_path) if n["kind"] == "posting"]
+        assert posting["game"] == first and posting["seqs"]
+        survivor = spawn("timers", pg_url, str(log_path), str(LEASE))
+        try:
+            await read_until(survivor, "ready")
+            games = {first, *others}
+            await _wait_for(lambda: {n["game"] for n in notes(log_path) if n["kind"] == "turn"} >= games, 30)
+            taken_over = time.monotonic() - killed_at
+            await asyncio.sleep(2 * LEASE)  # anything posted twice would show by now
+        finally:
+            survivor.send_signal(signal.SIGTERM)
+            reports(survivor)
+        assert taken_over <= LEASE + 10, f"took {taken_over:.1f} s to post the owed messages"
+        log = notes(log_path)
+        turns = [n for n in log if n["kind"] == "turn"]
+        assert Counter(n["game"] for n in turns) == Counter(games), "a turn message missing or posted twice"
+        assert {n["pid"] for n in turns} == {survivor.pid}
+        absents = Counter((n["game"], n["seat"]) for n in log if n["kind"] == "absent")
+        assert set(absents.values()) == {1} and {g for g, _ in absents} == games, (
+            "an absent turn played twice"
+        )
+        stored = await repo.load_game(first)
+        assert stored.action_count == posting["seqs"][-1]  # B made no move for it: it only told A's
+        assert (stored.status == GameStatus.FINISHED) is ending
+        for gid in games:
+            assert "tell" not in [t.kind for t in await repo.timers_for_game(gid)], gid
+        await assert_consistent(setup, repo, first, posting["seqs"])

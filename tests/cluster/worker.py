@@ -6,7 +6,8 @@ fsynced JSON line each, so the test counts them across processes, even after a `
 Modes:
 - ``moves URL GAMES SEED COUNT``: COUNT random legal moves of human seats on the games (comma-separated ids),
   each acknowledged (``ack``, with its action seqs) or refused (``refused``, with its code); ``error`` else.
-- ``timers URL LOG LEASE``: serve due timer rows (the dispatcher) until SIGTERM; every notification logged.
+- ``timers URL LOG LEASE [mute]``: serve due timer rows (the dispatcher) until SIGTERM; every notification
+  logged. ``mute``: a turn message is never posted: ``posting`` is logged, then the post hangs (to be killed).
 - ``hold URL LEASE``: claim every due timer row for LEASE seconds, say ``claimed``, then hang (to be killed).
 """
 
@@ -40,9 +41,10 @@ async def random_ai(state: GameState, seat: int, level: str, rng: random.Random)
 class FileNotifier:
     """Appends one fsynced line per notification: what a player would have been sent."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, mute: bool = False) -> None:
+        self.mute = mute
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        #: set: a turn message writes the "told_through" note first, as the bot's does (bot.play.thread)
+        #: set: a turn message writes the "told_through" note once posted, as the bot's does (bot.play.thread)
         self.manager: GameManager | None = None
 
     def _write(self, **fields: object) -> None:
@@ -50,9 +52,12 @@ class FileNotifier:
         os.fsync(self._fd)
 
     async def on_turn(self, game_id: str, outcome: Outcome) -> None:
+        if self.mute:
+            self._write(kind="posting", game=game_id, seqs=list(outcome.seqs))
+            await asyncio.Event().wait()  # the post never returns: the process is killed here
+        self._write(kind="turn", game=game_id, seqs=list(outcome.seqs))  # posted, then the note (as the bot)
         if self.manager is not None and outcome.state is not None:
             await self.manager.swap_note(game_id, "told_through", len(outcome.state.history))
-        self._write(kind="turn", game=game_id, seqs=list(outcome.seqs))
 
     async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
         self._write(kind="reminder", game=game_id, seat=seat, n=n)
@@ -94,11 +99,11 @@ async def moves(url: str, games: str, seed: int, count: int) -> None:
     say(done=True)
 
 
-async def timers(url: str, log_path: str, lease: float) -> None:
+async def timers(url: str, log_path: str, lease: float, mute: bool = False) -> None:
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     async with open_repository(url) as repo:
-        notifier = FileNotifier(log_path)
+        notifier = FileNotifier(log_path, mute=mute)
         manager = GameManager(
             repo, ai=random_ai, notifier=notifier, member=Member(lease=lease), max_sleep=lease
         )
@@ -123,7 +128,7 @@ def main() -> None:
     if mode == "moves":
         asyncio.run(moves(url, rest[0], int(rest[1]), int(rest[2])))
     elif mode == "timers":
-        asyncio.run(timers(url, rest[0], float(rest[1])))
+        asyncio.run(timers(url, rest[0], float(rest[1]), mute=rest[2:] == ["mute"]))
     elif mode == "hold":
         asyncio.run(hold(url, float(rest[0])))
     else:

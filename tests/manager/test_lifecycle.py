@@ -201,7 +201,12 @@ async def test_ai_seats_play_a_whole_game_to_the_end(manager: GameManager, repo:
     assert record["format"] == 1 and record["map"] == "europe" and len(record["actions"]) > 50
     assert replay(record).to_dict() == (await state_of(manager, gid)).to_dict()
     info = await manager.status(gid)
-    assert info.status == GameStatus.FINISHED and info.final and await repo.timers_for_game(gid) == []
+    assert info.status == GameStatus.FINISHED and info.final
+    # the AI's last move ended the game: its final message is owed (a durable row) until posted
+    (tell,) = await repo.timers_for_game(gid)
+    assert tell.kind == "tell" and tell.payload == {"through": info.action_count}
+    await manager.swap_note(gid, "told_through", info.action_count)  # the note the posted message writes
+    assert await repo.timers_for_game(gid) == []
     # one score sheet shape: the engine's final sheets are the game info's and the stored results' source
     end = scoring.outcome(await state_of(manager, gid))
     assert end is not None and info.final == end.sheets

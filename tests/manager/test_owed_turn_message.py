@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from manager_helpers import RecordingNotifier, random_ai
+from manager_helpers import HUMANS, RecordingNotifier, random_ai, started_game, state_of
+from pg_schema import fresh_pg_schema
 from test_no_stall import _bob_plays_his_turn, _prepare, _run_killed
 
-from bot.manager import GameManager, ManualClock
-from bot.storage import open_repository
+from bot.manager import GameManager, ManualClock, Outcome
+from bot.manager.cluster import Member
+from bot.play.thread import ThreadKeeper, since_last_turn
+from bot.storage import GameRepository, GameStatus, open_repository
 
 TOLD_THROUGH = "told_through"  # the note bot.play.thread writes when it tells a turn (RecordingNotifier too)
 
@@ -97,3 +101,111 @@ async def test_an_owed_turn_message_already_told_is_not_posted_again(tmp_path: P
         await repo.add_timer(gid, "tell", now, {})  # the row as if the note had not cleared it
     turns, length, by_ai, kinds = await _restart(path, now, gid)
     assert by_ai and length == told and turns == [] and "tell" not in kinds
+
+
+async def test_the_final_message_of_a_game_an_ai_move_ended_is_posted_once_after_a_crash(
+    tmp_path: Path,
+) -> None:
+    """The AI's move ends the game and the process dies before the final scores are posted: the finished game
+    keeps its ``tell`` row (and only it), the next process posts the scores once, then the row is gone."""
+    clock = ManualClock()
+    url = f"sqlite:///{tmp_path / 'game.db'}"
+    async with open_repository(url, clock=clock.now) as repo:
+        first = GameManager(repo, clock=clock, ai=random_ai)  # no bot: nothing posted, as if killed first
+        await first.start(dispatcher=False)
+        gid, _ = await started_game(first, humans=1, ais=2, seed=11)
+        ended = await first.hand_to_ai(gid, HUMANS[0][0], "normal")
+        assert ended.finished
+        await first.close()
+        assert [t.kind for t in await repo.timers_for_game(gid)] == ["tell"]
+        notifier = RecordingNotifier()
+        second = GameManager(repo, clock=clock, ai=random_ai, notifier=notifier)
+        notifier.manager = second
+        await second.start()
+        try:
+            await asyncio.wait_for(second.timers.settled(), 10)
+            assert notifier.turns == []  # the first process's for a lease: it may still be posting
+            for _ in range(3):
+                clock.advance(seconds=31)
+                await asyncio.wait_for(second.timers.settled(), 10)
+        finally:
+            await second.close()
+        ((told, outcome),) = notifier.turns
+        assert told == gid and outcome.events == () and outcome.info.status == GameStatus.FINISHED
+        assert outcome.info.final and outcome.state is not None and outcome.state.finished
+        assert await repo.timers_for_game(gid) == []
+
+
+class SlowNotifier(RecordingNotifier):
+    """Posts a turn message more slowly than a lease lasts (a slow render, a slow Discord)."""
+
+    def __init__(self, delay: float, posted: list[str]) -> None:
+        super().__init__()
+        self.delay = delay
+        self.posted = posted
+
+    async def on_turn(self, game_id: str, outcome: Outcome) -> None:
+        await asyncio.sleep(self.delay)
+        self.posted.append(game_id)
+        await super().on_turn(game_id, outcome)
+
+
+async def test_a_message_posted_for_longer_than_the_lease_is_posted_by_one_dispatcher_of_two() -> None:
+    """Two dispatchers (two processes' worth, each its own connection pool) and a post four leases long: the
+    serving process renews its lease, so the other never takes the row over."""
+    lease = 0.5
+    async with fresh_pg_schema() as (url, _schema):
+        async with open_repository(url) as repo:
+            setup = GameManager(repo, ai=random_ai, member=Member(lease=lease))
+            await setup.start(dispatcher=False)
+            gid, _ = await started_game(setup, humans=1, ais=2, seed=11)
+            assert (await setup.hand_to_ai(gid, HUMANS[0][0], "normal")).finished  # the final scores owed
+            await setup.close()
+        posted: list[str] = []
+        async with open_repository(url) as repo_a, open_repository(url) as repo_b:
+            managers = []
+            for repo in (repo_a, repo_b):
+                notifier = SlowNotifier(4 * lease, posted)
+                manager = GameManager(
+                    repo, ai=random_ai, notifier=notifier, member=Member(lease=lease), max_sleep=lease
+                )
+                notifier.manager = manager
+                managers.append(manager)
+            try:
+                for manager in managers:
+                    await manager.start()
+                deadline = time.monotonic() + 30
+                while await repo_a.timers_for_game(gid) and time.monotonic() < deadline:
+                    await asyncio.sleep(0.1)
+                await asyncio.sleep(4 * lease)  # a second post would show by now
+            finally:
+                for manager in managers:
+                    await manager.close()
+            assert posted == [gid]
+            assert await repo_a.timers_for_game(gid) == []
+
+
+async def test_building_the_turn_message_leaves_the_row_only_the_acknowledged_post_clears_it(
+    manager: GameManager, repo: GameRepository
+) -> None:
+    """A kill anywhere between building the message and Discord's acknowledgement leaves the row to be served:
+    building only reads the note; the post writes it (with the message id), which clears the row."""
+    gid, _ = await started_game(manager, humans=1, ais=2, seed=11)
+    assert (await manager.hand_to_ai(gid, HUMANS[0][0], "normal")).finished  # the final scores owed
+    info, state = await manager.status(gid), await state_of(manager, gid)
+    await since_last_turn(manager, info, state, [])  # what the message tells, read from the log
+    assert [t.kind for t in await repo.timers_for_game(gid)] == ["tell"]  # built, not posted: still owed
+    assert await manager.note(gid, TOLD_THROUGH) is None
+
+    async def no_gif() -> None:
+        return None
+
+    keeper = ThreadKeeper()
+    await keeper.posted(manager, None, info, 5, 55, no_gif)
+    keeper.close()
+    assert await repo.timers_for_game(gid) == []
+    assert await manager.note(gid, TOLD_THROUGH) == info.action_count
+    assert await manager.note(gid, "turn_message") == [5, 55]
+    # a message built before it but acknowledged after it never winds the note back
+    await manager.swap_notes(gid, {TOLD_THROUGH: info.action_count - 3}, rising=(TOLD_THROUGH,))
+    assert await manager.note(gid, TOLD_THROUGH) == info.action_count

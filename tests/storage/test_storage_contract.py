@@ -14,6 +14,7 @@ from bot.storage import (
     GameRecord,
     GameRepository,
     GameStatus,
+    LeaseLost,
     NewTimer,
     PlaceTaken,
     Seat,
@@ -432,6 +433,38 @@ async def test_change_timers_clears_then_adds_in_one_step(repo: GameRepository) 
     with pytest.raises(GameNotFound):
         await repo.change_timers("nope", TimerChange(add=(NewTimer("turn", t0),)))
     assert await repo.timers_for_game("nope") == []
+
+
+async def test_a_claimed_row_is_completed_only_by_its_holder_and_renewed_while_served(
+    repo: GameRepository,
+) -> None:
+    game = await new_game(repo)
+    t0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+    # inserted already held: its writer does the work; nobody may claim it before the lease ends
+    (held,) = await repo.change_timers(
+        game.id,
+        TimerChange(add=(NewTimer("tell", t0, {}, held_by="a", held_until=t0 + timedelta(seconds=30)),)),
+    )
+    assert await repo.holds_timer(held.id, "a") and not await repo.holds_timer(held.id, "b")
+    assert await repo.claim_due_timers("b", t0 + timedelta(seconds=29)) == []
+    assert await repo.next_timer_servable() == t0 + timedelta(seconds=30)
+    # "a" renews its lease while it serves the row: still nobody else's at the old end
+    assert await repo.renew_leases("a", t0 + timedelta(seconds=60)) == 1
+    assert await repo.claim_due_timers("b", t0 + timedelta(seconds=31)) == []
+    # "a" stalled past its lease: "b" takes the row over, and "a" can no longer complete it
+    (taken,) = await repo.claim_due_timers("b", t0 + timedelta(seconds=61), lease=30)
+    assert taken.id == held.id and await repo.holds_timer(held.id, "b")
+    assert await repo.renew_leases("a", t0 + timedelta(seconds=90)) == 0
+    replace = TimerChange(clear=("tell",), add=(NewTimer("turn", t0),))
+    with pytest.raises(LeaseLost):
+        await repo.change_timers(game.id, replace, fence=(held.id, "a"))
+    assert not await repo.delete_timer(held.id, owner="a")
+    assert [t.id for t in await repo.timers_for_game(game.id)] == [held.id]  # nothing written
+    (turn,) = await repo.change_timers(game.id, replace, fence=(held.id, "b"))  # its holder completes it
+    assert await repo.timers_for_game(game.id) == [turn]
+    with pytest.raises(LeaseLost):  # served: a second completion writes nothing
+        await repo.change_timers(game.id, replace, fence=(held.id, "b"))
+    assert await repo.timers_for_game(game.id) == [turn]
 
 
 async def test_timer_arguments_are_checked(repo: GameRepository) -> None:

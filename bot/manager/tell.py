@@ -1,0 +1,65 @@
+"""The turn message owed by moves nobody clicked (AI seats, the absent-player policy), as durable work: a
+``tell`` row of the game, written with the move that owes the message (the final scores too, when such a move
+ended the game), claimed by the writing process for a lease, and cleared by the ``told_through`` note the bot
+writes once the message is posted (bot.play.thread). See bot.manager.timers for who serves the row."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.storage import NewTimer, Timer, TimerChange
+from engine.state import GameState
+
+TELL_TIMER = "tell"  # a turn message owed after automatic moves (served by the dispatcher if nobody posts it)
+TOLD_THROUGH = (
+    "told_through"  # the note of the log position the last posted turn message told (bot.play.thread)
+)
+
+
+def owed_position(
+    state: GameState | None, notes: Mapping[str, Any], timers: Sequence[Timer], automatic: bool = False
+) -> int | None:
+    """The log position a turn message owes (None: nothing owed): a move nobody clicked that passed the turn or
+    ended the game (`automatic`, or a ``tell`` row owing it) and that no posted turn message told yet (the
+    ``told_through`` note among the game's `notes`, written once the message is posted)."""
+    if state is None:
+        return None
+    log = state.derived.get("history_json") if state._history is None else None
+    entries = len(log) if log is not None else len(state.history)
+    told = int(notes.get(TOLD_THROUGH) or 0)
+    if entries <= told:
+        return None
+    rows_owe = any(int(t.payload.get("through", entries)) > told for t in timers if t.kind == TELL_TIMER)
+    return entries if automatic or rows_owe else None
+
+
+def tell_rows(
+    timers: Sequence[Timer], owed: int | None, due: datetime, clear: list[str], add: list[NewTimer]
+) -> None:
+    """Adds to `clear` and `add` what makes the game's ``tell`` rows one row owing log position `owed` (due at
+    `due`, or when the row it replaces was), or none."""
+    rows = [t for t in timers if t.kind == TELL_TIMER]
+    if owed is not None:
+        if len(rows) != 1 or rows[0].payload.get("through") != owed:
+            clear.extend([TELL_TIMER] if rows else [])
+            add.append(NewTimer(TELL_TIMER, min((t.due_at for t in rows), default=due), {"through": owed}))
+    elif rows:
+        clear.append(TELL_TIMER)
+
+
+def held(change: TimerChange, holder: tuple[str, float] | None, now: datetime) -> TimerChange:
+    """`change` with its new ``tell`` row claimed by `holder` (process id, lease seconds) for a lease, due now:
+    the process that made a turn message owed posts it (its note clears the row); if it dies first, any
+    process serves the row once the lease ends. Without a dispatcher (no holder) the row keeps its due time."""
+    if holder is None or not any(n.kind == TELL_TIMER for n in change.add):
+        return change
+    owner, lease = holder
+    until = now + timedelta(seconds=lease)
+    add = tuple(
+        dataclasses.replace(n, due_at=now, held_by=owner, held_until=until) if n.kind == TELL_TIMER else n
+        for n in change.add
+    )
+    return dataclasses.replace(change, add=add)
