@@ -341,6 +341,11 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
 
         return await self._store.locked(game_id, body)
 
+    async def may_tell(self, game_id: str, through: int) -> bool:
+        """Whether this process may post the turn message owed by automatic moves up to log position
+        `through` now (:meth:`TurnTimers.may_tell`)."""
+        return await self._timers.may_tell(game_id, through)
+
     async def note(self, game_id: str, key: str) -> Any:
         """The presentation's note `key` of the game (None when never written)."""
         return (await self._store.get(game_id)).raw_settings.get(key)

@@ -6,13 +6,19 @@ through ``TurnTimers.sweep``). Joins, departures, AI seats and settings do NOT r
 costs no timer write): when it fires (:func:`fire`, from the one dispatcher in :mod:`bot.manager.timers`,
 under the game's lock, after the row was found still stored), it is re-armed for one delay after the lobby's
 last change, or, when the lobby saw no change for the whole delay, the lobby is abandoned (its rows go in the
-same transaction) and the notifier hears ``on_lobby_expired``. Starting the game or abandoning it clears the
+same transaction, but the notice's, below) and the notifier hears ``on_lobby_expired``. Starting the game or abandoning it clears the
 row with the change (:meth:`LiveGame.due_work`).
 
 Across processes the row is served once: it is claimed with a lease, checked again under the lock, and the
 abandonment is written under the game's version guard (a process that lost the race writes nothing and the
-row, or what is left of it, is served again from the stored game). The notifier is told after the commit: a
-process that dies in between leaves the lobby closed without its message (at most once, like a reminder).
+row, or what is left of it, is served again from the stored game).
+
+The notice is durable work too (bot.manager.tell): the abandonment notes the delay (``lobby_expired``) and
+writes, in the same transaction, a ``notice`` row claimed by this process for a lease; the notifier is told
+after the commit (:meth:`TurnTimers.announce_expiry`), and the bot's ``expiry_told`` note, written once
+Discord acknowledged the notice, clears the row. A process that dies before that note leaves the row: any
+process posts the notice once its lease ends (:func:`notice_owed`, :func:`expired_outcome`). A kill between
+the acknowledgement and the note posts it twice, as for a turn message (one database write long).
 """
 
 from __future__ import annotations
@@ -21,20 +27,17 @@ import functools
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 from bot.manager.clock import Clock
 from bot.manager.events import GameEvent
 from bot.manager.moves import Collector
-from bot.manager.read import outcome_of
+from bot.manager.read import Outcome, outcome_of
 from bot.manager.store import LOBBY_TIMER, GameStore, LiveGame
+from bot.manager.tell import EXPIRY_TOLD, LOBBY_EXPIRED
 from bot.messages import Text
 from bot.storage import GameStatus, NewTimer, Timer, TimerChange
 
-if TYPE_CHECKING:
-    from bot.manager.timers import Notifier
-
-__all__ = ["EXPIRED", "expiry_of", "fire", "first_rows", "hours_text"]
+__all__ = ["EXPIRED", "expired_outcome", "expiry_of", "fire", "first_rows", "hours_text", "notice_owed"]
 
 log = logging.getLogger(__name__)
 
@@ -61,14 +64,14 @@ def first_rows(now: datetime, expiry: timedelta | None) -> TimerChange:
 async def fire(
     store: GameStore,
     clock: Clock,
-    notifier: Notifier,
+    announce: Callable[[str, Outcome], Awaitable[None]],
     game: LiveGame,
     timer: Timer,
     notes: list[Callable[[], Awaitable[None]]],
 ) -> None:
     """Serve the ``lobby`` row `timer` of `game` (held under its lock, the row found still stored): re-arm it
-    from the lobby's last change, expire the lobby, or drop a row that has nothing left to watch. What the
-    bot must be told goes to `notes` (called outside the lock)."""
+    from the lobby's last change, expire the lobby, or drop a row that has nothing left to watch. The notice
+    of an expiry goes to `notes` (``announce``, called outside the lock)."""
     expiry = store.lobby_expiry
     if game.status != GameStatus.LOBBY or expiry is None:  # started, over, or expiry turned off since
         change = game.due_work(clock.now())
@@ -81,18 +84,32 @@ async def fire(
             game, TimerChange(clear=(LOBBY_TIMER,), add=(NewTimer(LOBBY_TIMER, due, {}),))
         )
         return
-    await store.update(game, status=GameStatus.ABANDONED)  # the rows go with it (LiveGame.due_work)
+    # the rows go with it, but the notice's, claimed by this process (LiveGame.due_work)
+    noted = {**game.raw_settings, LOBBY_EXPIRED: hours_text(expiry)}
+    await store.update(game, status=GameStatus.ABANDONED, settings=noted)
     log.info("game %s: lobby expired after %s h without a change", game.id, hours_text(expiry))
+    notes.append(functools.partial(announce, game.id, expired_outcome(game)))
+
+
+def notice_owed(game: LiveGame) -> bool:
+    """The game is a lobby that expired and the notice saying so is not posted yet."""
+    notes = game.raw_settings
+    return game.status == GameStatus.ABANDONED and LOBBY_EXPIRED in notes and not notes.get(EXPIRY_TOLD)
+
+
+def expired_outcome(game: LiveGame) -> Outcome:
+    """What the notice of the expired lobby `game` tells (the same after a restart: the delay is noted)."""
     out = Collector(game.id)
+    hours = str(game.raw_settings.get(LOBBY_EXPIRED) or "")
     out.events.append(
         GameEvent(
             game.id,
             0,
             "abandoned",
             None,
-            Text("ev.lobby_expired", {"hours": hours_text(expiry)}),
+            Text("ev.lobby_expired", {"hours": hours}),
             {EXPIRED: True},
             "system",
         )
     )
-    notes.append(functools.partial(notifier.on_lobby_expired, game.id, outcome_of(game, out)))
+    return outcome_of(game, out)

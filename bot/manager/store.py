@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 from bot.manager.clock import Clock
 from bot.manager.game_settings import GameSettings, SettingError
 from bot.manager.refusals import Refused
-from bot.manager.tell import TELL_TIMER, held, owed_position, tell_rows
+from bot.manager.tell import HELD_KINDS, TELL_TIMER, held, notice_rows, owed_position, tell_rows
 from bot.storage import (
     OPEN_STATUSES,
     ActionRecord,
@@ -152,6 +152,10 @@ class LiveGame:
             raise Refused("not_started", game=self.id)
         if GameStatus.LOBBY in statuses and self.status == GameStatus.ACTIVE:
             raise Refused("started", game=self.id)
+        if GameStatus.LOBBY in statuses and self.status == GameStatus.ABANDONED and self.state is None:
+            raise Refused(
+                "lobby_closed", game=self.id
+            )  # (its buttons outlived it: a crash before the notice)
         raise Refused("over", game=self.id)
 
     def require_host(self, user_id: int, moderator: bool = False) -> None:
@@ -201,10 +205,12 @@ class LiveGame:
         none when the game is over; a ``tell`` row while a turn message is owed (:meth:`turn_message_owed`;
         `automatic`: the change is a move nobody clicked), the final one too (a finished game keeps its
         ``tell`` row, and only it, until the final scores are posted); a ``lobby`` row while a lobby waits
-        (:meth:`lobby_work`). A pure function of the game: the manager writes the result with the change that
-        made it due."""
+        (:meth:`lobby_work`); a ``notice`` row while an expired lobby's notice is owed (bot.manager.tell). A pure
+        function of the game: the manager writes the result with the change that made it due."""
         if self.status == GameStatus.LOBBY:
             return self.lobby_work()
+        if self.status == GameStatus.ABANDONED:
+            return notice_rows(self.raw_settings, self.timers, now)
         humans, ai = self.waiting()
         clear: list[str] = []
         add: list[NewTimer] = []
@@ -332,6 +338,10 @@ class GameStore:
         #: (process id, lease seconds) of the dispatcher: a ``tell`` row this process writes is its own for a
         #: lease (it posts the message meanwhile), then anyone's (:meth:`_held`)
         self.holder: tuple[str, float] | None = None
+        #: called with the game's id when a write claimed such a row for this process (its lease is renewed
+        #: while the message is built and posted, bot.manager.timers)
+        self.on_held: Callable[[str], None] = lambda game_id: None
+        self.on_released: Callable[[str], None] = lambda game_id: None  # this process's write cleared it
         self.locks = LockTable()
         self.open_ids: set[str] = set()  # lobby/active games, known since start and kept up to date
         #: how long a lobby waits after its last change before it expires (None: lobbies never expire)
@@ -386,9 +396,8 @@ class GameStore:
             rec = await self.storage(lambda: self.repo.load_game(game_id))
         except GameNotFound:
             raise Refused("no_game", game=game_id) from None
-        timers: list[Timer] = []
-        if rec.status in (*OPEN_STATUSES, GameStatus.FINISHED):  # (a finished game may owe its final message)
-            timers = await self.storage(lambda: self.repo.timers_for_game(game_id))
+        # (an ended game may keep a row too: its final message, or its expiry notice, not posted yet)
+        timers = await self.storage(lambda: self.repo.timers_for_game(game_id))
         try:
             game = LiveGame.from_record(rec, timers, self.lobby_expiry)
         except GameDataError as exc:
@@ -415,6 +424,15 @@ class GameStore:
                 raise broken_refusal(exc) from None
         raise Refused("storage") from last
 
+    def _written(self, game_id: str, change: TimerChange) -> None:
+        """Rows were written: the dispatcher looks again; a row claimed as written has its lease kept."""
+        if change.add:
+            self.on_timers_written()
+        if any(n.held_by is not None and n.kind in HELD_KINDS for n in change.add):
+            self.on_held(game_id)
+        elif change.clear_all or any(kind in HELD_KINDS for kind in change.clear):
+            self.on_released(game_id)
+
     async def change_timers(
         self, game: LiveGame, change: TimerChange, *, fence: tuple[int, str] | None = None
     ) -> None:
@@ -431,8 +449,7 @@ class GameStore:
             self.evict(game.id)
             raise
         game.adopt_timers(change, added, self.clock.now())
-        if change.add:
-            self.on_timers_written()
+        self._written(game.id, change)
 
     async def update(self, game: LiveGame, **fields: Any) -> None:
         """update_game under the version guard, with the timer rows the changed game needs in the same
@@ -451,8 +468,7 @@ class GameStore:
         game.adopt_timers(change, None, now)
         if future.status == GameStatus.LOBBY:  # a lobby's last change: its expiry counts from here
             game.last_move_at = now
-        if change.add:
-            self.on_timers_written()
+        self._written(game.id, change)
         self.remember(game)
         if "status" in fields:
             game.status = GameStatus(fields["status"])
@@ -495,8 +511,7 @@ class GameStore:
         change = held(future.due_work(now, automatic and passes), self.holder, now)
         record = await self._append(game, seat, action_json, snapshot, status, results, change)
         game.adopt_timers(change, None, now)
-        if change.add:
-            self.on_timers_written()
+        self._written(game.id, change)
         return record
 
     async def _append(

@@ -1,7 +1,13 @@
-"""The turn message owed by moves nobody clicked (AI seats, the absent-player policy), as durable work: a
-``tell`` row of the game, written with the move that owes the message (the final scores too, when such a move
-ended the game), claimed by the writing process for a lease, and cleared by the ``told_through`` note the bot
-writes once the message is posted (bot.play.thread). See bot.manager.timers for who serves the row."""
+"""Messages owed as durable work: rows written with the change that owes the message, claimed by the writing
+process for a lease, and cleared by a note the bot writes once Discord acknowledged the post.
+
+* The turn message owed by moves nobody clicked (AI seats, the absent-player policy): a ``tell`` row, written
+  with the move (the final scores too, when such a move ended the game), cleared by the ``told_through`` note
+  (bot.play.thread).
+* The notice of a lobby that expired (bot.manager.lobbies): a ``notice`` row, written with the abandonment
+  (which notes ``lobby_expired``: the delay), cleared by the ``expiry_told`` note (bot.play.lobby).
+
+See bot.manager.timers for who serves the rows (the dispatcher, under lease, after a crash)."""
 
 from __future__ import annotations
 
@@ -17,6 +23,11 @@ TELL_TIMER = "tell"  # a turn message owed after automatic moves (served by the 
 TOLD_THROUGH = (
     "told_through"  # the note of the log position the last posted turn message told (bot.play.thread)
 )
+NOTICE_TIMER = "notice"  # the notice of an expired lobby, owed until posted (kept with the abandoned game)
+LOBBY_EXPIRED = "lobby_expired"  # the note of an expired lobby: the delay, in hours as players read it
+EXPIRY_TOLD = "expiry_told"  # the note written once the expiry notice is posted (bot.play.lobby)
+#: the rows a process claims for a lease as it writes them (it is about to post their message)
+HELD_KINDS = (TELL_TIMER, NOTICE_TIMER)
 
 
 def owed_position(
@@ -50,16 +61,29 @@ def tell_rows(
         clear.append(TELL_TIMER)
 
 
+def notice_rows(notes: Mapping[str, Any], timers: Sequence[Timer], now: datetime) -> TimerChange:
+    """The rows of an abandoned game: one ``notice`` row while the notice of its expiry is owed (the lobby
+    expired, `notes` hold ``lobby_expired`` and no ``expiry_told``), none otherwise."""
+    if notes.get(LOBBY_EXPIRED) is None or notes.get(EXPIRY_TOLD):
+        return TimerChange(clear_all=True) if timers else TimerChange()
+    rows = [t for t in timers if t.kind == NOTICE_TIMER]
+    if len(rows) == 1 and len(timers) == 1:
+        return TimerChange()
+    due = min((t.due_at for t in rows), default=now)
+    return TimerChange(clear_all=bool(timers), add=(NewTimer(NOTICE_TIMER, due, {}),))
+
+
 def held(change: TimerChange, holder: tuple[str, float] | None, now: datetime) -> TimerChange:
-    """`change` with its new ``tell`` row claimed by `holder` (process id, lease seconds) for a lease, due now:
-    the process that made a turn message owed posts it (its note clears the row); if it dies first, any
-    process serves the row once the lease ends. Without a dispatcher (no holder) the row keeps its due time."""
-    if holder is None or not any(n.kind == TELL_TIMER for n in change.add):
+    """`change` with its new ``tell`` or ``notice`` row claimed by `holder` (process id, lease seconds) for a
+    lease, due now: the process that made a message owed posts it (its note clears the row); if it dies first,
+    any process serves the row once the lease ends. Without a dispatcher (no holder) the row keeps its due
+    time."""
+    if holder is None or not any(n.kind in HELD_KINDS for n in change.add):
         return change
     owner, lease = holder
     until = now + timedelta(seconds=lease)
     add = tuple(
-        dataclasses.replace(n, due_at=now, held_by=owner, held_until=until) if n.kind == TELL_TIMER else n
+        dataclasses.replace(n, due_at=now, held_by=owner, held_until=until) if n.kind in HELD_KINDS else n
         for n in change.add
     )
     return dataclasses.replace(change, add=add)

@@ -12,7 +12,10 @@ game keeps that row, and only it): it is written with the move, claimed by the w
 bot posts the message at once, and the ``told_through`` note it writes once Discord acknowledged the post
 clears the row in the same transaction. If the process dies anywhere before that note, any process serves the
 row when the lease ends (posting once); a kill between the acknowledgement and the note posts twice (the one
-at-least-once window, one database write long). The rows a change makes due are written in the same transaction
+at-least-once window, one database write long). A ``notice`` row does the same for the notice of an expired
+lobby (bot.manager.lobbies). The process that wrote such a row renews its lease while the message is built and
+posted (:meth:`TurnTimers._keep`), and checks it just before posting (:meth:`TurnTimers.may_tell`). The rows a
+change makes due are written in the same transaction
 as the change (:meth:`~bot.manager.store.LiveGame.due_work`); a row is replaced by one write (old rows of its
 kind deleted, the new one inserted); every timer re-checks its game when it fires; and at start-up
 :meth:`TurnTimers.sweep` gives the rows any running game lacks. So a crash at any moment leaves every game with
@@ -61,6 +64,7 @@ from bot.manager.store import (
     GameStore,
     LiveGame,
 )
+from bot.manager.tell import HELD_KINDS, NOTICE_TIMER, TOLD_THROUGH
 from bot.storage import (
     OPEN_STATUSES,
     LeaseLost,
@@ -85,6 +89,13 @@ def _set_result_unless_cancelled(future: asyncio.Future[None], result: None) -> 
     # the name asyncio.sleep's own callback has (asyncio.futures._set_result_unless_cancelled)
     if not future.done():
         future.set_result(result)
+
+
+def _ids_of(rows: list[Timer]) -> Callable[[], Awaitable[list[int]]]:
+    async def ids() -> list[int]:
+        return [t.id for t in rows]
+
+    return ids
 
 
 class Notifier(Protocol):
@@ -137,6 +148,10 @@ class TurnTimers:
             max_sleep = min(max_sleep, self.member.lease)
         store.on_timers_written = self._poke
         store.holder = (self.member.process_id, self.member.lease)
+        store.on_held = self._keep
+        store.on_released = self._release
+        #: game -> the task renewing the lease of the row a write of this process claimed (see :meth:`_keep`)
+        self._keeping: dict[str, asyncio.Task[None]] = {}
         self._moves = moves
         self._clock = clock
         self.notifier = notifier
@@ -225,7 +240,7 @@ class TurnTimers:
             raise StorageUnavailable(str(exc)) from exc
         if not due:
             return 0
-        renewing = asyncio.create_task(self._renew_leases(), name="ttr-timer-leases")
+        renewing = asyncio.create_task(self._renew_leases(_ids_of(due)), name="ttr-timer-leases")
         try:
             await self._serve(due)
         finally:
@@ -234,17 +249,21 @@ class TurnTimers:
                 await renewing
         return len(due)
 
-    async def _renew_leases(self) -> None:
-        """While this process serves its claimed rows (a slow AI, a slow post), their leases are extended every
-        third of a lease: no other process takes over a row a live process is serving. A batch hung for
-        ``_MAX_RENEWALS / 3`` leases (a post that never returns) lets its rows go: another process serves them
-        (this one's fenced writes then write nothing; a post it still makes is the one double left)."""
+    async def _renew_leases(self, rows: Callable[[], Awaitable[list[int]]]) -> None:
+        """While this process serves claimed rows (a slow AI, a slow post), their leases are extended every third
+        of a lease: no other process takes over a row a live process is serving. `rows`: the ids of the rows
+        to renew now (none left: stop). Work hung for ``_MAX_RENEWALS / 3`` leases (a post that never
+        returns) lets its rows go: another process serves them (this one's fenced writes then write nothing; a
+        post it still makes is the one double left). Only those rows: a row whose post failed is not kept
+        alive by other work, it is served again when its lease ends."""
         every = self.member.lease / 3
         for _ in range(_MAX_RENEWALS):
             await asyncio.sleep(every)
             until = self._clock.now() + timedelta(seconds=self.member.lease)
             try:
-                await self._store.repo.renew_leases(self.member.process_id, until)
+                ids = await rows()
+                if not ids or not await self._store.repo.renew_leases(self.member.process_id, until, ids):
+                    return  # nothing held any more: served (or taken over)
             except StorageError as exc:  # the fence still stops a second completion
                 log.warning("could not renew the timer leases (%s)", exc)
         log.warning("timer rows served for %d leases: left to the other processes", _MAX_RENEWALS // 3)
@@ -295,7 +314,15 @@ class TurnTimers:
             out = Collector(game.id)
             if mine.kind == TELL_TIMER:  # a turn message owed (the final scores too): its note clears the row
                 if game.turn_message_owed() is not None and not game.ai_seats_to_act():
-                    notes.append(functools.partial(self._tell, game.id, outcome_of(game, out), mine))
+                    post = functools.partial(self.notifier.on_turn, game.id, outcome_of(game, out))
+                    notes.append(functools.partial(self._post_owed, game.id, mine, post))
+                else:
+                    await self.ensure(game, mine)
+            elif mine.kind == NOTICE_TIMER:  # an expired lobby's notice, not posted (a crash before the post)
+                if lobbies.notice_owed(game):
+                    notes.append(
+                        functools.partial(self.announce_expiry, game.id, lobbies.expired_outcome(game))
+                    )
                 else:
                     await self.ensure(game, mine)
             elif game.status not in OPEN_STATUSES:  # over: no row but a final message owed
@@ -309,7 +336,7 @@ class TurnTimers:
             elif mine.kind == TURN_TIMER:
                 await self._fire_turn(game, mine, out, notes)
             elif mine.kind == LOBBY_TIMER:  # a lobby nobody started
-                await lobbies.fire(store, self._clock, self.notifier, game, mine, notes)
+                await lobbies.fire(store, self._clock, self.announce_expiry, game, mine, notes)
             else:
                 await store.change_timers(
                     game, TimerChange(clear=(mine.kind,)), fence=self._fence(game, mine)
@@ -392,18 +419,75 @@ class TurnTimers:
             fence=self._fence(game, timer),
         )
 
-    async def _tell(self, game_id: str, outcome: Outcome, timer: Timer) -> None:
-        """Post the owed turn message (the final scores of a game an automatic move ended), once: only while
-        this process still holds the row (its lease renewed meanwhile), and the ``told_through`` note the bot
-        writes once the post is acknowledged clears the row. A notifier that took the message without that note
-        (no bot attached) has the row deleted here; one that failed (or a kill) leaves it, to be served again
-        when its lease ends."""
+    async def _post_owed(self, game_id: str, timer: Timer, post: Callable[[], Awaitable[None]]) -> None:
+        """Post an owed message (the turn message, the final scores of a game an automatic move ended, the
+        notice of an expired lobby) once: only while this process still holds its row `timer` (its lease
+        renewed meanwhile), and the note the bot writes once the post is acknowledged clears the row. A notifier
+        that took the message without that note (no bot attached) has the row deleted here; one that failed (or
+        a kill) leaves it, to be served again when its lease ends."""
         owner = self.member.process_id
         if not await self._store.repo.holds_timer(timer.id, owner):  # told meanwhile, or taken over
             log.info("timer %s of game %s: no longer this process's to serve", timer.id, game_id)
             return
-        await self.notifier.on_turn(game_id, outcome)
+        try:
+            await post()
+        finally:  # posted (the row goes) or failed (served again once its lease ends): no more renewal
+            self._release(game_id)
         await self._store.repo.delete_timer(timer.id, owner=owner)
+
+    async def announce_expiry(self, game_id: str, outcome: Outcome) -> None:
+        """The notifier hears that the lobby `game_id` expired, once: through its ``notice`` row, while this
+        process holds it (:mod:`bot.manager.lobbies`)."""
+        rows = await self._store.repo.timers_for_game(game_id, NOTICE_TIMER)
+        post = functools.partial(self.notifier.on_lobby_expired, game_id, outcome)
+        if not rows:  # (a row written without a claim: nothing to fence)
+            log.info("game %s: no expiry notice owed any more", game_id)
+        for row in rows[:1]:
+            await self._post_owed(game_id, row, post)
+
+    # ------------------------------------------------------------------ messages this process owes
+
+    def _keep(self, game_id: str) -> None:
+        """A write of this process claimed a ``tell`` or ``notice`` row of `game_id` (it owes that message and
+        posts it now: a click that made AI seats move, an expired lobby): its lease is renewed while the
+        message is built and posted, so no other process takes the row over meanwhile (the dispatcher's own
+        renewal, :meth:`_renew_leases`, until the note clears the row or the claim is lost)."""
+        task = self._keeping.get(game_id)
+        if task is not None and not task.done():
+            return
+        task = asyncio.get_running_loop().create_task(
+            self._renew_leases(functools.partial(self._owed_rows, game_id)), name=f"ttr-keep-{game_id}"
+        )
+        self._keeping[game_id] = task
+        task.add_done_callback(functools.partial(self._kept, game_id))
+
+    def _release(self, game_id: str) -> None:
+        """The row :meth:`_keep` renews is gone (this process's note cleared it) or its post failed."""
+        keeping = self._keeping.pop(game_id, None)
+        if keeping is not None:
+            keeping.cancel()
+
+    def _kept(self, game_id: str, task: asyncio.Task[None]) -> None:
+        if self._keeping.get(game_id) is task:
+            del self._keeping[game_id]
+
+    async def _owed_rows(self, game_id: str) -> list[int]:
+        """The ``tell`` and ``notice`` rows of `game_id` this process still holds."""
+        owner, repo = self.member.process_id, self._store.repo
+        rows = [t for t in await repo.timers_for_game(game_id) if t.kind in HELD_KINDS]
+        return [row.id for row in rows if await repo.holds_timer(row.id, owner)]
+
+    async def may_tell(self, game_id: str, through: int) -> bool:
+        """Whether this process may post the turn message owed by automatic moves of `game_id` up to log
+        position `through`, checked just before it does (the fence of a message whose row the writer claimed):
+        not when a posted message told that far already (the ``told_through`` note: another process served the
+        row), nor when the game's ``tell`` row is another process's (it took the row over and posts it)."""
+        game = await self._store.get(game_id)
+        if int(game.raw_settings.get(TOLD_THROUGH) or 0) >= through:
+            return False
+        repo, owner = self._store.repo, self.member.process_id
+        rows = await self._store.storage(lambda: repo.timers_for_game(game_id, TELL_TIMER))
+        return not rows or any([await repo.holds_timer(row.id, owner) for row in rows])
 
     # ------------------------------------------------------------------ the dispatcher
 
@@ -426,6 +510,8 @@ class TurnTimers:
         unsubscribe = getattr(self._clock, "unsubscribe", None)
         if unsubscribe is not None:
             unsubscribe(self._poke)
+        for keeping in list(self._keeping.values()):
+            keeping.cancel()
         task, self._task = self._task, None
         if task is not None:
             task.cancel()

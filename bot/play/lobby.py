@@ -9,6 +9,7 @@ import logging
 
 from bot.manager import GameInfo, GameManager, Outcome, Refused
 from bot.manager.game_settings import AI_LEVELS
+from bot.manager.tell import EXPIRY_TOLD
 from bot.messages import Join, Message, Text
 from bot.play import chat
 from bot.play.contract import Caller, Messenger
@@ -125,6 +126,13 @@ async def _note_lobby_message(manager: GameManager, game_id: str, channel_id: in
         log.info("game %s: could not note where its lobby message is", game_id)
 
 
+async def _note_expiry_told(manager: GameManager, game_id: str, channel_id: int, message_id: int) -> None:
+    try:
+        await manager.swap_note(game_id, EXPIRY_TOLD, True)
+    except (Refused, StorageError):  # the row stays: the notice may be posted again when its lease ends
+        log.warning("game %s: could not note that its expiry notice is posted", game_id)
+
+
 def expired_reply(outcome: Outcome) -> Reply:
     """Posted in the lobby's channel or thread when it expired (bot.manager.lobbies): what happened."""
     told = tuple(e.message for e in outcome.events)
@@ -133,11 +141,14 @@ def expired_reply(outcome: Outcome) -> Reply:
 
 async def lobby_expired(manager: GameManager, messenger: Messenger | None, outcome: Outcome) -> None:
     """A lobby nobody started expired: say so where it was, take the lobby message's buttons away, and
-    archive the thread when the bot opened it for the game."""
+    archive the thread when the bot opened it for the game. Once Discord acknowledged the notice, the
+    ``expiry_told`` note clears the game's ``notice`` row (bot.manager.lobbies): a process that dies before
+    it leaves the notice to be posted by the next one; after it, the notice is not posted again."""
     if messenger is None:
         return
     place = outcome.info.thread_id or outcome.info.channel_id
-    await messenger.post(place, expired_reply(outcome))
+    told = functools.partial(_note_expiry_told, manager, outcome.game_id)
+    await messenger.post(place, dataclasses.replace(expired_reply(outcome), posted=told))
     try:
         where = await manager.note(outcome.game_id, LOBBY_MESSAGE)
     except (Refused, StorageError):

@@ -33,7 +33,7 @@ from bot.play.press import Press, PressCode
 from bot.play.refusals import fail, refusal
 from bot.play.reply import Choice, EmbedSpec, GameError, Reply
 from bot.play.seats import check_turn, seat_of
-from bot.play.thread import ThreadKeeper, gif_of, since_last_turn
+from bot.play.thread import ThreadKeeper, gif_of, ours_to_tell, since_last_turn
 from bot.play.turn import should_publish, told_lines, turn_message
 from bot.storage import GameStatus, StorageError, open_repository
 from engine.actions import Action, KeepTickets
@@ -333,7 +333,8 @@ class ManagerGameService:
         lines.extend(outcome.events)
         if not (force or should_publish(outcome.events)):
             return ()
-        return (await self._publish(outcome.info, outcome.state),)
+        reply = await self._publish(outcome.info, outcome.state)
+        return (reply,) if await ours_to_tell(self.games_manager, outcome) else ()  # (another posts it)
 
     async def turn_message(self, game_id: str) -> Reply:
         """The public message after a turn: what happened, the board, whose turn, the buttons of the seat."""

@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.manager import GameEvent, GameInfo, GameManager, Refused
+from bot.manager import GameEvent, GameInfo, GameManager, Outcome, Refused
 from bot.messages import Text
 from bot.play.contract import Messenger
 from bot.play.final import gif_message
@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 
 TURN_MESSAGE = "turn_message"  # [channel id, message id] of the game's last turn message
 TOLD_THROUGH = "told_through"  # the log position the last turn message told up to
+AUTOMATIC = ("ai", "absent_ai", "absent_skip")  # who made the moves nobody clicked (GameEvent.by)
 
 
 async def since_last_turn(
@@ -57,6 +58,19 @@ async def since_last_turn(
     if before is None and not moves:  # a game from before these notes: what this process saw
         return None, waiting
     return first, [e for e in waiting if not e.seq] + moves
+
+
+async def ours_to_tell(manager: GameManager, outcome: Outcome) -> bool:
+    """Checked once the turn message of `outcome` is built, just before it goes to Discord: a message telling
+    moves nobody clicked (AI seats, the absent-player policy) is posted only while this process still owes it
+    (the writer claimed the game's ``tell`` row and renews its lease meanwhile, bot.manager.timers): not when
+    another process took the row over, or told those moves already."""
+    if not any(e.seq and e.by in AUTOMATIC for e in outcome.events):
+        return True
+    try:
+        return await manager.may_tell(outcome.game_id, max(e.seq for e in outcome.events))
+    except (Refused, StorageError):
+        return True  # unknown: posted (at least once rather than never)
 
 
 class ThreadKeeper:

@@ -205,11 +205,14 @@ class TimerQueries:
         rows = await self._read("SELECT id FROM timers WHERE id = ? AND claimed_by = ?", (timer_id, owner))
         return bool(rows)
 
-    async def renew_leases(self, owner: str, until: datetime) -> int:
+    async def renew_leases(self, owner: str, until: datetime, ids: Sequence[int] | None = None) -> int:
+        if ids is not None and not ids:
+            return 0
+        only = "" if ids is None else f" AND id IN ({', '.join('?' * len(ids))})"
         async with self._write("renew timer leases") as tx:
             rows = await tx.fetch(
-                "UPDATE timers SET lease_until = ? WHERE claimed_by = ? RETURNING id",
-                (self.dialect.time_to_db(require_aware(until, "until")), owner),
+                f"UPDATE timers SET lease_until = ? WHERE claimed_by = ?{only} RETURNING id",
+                (self.dialect.time_to_db(require_aware(until, "until")), owner, *(ids or ())),
             )
         return len(rows)
 

@@ -521,8 +521,9 @@ class GameRepository(Protocol):
 
     async def release_timer(self, timer_id: int, owner: str) -> bool: ...
 
-    async def renew_leases(self, owner: str, until: datetime) -> int:
-        """Extend every lease ``owner`` holds to ``until`` (it is still serving those rows); returns how many."""
+    async def renew_leases(self, owner: str, until: datetime, ids: Sequence[int] | None = None) -> int:
+        """Extend every lease ``owner`` holds (with ``ids``: of those rows only) to ``until`` (it is still
+        serving those rows); returns how many."""
         ...
 
     async def holds_timer(self, timer_id: int, owner: str) -> bool:

@@ -75,3 +75,35 @@ async def test_a_french_lobby_in_its_own_thread_expires_in_french_and_the_thread
     assert components(next(m for m in shown if m.id == lobby.id)) == []
     assert (await bot.fetch_channel(thread.id)).archived  # (discord.py drops archived threads from its cache)
     assert _expired_text("fr") not in [m.content for m in public_messages(channel)]  # in the thread only
+
+
+async def test_a_notice_lost_with_its_process_is_posted_once_later_and_a_press_meanwhile_is_answered_politely(
+    simcord_env, world, bot_settings
+):  # type: ignore[no-untyped-def]
+    """The process dies after abandoning the lobby, before its notice (here: the notice never goes out): the
+    lobby's buttons are still there, and a press on them is answered privately that the lobby is closed; when
+    the dead process's lease ends, the notice is posted once and the buttons go."""
+    guild, channel, alice, bob, carol = world
+    bot, clock = await _bot_on_a_clock(simcord_env, bot_settings)
+    lobby = await alice.slash(channel, "ttr new", map="usa")
+    gid = game_id_of(lobby.response)
+    service = bot.service
+    posted = service.on_lobby_expired
+
+    async def dies(game_id: str, outcome: Any) -> None:
+        raise RuntimeError("the process died before the notice")
+
+    service.on_lobby_expired = dies
+    await _fire(simcord_env, bot, clock, 24)
+    assert (await service.manager.status(gid)).status == GameStatus.ABANDONED
+    assert _expired_text("en") not in [m.content for m in public_messages(channel)]
+    assert components(next(m for m in public_messages(channel) if m.id == lobby.response.id))  # still live
+    pressed = await bob.click(lobby.response, label="Join")
+    assert pressed.ephemeral and "was closed before it started" in pressed.response.content
+    service.on_lobby_expired = posted  # the next process's bot (this one's lease on the notice ends)
+    await _fire(simcord_env, bot, clock, 0.01)
+    shown = public_messages(channel)
+    assert [m.content for m in shown].count(_expired_text("en")) == 1
+    assert components(next(m for m in shown if m.id == lobby.response.id)) == []
+    await _fire(simcord_env, bot, clock, 48)
+    assert [m.content for m in public_messages(channel)].count(_expired_text("en")) == 1  # once

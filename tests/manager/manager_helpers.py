@@ -22,7 +22,8 @@ class RecordingNotifier:
     reminders: list[tuple[str, int, int, int]] = field(default_factory=list)
     absent: list[tuple[str, int, int | None, str]] = field(default_factory=list)
     expired: list[tuple[str, Outcome]] = field(default_factory=list)  # lobbies that expired
-    #: when set, each turn message writes the "told_through" note, as the play service's does
+    #: when set, each turn message writes the "told_through" note, and each expiry notice the "expiry_told"
+    #: one, as the play service's do
     manager: GameManager | None = None
 
     async def on_turn(self, game_id: str, outcome: Outcome) -> None:
@@ -38,6 +39,8 @@ class RecordingNotifier:
 
     async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
         self.expired.append((game_id, outcome))
+        if self.manager is not None:  # the note the bot writes once the notice is posted
+            await self.manager.swap_note(game_id, "expiry_told", True)
 
 
 HUMANS = [(101, "Ann"), (102, "Bob"), (103, "Cleo"), (104, "Dan"), (105, "Eve")]

@@ -7,8 +7,10 @@ The kill is injected as in test_no_stall: the repository dies instead of making 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import time
+from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -209,3 +211,62 @@ async def test_building_the_turn_message_leaves_the_row_only_the_acknowledged_po
     # a message built before it but acknowledged after it never winds the note back
     await manager.swap_notes(gid, {TOLD_THROUGH: info.action_count - 3}, rising=(TOLD_THROUGH,))
     assert await manager.note(gid, TOLD_THROUGH) == info.action_count
+
+
+@contextlib.asynccontextmanager
+async def _writer_and_dispatcher(lease: float) -> AsyncIterator[tuple[GameManager, RecordingNotifier]]:
+    """Process A (no dispatcher: the writer of a command) and process B (its dispatcher serving due rows),
+    each with its own connection pool, on one fresh PostgreSQL schema; yields A and B's notifier."""
+    async with (
+        fresh_pg_schema() as (url, _schema),
+        open_repository(url) as repo_a,
+        open_repository(url) as repo_b,
+    ):
+        writer = GameManager(repo_a, ai=random_ai, member=Member(lease=lease))
+        notifier = RecordingNotifier()
+        other = GameManager(
+            repo_b, ai=random_ai, notifier=notifier, member=Member(lease=lease), max_sleep=lease
+        )
+        notifier.manager = other
+        await writer.start(dispatcher=False)
+        await other.start()
+        try:
+            yield writer, notifier
+        finally:
+            await writer.close()
+            await other.close()
+
+
+async def test_the_writer_renews_its_claim_while_it_builds_and_posts_a_slow_turn_message() -> None:
+    """A command makes AI seats move (the final scores owed): its process claimed the ``tell`` row for one
+    lease, and builds and posts the message for four: the lease is renewed meanwhile, so the other process's
+    dispatcher never takes the row over; the note the post writes clears it."""
+    lease = 0.5
+    async with _writer_and_dispatcher(lease) as (writer, notifier):
+        repo = writer._store.repo
+        gid, _ = await started_game(writer, humans=1, ais=2, seed=11)
+        ended = await writer.hand_to_ai(gid, HUMANS[0][0], "normal")
+        assert ended.finished and [t.kind for t in await repo.timers_for_game(gid)] == ["tell"]
+        await asyncio.sleep(4 * lease)  # a slow picture, a slow Discord
+        through = len(ended.state.history) if ended.state is not None else 0
+        assert await writer.may_tell(gid, through)  # still this process's to post
+        await writer.swap_notes(gid, {TOLD_THROUGH: through}, rising=(TOLD_THROUGH,))  # acknowledged
+        await asyncio.sleep(2 * lease)
+        assert notifier.turns == []  # the other process never posted it
+        assert await repo.timers_for_game(gid) == []
+
+
+async def test_a_writer_that_lost_its_claim_does_not_post_the_turn_message_the_other_process_posted() -> None:
+    """The writer stalls past its lease (its renewal stopped): the other process serves the row and posts the
+    message; the writer, checking just before it posts, leaves it."""
+    lease = 0.5
+    async with _writer_and_dispatcher(lease) as (writer, notifier):
+        gid, _ = await started_game(writer, humans=1, ais=2, seed=11)
+        ended = await writer.hand_to_ai(gid, HUMANS[0][0], "normal")
+        writer.timers._keeping[gid].cancel()  # the stall: no renewal any more
+        deadline = time.monotonic() + 20
+        while not notifier.turns and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        assert [g for g, _ in notifier.turns] == [gid]
+        through = len(ended.state.history) if ended.state is not None else 0
+        assert not await writer.may_tell(gid, through)

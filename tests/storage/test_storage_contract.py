@@ -451,6 +451,10 @@ async def test_a_claimed_row_is_completed_only_by_its_holder_and_renewed_while_s
     # "a" renews its lease while it serves the row: still nobody else's at the old end
     assert await repo.renew_leases("a", t0 + timedelta(seconds=60)) == 1
     assert await repo.claim_due_timers("b", t0 + timedelta(seconds=31)) == []
+    # renewing named rows only: another row of "a" (a failed post) is not kept alive by it
+    assert await repo.renew_leases("a", t0 + timedelta(seconds=60), [held.id + 1000]) == 0
+    assert await repo.renew_leases("a", t0 + timedelta(seconds=60), []) == 0
+    assert await repo.renew_leases("a", t0 + timedelta(seconds=60), [held.id]) == 1
     # "a" stalled past its lease: "b" takes the row over, and "a" can no longer complete it
     (taken,) = await repo.claim_due_timers("b", t0 + timedelta(seconds=61), lease=30)
     assert taken.id == held.id and await repo.holds_timer(held.id, "b")

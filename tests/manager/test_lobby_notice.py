@@ -1,0 +1,169 @@
+"""The notice of an expired lobby is durable work: the abandonment writes a ``notice`` row (claimed by the
+writing process for a lease) in its own transaction, and the ``expiry_told`` note the bot writes once Discord
+acknowledged the notice clears it. A process that dies anywhere in between leaves the row: the next process
+posts the notice once, when the lease ends. Only a death between the acknowledgement and the note (one write)
+posts it twice.
+
+The kill is injected as in test_no_stall: the repository dies instead of making its n-th call, for every n."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shutil
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from manager_helpers import HUMANS, random_ai
+from test_no_stall import KillAt, Killed
+
+from bot.manager import GameManager, ManualClock, Outcome
+from bot.storage import GameStatus, open_repository
+
+ANN = HUMANS[0][0]
+EXPIRY_TOLD = "expiry_told"  # the note bot.play.lobby writes once the notice is posted
+
+
+@dataclass
+class Discord:
+    """What reached the channel: one entry per notice posted, and whether its note was written after it."""
+
+    posted: list[str] = field(default_factory=list)
+    noted: list[str] = field(default_factory=list)
+
+
+@dataclass
+class NoticeBot:
+    """The bot's side of the notice: post it, then write the note (as bot.play.lobby.lobby_expired does)."""
+
+    discord: Discord
+    manager: GameManager | None = None
+
+    async def on_turn(self, game_id: str, outcome: Outcome) -> None:
+        return None
+
+    async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
+        return None
+
+    async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
+        return None
+
+    async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
+        assert outcome.status == GameStatus.ABANDONED
+        (event,) = outcome.events
+        assert event.message.key == "ev.lobby_expired" and event.message.params == {"hours": "24"}  # type: ignore[union-attr]
+        self.discord.posted.append(game_id)
+        assert self.manager is not None
+        await self.manager.swap_note(game_id, EXPIRY_TOLD, True)
+        self.discord.noted.append(game_id)
+
+
+async def _lobby(path: Path, clock: ManualClock) -> str:
+    async with open_repository(f"sqlite:///{path}", clock=clock.now) as repo:
+        manager = GameManager(repo, clock=clock, ai=random_ai)
+        await manager.start(dispatcher=False)
+        info = await manager.create_game(guild_id=1, channel_id=5, host_id=ANN, host_name="Ann", board="usa")
+        await manager.close()
+    return info.game_id
+
+
+async def _expire_killed(path: Path, now: datetime, discord: Discord, at: int | None) -> int:
+    """The lobby's row fires in a process whose storage dies at its `at`-th call; returns the calls made."""
+    clock = ManualClock(now)
+    async with open_repository(f"sqlite:///{path}", clock=clock.now) as repo:
+        killer = KillAt(repo, at)
+        bot = NoticeBot(discord)
+        manager = GameManager(killer, clock=clock, ai=random_ai, notifier=bot, retry_delays=())  # type: ignore[arg-type]
+        bot.manager = manager
+        with contextlib.suppress(Killed):
+            await manager.run_due_timers()
+        await manager.timers.stop()  # (its lease keepers: nothing runs after a kill)
+        return killer.calls
+
+
+async def _restart(path: Path, now: datetime, discord: Discord, gid: str) -> tuple[GameStatus, list[str]]:
+    """A fresh process on the file, its dispatcher running, two simulated minutes (the dead one's leases end):
+    the game's status and the rows left."""
+    clock = ManualClock(now)
+    async with open_repository(f"sqlite:///{path}", clock=clock.now) as repo:
+        bot = NoticeBot(discord)
+        manager = GameManager(repo, clock=clock, ai=random_ai, notifier=bot)
+        bot.manager = manager
+        await manager.start()
+        try:
+            for _ in range(4):
+                await asyncio.wait_for(manager.timers.settled(), 10)
+                clock.advance(seconds=31)
+            await asyncio.wait_for(manager.timers.settled(), 10)
+            status = (await repo.load_game(gid)).status
+            return status, [t.kind for t in await repo.timers_for_game(gid)]
+        finally:
+            await manager.close()
+
+
+async def test_a_kill_anywhere_in_the_expiry_posts_the_notice_once(tmp_path: Path) -> None:
+    clock = ManualClock()
+    base = tmp_path / "lobby.db"
+    gid = await _lobby(base, clock)
+    now = clock.now() + timedelta(hours=24, minutes=1)
+    dry = tmp_path / "dry.db"
+    shutil.copy(base, dry)
+    calls = await _expire_killed(dry, now, Discord(), None)
+    wrong = []
+    for at in range(1, calls + 1):
+        db = tmp_path / f"kill{at}.db"
+        shutil.copy(base, db)
+        discord = Discord()
+        await _expire_killed(db, now, discord, at)
+        # posted but killed before its note: the one window where it is posted again
+        expected = 2 if discord.posted and not discord.noted else 1
+        status, rows = await _restart(db, now, discord, gid)
+        if discord.posted != [gid] * expected or status != GameStatus.ABANDONED or rows:
+            wrong.append(
+                f"killed at call {at}: posted {len(discord.posted)} (expected {expected}), {status}, {rows}"
+            )
+    assert wrong == []
+
+
+async def test_a_crash_between_the_abandonment_and_the_post_leaves_the_notice_to_the_next_process(
+    tmp_path: Path,
+) -> None:
+    """The process dies right after the commit (its notifier never runs): the row stays with the abandoned
+    game, claimed for a lease; the next process posts the notice once that lease ended, never before."""
+    clock = ManualClock()
+    path = tmp_path / "lobby.db"
+    gid = await _lobby(path, clock)
+    now = clock.now() + timedelta(hours=24, minutes=1)
+
+    class DiesBeforePosting(NoticeBot):
+        async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
+            raise Killed("after the commit, before the post")
+
+    discord = Discord()
+    async with open_repository(f"sqlite:///{path}", clock=ManualClock(now).now) as repo:
+        manager = GameManager(repo, clock=ManualClock(now), ai=random_ai, notifier=DiesBeforePosting(discord))
+        with contextlib.suppress(Killed):
+            await manager.run_due_timers()
+        await manager.timers.stop()
+        assert (await repo.load_game(gid)).status == GameStatus.ABANDONED
+        assert [t.kind for t in await repo.timers_for_game(gid)] == ["notice"]
+    clock = ManualClock(now)
+    async with open_repository(f"sqlite:///{path}", clock=clock.now) as repo:
+        bot = NoticeBot(discord)
+        manager = GameManager(repo, clock=clock, ai=random_ai, notifier=bot)
+        bot.manager = manager
+        await manager.start()
+        try:
+            await asyncio.wait_for(manager.timers.settled(), 10)
+            assert discord.posted == []  # the dead process's for a lease: it might still be posting
+            clock.advance(seconds=31)
+            await asyncio.wait_for(manager.timers.settled(), 10)
+            assert discord.posted == [gid] and discord.noted == [gid]
+            assert await repo.timers_for_game(gid) == []
+            assert await manager.note(gid, EXPIRY_TOLD) is True
+            clock.advance(hours=48)
+            await asyncio.wait_for(manager.timers.settled(), 10)
+            assert discord.posted == [gid]  # once
+        finally:
+            await manager.close()
