@@ -100,9 +100,12 @@ class Settings:
         return self.shard_ids is None or set(self.shard_ids) == set(range(self.shard_count or 0))
 
     def shards_text(self) -> str:
-        """This process's shards as an operator reads them: "all", "all 4", "0-3 of 8"."""
+        """This process's shards as an operator reads them: "all (Discord's recommended count)", "all 4",
+        "0-3 of 8"."""
         if self.shard_ids is None:
-            return "all" if self.shard_count is None else f"all {self.shard_count}"
+            return (
+                "all (Discord's recommended count)" if self.shard_count is None else f"all {self.shard_count}"
+            )
         return f"{format_shards(self.shard_ids)} of {self.shard_count}"
 
     @property

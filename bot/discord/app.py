@@ -10,6 +10,7 @@ Start-up order in `setup_hook` (runs inside `login`, before the gateway connects
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -120,6 +121,10 @@ class TTRBot(commands.Bot):
         except Exception as error:  # noqa: BLE001 - every failure gets an answer and a log line
             await report_error(interaction, error, where=f"button {press.code} of game {press.game_id}")
 
+    def shards_text(self) -> str:
+        """The shards this process runs, as an operator reads them ("all", "0-3 of 8"); see ShardedTTRBot."""
+        return self.config.shards_text()
+
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info(
@@ -127,7 +132,7 @@ class TTRBot(commands.Bot):
             self.user,
             self.user.id,
             len(self.guilds),
-            self.config.shards_text(),
+            self.shards_text(),
         )
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -157,20 +162,47 @@ class TTRBot(commands.Bot):
 
 
 class ShardedTTRBot(TTRBot, commands.AutoShardedBot):
-    """The same bot running the shards ``SHARD_IDS`` of ``SHARD_COUNT`` (discord.py's AutoShardedBot: one
-    gateway connection per shard, in this process); other processes run the other shards on the same
-    PostgreSQL database."""
+    """The bot as it runs: discord.py's AutoShardedBot, one gateway connection per shard, all in this process.
+
+    Without SHARD_COUNT, ``shard_count`` is None until the bot connects: discord.py then asks Discord
+    (``GET /gateway/bot``) for its recommended count and runs every shard, so a bot that grows past 2,500 servers
+    needs no new settings. With SHARD_COUNT and SHARD_IDS it runs those shards only; other processes run the
+    others on the same PostgreSQL database."""
+
+    #: seconds between two shards' IDENTIFYs: Discord accepts one every 5 s (max_concurrency 1), as
+    #: discord.py's default hook waits
+    identify_interval: float = 5.0
+
+    def shards_text(self) -> str:
+        count = self.shard_count
+        if count is None:  # not connected yet: Discord has not said how many
+            return self.config.shards_text()
+        ids = tuple(self.shard_ids) if self.shard_ids is not None else tuple(range(count))
+        chosen = "" if self.config.shard_count is not None else " (count recommended by Discord)"
+        return f"{format_shards(ids)} of {count}{chosen}"
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Before each shard's IDENTIFY; the first one logs which shards this process runs (the count is
+        known by then, Discord's when SHARD_COUNT is not set)."""
+        if initial:
+            log.info("connecting to Discord: shards %s", self.shards_text())
+        else:
+            await asyncio.sleep(self.identify_interval)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        log.info("shard %d of %s ready", shard_id, self.shard_count)
 
 
 def create_bot(
     settings: Settings | None = None, *, service: GameService | None = None, **options: Any
-) -> TTRBot:
-    """Build the bot; nothing touches the network until it is started. With SHARD_COUNT (and SHARD_IDS) it is
-    sharded (:class:`ShardedTTRBot`); without, one gateway connection as Discord gives a bot by default."""
+) -> ShardedTTRBot:
+    """Build the bot; nothing touches the network until it is started. Always sharded
+    (:class:`ShardedTTRBot`): the shards ``SHARD_IDS`` of ``SHARD_COUNT`` when set, else every shard of the count
+    Discord recommends when the bot connects."""
     settings = settings or Settings()
-    if settings.shard_count is None:
-        return TTRBot(settings, service=service, **options)
-    options.setdefault("shard_count", settings.shard_count)
+    settings.check_shards()
+    if settings.shard_count is not None:
+        options.setdefault("shard_count", settings.shard_count)
     if settings.shard_ids is not None:
         options.setdefault("shard_ids", list(settings.shard_ids))
     return ShardedTTRBot(settings, service=service, **options)

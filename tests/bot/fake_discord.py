@@ -12,7 +12,12 @@ bytes on the wire.
         await discord_.slash("ttr", "maps", user=discord_.alice)
         reply = await discord_.wait_for(lambda r: r.path.endswith("/callback"))
 
-Limits: one shard, one guild with one text channel, no rate limits, no permissions, no resume.
+Shards: ``FakeDiscord(shards=2)`` answers ``"shards": 2`` on ``GET /gateway/bot`` (the count an AutoShardedBot
+without a shard count runs) and holds one guild per shard, each with one text channel: guild ``k`` is served by
+shard ``k`` (``(guild_id >> 22) % shard_count``, for any power-of-two count). Each gateway connection gets
+the READY and GUILD_CREATEs of the shard it identified as; events about a guild go down that guild's shard.
+
+Limits: no rate limits, no permissions, no resume.
 """
 
 from __future__ import annotations
@@ -47,30 +52,43 @@ class Recorded:
     query: dict[str, str]
     json: Any = None
     files: dict[str, tuple[str, str, bytes]] = field(default_factory=dict)  # field -> (filename, type, bytes)
+    content_type: str = ""  # the request's Content-Type header, verbatim
 
 
 class FakeDiscord:
     """REST + gateway fake. Start with `async with`, which also points discord.py at it."""
 
-    def __init__(self, *, token: str = "fake-token", login_status: int = 200, close_code: int | None = None):
+    def __init__(
+        self,
+        *,
+        token: str = "fake-token",
+        login_status: int = 200,
+        close_code: int | None = None,
+        shards: int = 1,
+    ):
         self.token = token
+        self.shards = shards  # Discord's recommended shard count, answered on GET /gateway/bot
         self.login_status = login_status  # 401 makes login fail (bad token)
         self.close_code = close_code  # e.g. 4014: close the gateway after IDENTIFY (disallowed intents)
         self._ids = itertools.count(1_000_000_000_000_000_000)
         self.application_id = self.new_id()
         self.bot_user = self.user("TTR Bot", bot=True, user_id=self.application_id)
-        self.guild_id = self.new_id()
-        self.channel_id = self.new_id()
+        #: guild id -> its one text channel's id; guild k is served by shard k
+        self.guild_channels = {self.guild_id_for_shard(k): self.new_id() for k in range(shards)}
+        self.guild_id, self.channel_id = next(iter(self.guild_channels.items()))  # the first guild's
+        self.channel_guilds = {c: g for g, c in self.guild_channels.items()}
         self.alice = self.user("alice")
         self.bob = self.user("bob")
         self.requests: list[Recorded] = []
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None = global) -> commands
         self.messages: dict[int, dict[str, Any]] = {}
         self.interactions: dict[str, dict[str, Any]] = {}  # token -> {"id", "message_id", "loading"}
-        self.identify: dict[str, Any] | None = None
+        self.identify: dict[str, Any] | None = None  # the last IDENTIFY's payload
+        self.identifies: list[dict[str, Any]] = []  # every IDENTIFY's payload, in order
         self.uploads: dict[str, bytes] = {}  # attachment id -> uploaded bytes
-        self._ws: web.WebSocketResponse | None = None
-        self._seq = 0
+        self._ws: dict[int, web.WebSocketResponse] = {}  # shard id -> its gateway connection
+        self._shard_count = 1  # as the bot identified
+        self._seq: dict[int, int] = {}
         self._changed = asyncio.Condition()
         self._server: TestServer | None = None
         self._saved: tuple[str, yarl.URL] | None = None
@@ -89,8 +107,9 @@ class FakeDiscord:
         return self
 
     async def __aexit__(self, *exc: Any) -> None:
-        if self._ws is not None and not self._ws.closed:
-            await self._ws.close()
+        for ws in self._ws.values():
+            if not ws.closed:
+                await ws.close()
         assert self._server is not None and self._saved is not None
         await self._server.close()
         discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
@@ -104,6 +123,14 @@ class FakeDiscord:
 
     def new_id(self) -> int:
         return next(self._ids)
+
+    def guild_id_for_shard(self, shard: int) -> int:
+        """A fresh guild id that shard ``shard`` serves for any power-of-two shard count above ``shard``:
+        its timestamp bits (``id >> 22``) are 2**40 (a multiple of every such count) plus ``shard``."""
+        return ((1 << 40) + shard) << 22 | (self.new_id() & ((1 << 22) - 1))
+
+    def shard_of(self, guild_id: int) -> int:
+        return (guild_id >> 22) % self._shard_count
 
     def user(self, name: str, *, bot: bool = False, user_id: int | None = None) -> dict[str, Any]:
         return {
@@ -129,11 +156,12 @@ class FakeDiscord:
             "permissions": str(discord.Permissions.all().value),
         }
 
-    def channel(self) -> dict[str, Any]:
+    def channel(self, channel_id: int | None = None) -> dict[str, Any]:
+        channel_id = channel_id or self.channel_id
         return {
-            "id": str(self.channel_id),
+            "id": str(channel_id),
             "type": 0,
-            "guild_id": str(self.guild_id),
+            "guild_id": str(self.channel_guilds[channel_id]),
             "name": "games",
             "position": 0,
             "permission_overwrites": [],
@@ -144,9 +172,10 @@ class FakeDiscord:
             "rate_limit_per_user": 0,
         }
 
-    def guild(self) -> dict[str, Any]:
+    def guild(self, guild_id: int | None = None) -> dict[str, Any]:
+        guild_id = guild_id or self.guild_id
         everyone = {
-            "id": str(self.guild_id),
+            "id": str(guild_id),
             "name": "@everyone",
             "permissions": str(discord.Permissions.all().value),
             "position": 0,
@@ -157,12 +186,12 @@ class FakeDiscord:
             "flags": 0,
         }
         return {
-            "id": str(self.guild_id),
+            "id": str(guild_id),
             "name": "Rail Club",
             "icon": None,
             "owner_id": self.alice["id"],
             "roles": [everyone],
-            "channels": [self.channel()],
+            "channels": [self.channel(self.guild_channels[guild_id])],
             "members": [self.member(self.bot_user)],
             "member_count": 3,
             "features": [],
@@ -187,12 +216,17 @@ class FakeDiscord:
         }
 
     def message(
-        self, body: dict[str, Any], *, attachments: list[dict[str, Any]] | None = None
+        self,
+        body: dict[str, Any],
+        *,
+        attachments: list[dict[str, Any]] | None = None,
+        channel_id: int | None = None,
     ) -> dict[str, Any]:
+        channel_id = channel_id or self.channel_id
         msg = {
             "id": str(self.new_id()),
-            "channel_id": str(self.channel_id),
-            "guild_id": str(self.guild_id),
+            "channel_id": str(channel_id),
+            "guild_id": str(self.channel_guilds.get(channel_id, self.guild_id)),
             "author": self.bot_user,
             "content": body.get("content") or "",
             "timestamp": TIMESTAMP,
@@ -245,7 +279,9 @@ class FakeDiscord:
         elif request.can_read_body:
             raw = await request.read()
             body = json.loads(raw) if raw else None
-        recorded = Recorded(request.method, path, dict(request.query), body, files)
+        recorded = Recorded(
+            request.method, path, dict(request.query), body, files, request.headers.get("Content-Type", "")
+        )
         self.requests.append(recorded)
         try:
             status, payload = self._handle(recorded)
@@ -300,7 +336,7 @@ class FakeDiscord:
             payload: dict[str, Any] = {"url": str(self.gateway_url)}
             if r.path == "/gateway/bot":
                 payload |= {
-                    "shards": 1,
+                    "shards": self.shards,
                     "session_start_limit": {
                         "total": 1000,
                         "remaining": 999,
@@ -336,7 +372,11 @@ class FakeDiscord:
             return 200, self.messages[message_id]
         if parts[0] == "channels" and parts[2:3] == ["messages"]:
             if method == "POST" and len(parts) == 3:
-                return 200, self.message(r.json or {}, attachments=self._attachments(r))
+                if int(parts[1]) not in self.channel_guilds:
+                    return 404, {"message": "Unknown Channel", "code": 10003}
+                return 200, self.message(
+                    r.json or {}, attachments=self._attachments(r), channel_id=int(parts[1])
+                )
             if method == "PATCH" and len(parts) == 4:
                 return 200, self._edit(int(parts[3]), r.json or {}, self._attachments(r))
         return 404, {"message": f"fake Discord has no route {method} {r.path}", "code": 0}
@@ -347,7 +387,7 @@ class FakeDiscord:
         data = r.json.get("data") or {}
         result: dict[str, Any] = {"interaction": {"id": state["id"], "type": state["type"]}}
         if kind == 4:  # CHANNEL_MESSAGE_WITH_SOURCE
-            msg = self.message(data, attachments=self._attachments(r))
+            msg = self.message(data, attachments=self._attachments(r), channel_id=state["channel_id"])
             state["message_id"] = int(msg["id"])
             result["interaction"] |= {
                 "response_message_id": msg["id"],
@@ -356,7 +396,7 @@ class FakeDiscord:
             }
             result["resource"] = {"type": 4, "message": msg}
         elif kind == 5:  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: a "thinking" message
-            msg = self.message({"flags": (data.get("flags") or 0) | LOADING})
+            msg = self.message({"flags": (data.get("flags") or 0) | LOADING}, channel_id=state["channel_id"])
             state |= {"message_id": int(msg["id"]), "loading": True}
             result["interaction"] |= {
                 "response_message_id": msg["id"],
@@ -381,7 +421,7 @@ class FakeDiscord:
             body = dict(r.json or {})
             body.pop("flags", None)  # the thinking message's visibility wins
             return 200, self._edit(state["message_id"], body, self._attachments(r))
-        msg = self.message(r.json or {}, attachments=self._attachments(r))
+        msg = self.message(r.json or {}, attachments=self._attachments(r), channel_id=state["channel_id"])
         state.setdefault("followups", []).append(int(msg["id"]))
         if r.query.get("wait") in ("0", "false"):
             return 204, None
@@ -390,9 +430,9 @@ class FakeDiscord:
     # ------------------------------------------------------------------ gateway
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        """One shard's session: HELLO, then the READY and GUILD_CREATEs of the shard it IDENTIFYs as."""
         ws = web.WebSocketResponse()
         await ws.prepare(request)
-        self._ws = ws
         await ws.send_json({"op": 10, "d": {"heartbeat_interval": 41250}})
         async for msg in ws:
             if msg.type is not WSMsgType.TEXT:
@@ -403,37 +443,54 @@ class FakeDiscord:
                 await ws.send_json({"op": 11})
             elif op == 2:
                 self.identify = packet["d"]
+                self.identifies.append(packet["d"])
+                shard, count = packet["d"].get("shard") or (0, 1)
+                self._ws[shard], self._shard_count = ws, count
                 if self.close_code is not None:
                     await ws.close(code=self.close_code)
                     break
+                guilds = [g for g in self.guild_channels if self.shard_of(g) == shard]
                 await self.dispatch(
                     "READY",
                     {
                         "v": 10,
                         "user": self.bot_user,
-                        "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-                        "session_id": "fake-session",
+                        "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
+                        "session_id": f"fake-session-{shard}",
                         "resume_gateway_url": str(self.gateway_url),
-                        "shard": [0, 1],
+                        "shard": [shard, count],
                         "application": {"id": str(self.application_id), "flags": 0},
                     },
+                    shard=shard,
                 )
-                await self.dispatch("GUILD_CREATE", self.guild())
+                for g in guilds:
+                    await self.dispatch("GUILD_CREATE", self.guild(g), shard=shard)
         return ws
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        assert self._ws is not None, "the bot has not connected to the gateway"
-        self._seq += 1
-        await self._ws.send_json({"op": 0, "t": event, "s": self._seq, "d": data})
+    async def dispatch(self, event: str, data: dict[str, Any], *, shard: int | None = None) -> None:
+        """Send an event down one shard's connection: ``shard``, else the shard of the event's guild."""
+        if shard is None:
+            shard = self.shard_of(int(data["guild_id"])) if data.get("guild_id") else 0
+        ws = self._ws.get(shard)
+        assert ws is not None, f"the bot has not connected shard {shard} to the gateway"
+        self._seq[shard] = self._seq.get(shard, 0) + 1
+        await ws.send_json({"op": 0, "t": event, "s": self._seq[shard], "d": data})
 
     # ------------------------------------------------------------------ acting as users
 
     def _interaction(
-        self, kind: int, data: dict[str, Any], user: dict[str, Any], locale: str
+        self, kind: int, data: dict[str, Any], user: dict[str, Any], locale: str, guild_id: int | None
     ) -> dict[str, Any]:
+        guild_id = guild_id or self.guild_id
+        channel_id = self.guild_channels[guild_id]
         interaction_id = str(self.new_id())
         token = f"itoken-{interaction_id}"
-        self.interactions[token] = {"id": interaction_id, "type": kind, "message_id": None}
+        self.interactions[token] = {
+            "id": interaction_id,
+            "type": kind,
+            "message_id": None,
+            "channel_id": channel_id,
+        }
         return {
             "id": interaction_id,
             "application_id": str(self.application_id),
@@ -441,23 +498,31 @@ class FakeDiscord:
             "token": token,
             "version": 1,
             "data": data,
-            "guild_id": str(self.guild_id),
-            "channel_id": str(self.channel_id),
-            "channel": self.channel(),
+            "guild_id": str(guild_id),
+            "channel_id": str(channel_id),
+            "channel": self.channel(channel_id),
             "member": self.member(user),
             "locale": locale,
             "guild_locale": "en-US",
             "app_permissions": str(discord.Permissions.all().value),
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0,
             "attachment_size_limit": 26214400,
         }
 
     async def slash(
-        self, group: str, sub: str, *, user: dict[str, Any], locale: str = "en-US", **options: Any
+        self,
+        group: str,
+        sub: str,
+        *,
+        user: dict[str, Any],
+        locale: str = "en-US",
+        guild_id: int | None = None,
+        **options: Any,
     ) -> str:
-        """Invoke `/group sub option=value...`; returns the interaction token."""
+        """Invoke `/group sub option=value...` in a guild's channel (the first guild's by default), sent down
+        the shard serving that guild; returns the interaction token."""
         command = next(c for c in self.commands.get(None, []) if c["name"] == group)
         leaf = next(o for o in command["options"] if o["name"] == sub)
         types = {o["name"]: o["type"] for o in leaf.get("options", [])}
@@ -473,7 +538,7 @@ class FakeDiscord:
                 }
             ],
         }
-        payload = self._interaction(2, data, user, locale)
+        payload = self._interaction(2, data, user, locale, guild_id)
         await self.dispatch("INTERACTION_CREATE", payload)
         return payload["token"]
 
@@ -482,7 +547,8 @@ class FakeDiscord:
     ) -> str:
         """Press the button `custom_id` on a stored message; returns the interaction token."""
         message = self.messages[message_id]
-        payload = self._interaction(3, {"custom_id": custom_id, "component_type": 2}, user, locale)
+        guild_id = int(message["guild_id"])
+        payload = self._interaction(3, {"custom_id": custom_id, "component_type": 2}, user, locale, guild_id)
         payload["message"] = message
         self.interactions[payload["token"]]["source_id"] = message_id
         await self.dispatch("INTERACTION_CREATE", payload)

@@ -190,6 +190,6 @@ async def test_a_cog_that_does_not_load_stops_the_start(monkeypatch) -> None:  #
     service = FakeGameService()
     started = create_bot(Settings(sync_commands=False), service=service)
     with pytest.raises(commands.ExtensionNotFound):
-        await started.setup_hook()
-    await started.close()
+        async with started:  # as start_bot runs it: closed on the way out
+            await started.setup_hook()
     assert service.closed == 1

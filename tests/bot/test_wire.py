@@ -9,9 +9,9 @@ import logging
 import discord
 import pytest
 from bot_fakes import PNG, FakeGameService
-from fake_discord import EPHEMERAL, LOADING, FakeDiscord
+from fake_discord import EPHEMERAL, JSON, LOADING, FakeDiscord
 
-from bot import create_bot
+from bot import Settings, create_bot
 from bot.discord.startup import explain_startup_error, start_bot
 from bot.play.reply import EmbedSpec, FileSpec, Reply
 
@@ -168,3 +168,90 @@ async def test_test_guild_gets_a_copy_of_the_commands(fake_discord, bot_settings
     finally:
         await bot.close()
         await asyncio.wait_for(task, 5)
+
+
+# --------------------------------------------------------------------- shards
+
+
+async def _start_sharded(fake: FakeDiscord, settings: Settings, shards: int):  # type: ignore[no-untyped-def]
+    """The production bot started on the fake, once `shards` shards have dispatched their shard_ready."""
+    bot = create_bot(settings, service=FakeGameService(), guild_ready_timeout=0.05)
+    bot.identify_interval = 0.0  # Discord's 5 s between two IDENTIFYs: the fake has no such limit
+    ready: list[int] = []
+
+    async def on_shard_ready(shard_id: int) -> None:
+        ready.append(shard_id)
+
+    bot.add_listener(on_shard_ready)
+    task = asyncio.create_task(bot.start(TOKEN))
+    try:
+        await fake.wait_ready(bot)
+        async with asyncio.timeout(10):
+            while len(ready) < shards:
+                await asyncio.sleep(0.01)
+    except BaseException:
+        await _stop(bot, task)
+        raise
+    return bot, task, ready
+
+
+async def _stop(bot, task) -> None:  # type: ignore[no-untyped-def]
+    await bot.close()
+    with contextlib.suppress(asyncio.CancelledError):
+        await asyncio.wait_for(task, 5)
+
+
+async def _answered_on(fake: FakeDiscord, guild_id: int) -> dict[str, object]:
+    """Run /ttr maps in a guild (sent down the shard that serves it) and return the bot's JSON callback."""
+    token = await fake.slash("ttr", "maps", user=fake.alice, guild_id=guild_id)
+    request = await fake.wait_for(fake.callback_for(token))
+    assert request.content_type == JSON  # exactly, as Discord reads it
+    return request.json  # type: ignore[no-any-return]
+
+
+async def test_the_default_bot_runs_every_shard_discord_recommends(bot_settings, caplog):  # type: ignore[no-untyped-def]
+    """No SHARD_COUNT: discord.py asks GET /gateway/bot (the fake answers 2) and runs both shards here."""
+    caplog.set_level(logging.INFO, logger="bot.discord.app")
+    assert bot_settings.shard_count is None and bot_settings.shard_ids is None
+    async with FakeDiscord(token=TOKEN, shards=2) as fake:
+        bot, task, ready = await _start_sharded(fake, bot_settings, 2)
+        try:
+            assert any(r.path == "/gateway/bot" for r in fake.requests)
+            assert sorted(i["shard"] for i in fake.identifies) == [[0, 2], [1, 2]]
+            assert all(i["token"] == TOKEN for i in fake.identifies)
+            assert sorted(ready) == [0, 1] and bot.shard_count == 2 and sorted(bot.shards) == [0, 1]
+            guilds = list(fake.guild_channels)
+            for shard, guild_id in enumerate(guilds):
+                assert (guild_id >> 22) % 2 == shard
+                guild = bot.get_guild(guild_id)
+                assert guild is not None and guild.shard_id == shard
+            for guild_id in reversed(guilds):  # an interaction arriving on each shard is answered
+                reply = await _answered_on(fake, guild_id)
+                assert reply["type"] == 4 and reply["data"]["embeds"][0]["title"] == "Boards"  # type: ignore[index]
+            assert "connecting to Discord: shards 0-1 of 2 (count recommended by Discord)" in caplog.text
+            assert "shards 0-1 of 2 (count recommended by Discord)" in caplog.text.split("ready as", 1)[1]
+        finally:
+            await _stop(bot, task)
+
+
+async def test_shard_ids_run_exactly_those_shards(tmp_path, caplog):  # type: ignore[no-untyped-def]
+    """SHARD_COUNT=4 SHARD_IDS=2-3: two sessions, identified as shards 2 and 3 of 4, and only their guilds."""
+    caplog.set_level(logging.INFO, logger="bot.discord.app")
+    settings = Settings.from_env(
+        {"SHARD_COUNT": "4", "SHARD_IDS": "2-3", "DATABASE_URL": f"sqlite:///{tmp_path / 'ttr.db'}"},
+        dotenv_path=None,
+    )
+    async with FakeDiscord(token=TOKEN, shards=4) as fake:  # Discord would recommend 4: one guild per shard
+        bot, task, ready = await _start_sharded(fake, settings, 2)
+        try:
+            assert sorted(i["shard"] for i in fake.identifies) == [[2, 4], [3, 4]]
+            assert sorted(ready) == [2, 3] and sorted(bot.shards) == [2, 3]
+            # the count is ours: Discord's recommendation is not asked
+            assert not any(r.path == "/gateway/bot" for r in fake.requests)
+            guilds = list(fake.guild_channels)
+            assert [bot.get_guild(g) is not None for g in guilds] == [False, False, True, True]
+            for guild_id in guilds[2:]:
+                assert (await _answered_on(fake, guild_id))["type"] == 4
+            assert "connecting to Discord: shards 2-3 of 4" in caplog.text
+        finally:
+            await _stop(bot, task)

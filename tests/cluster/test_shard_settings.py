@@ -9,10 +9,11 @@ import socket
 from datetime import UTC, datetime
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.config import Settings, SettingsError, format_shards, parse_shard_ids
-from bot.discord.app import ShardedTTRBot, TTRBot, create_bot
+from bot.discord.app import ShardedTTRBot, create_bot
 from bot.discord.startup import StartupError, check_shards, open_database
 from bot.storage import ProcessBeat, open_repository
 
@@ -41,7 +42,7 @@ def test_shard_settings_from_the_environment() -> None:
     settings = Settings.from_env({"SHARD_COUNT": "8", "SHARD_IDS": "0-3"}, dotenv_path=None)
     assert (settings.shard_count, settings.shard_ids) == (8, (0, 1, 2, 3))
     assert settings.shards_text() == "0-3 of 8" and not settings.runs_every_shard
-    assert Settings.from_env({}, dotenv_path=None).shards_text() == "all"
+    assert Settings.from_env({}, dotenv_path=None).shards_text() == "all (Discord's recommended count)"
     assert Settings.from_env({"SHARD_COUNT": "2", "SHARD_IDS": "0,1"}, dotenv_path=None).runs_every_shard
     with pytest.raises(SettingsError, match="SHARD_IDS needs SHARD_COUNT"):
         Settings.from_env({"SHARD_IDS": "0-3"}, dotenv_path=None)
@@ -51,10 +52,19 @@ def test_shard_settings_from_the_environment() -> None:
         Settings.from_env({"SHARD_COUNT": "0"}, dotenv_path=None)
 
 
-def test_the_bot_is_sharded_only_when_told() -> None:
-    assert type(create_bot(Settings())) is TTRBot
+def test_the_bot_runs_every_shard_discord_recommends_unless_told() -> None:
+    default = create_bot(Settings())
+    assert type(default) is ShardedTTRBot and isinstance(default, discord.AutoShardedClient)
+    # None: discord.py asks Discord's GET /gateway/bot for the count when it connects, and runs them all
+    assert (default.shard_count, default.shard_ids) == (None, None)
+    assert default.shards_text() == "all (Discord's recommended count)" and default.config.runs_every_shard
     bot = create_bot(Settings(shard_count=4, shard_ids=(1, 3)))
-    assert isinstance(bot, ShardedTTRBot) and (bot.shard_count, bot.shard_ids) == (4, [1, 3])
+    assert type(bot) is ShardedTTRBot and (bot.shard_count, bot.shard_ids) == (4, [1, 3])
+    assert bot.shards_text() == "1,3 of 4"
+    every = create_bot(Settings(shard_count=3))
+    assert (every.shard_count, every.shard_ids, every.shards_text()) == (3, None, "0-2 of 3")
+    with pytest.raises(SettingsError, match="SHARD_IDS needs SHARD_COUNT"):  # settings built in code too
+        create_bot(Settings(shard_ids=(0, 1)))
 
 
 def test_shards_left_to_other_processes_need_postgresql(tmp_path: Path) -> None:
