@@ -1,10 +1,18 @@
-"""SimCord's ``simcord_env`` fixture, giving the bot the shard count Discord gives it at login.
+"""SimCord's ``simcord_env`` fixture, with the shard count Discord gives the bot at login and the bot's
+shutdown that SimCord leaves out.
 
-The production bot (`create_bot` without SHARD_COUNT) is an AutoShardedBot whose ``shard_count`` is None until
-it connects, when discord.py asks Discord (``GET /gateway/bot``) how many shards to run. SimCord does not answer
-that question: it needs the count up front, so the environment is told one shard (the count Discord recommends
-below 2,500 servers) unless a test's ``@pytest.mark.simcord(shard_count=...)`` says otherwise. The bot itself is
-built exactly as production builds it. Otherwise the same as simcord's own fixture (``simcord.pytest_plugin``).
+- The production bot (`create_bot` without SHARD_COUNT) is an AutoShardedBot whose ``shard_count`` is None until
+  it connects, when discord.py asks Discord (``GET /gateway/bot``) how many shards to run. SimCord does not
+  answer that question: it needs the count up front, so the environment is told one shard (the count Discord
+  recommends below 2,500 servers) unless a test's ``@pytest.mark.simcord(shard_count=...)`` says otherwise.
+  The bot itself is built exactly as production builds it.
+- SimCord's shutdown cancels the bot's tasks but never calls ``bot.close()``: the game service behind it
+  (SQLite connections, render processes) would stay open, and a SQLite connection finalised by the garbage
+  collector after its event loop closed makes aiosqlite's worker thread fail with "Event loop is closed". Each
+  bot is closed as its process would close it: at the end of the test, and a bot replaced by
+  ``restart_bot`` (a "new process") when it is replaced.
+
+Otherwise the same as simcord's own fixture (``simcord.pytest_plugin``).
 """
 
 from __future__ import annotations
@@ -17,6 +25,22 @@ import pytest_asyncio
 import simcord
 
 
+class ClosingEnv(simcord.Env):
+    """A SimCord environment that closes each bot it detaches (``bot.close()``: the service, its storage)."""
+
+    async def restart_bot(self, bot: discord.Client | None = None) -> None:
+        old = self.bot
+        await super().restart_bot(bot)
+        if bot is not None and bot is not old:
+            await old.close()
+
+    async def shutdown(self) -> None:
+        try:
+            await super().shutdown()
+        finally:
+            await self.bot.close()
+
+
 @pytest_asyncio.fixture
 async def simcord_env(
     simcord_bot: discord.Client, request: pytest.FixtureRequest
@@ -25,7 +49,7 @@ async def simcord_env(
     options = dict(marker.kwargs) if marker else {}
     if isinstance(simcord_bot, discord.AutoShardedClient) and simcord_bot.shard_count is None:
         options.setdefault("shard_count", 1)
-    env = simcord.Env(simcord_bot, **options)
+    env = ClosingEnv(simcord_bot, **options)
     await env.start()
     try:
         yield env

@@ -101,8 +101,8 @@ class ManagerGameService:
 
     async def close(self) -> None:
         manager, self.manager = self.manager, None
-        self.thread.close()
-        try:
+        try:  # the GIF tasks first: they read the storage and draw in the render pool
+            await self.thread.close()  # never raises (waits for the cancelled tasks, errors and all)
             if manager is not None:
                 await manager.close()
         finally:

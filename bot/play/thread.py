@@ -117,9 +117,13 @@ class ThreadKeeper:
         """The GIF task of a finished game (benchmarks wait for it)."""
         return self._gifs.get(game_id)
 
-    def close(self) -> None:
-        for task in self._gifs.values():
-            task.cancel()  # a GIF still drawing is not posted after shutdown
+    async def close(self) -> None:
+        """Cancel the GIFs still drawing (not posted after shutdown) and wait until they have stopped, so none
+        still reads the game's record while the storage closes."""
+        tasks = [t for t in self._gifs.values() if not t.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def gif_of(

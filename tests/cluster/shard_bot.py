@@ -48,6 +48,7 @@ async def main(url: str, shard: int) -> None:
         print(json.dumps({"game": gid, "guild": guild.id, "final": is_final(final)}), flush=True)
     finally:
         await env.shutdown()
+        await bot.close()  # SimCord's shutdown does not close the bot: its service and database go here
 
 
 if __name__ == "__main__":
