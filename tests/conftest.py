@@ -23,22 +23,7 @@ import discord
 import pytest
 import pytest_asyncio
 import simcord
-
-
-class ClosingEnv(simcord.Env):
-    """A SimCord environment that closes each bot it detaches (``bot.close()``: the service, its storage)."""
-
-    async def restart_bot(self, bot: discord.Client | None = None) -> None:
-        old = self.bot
-        await super().restart_bot(bot)
-        if bot is not None and bot is not old:
-            await old.close()
-
-    async def shutdown(self) -> None:
-        try:
-            await super().shutdown()
-        finally:
-            await self.bot.close()
+from simcord_closing import ClosingEnv
 
 
 @pytest_asyncio.fixture
