@@ -86,16 +86,16 @@ class TTRBot(commands.Bot):
         if self.config.sync_commands:
             await self.sync_commands()
 
-    async def _join_cluster(self) -> None:
-        """Write this process's heartbeat row (its shards), when the service runs on the game manager."""
+    async def _join_cluster(self, ids: tuple[int, ...] | None = None, count: int | None = None) -> None:
+        """Write this process's heartbeat row (its shards: the settings', or `ids` of `count` once Discord
+        told the count), when the service runs on the game manager."""
         manager = getattr(self.service, "manager", None)
         join = getattr(manager, "join_cluster", None)
         if join is None:
             return
-        ids = self.config.shard_ids
-        await join(
-            shard_ids="all" if ids is None else format_shards(ids), shard_count=self.config.shard_count
-        )
+        if ids is None:
+            ids, count = self.config.shard_ids, self.config.shard_count
+        await join(shard_ids="all" if ids is None else format_shards(ids), shard_count=count)
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         guild_id = self.config.test_guild_id
@@ -186,6 +186,12 @@ class ShardedTTRBot(TTRBot, commands.AutoShardedBot):
         known by then, Discord's when SHARD_COUNT is not set)."""
         if initial:
             log.info("connecting to Discord: shards %s", self.shards_text())
+            count = self.shard_count
+            if count is not None and self.config.shard_count is None:  # Discord chose it: the row says so
+                try:
+                    await self._join_cluster(tuple(range(count)), count)
+                except Exception:  # noqa: BLE001 - the heartbeat must not stop the connection
+                    log.warning("heartbeat row not rewritten with the shard count", exc_info=True)
         else:
             await asyncio.sleep(self.identify_interval)
 

@@ -75,11 +75,15 @@ class Heartbeat:
         if periodic:
             self._task = asyncio.create_task(self._loop(), name="ttr-heartbeat")
 
+    async def beat(self) -> None:
+        """Write the row now (the shards changed: Discord told the count after the start)."""
+        await self._repo.beat(self.member.beat_row(self._clock.now()))
+
     async def _loop(self) -> None:
         while True:
             await asyncio.sleep(self._every)
             try:
-                await self._repo.beat(self.member.beat_row(self._clock.now()))
+                await self.beat()
             except StorageError as exc:
                 log.warning("heartbeat not written (%s); retrying", exc)
 

@@ -115,12 +115,15 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
 
     async def join_cluster(self, *, shard_ids: str, shard_count: int | None, every: float = 10.0) -> None:
         """Write this process's heartbeat row (its shards) now and, on a database other processes may share,
-        every ``every`` seconds until closed."""
+        every ``every`` seconds until closed. Called again when the shards are known (Discord chose the
+        count), it rewrites the row at once."""
         member = self._timers.member
         member.shard_ids, member.shard_count = shard_ids, shard_count
         if self._heartbeat is None:
             self._heartbeat = Heartbeat(self._store.repo, member, self.clock, every=every)
             await self._heartbeat.start(periodic=self._store.check_versions)
+        else:
+            await self._heartbeat.beat()
 
     async def close(self) -> None:
         """Stop the dispatcher and the heartbeat (and close the repository when the manager owns it)."""

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import timedelta
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from manager_helpers import HUMANS, play_random, started_game, state_of
 
-from bot.manager import GameManager, GameSettings, Refused, SettingError
+from bot.manager import GameManager, GameSettings, ManualClock, Refused, SettingError
 from bot.storage import GameRepository, GameStatus
 from engine import scoring
 from engine.record import replay
@@ -294,3 +295,16 @@ def test_settings_round_trip_through_storage_json(
 def test_settings_refuse_hours_out_of_range(bad: float) -> None:
     with pytest.raises(SettingError):
         GameSettings(remind_after_hours=bad)
+
+
+async def test_the_heartbeat_row_is_rewritten_when_discord_tells_the_shard_count(
+    manager: GameManager, repo: GameRepository, clock: ManualClock
+) -> None:
+    """Started without SHARD_COUNT the row says "all"; once Discord told the count (the bot joins again with
+    the real shards) `ttr cluster-status` reads them at once, not at the next beat (SQLite writes no beats)."""
+    await manager.join_cluster(shard_ids="all", shard_count=None)
+    [row] = await repo.processes_seen(clock.now() - timedelta(minutes=1))
+    assert (row.shard_ids, row.shard_count) == ("all", None)
+    await manager.join_cluster(shard_ids="0-1", shard_count=2)
+    [row] = await repo.processes_seen(clock.now() - timedelta(minutes=1))
+    assert (row.shard_ids, row.shard_count) == ("0-1", 2)
