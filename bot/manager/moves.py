@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Sequence
 
 from bot.manager.ai import AIChooser, choose_ai_action, minimal_action
 from bot.manager.clock import Clock
@@ -24,7 +25,7 @@ from bot.manager.events import (
 )
 from bot.manager.refusals import Refused
 from bot.manager.store import GameStore, LiveGame
-from bot.storage import GameStatus, SeatResult
+from bot.storage import GameStatus, NewTimer, SeatResult
 from engine.actions import Action
 from engine.errors import IllegalAction
 from engine.rules import apply, to_act
@@ -61,9 +62,17 @@ class Moves:
         self._ai: AIChooser = ai or self._default_ai
         self._ai_budget_ms = ai_budget_ms
 
-    async def commit(self, game: LiveGame, seat: int, action: Action, out: Collector, by: str) -> None:
-        """Apply on a copy, persist, then adopt the copy and describe it. Raises Refused / VersionConflict with
-        the cache untouched (or evicted)."""
+    async def commit(
+        self,
+        game: LiveGame,
+        seat: int,
+        action: Action,
+        out: Collector,
+        by: str,
+        also: Sequence[NewTimer] = (),
+    ) -> None:
+        """Apply on a copy, persist (with the rows `also`, in the same transaction), then adopt the copy and
+        describe it. Raises Refused / VersionConflict with the cache untouched (or evicted)."""
         state = game.state
         assert state is not None
         work = state.copy()
@@ -80,7 +89,7 @@ class Moves:
             sheets = final_sheets(work)
             results = results_of(sheets, game.user_ids())
             status = GameStatus.FINISHED
-        rec = await self._store.append(game, seat, action_json, work, status, results, by != "player")
+        rec = await self._store.append(game, seat, action_json, work, status, results, by != "player", also)
         game.state, game.version, game.action_count = work, rec.version, rec.seq
         game.last_move_at = self._clock.now()
         self._store.remember(game)
@@ -117,8 +126,12 @@ class Moves:
                 log.error("game %s: AI seats made %d moves in a row; stopping", game.id, steps)
                 return
 
-    async def play_absent(self, game: LiveGame, seat: int, policy: str, out: Collector) -> None:
-        """The absent-player policy (``ai`` or ``skip``) plays `seat`'s current turn (all its steps)."""
+    async def play_absent(
+        self, game: LiveGame, seat: int, policy: str, out: Collector, announce: NewTimer | None = None
+    ) -> None:
+        """The absent-player policy (``ai`` or ``skip``) plays `seat`'s current turn (all its steps); the row
+        `announce` (its announcement, bot.manager.tell) is written with the first move (none made: no row)."""
+        also: tuple[NewTimer, ...] = () if announce is None else (announce,)
         state = game.state
         assert state is not None
         key = (state.phase, state.turn)
@@ -138,4 +151,5 @@ class Moves:
                 action = await self._choose(game, seat, level)
             else:
                 action = minimal_action(state, seat)
-            await self.commit(game, seat, action, out, f"absent_{policy}")
+            await self.commit(game, seat, action, out, f"absent_{policy}", also)
+            also = ()

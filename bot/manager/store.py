@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 from bot.manager.clock import Clock
 from bot.manager.game_settings import GameSettings, SettingError
 from bot.manager.refusals import Refused
-from bot.manager.tell import HELD_KINDS, TELL_TIMER, held, notice_rows, owed_position, tell_rows
+from bot.manager.tell import HELD_KINDS, NOTED_KINDS, held, notice_rows, over_rows, owed_position, tell_rows
 from bot.storage import (
     OPEN_STATUSES,
     ActionRecord,
@@ -202,7 +202,8 @@ class LiveGame:
         """The change of this game's timer rows its situation needs (empty when the rows are right): a ``turn``
         row while people must act (armed for the current wait, or kept from an earlier wait that fires no later
         than this one needs: it re-arms itself from the last move), a ``resume`` row while AI seats must act,
-        none when the game is over; a ``tell`` row while a turn message is owed (:meth:`turn_message_owed`;
+        none when the game is over (but :func:`~bot.manager.tell.over_rows`; a running game's ``remind`` and
+        ``absent`` rows are left to their post); a ``tell`` row while a turn message is owed (:meth:`turn_message_owed`;
         `automatic`: the change is a move nobody clicked), the final one too (a finished game keeps its
         ``tell`` row, and only it, until the final scores are posted); a ``lobby`` row while a lobby waits
         (:meth:`lobby_work`); a ``notice`` row while an expired lobby's notice is owed (bot.manager.tell). A pure
@@ -212,15 +213,11 @@ class LiveGame:
         if self.status == GameStatus.ABANDONED:
             return notice_rows(self.raw_settings, self.timers, now)
         humans, ai = self.waiting()
-        clear: list[str] = []
-        add: list[NewTimer] = []
         if self.status != GameStatus.ACTIVE or (not humans and not ai):
             owed = self.turn_message_owed(automatic) if self.status == GameStatus.FINISHED else None
-            if owed is None:
-                return TimerChange(clear_all=True) if self.timers else TimerChange()
-            clear.extend(sorted({t.kind for t in self.timers if t.kind != TELL_TIMER}))
-            tell_rows(self.timers, owed, now + RESUME_GRACE, clear, add)
-            return TimerChange(clear=tuple(clear), add=tuple(add))
+            return over_rows(self.timers, owed, now + RESUME_GRACE)
+        clear: list[str] = []
+        add: list[NewTimer] = []
         turn_rows = sorted(
             (t for t in self.timers if t.kind == TURN_TIMER),
             key=lambda t: (-int(t.payload.get("stage", 0)), t.due_at, t.id),
@@ -430,7 +427,7 @@ class GameStore:
             self.on_timers_written()
         if any(n.held_by is not None and n.kind in HELD_KINDS for n in change.add):
             self.on_held(game_id)
-        elif change.clear_all or any(kind in HELD_KINDS for kind in change.clear):
+        elif change.clear_all or any(kind in NOTED_KINDS for kind in change.clear):
             self.on_released(game_id)
 
     async def change_timers(
@@ -494,9 +491,11 @@ class GameStore:
         status: GameStatus | None,
         results: Sequence[SeatResult] | None,
         automatic: bool = False,
+        also: Sequence[NewTimer] = (),
     ) -> ActionRecord:
         """Store one action with the new snapshot (the results when it ends the game, and the timer rows the new
-        situation needs), in one transaction. On success the cached rows follow; the caller adopts ``work``."""
+        situation needs, and `also`: the announcement of an absent-player move), in one transaction. On success
+        the cached rows follow; the caller adopts ``work``."""
         snapshot = work.to_dict()
         now = self.clock.now()
         future = dataclasses.replace(game, state=work, status=status or game.status, last_move_at=now)
@@ -508,7 +507,10 @@ class GameStore:
             or work.finished
             or (before.phase, before.turn, before.current) != (work.phase, work.turn, work.current)
         )
-        change = held(future.due_work(now, automatic and passes), self.holder, now)
+        change = future.due_work(now, automatic and passes)
+        if also:  # (first: served first after a crash, before the turn message it comes with)
+            change = dataclasses.replace(change, add=(*also, *change.add))
+        change = held(change, self.holder, now)
         record = await self._append(game, seat, action_json, snapshot, status, results, change)
         game.adopt_timers(change, None, now)
         self._written(game.id, change)

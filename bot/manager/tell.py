@@ -6,6 +6,13 @@ process for a lease, and cleared by a note the bot writes once Discord acknowled
   (bot.play.thread).
 * The notice of a lobby that expired (bot.manager.lobbies): a ``notice`` row, written with the abandonment
   (which notes ``lobby_expired``: the delay), cleared by the ``expiry_told`` note (bot.play.lobby).
+* A reminder (1 or 2) to a player who must act: a ``remind`` row per seat, written with the re-arm of the
+  game's ``turn`` row that passes that stage, carrying what to send (:func:`reminder`); deleted by the
+  manager once the notifier returned (no note). Dropped unsent when the wait it was written for is over.
+* The absent-player announcement: an ``absent`` row per seat (:func:`absent`), written with the first move
+  the ``ai`` or ``skip`` policy makes for that seat (announced exactly when that move is made), or, under the
+  ``wait`` policy, with the re-arm that parks the ``turn`` row (dropped unsent when the wait is over); deleted
+  once the notifier returned.
 
 See bot.manager.timers for who serves the rows (the dispatcher, under lease, after a crash)."""
 
@@ -26,8 +33,26 @@ TOLD_THROUGH = (
 NOTICE_TIMER = "notice"  # the notice of an expired lobby, owed until posted (kept with the abandoned game)
 LOBBY_EXPIRED = "lobby_expired"  # the note of an expired lobby: the delay, in hours as players read it
 EXPIRY_TOLD = "expiry_told"  # the note written once the expiry notice is posted (bot.play.lobby)
+REMIND_TIMER = "remind"  # a reminder owed to one seat: {"key", "seat", "user", "n"}
+ABSENT_TIMER = "absent"  # an absent-player announcement owed: {"key", "seat", "user", "policy"}
+#: the rows cleared by the note the bot writes once their message is posted
+NOTED_KINDS = (TELL_TIMER, NOTICE_TIMER)
+#: the announcements deleted by the manager once the notifier returned (one row per seat)
+ANNOUNCE_KINDS = (REMIND_TIMER, ABSENT_TIMER)
 #: the rows a process claims for a lease as it writes them (it is about to post their message)
-HELD_KINDS = (TELL_TIMER, NOTICE_TIMER)
+HELD_KINDS = (*NOTED_KINDS, *ANNOUNCE_KINDS)
+
+
+def reminder(now: datetime, key: str, seat: int, user_id: int, n: int) -> NewTimer:
+    """The ``remind`` row of reminder `n` to `seat` (`user_id`), owed for the wait `key`, due `now` (the
+    process writing it holds it for a lease, :func:`held`)."""
+    return NewTimer(REMIND_TIMER, now, {"key": key, "seat": seat, "user": user_id, "n": n})
+
+
+def absent(now: datetime, key: str, seat: int, user_id: int | None, policy: str) -> NewTimer:
+    """The ``absent`` row announcing that `policy` is applied to `seat` (`user_id`) in the wait `key`, due
+    `now`."""
+    return NewTimer(ABSENT_TIMER, now, {"key": key, "seat": seat, "user": user_id, "policy": policy})
 
 
 def owed_position(
@@ -59,6 +84,18 @@ def tell_rows(
             add.append(NewTimer(TELL_TIMER, min((t.due_at for t in rows), default=due), {"through": owed}))
     elif rows:
         clear.append(TELL_TIMER)
+
+
+def over_rows(timers: Sequence[Timer], owed: int | None, due: datetime) -> TimerChange:
+    """The rows of a game over: one ``tell`` row while its final scores are owed (log position `owed`, due at
+    `due` or when the row it replaces was), and its ``absent`` rows (the announcement of the absent-player move
+    that ended it, maybe: deleted once posted); none else."""
+    if owed is None and not any(t.kind == ABSENT_TIMER for t in timers):
+        return TimerChange(clear_all=True) if timers else TimerChange()
+    clear = sorted({t.kind for t in timers if t.kind not in (TELL_TIMER, ABSENT_TIMER)})
+    add: list[NewTimer] = []
+    tell_rows(timers, owed, due, clear, add)
+    return TimerChange(clear=tuple(clear), add=tuple(add))
 
 
 def notice_rows(notes: Mapping[str, Any], timers: Sequence[Timer], now: datetime) -> TimerChange:

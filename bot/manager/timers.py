@@ -13,13 +13,19 @@ bot posts the message at once, and the ``told_through`` note it writes once Disc
 clears the row in the same transaction. If the process dies anywhere before that note, any process serves the
 row when the lease ends (posting once); a kill between the acknowledgement and the note posts twice (the one
 at-least-once window, one database write long). A ``notice`` row does the same for the notice of an expired
-lobby (bot.manager.lobbies). The process that wrote such a row renews its lease while the message is built and
-posted (:meth:`TurnTimers._keep`), and checks it just before posting (:meth:`TurnTimers.may_tell`). The rows a
-change makes due are written in the same transaction
-as the change (:meth:`~bot.manager.store.LiveGame.due_work`); a row is replaced by one write (old rows of its
-kind deleted, the new one inserted); every timer re-checks its game when it fires; and at start-up
-:meth:`TurnTimers.sweep` gives the rows any running game lacks. So a crash at any moment leaves every game with
-the timer that moves it on.
+lobby (bot.manager.lobbies). Reminders and absent-player announcements are such rows too (bot.manager.tell):
+a ``remind`` row per seat, written in the transaction of the ``turn`` row's re-arm that passes the stage, and
+an ``absent`` row per seat, written with the first move the ``ai`` or ``skip`` policy makes for it (or with
+the re-arm that parks the row, under ``wait``); each carries what to send (seat, user, n or policy), and is
+deleted once the notifier returned (:meth:`TurnTimers._announce`), so the window is between the post and that
+deletion. Found by the dispatcher after its writer died, a reminder (or ``wait`` announcement) whose wait is
+over (a move meanwhile) is dropped, not sent late (:func:`bot.manager.notifier.current`). The process that
+wrote such a row renews its lease while the message is built and posted (:meth:`TurnTimers._keep`), and
+checks it just before posting (:meth:`TurnTimers.may_tell`, :meth:`TurnTimers._post_owed`). The rows a change
+makes due are written in the same transaction as the change (:meth:`~bot.manager.store.LiveGame.due_work`); a
+row is replaced by one write (old rows of its kind deleted, the new one inserted); every timer re-checks its
+game when it fires; and at start-up :meth:`TurnTimers.sweep` gives the rows any running game lacks. So a crash
+at any moment leaves every game with the timer that moves it on.
 
 The dispatcher (:meth:`TurnTimers.start`) is one task that sleeps until the next stored timer is due, or until
 it is woken: when a timer is added, or when the clock moves (a clock with ``subscribe``, like
@@ -31,9 +37,8 @@ Across processes (PostgreSQL) each due row is served by one process: it claims t
 at most ``_MAX_RENEWALS`` thirds of a lease), and the timer write that completes a row is fenced by the claim
 (LeaseLost, nothing written, no notification, when another process took the row over); moves are guarded by
 the game's version. A process killed with ``kill -9`` loses its claims when their lease ends (30 s by default)
-and another process serves them then: no reminder, absent-player turn, AI move or turn message (but for the
-window above) is done twice,
-and none is lost.
+and another process serves them then: no reminder, absent-player announcement or turn, AI move or turn message
+(but for the windows above) is done twice, and none is lost.
 """
 
 from __future__ import annotations
@@ -45,12 +50,13 @@ import functools
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from bot.manager import lobbies
 from bot.manager.clock import Clock
 from bot.manager.cluster import Member
 from bot.manager.moves import Collector, Moves
+from bot.manager.notifier import Notifier, NullNotifier, announcement, current
 from bot.manager.read import Outcome, outcome_of
 from bot.manager.refusals import Refused
 from bot.manager.store import (
@@ -59,12 +65,21 @@ from bot.manager.store import (
     PARKED_STAGE,
     RESUME_GRACE,
     RESUME_TIMER,
-    TELL_TIMER,
     TURN_TIMER,
     GameStore,
     LiveGame,
 )
-from bot.manager.tell import HELD_KINDS, NOTICE_TIMER, TOLD_THROUGH
+from bot.manager.tell import (
+    ABSENT_TIMER,
+    ANNOUNCE_KINDS,
+    HELD_KINDS,
+    NOTICE_TIMER,
+    REMIND_TIMER,
+    TELL_TIMER,
+    TOLD_THROUGH,
+    absent,
+    reminder,
+)
 from bot.storage import (
     OPEN_STATUSES,
     LeaseLost,
@@ -96,36 +111,6 @@ def _ids_of(rows: list[Timer]) -> Callable[[], Awaitable[list[int]]]:
         return [t.id for t in rows]
 
     return ids
-
-
-class Notifier(Protocol):
-    """How the manager reaches the bot layer for things no command is waiting for. Errors are logged."""
-
-    async def on_turn(self, game_id: str, outcome: Outcome) -> None:
-        """Moves made without a command (absent-player policy, AI seats resumed after a restart)."""
-
-    async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
-        """Reminder number `n` (1 or 2) for the player who must act in `game_id`."""
-
-    async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
-        """The absent-player policy is being applied to `seat` ("ai", "skip" or "wait")."""
-
-    async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
-        """The lobby `game_id` saw no change for the expiry delay: it is abandoned (bot.manager.lobbies)."""
-
-
-class NullNotifier:
-    async def on_turn(self, game_id: str, outcome: Outcome) -> None:
-        return None
-
-    async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
-        return None
-
-    async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
-        return None
-
-    async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
-        return None
 
 
 class TurnTimers:
@@ -193,10 +178,19 @@ class TurnTimers:
         return (served.id, self.member.process_id)
 
     async def _set(
-        self, game: LiveGame, kind: str, due: datetime, payload: dict[str, Any], served: Timer
+        self,
+        game: LiveGame,
+        kind: str,
+        due: datetime,
+        payload: dict[str, Any],
+        served: Timer,
+        also: tuple[NewTimer, ...] = (),
+        clear: tuple[str, ...] = (),
     ) -> None:
-        """The game's one row of `kind` is now this one (in one write, while this process holds `served`)."""
-        change = TimerChange(clear=(kind,), add=(NewTimer(kind, due, payload),))
+        """The game's one row of `kind` is now this one (in one write, while this process holds `served`), with
+        the rows `also` (the announcements this step owes, bot.manager.tell) and none left of the kinds
+        `clear`."""
+        change = TimerChange(clear=(kind, *clear), add=(NewTimer(kind, due, payload), *also))
         await self._store.change_timers(game, change, fence=self._fence(game, served))
 
     async def _drop(self, game: LiveGame, timer: Timer) -> None:
@@ -325,6 +319,14 @@ class TurnTimers:
                     )
                 else:
                     await self.ensure(game, mine)
+            elif mine.kind in ANNOUNCE_KINDS:  # a reminder or absent-player announcement left by a crash
+                if current(game, mine):
+                    send = announcement(self.notifier, game.id, mine)
+                    notes.append(functools.partial(self._post_owed, game.id, mine, send))
+                else:  # stale: the wait it was written for is over (a move meanwhile): dropped, not sent late
+                    log.info("timer %s of game %s: %s no longer current", mine.id, game.id, mine.kind)
+                    await store.repo.delete_timer(mine.id, owner=self.member.process_id)
+                    game.timers = [t for t in game.timers if t.id != mine.id]
             elif game.status not in OPEN_STATUSES:  # over: no row but a final message owed
                 await self.ensure(game, mine)
             elif mine.kind == RESUME_TIMER:
@@ -376,17 +378,18 @@ class TurnTimers:
         if stage >= PARKED_STAGE:
             await self._set(game, TURN_TIMER, now + PARKED_FOR, {"key": key, "stage": PARKED_STAGE}, timer)
             return
-        if stage < 2:
+        if stage < 2:  # reminder stage + 1: its rows are written with the re-arm that passes the stage
             wait = settings.remind_again_hours if stage == 0 else settings.absent_after_hours
-            await self._set(
-                game, TURN_TIMER, now + timedelta(hours=wait), {"key": key, "stage": stage + 1}, timer
+            owed = tuple(
+                reminder(now, key, seat, user_id, stage + 1)
+                for seat in humans
+                if (user_id := game.seats[seat].user_id) is not None
             )
-            for seat in humans:
-                user_id = game.seats[seat].user_id
-                if user_id is not None:
-                    notes.append(
-                        functools.partial(self.notifier.on_reminder, game.id, seat, user_id, stage + 1)
-                    )
+            payload = {"key": key, "stage": stage + 1}
+            due = now + timedelta(hours=wait)
+            await self._set(game, TURN_TIMER, due, payload, timer, owed, clear=(REMIND_TIMER,))
+            if owed:
+                notes.append(functools.partial(self._announce, game.id, REMIND_TIMER, key, keep=False))
             return
         # a player who has started their turn is there: the takeover waits the turn's grace time (the
         # absent-player delay) after their last action, never plays the rest of a turn they are playing
@@ -394,20 +397,21 @@ class TurnTimers:
         if any(game.turn_started(seat) for seat in humans) and grace_end > now:
             await self._set(game, TURN_TIMER, grace_end, {"key": key, "stage": 2}, timer)
             return
+        # the announcements: written with the re-arm that parks the row ("wait"), or with each seat's first
+        # move ("ai", "skip": announced exactly when a move is made)
         policy = settings.absent_policy
-        for seat in humans:
-            notes.append(
-                functools.partial(self.notifier.on_absent, game.id, seat, game.seats[seat].user_id, policy)
-            )
+        announced = {seat: absent(now, key, seat, game.seats[seat].user_id, policy) for seat in humans}
+        notes.append(functools.partial(self._announce, game.id, ABSENT_TIMER, key, keep=policy != "wait"))
         if policy == "wait":
-            await self._set(game, TURN_TIMER, now + PARKED_FOR, {"key": key, "stage": PARKED_STAGE}, timer)
+            payload = {"key": key, "stage": PARKED_STAGE}
+            parked = tuple(announced.values())
+            await self._set(game, TURN_TIMER, now + PARKED_FOR, payload, timer, parked, clear=(REMIND_TIMER,))
             return
         try:
             for seat in humans:
-                await self._moves.play_absent(game, seat, policy, out)
-        except VersionConflict:  # someone else moved the game: no absent-player turn to announce
+                await self._moves.play_absent(game, seat, policy, out, announced[seat])
+        except VersionConflict:  # someone else moved the game: announced only for the moves made (their rows)
             self._store.evict(game.id)
-            notes.clear()
             return
         await self.after_change(game, out)
         # this row is spent: the next wait gets its own chain (written with the deletion)
@@ -434,6 +438,23 @@ class TurnTimers:
         finally:  # posted (the row goes) or failed (served again once its lease ends): no more renewal
             self._release(game_id)
         await self._store.repo.delete_timer(timer.id, owner=owner)
+
+    async def _announce(self, game_id: str, kind: str, key: str, *, keep: bool) -> None:
+        """Post the reminders or absent-player announcements (rows of `kind`, one per seat) this process just
+        wrote for the wait `key`, each once (:meth:`_post_owed`: while this process holds the row; deleted once
+        the notifier returned). `keep`: more rows of the game are held for a message to come (the turn message
+        after absent-player moves): their lease is renewed again afterwards."""
+        repo = self._store.repo
+        rows = await self._store.storage(lambda: repo.timers_for_game(game_id, kind))
+        for i, row in enumerate(r for r in rows if r.payload.get("key") == key):
+            if i:
+                self._keep(game_id)  # (the post before stopped the renewal)
+            try:
+                await self._post_owed(game_id, row, announcement(self.notifier, game_id, row))
+            except Exception:  # the row stays: served again when its lease ends
+                log.exception("notifier failed for game %s", game_id)
+        if keep:
+            self._keep(game_id)
 
     async def announce_expiry(self, game_id: str, outcome: Outcome) -> None:
         """The notifier hears that the lobby `game_id` expired, once: through its ``notice`` row, while this
