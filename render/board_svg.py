@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from xml.sax.saxutils import escape as _xml_escape
 
 from maps.board import COLORS, GRAY, LOCOMOTIVE, Board
@@ -28,6 +29,7 @@ from .layout import (
     PANEL_W,
     SPACE_H,
     Layout,
+    RouteGeom,
     layout_of,
     text_width,
 )
@@ -300,35 +302,93 @@ def _route_overlay(board: Board, lay: Layout, rid: int, view: BoardView, colorbl
 
 def _claims_compact(lay: Layout, view: BoardView, colorblind: bool) -> str:
     """All claimed routes as one piece path and one mark path per player (same picture, far fewer elements)."""
-    by_seat: dict[int, list] = {}
-    for g in lay.routes:
-        seat = view.routes.get(g.route)
-        if seat is not None:
-            by_seat.setdefault(seat, []).append(g)
-    out = []
-    for seat, geoms in sorted(by_seat.items()):
-        player = view.players[seat].color if 0 <= seat < len(view.players) else "black"
-        stroke = "#000000" if player != "black" else "#8a8d92"
-        d = "".join(_rect_d(s, s.length + 2.0, SPACE_H + 4.0) for g in geoms for s in g.spaces)
-        out.append(
-            f'<path class="piece" d="{d}" fill="{_player_fill(player)}" stroke="{stroke}" stroke-width="1.6" '
-            'stroke-linejoin="round"/>'
-        )
-        if colorblind:
-            kind = PLAYER_SHAPE.get(player, "circle")
-            m = "".join(_shape_d(kind, s.x, s.y, 3.8) for g in geoms for s in g.spaces)
-            out.append(f'<path class="mark" d="{m}" fill="{_mark_ink(player)}" fill-rule="evenodd"/>')
-    return "".join(out)
+    return CompactClaims.of(lay, view, colorblind).svg()
+
+
+def _piece_path(d: str, player: str, *, fill: bool = True, stroke: bool = True) -> str:
+    """The trains of `player` over the spaces of path data `d` (fill, outline or both)."""
+    ink = ("#000000" if player != "black" else "#8a8d92") if stroke else "none"
+    return (
+        f'<path class="piece" d="{d}" fill="{_player_fill(player) if fill else "none"}" stroke="{ink}" '
+        'stroke-width="1.6" stroke-linejoin="round"/>'
+    )
+
+
+def _mark_path(d: str, player: str) -> str:
+    return f'<path class="mark" d="{d}" fill="{_mark_ink(player)}" fill-rule="evenodd"/>'
+
+
+@dataclass(frozen=True)
+class CompactClaims:
+    """The claimed routes of a game layer, each player's as one piece path and one mark path.
+
+    `seats` holds, per player in seat order, the player's colour and the path data of each of their routes (the
+    route's trains, and its marks when colour-blind, else ""). :meth:`svg` is the SVG; a compositor may draw the
+    routes one by one instead (:mod:`render.sprites`): a player's fills, then their outlines, then their marks.
+    """
+
+    seats: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
+
+    @staticmethod
+    def of(lay: Layout, view: BoardView, colorblind: bool) -> CompactClaims:
+        by_seat: dict[int, dict[int, tuple[list[str], list[str]]]] = {}
+        for g in lay.routes:
+            seat = view.routes.get(g.route)
+            if seat is None:
+                continue
+            player = view.players[seat].color if 0 <= seat < len(view.players) else "black"
+            pieces, marks = by_seat.setdefault(seat, {}).setdefault(g.route, ([], []))
+            pieces.append(_geom_d(g, "piece"))
+            if colorblind:
+                marks.append(_geom_d(g, PLAYER_SHAPE.get(player, "circle")))
+        seats = []
+        for seat, routes in sorted(by_seat.items()):
+            player = view.players[seat].color if 0 <= seat < len(view.players) else "black"
+            seats.append((player, tuple(("".join(p), "".join(m)) for p, m in routes.values())))
+        return CompactClaims(tuple(seats))
+
+    def svg(self) -> str:
+        out = []
+        for player, routes in self.seats:
+            out.append(_piece_path("".join(p for p, _m in routes), player))
+            marks = "".join(m for _p, m in routes)
+            if marks:
+                out.append(_mark_path(marks, player))
+        return "".join(out)
+
+
+SHADOW_OPACITY = 0.28
+
+
+def _shadow_path(d: str, opacity: float = SHADOW_OPACITY) -> str:
+    alpha = f' opacity="{opacity}"' if opacity < 1 else ""
+    return f'<path class="shadow" d="{d}" fill="#000000"{alpha}/>'
+
+
+@dataclass(frozen=True)
+class Shadows:
+    """The shadow under claimed trains: one path for all the routes, black at :data:`SHADOW_OPACITY`.
+
+    `routes` holds each shadowed route's path data; :meth:`svg` is the SVG; a compositor may draw the union of the
+    routes' shadows as a mask instead (:mod:`render.sprites`)."""
+
+    routes: tuple[str, ...]
+
+    @staticmethod
+    def of(lay: Layout, routes) -> Shadows:
+        by_route: dict[int, list[str]] = {}
+        for g in lay.routes:
+            if g.route in routes:
+                by_route.setdefault(g.route, []).append(_geom_d(g, "shadow"))
+        return Shadows(tuple("".join(d) for d in by_route.values()))
+
+    def svg(self) -> str:
+        d = "".join(self.routes)
+        return _shadow_path(d) if d else ""
 
 
 def _shadows(lay: Layout, routes) -> str:
-    d = "".join(
-        _rect_d(s, s.length + 2.0, SPACE_H + 4.0, 1.2, 1.8)
-        for g in lay.routes
-        if g.route in routes
-        for s in g.spaces
-    )
-    return f'<path class="shadow" d="{d}" fill="#000000" opacity="0.28"/>' if d else ""
+    return Shadows.of(lay, routes).svg()
 
 
 def _labels_under(lay: Layout, routes: set[int]) -> set[int]:
@@ -336,16 +396,46 @@ def _labels_under(lay: Layout, routes: set[int]) -> set[int]:
     out: set[int] = set()
     if not routes:
         return out
-    boxes = [(lab.city, lab.box) for lab in (*lay.labels, *lay.country_labels)]
     for g in lay.routes:
-        if g.route not in routes:
-            continue
-        for s in g.spaces:
-            reach = s.length / 2 + SPACE_H
-            for city, (x0, y0, x1, y1) in boxes:
-                if x0 - reach < s.x < x1 + reach and y0 - reach < s.y < y1 + reach:
-                    out.add(city)
+        if g.route in routes:
+            out |= _geom_under(lay, g)
     return out
+
+
+_GEOM_D: dict[tuple[int, str], tuple[RouteGeom, str]] = {}
+_GEOM_UNDER: dict[int, tuple[RouteGeom, frozenset[int]]] = {}
+
+
+def _geom_d(g: RouteGeom, what: str) -> str:
+    """Path data every picture of a board draws again for route track `g`, computed once: its trains ("piece"),
+    their shadow ("shadow") or a player's marks on them (the shape's name, see PLAYER_SHAPE)."""
+    hit = _GEOM_D.get((id(g), what))
+    if hit is not None and hit[0] is g:
+        return hit[1]
+    if what == "piece":
+        d = "".join(_rect_d(s, s.length + 2.0, SPACE_H + 4.0) for s in g.spaces)
+    elif what == "shadow":
+        d = "".join(_rect_d(s, s.length + 2.0, SPACE_H + 4.0, 1.2, 1.8) for s in g.spaces)
+    else:
+        d = "".join(_shape_d(what, s.x, s.y, 3.8) for s in g.spaces)
+    _GEOM_D[(id(g), what)] = (g, d)
+    return d
+
+
+def _geom_under(lay: Layout, g: RouteGeom) -> frozenset[int]:
+    """The cities whose name box touches a space of route track `g` (computed once per track)."""
+    hit = _GEOM_UNDER.get(id(g))
+    if hit is not None and hit[0] is g:
+        return hit[1]
+    out = set()
+    boxes = [(lab.city, lab.box) for lab in (*lay.labels, *lay.country_labels)]
+    for s in g.spaces:
+        reach = s.length / 2 + SPACE_H
+        for city, (x0, y0, x1, y1) in boxes:
+            if x0 - reach < s.x < x1 + reach and y0 - reach < s.y < y1 + reach:
+                out.add(city)
+    _GEOM_UNDER[id(g)] = (g, frozenset(out))
+    return frozenset(out)
 
 
 def _highlight_svg(lay: Layout, routes: tuple[int, ...], cities: tuple[int, ...]) -> str:
@@ -1064,17 +1154,51 @@ def game_layer(
 ) -> str:
     """What a game adds over :func:`static_layer`: highlight, claimed/closed routes, pieces and (with `panel`) the
     panel."""
+    return "".join(
+        p if isinstance(p, str) else p.svg()
+        for p in game_layer_parts(
+            board,
+            view,
+            colorblind=colorblind,
+            highlight=highlight,
+            height=height,
+            labels_on_top=labels_on_top,
+            compact=compact,
+            panel=panel,
+            words=words,
+        )
+    )
+
+
+#: A part of the game layer: SVG text, or the claimed routes and their shadows as data.
+GamePart = str | Shadows | CompactClaims
+
+
+def game_layer_parts(
+    board: Board,
+    view: BoardView,
+    *,
+    colorblind: bool = True,
+    highlight: LastMove | None = None,
+    height: float | None = None,
+    labels_on_top: bool = True,
+    compact: bool = False,
+    panel: bool = True,
+    words: PictureWords = ENGLISH,
+) -> list[GamePart]:
+    """:func:`game_layer` in drawing order, its claimed routes and their shadow kept as data (the parts after the
+    first, the defs, draw independently of one another: a compositor may draw them from cached pictures)."""
     lay = layout_of(board)
     height = height or canvas_height(lay, view)
-    parts = [_defs().replace("{mw}", _f(lay.map_w)).replace("{mh}", _f(lay.map_h))]
+    parts: list[GamePart] = [_defs().replace("{mw}", _f(lay.map_w)).replace("{mh}", _f(lay.map_h))]
     hl = highlight if highlight is not None else view.last_move
     hl_routes = tuple(hl.routes) if hl is not None else ()
     if hl is not None and (hl.routes or hl.cities):
         parts.append(_highlight_svg(lay, hl_routes, tuple(hl.cities)))
     parts.append('<g class="claims">')
-    parts.append(_shadows(lay, set(view.routes)))
+    parts.append(Shadows.of(lay, set(view.routes)))
     if compact:
-        parts.append(_claims_compact(lay, view, colorblind))
+        parts.append(CompactClaims.of(lay, view, colorblind))
     for rid in sorted(set(view.closed) if compact else set(view.routes) | set(view.closed)):
         if 0 <= rid < len(board.routes):
             parts.append(_route_overlay(board, lay, rid, view, colorblind))
@@ -1094,7 +1218,7 @@ def game_layer(
         parts.append(_labels_svg(board, lay, covered))
     if panel:
         parts.append(_panel_svg(board, view, height, colorblind, words))
-    return "".join(parts)
+    return parts
 
 
 ROUTE_COLORS = {name: ROUTE_FILL[name] for name in (*COLORS, "gray")}
@@ -1102,6 +1226,7 @@ __all__ = [
     "render_board_svg",
     "static_layer",
     "game_layer",
+    "game_layer_parts",
     "canvas_height",
     "ROUTE_FILL",
     "PLAYER_FILL",

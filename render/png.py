@@ -23,16 +23,18 @@ from .board_svg import (
     _labels_under,
     _svg_open,
     canvas_height,
-    game_layer,
+    game_layer_parts,
     render_board_svg,
     static_layer,
 )
 from .layout import CANVAS_W, layout_of
 from .model import BoardView, LastMove
+from .sprites import draw_parts
 from .words import ENGLISH, PictureWords
 
 PALETTE_COLORS = 192
 PNG_COMPRESS_LEVEL = 3
+PNG_COMPRESS_TYPE = 3  # zlib Z_RLE: ~1.5x faster than the default strategy on palette pictures, ~10% bigger
 _STATIC_CACHE: OrderedDict[tuple, cairo.ImageSurface] = OrderedDict()
 _STATIC_CACHE_SIZE = 24
 
@@ -70,7 +72,7 @@ def _encode(
     elif quantize:
         img = img.quantize(colors=PALETTE_COLORS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    img.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL, compress_type=PNG_COMPRESS_TYPE)
     return buf.getvalue()
 
 
@@ -187,24 +189,10 @@ def _board_surface(
             board, view, width=width, colorblind=colorblind, highlight=highlight, words=words
         )
         return _rasterise(svg, width)
-    lay = layout_of(board)
-    height = canvas_height(lay, view)
-    base = _static_surface(board, width, colorblind, words=words)
-    svg = (
-        _svg_open(width, height)
-        + game_layer(
-            board,
-            view,
-            colorblind=colorblind,
-            highlight=highlight,
-            height=height,
-            labels_on_top=False,
-            compact=True,
-            words=words,
-        )
-        + "</svg>"
+    surface = _board_game_surface(
+        board, view, width=width, colorblind=colorblind, highlight=highlight, words=words
     )
-    surface = _rasterise(svg, width, base)
+    lay = layout_of(board)
     hl = highlight if highlight is not None else view.last_move
     covered = _labels_under(lay, set(view.routes) | set(hl.routes if hl is not None else ()))
     if covered:  # names hidden by claimed routes: paint them again from the cached names layer
@@ -218,4 +206,34 @@ def _board_surface(
         ctx.clip()
         ctx.set_source_surface(names, 0, 0)
         ctx.paint()
+    return surface
+
+
+def _board_game_surface(
+    board: Board,
+    view: BoardView,
+    *,
+    width: int,
+    colorblind: bool,
+    highlight: LastMove | None = None,
+    words: PictureWords = ENGLISH,
+) -> cairo.ImageSurface:
+    """The cached printed map with the game layer over it, drawn from sprites (:mod:`render.sprites`)."""
+    height = canvas_height(layout_of(board), view)
+    base = _static_surface(board, width, colorblind, words=words)
+    parts = game_layer_parts(
+        board,
+        view,
+        colorblind=colorblind,
+        highlight=highlight,
+        height=height,
+        labels_on_top=False,
+        compact=True,
+        words=words,
+    )
+    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, base.get_width(), base.get_height())
+    ctx = cairo.Context(surface)
+    ctx.set_source_surface(base, 0, 0)
+    ctx.paint()
+    draw_parts(surface, _svg_open(width, height), parts, width=width)
     return surface
