@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import resource
 import statistics
@@ -115,7 +116,7 @@ async def load(
     url: str, ids: list[str], rate: float, seconds: float, seed: int, workers: int
 ) -> dict[str, Any]:
     rng = random.Random(seed)
-    pictures = PoolPictures(workers)
+    pictures = PoolPictures(workers, warm=("europe",))  # every worker draws the board once before the clock
     latencies: list[float] = []
     move_ms: list[float] = []
     render_ms: list[float] = []
@@ -158,12 +159,14 @@ async def load(
             except Exception as exc:  # noqa: BLE001 - counted: the figure is "errors"
                 errors.append(repr(exc))
 
-        # warm-up: one picture per render worker, outside the figures
+        # warm-up: the render workers start (each draws the board once) and draw a picture, outside the figures
         game = await manager._store.get(ids[0])  # noqa: SLF001 - the bench may look behind the API
         assert game.state is not None
         await asyncio.gather(*(pictures.board(game.state) for _ in range(workers)))
 
         tasks: set[asyncio.Task[None]] = set()
+        workers_before = worker_stats(pictures)
+        cpu_before = time.process_time()
         start = time.perf_counter()
         nxt = start
         while nxt < start + seconds:
@@ -174,10 +177,14 @@ async def load(
             task.add_done_callback(tasks.discard)
         if tasks:
             await asyncio.gather(*tasks)
+        cpu_self = time.process_time() - cpu_before
+        workers_after = worker_stats(pictures)
         await manager.close()
     pictures.close()
     rss_self = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    rss_children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    cpu_workers = sum(
+        cpu - workers_before.get(pid, (0.0, 0.0))[0] for pid, (cpu, _rss) in workers_after.items()
+    )
     return {
         "moves": len(latencies),
         "p50": pct(latencies, 0.5),
@@ -192,8 +199,25 @@ async def load(
         "errors": len(errors),
         "first_errors": errors[:3],
         "rss_mb": rss_self,
-        "render_worker_rss_mb": rss_children,
+        "render_worker_rss_mb": max((rss for _cpu, rss in workers_after.values()), default=float("nan")),
+        "cpu_ms_per_move": cpu_self * 1000 / max(1, len(latencies)),
+        "render_cpu_ms_per_picture": cpu_workers * 1000 / max(1, len(render_ms)),
     }
+
+
+def worker_stats(pictures: PoolPictures) -> dict[int, tuple[float, float]]:
+    """CPU seconds so far and peak RSS (MiB) of each render worker, from /proc (Linux; empty elsewhere)."""
+    out = {}
+    for pid in list(pictures.pool._executor._processes):  # noqa: SLF001 - the bench may look behind the API
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        ticks = os.sysconf("SC_CLK_TCK")
+        hwm = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")), 0)
+        out[pid] = ((int(stat[11]) + int(stat[12])) / ticks, hwm / 1024)
+    return out
 
 
 def spawn(
@@ -220,7 +244,11 @@ def show(title: str, results: list[dict[str, Any]]) -> None:
         print(
             f"{title} process {k + 1}/{len(results)}: {r['moves']} moves, p50 {r['p50']:.0f} ms, p95 {r['p95']:.0f} ms,"
             f" max {r['max']:.0f} ms; errors {r['errors']} {r['first_errors'] or ''}; refused {r['refused']};"
-            f" peak RSS {r['rss_mb']:.0f} MiB (+ render worker {r['render_worker_rss_mb']:.0f} MiB each at most)"
+            f" peak RSS {r['rss_mb']:.0f} MiB (+ render workers {r['render_worker_rss_mb']:.0f} MiB each at most)"
+        )
+        print(
+            f"   CPU: the process {r['cpu_ms_per_move']:.1f} ms per move (engine, database client, event loop),"
+            f" render workers {r['render_cpu_ms_per_picture']:.1f} ms per picture"
         )
         print(
             f"   where the time goes: move (engine + database) mean {r['move_ms']:.0f} ms, p95 {r['move_p95']:.0f} ms;"

@@ -66,7 +66,9 @@ def _to_image(surface: cairo.ImageSurface) -> Image.Image:
 def _encode(
     surface: cairo.ImageSurface, *, quantize: bool = True, palette: Image.Image | None = None
 ) -> bytes:
-    img = _to_image(surface)
+    surface.flush()  # read in place (no copy): `img` does not outlive `surface`
+    w, h, data = surface.get_width(), surface.get_height(), surface.get_data()
+    img = Image.frombuffer("RGB", (w, h), data, "raw", "BGRX", surface.get_stride(), 1)
     if palette is not None:  # a board's fixed palette: mapping is ~10x faster than building a palette
         img = img.quantize(palette=palette, dither=Image.Dither.NONE)
     elif quantize:

@@ -96,12 +96,19 @@ class Pictures(Protocol):
 
 
 class PoolPictures:
-    """The production pictures: a lazily started `render.pool.RenderPool`."""
+    """The production pictures: a lazily started `render.pool.RenderPool` (its workers draw the boards of `warm`
+    once as they start, so that no player waits for a board's first picture in a worker, ~1 s)."""
 
     def __init__(
-        self, workers: int | None = None, *, width: int = BOARD_WIDTH, gif_width: int = GIF_WIDTH
+        self,
+        workers: int | None = None,
+        *,
+        width: int = BOARD_WIDTH,
+        gif_width: int = GIF_WIDTH,
+        warm: Sequence[str] = (),
     ) -> None:
         self._workers = workers
+        self._warm = tuple(warm)  # board ids each render worker draws once as it starts
         self._pool: Any = None
         self.width = width
         self.gif_width = gif_width
@@ -111,7 +118,7 @@ class PoolPictures:
         if self._pool is None:
             from render.pool import RenderPool
 
-            self._pool = RenderPool(self._workers)
+            self._pool = RenderPool(self._workers, warm=self._warm)
         return self._pool
 
     async def board(
