@@ -289,7 +289,7 @@ def main() -> None:
             show(title, run_processes(url, ids, args.rate, args.seconds, n, args.workers))
         if not args.skip_search:
             held = None
-            for rate in (5, 8, 10, 12, 15, 20, 30, 40, 60):
+            for rate in (5, 8, 10, 12, 15, 20, 25, 30, 35, 40, 50, 60):
                 results = run_processes(url, ids, rate, args.step, 1, args.workers)
                 p95, errors = results[0]["p95"], results[0]["errors"]
                 print(f"search: {rate}/s for {args.step:g} s: p95 {p95:.0f} ms, errors {errors}")
