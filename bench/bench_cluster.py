@@ -11,7 +11,18 @@ ready. Figures:
    (its own peak RSS and its render workers');
 2. two processes at RATE/2 each, on the same games;
 3. the highest rate one process holds with p95 < 500 ms (steps of STEP seconds);
-and where the time goes: the move (engine + database), the picture, the ``SELECT version`` of a cached read.
+and where the time goes: the move (engine + database), the picture, the ``SELECT version`` of a cached read, and
+the CPU per move of the process and per picture of its render workers.
+
+Figures on the 2-core machine of the sessions (defaults; other work shared the CPUs, load average 2.4-3.3):
+1 process at 20/s p50 57 ms, p95 182 ms, 0 errors, peak RSS 82 MiB + 116 MiB per render worker; 2 processes at
+10/s each p95 148 / 103 ms; one process holds 35/s (p95 328 ms; 40/s: 2.3 s). CPU: the process 4.5-6 ms per
+move, the render workers 19-23 ms per picture (the board's game layer painted from cached sprites,
+:mod:`render.sprites`); before them (cairosvg drawing the whole game layer, ~65 ms a picture) 1 process at 20/s
+had p95 1.2 s, 2 processes 2.8-3.8 s, one process held 8/s. The picture is ~80% of the bot's CPU per move
+(PostgreSQL's apart); half of it is the PNG's zlib. Further, on paper: render workers on other machines (a
+picture needs only a board id and a public view), and the read-only queries (stats, leaderboards, status) on
+a read replica; moves and version checks stay on the primary.
 
     python bench/bench_cluster.py [--games 10000] [--active 1000] [--rate 20] [--seconds 60] [--step 20]
         [--url postgresql://postgres@127.0.0.1:5432/test] [--workers 2]
