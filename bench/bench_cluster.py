@@ -20,7 +20,8 @@ Figures on the 2-core machine of the sessions (defaults; other work shared the C
 move, the render workers 19-23 ms per picture (the board's game layer painted from cached sprites,
 :mod:`render.sprites`); before them (cairosvg drawing the whole game layer, ~65 ms a picture) 1 process at 20/s
 had p95 1.2 s, 2 processes 2.8-3.8 s, one process held 8/s. The picture is ~80% of the bot's CPU per move
-(PostgreSQL's apart); half of it is the PNG's zlib. Further, on paper: render workers on other machines (a
+(PostgreSQL's apart); half of it is the PNG's zlib. Drawing only the newest picture of a game would save nothing
+here: no move arrives while a picture of its game is still to come (1,000 games, 20/s). Further, on paper: render workers on other machines (a
 picture needs only a board id and a public view), and the read-only queries (stats, leaderboards, status) on
 a read replica; moves and version checks stay on the primary.
 
@@ -142,7 +143,13 @@ async def load(
             await repo.game_version(gid)
             version_ms.append((time.perf_counter() - t) * 1000)
 
+        in_flight: dict[str, int] = {}  # game -> moves of it between arrival and picture
+        overlapped = 0  # moves that arrived while a picture of the same game was still to come
+
         async def one(gid: str, arrived: float) -> None:
+            nonlocal overlapped
+            overlapped += in_flight.get(gid, 0) > 0
+            in_flight[gid] = in_flight.get(gid, 0) + 1
             try:
                 info = await manager.status(gid)
                 humans = [s for s in info.to_act if info.seats[s].ai_level is None]
@@ -169,6 +176,8 @@ async def load(
                 refused[exc.code] = refused.get(exc.code, 0) + 1
             except Exception as exc:  # noqa: BLE001 - counted: the figure is "errors"
                 errors.append(repr(exc))
+            finally:
+                in_flight[gid] -= 1
 
         # warm-up: the render workers start (each draws the board once) and draw a picture, outside the figures
         game = await manager._store.get(ids[0])  # noqa: SLF001 - the bench may look behind the API
@@ -207,6 +216,7 @@ async def load(
         "render_p95": pct(render_ms, 0.95),
         "version_ms": statistics.fmean(version_ms),
         "refused": refused,
+        "overlapped": overlapped,
         "errors": len(errors),
         "first_errors": errors[:3],
         "rss_mb": rss_self,
@@ -264,7 +274,8 @@ def show(title: str, results: list[dict[str, Any]]) -> None:
         print(
             f"   where the time goes: move (engine + database) mean {r['move_ms']:.0f} ms, p95 {r['move_p95']:.0f} ms;"
             f" board picture mean {r['render_ms']:.0f} ms, p95 {r['render_p95']:.0f} ms;"
-            f" SELECT version of a cached read {r['version_ms']:.2f} ms"
+            f" SELECT version of a cached read {r['version_ms']:.2f} ms; moves arriving while a picture of their game"
+            f" was still to come (what drawing only the newest would save): {r['overlapped']}"
         )
 
 
