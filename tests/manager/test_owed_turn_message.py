@@ -204,7 +204,7 @@ async def test_building_the_turn_message_leaves_the_row_only_the_acknowledged_po
 
     keeper = ThreadKeeper()
     await keeper.posted(manager, None, info, 5, 55, no_gif)
-    keeper.close()
+    await keeper.close()
     assert await repo.timers_for_game(gid) == []
     assert await manager.note(gid, TOLD_THROUGH) == info.action_count
     assert await manager.note(gid, "turn_message") == [5, 55]
