@@ -14,12 +14,13 @@ ready. Figures:
 and where the time goes: the move (engine + database), the picture, the ``SELECT version`` of a cached read, and
 the CPU per move of the process and per picture of its render workers.
 
-Figures on the 2-core machine of the sessions (defaults; other work shared the CPUs, load average 2.4-3.3):
-1 process at 20/s p50 57 ms, p95 182 ms, 0 errors, peak RSS 82 MiB + 116 MiB per render worker; 2 processes at
-10/s each p95 148 / 103 ms; one process holds 35/s (p95 328 ms; 40/s: 2.3 s). CPU: the process 4.5-6 ms per
-move, the render workers 19-23 ms per picture (the board's game layer painted from cached sprites,
-:mod:`render.sprites`); before them (cairosvg drawing the whole game layer, ~65 ms a picture) 1 process at 20/s
-had p95 1.2 s, 2 processes 2.8-3.8 s, one process held 8/s. The picture is ~80% of the bot's CPU per move
+Figures on the 2-core machine of the sessions, nothing else running (defaults, 2026-11-26): 1 process at 20/s
+p50 31 ms, p95 59 ms, max 147 ms, 0 errors, peak RSS 83 MiB + 117 MiB per render worker; 2 processes at 10/s each
+p95 59 / 74 ms, 0 errors; one process holds 60/s (p95 188-338 ms over two runs; 80/s: 5.8 s, the two cores are
+full). CPU: the process 5 ms per move, the render workers 22 ms per picture (the board's game layer painted from
+cached sprites, :mod:`render.sprites`). With other work sharing the CPUs (load average 2.4-3.3): 20/s p95 182 ms,
+35/s held. Before the sprites (cairosvg drawing the whole game layer, ~65 ms a picture) 1 process at 20/s had p95
+1.2-1.9 s, one process held 8-10/s. The picture is ~80% of the bot's CPU per move
 (PostgreSQL's apart); half of it is the PNG's zlib. Drawing only the newest picture of a game would save nothing
 here: no move arrives while a picture of its game is still to come (1,000 games, 20/s). Further, on paper: render workers on other machines (a
 picture needs only a board id and a public view), and the read-only queries (stats, leaderboards, status) on
@@ -311,14 +312,16 @@ def main() -> None:
             show(title, run_processes(url, ids, args.rate, args.seconds, n, args.workers))
         if not args.skip_search:
             held = None
-            for rate in (5, 8, 10, 12, 15, 20, 25, 30, 35, 40, 50, 60):
+            rates = (5, 10, 20, 30, 40, 50, 60, 80, 100, 120, 150, 200)
+            for rate in rates:
                 results = run_processes(url, ids, rate, args.step, 1, args.workers)
                 p95, errors = results[0]["p95"], results[0]["errors"]
                 print(f"search: {rate}/s for {args.step:g} s: p95 {p95:.0f} ms, errors {errors}")
                 if p95 >= 500 or errors:
                     break
                 held = rate
-            print(f"highest rate one process holds with p95 < 500 ms: {held}/s" if held else "below 5/s")
+            top = " (at least: the highest rate tried)" if held == rates[-1] else ""
+            print(f"highest rate one process holds with p95 < 500 ms: {held}/s{top}" if held else "below 5/s")
     finally:
         asyncio.run(drop(args.url, url))
 

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from kill_harness import restarted_past_leases, serve_killed
 from manager_helpers import HUMANS, random_ai
-from test_no_stall import KillAt, Killed
+from test_no_stall import Killed
 
 from bot.manager import GameManager, ManualClock, Outcome
 from bot.storage import GameStatus, open_repository
@@ -68,38 +69,11 @@ async def _lobby(path: Path, clock: ManualClock) -> str:
     return info.game_id
 
 
-async def _expire_killed(path: Path, now: datetime, discord: Discord, at: int | None) -> int:
-    """The lobby's row fires in a process whose storage dies at its `at`-th call; returns the calls made."""
-    clock = ManualClock(now)
-    async with open_repository(f"sqlite:///{path}", clock=clock.now) as repo:
-        killer = KillAt(repo, at)
-        bot = NoticeBot(discord)
-        manager = GameManager(killer, clock=clock, ai=random_ai, notifier=bot, retry_delays=())  # type: ignore[arg-type]
-        bot.manager = manager
-        with contextlib.suppress(Killed):
-            await manager.run_due_timers()
-        await manager.timers.stop()  # (its lease keepers: nothing runs after a kill)
-        return killer.calls
-
-
 async def _restart(path: Path, now: datetime, discord: Discord, gid: str) -> tuple[GameStatus, list[str]]:
-    """A fresh process on the file, its dispatcher running, two simulated minutes (the dead one's leases end):
-    the game's status and the rows left."""
-    clock = ManualClock(now)
-    async with open_repository(f"sqlite:///{path}", clock=clock.now) as repo:
-        bot = NoticeBot(discord)
-        manager = GameManager(repo, clock=clock, ai=random_ai, notifier=bot)
-        bot.manager = manager
-        await manager.start()
-        try:
-            for _ in range(4):
-                await asyncio.wait_for(manager.timers.settled(), 10)
-                clock.advance(seconds=31)
-            await asyncio.wait_for(manager.timers.settled(), 10)
-            status = (await repo.load_game(gid)).status
-            return status, [t.kind for t in await repo.timers_for_game(gid)]
-        finally:
-            await manager.close()
+    """A fresh process past the dead one's leases: the game's status and the rows left."""
+    async with restarted_past_leases(path, now, NoticeBot(discord)) as repo:
+        status = (await repo.load_game(gid)).status
+        return status, [t.kind for t in await repo.timers_for_game(gid)]
 
 
 async def test_a_kill_anywhere_in_the_expiry_posts_the_notice_once(tmp_path: Path) -> None:
@@ -109,13 +83,13 @@ async def test_a_kill_anywhere_in_the_expiry_posts_the_notice_once(tmp_path: Pat
     now = clock.now() + timedelta(hours=24, minutes=1)
     dry = tmp_path / "dry.db"
     shutil.copy(base, dry)
-    calls = await _expire_killed(dry, now, Discord(), None)
+    calls, _ = await serve_killed(dry, now, NoticeBot(Discord()), None)
     wrong = []
     for at in range(1, calls + 1):
         db = tmp_path / f"kill{at}.db"
         shutil.copy(base, db)
         discord = Discord()
-        await _expire_killed(db, now, discord, at)
+        await serve_killed(db, now, NoticeBot(discord), at)
         # posted but killed before its note: the one window where it is posted again
         expected = 2 if discord.posted and not discord.noted else 1
         status, rows = await _restart(db, now, discord, gid)

@@ -19,8 +19,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from kill_harness import restarted_past_leases, serve_killed
 from manager_helpers import HUMANS, RecordingNotifier, play_random, random_ai, started_game
-from test_no_stall import KillAt, Killed
+from test_no_stall import Killed
 
 from bot.manager import GameManager, ManualClock, Outcome
 from bot.storage import GameRepository, open_repository
@@ -94,44 +95,11 @@ async def _prepare(path: Path, clock: ManualClock, scenario: str) -> str:
     return gid
 
 
-async def _fire_killed(path: Path, now: datetime, discord: Discord, at: int | None) -> tuple[int, str]:
-    """The due turn row fires in a process whose storage dies at its `at`-th call; returns the calls made and
-    the call it died at ("" if none)."""
-    clock = ManualClock(now)
-    async with open_repository(f"sqlite:///{path}", clock=clock.now) as repo:
-        killer = KillAt(repo, at)
-        bot = Bot(discord)
-        manager = GameManager(killer, clock=clock, ai=random_ai, notifier=bot, retry_delays=())  # type: ignore[arg-type]
-        bot.manager = manager
-        died = ""
-        try:
-            await manager.run_due_timers()
-        except Killed as exc:
-            died = str(exc)
-        await manager.timers.stop()  # (its lease keepers: nothing runs after a kill)
-        return killer.calls, died
-
-
 async def _restart(path: Path, now: datetime, discord: Discord, gid: str) -> list[tuple[str, int, int]]:
-    """A fresh process on the file, its dispatcher running, two simulated minutes (the dead one's leases end):
-    the game's rows left, as (kind, stage, seat) sorted."""
-    clock = ManualClock(now)
-    async with open_repository(f"sqlite:///{path}", clock=clock.now) as repo:
-        bot = Bot(discord)
-        manager = GameManager(repo, clock=clock, ai=random_ai, notifier=bot)
-        bot.manager = manager
-        await manager.start()
-        try:
-            for _ in range(4):
-                await asyncio.wait_for(manager.timers.settled(), 10)
-                clock.advance(seconds=31)
-            await asyncio.wait_for(manager.timers.settled(), 10)
-            rows = await repo.timers_for_game(gid)
-            return sorted(
-                (t.kind, int(t.payload.get("stage", -1)), int(t.payload.get("seat", -1))) for t in rows
-            )
-        finally:
-            await manager.close()
+    """A fresh process past the dead one's leases: the game's rows left, as (kind, stage, seat) sorted."""
+    async with restarted_past_leases(path, now, Bot(discord)) as repo:
+        rows = await repo.timers_for_game(gid)
+        return sorted((t.kind, int(t.payload.get("stage", -1)), int(t.payload.get("seat", -1))) for t in rows)
 
 
 #: what the due step sends, once, and the rows left after it
@@ -155,7 +123,7 @@ async def test_a_kill_at_any_storage_call_sends_the_reminder_or_announcement_onc
     dry = tmp_path / "dry.db"
     shutil.copy(base, dry)
     discord = Discord()
-    calls, _ = await _fire_killed(dry, now, discord, None)
+    calls, _ = await serve_killed(dry, now, Bot(discord), None)
     assert [p for p in discord.posted if p[0] != "turn"] == sends  # the writer sends them itself
     assert await _restart(dry, now, discord, gid) == rows_after
     assert [p for p in discord.posted if p[0] != "turn"] == sends  # and nobody again
@@ -164,7 +132,7 @@ async def test_a_kill_at_any_storage_call_sends_the_reminder_or_announcement_onc
         db = tmp_path / f"kill{at}.db"
         shutil.copy(base, db)
         discord = Discord()
-        _, died = await _fire_killed(db, now, discord, at)
+        _, died = await serve_killed(db, now, Bot(discord), at)
         # sent, then killed before its row was deleted: the one window where it is sent again
         again = discord.posted[-1] if discord.posted and died == "delete_timer" else None
         expected = Counter(sends) + Counter([again] if again else [])

@@ -1,0 +1,54 @@
+"""The two halves of a kill-at-every-call test of durable work: the due rows served by a process whose storage
+dies at its n-th call, then a fresh process on the same file that runs past the dead one's leases. The notifier
+is the test's own fake bot: it gets the manager it talks back to (to write its notes) as ``manager``."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from manager_helpers import random_ai
+from test_no_stall import KillAt, Killed
+
+from bot.manager import GameManager, ManualClock
+from bot.storage import GameRepository, open_repository
+
+
+async def serve_killed(path: Path, now: datetime, notifier: Any, at: int | None) -> tuple[int, str]:
+    """The rows due at `now` fire in a process whose storage dies at its `at`-th call (None: never); returns
+    the calls made and what it died at ("" if it did not)."""
+    clock = ManualClock(now)
+    async with open_repository(f"sqlite:///{path}", clock=clock.now) as repo:
+        killer = KillAt(repo, at)
+        manager = GameManager(killer, clock=clock, ai=random_ai, notifier=notifier, retry_delays=())  # type: ignore[arg-type]
+        notifier.manager = manager
+        died = ""
+        try:
+            await manager.run_due_timers()
+        except Killed as exc:
+            died = str(exc)
+        await manager.timers.stop()  # (its lease keepers: nothing runs after a kill)
+        return killer.calls, died
+
+
+@asynccontextmanager
+async def restarted_past_leases(path: Path, now: datetime, notifier: Any) -> AsyncIterator[GameRepository]:
+    """A fresh process on the file, its dispatcher running through two simulated minutes (the dead one's
+    leases end, what they held is served); yields its repository, the process still up."""
+    clock = ManualClock(now)
+    async with open_repository(f"sqlite:///{path}", clock=clock.now) as repo:
+        manager = GameManager(repo, clock=clock, ai=random_ai, notifier=notifier)
+        notifier.manager = manager
+        await manager.start()
+        try:
+            for _ in range(4):
+                await asyncio.wait_for(manager.timers.settled(), 10)
+                clock.advance(seconds=31)
+            await asyncio.wait_for(manager.timers.settled(), 10)
+            yield repo
+        finally:
+            await manager.close()
