@@ -33,15 +33,49 @@ async def test_screenshot_a_game(simcord_env, lang):  # type: ignore[no-untyped-
             if f"<@{uid}>" in (last.content or "") and turn_buttons(last):
                 await play_turn(member, last, seen)
         await simcord_env.settle()
-    async with simcord_env.preview(channel, viewers=[alice], layout="channel", width=1000, height=2000) as pv:
-        out = os.path.join(SHOTS or ".", f"game-{lang}.png")
+    await _photograph(simcord_env, channel, alice, f"game-{lang}.png", height=4000)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_screenshot_an_expired_lobby(simcord_env, bot_settings, lang):  # type: ignore[no-untyped-def]
+    """A lobby nobody started, after LOBBY_EXPIRE_HOURS: the notice under it and no buttons left."""
+    from e2e_pictures import FastPictures
+
+    from bot import create_bot
+    from bot.manager import ManualClock
+
+    clock = ManualClock()
+    bot = create_bot(bot_settings)
+    bot.service.clock = clock
+    bot.service.pictures = FastPictures()
+    await simcord_env.restart_bot(bot)
+    guild = simcord_env.create_guild("Rail Club", preferred_locale=lang)
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    bob = guild.add_member(simcord_env.create_user("bob"))
+    lobby = await alice.slash(channel, "ttr new", map="germany")
+    await bob.click(lobby.response, custom_id=f"ttr:{game_id_of(lobby.response)}:join")
+    clock.advance(hours=25)
+    await bot.service.manager.run_due_timers()
+    await simcord_env.settle()
+    await _photograph(simcord_env, channel, alice, f"lobby-expired-{lang}.png", height=1400)
+
+
+async def _photograph(simcord_env, channel, viewer, name: str, *, height: int) -> None:  # type: ignore[no-untyped-def]
+    async with simcord_env.preview(
+        channel, viewers=[viewer], layout="channel", width=1000, height=2000
+    ) as pv:
+        out = os.path.join(SHOTS or ".", name)
         proc = await asyncio.create_subprocess_exec(
             "chromium",
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
             f"--screenshot={out}",
-            "--window-size=1000,4000",
+            f"--window-size=1000,{height}",
             "--virtual-time-budget=5000",
             pv.url,
             stdout=asyncio.subprocess.DEVNULL,
