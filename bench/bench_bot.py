@@ -58,6 +58,9 @@ class NullMessenger:
     async def edit_rows(self, channel_id: int, message_id: int, reply: Reply) -> bool:
         return True
 
+    async def edit(self, channel_id: int, message_id: int, reply: Reply) -> bool:
+        return True
+
     async def close_thread(self, channel_id: int) -> bool:
         return False
 

@@ -54,6 +54,21 @@ class DiscordMessenger:
             return False
         return True
 
+    async def edit(self, channel_id: int, message_id: int, reply: Reply) -> bool:
+        """Replace the text, embeds and buttons of a message the bot posted (its attachments stay)."""
+        try:
+            channel = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
+            if not isinstance(channel, discord.abc.Messageable):
+                return False
+            kwargs = message_kwargs(reply, self.catalog, self._locale_of(channel))
+            kwargs.pop("files", None)
+            kwargs.setdefault("view", None)  # no rows: no buttons left
+            await channel.get_partial_message(message_id).edit(**kwargs)
+        except discord.HTTPException as exc:
+            log.info("could not edit message %s in %s: %s %s", message_id, channel_id, exc.status, exc.text)
+            return False
+        return True
+
     async def close_thread(self, channel_id: int) -> bool:
         """Archive the thread `channel_id` when the bot created it; a channel or someone else's thread stays."""
         me = self.client.user

@@ -66,6 +66,10 @@ class Messenger(Protocol):
         """Replace the buttons of a message the bot posted by `reply.rows` (no rows: none left); its text
         and pictures stay. False when it could not be edited (gone, no access)."""
 
+    async def edit(self, channel_id: int, message_id: int, reply: Reply) -> bool:
+        """Replace the text, embeds and buttons of a message the bot posted by `reply`'s (its pictures stay).
+        False when it could not be edited (gone, no access)."""
+
     async def close_thread(self, channel_id: int) -> bool:
         """Archive `channel_id` when it is a thread the bot created (a game's own thread); False when it is
         not one, or could not be archived. A channel, or a thread someone else opened, is left as it is."""

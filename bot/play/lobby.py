@@ -59,18 +59,20 @@ def lobby_reply(info: GameInfo, *, note: Message | None = None) -> Reply:
         if len(board.variants) > 1 and variant != board.name
         else Text("lobby.title_plain", {"board": board.name, "game": info.game_id})
     )
+    gid = info.game_id
     help_text = {
         GameStatus.LOBBY: Text("lobby.help", {"min": lo}),
         GameStatus.ACTIVE: Text("lobby.under_way"),
-    }.get(info.status, Text("lobby.over"))
+    }.get(info.status, Text("lobby.closed") if info.phase is None else Text("lobby.over"))  # never started
     embed = EmbedSpec(
         title=title,
         description=help_text,
         fields=tuple(fields),
         color=chat.EMBED_COLOR,
-        footer=Text("lobby.footer", {"game": info.game_id}),
+        footer=Text(
+            "lobby.footer" if info.status == GameStatus.LOBBY else "lobby.footer_game", {"game": gid}
+        ),
     )
-    gid = info.game_id
     rows: tuple[tuple[ComponentSpec, ...], ...] = ()
     if info.status == GameStatus.LOBBY:
         rows = (
@@ -153,6 +155,6 @@ async def lobby_expired(manager: GameManager, messenger: Messenger | None, outco
         where = await manager.note(outcome.game_id, LOBBY_MESSAGE)
     except (Refused, StorageError):
         where = None
-    if where:
-        await messenger.edit_rows(int(where[0]), int(where[1]), Reply(rows=()))
+    if where:  # the lobby message now reads closed, its buttons gone
+        await messenger.edit(int(where[0]), int(where[1]), lobby_reply(outcome.info))
     await messenger.close_thread(place)

@@ -53,6 +53,10 @@ async def test_an_idle_lobby_expires_in_its_channel_and_loses_its_buttons(simcor
     assert shown[-1].content == _expired_text("en")
     lobby_now = next(m for m in shown if m.id == lobby.response.id)
     assert components(lobby_now) == []  # Join / Leave / Start / Add AI are gone
+    # and the lobby message itself reads closed: no "Press Join", no "the host starts", no stale note
+    (embed,) = lobby_now.embeds
+    assert embed.description == default_catalog().exact("lobby.closed", "en")
+    assert embed.footer.text == f"Game {gid}" and not lobby_now.content
     assert (await bot.service.manager.status(gid)).status == GameStatus.ABANDONED
     again = await carol.slash(channel, "ttr new", map="usa")  # the channel is free again
     assert not again.ephemeral
@@ -73,6 +77,8 @@ async def test_a_french_lobby_in_its_own_thread_expires_in_french_and_the_thread
     shown = public_messages(thread)
     assert shown[-1].content == _expired_text("fr")
     assert components(next(m for m in shown if m.id == lobby.id)) == []
+    (embed,) = next(m for m in shown if m.id == lobby.id).embeds
+    assert embed.description == default_catalog().exact("lobby.closed", "fr")
     assert (await bot.fetch_channel(thread.id)).archived  # (discord.py drops archived threads from its cache)
     assert _expired_text("fr") not in [m.content for m in public_messages(channel)]  # in the thread only
 
