@@ -34,3 +34,9 @@ class Join:
 
 
 Message = str | Text | Join
+
+
+def board_name(board_id: str) -> Text:
+    """A board's name in the reader's language (catalogue key ``board.<id>``; every board has one, in every
+    catalogue: tests/bot/test_board_names.py)."""
+    return Text(f"board.{board_id}")

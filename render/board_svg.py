@@ -770,7 +770,7 @@ def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool, w
     w = PANEL_W
     out = [f'<g class="panel" font-family="{FONT}">']
     y = 34.0
-    title = view.title or words.text("title", board=board.name)
+    title = view.title or words.text("title", board=words.board_name(board.id, board.name))
     size = min(
         20.0, 20.0 * (w - 32) / max(1.0, text_width(title, 20.0))
     )  # longer titles (other languages) shrink

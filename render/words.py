@@ -19,6 +19,8 @@ from dataclasses import dataclass, fields
 @dataclass(frozen=True, slots=True)
 class PictureWords:
     zero_is_singular: bool = False
+    #: (board id, name) pairs in this language; a board not listed shows its data file's name
+    board_names: tuple[tuple[str, str], ...] = ()
     # the board's side panel
     title: str = "Ticket to Ride · {board}"
     round: str = "Round {n}"
@@ -97,6 +99,10 @@ class PictureWords:
         """The `<name>_one` or `<name>_other` form for the number `n`."""
         singular = n == 1 or (n == 0 and self.zero_is_singular)
         return self.text(f"{name}_{'one' if singular else 'other'}", n=n, **params)
+
+    def board_name(self, board_id: str, default: str) -> str:
+        """The board's name in this language (`default`: the data file's, when not translated)."""
+        return next((name for bid, name in self.board_names if bid == board_id), default)
 
     def color(self, name: str) -> str:
         return str(getattr(self, f"color_{name}", name))

@@ -43,7 +43,7 @@ from bot.manager.refusals import Refused
 from bot.manager.seats import SeatCommands
 from bot.manager.store import GameStore, LiveGame
 from bot.manager.timers import Notifier, NullNotifier, TurnTimers
-from bot.messages import Text
+from bot.messages import Text, board_name
 from bot.storage import GameRepository, GameStatus, PlaceTaken, Seat
 from engine.actions import Action, action_from_json
 from engine.errors import GameDataError, IllegalAction
@@ -389,7 +389,11 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
                     None,
                     Text(
                         "ev.started",
-                        {"board": board.name, "players": names, "first": game.seats[state.first_player].name},
+                        {
+                            "board": board_name(board.id),
+                            "players": names,
+                            "first": game.seats[state.first_player].name,
+                        },
                     ),
                     {"players": [s.name for s in game.seats], "first_player": state.first_player},
                     "host",

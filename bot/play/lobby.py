@@ -10,7 +10,7 @@ import logging
 from bot.manager import GameInfo, GameManager, Outcome, Refused
 from bot.manager.game_settings import AI_LEVELS
 from bot.manager.tell import EXPIRY_TOLD
-from bot.messages import Join, Message, Text
+from bot.messages import Join, Message, Text, board_name
 from bot.play import chat
 from bot.play.contract import Caller, Messenger
 from bot.play.press import PressCode
@@ -55,9 +55,9 @@ def lobby_reply(info: GameInfo, *, note: Message | None = None) -> Reply:
         FieldSpec(Text("lobby.host"), chat.user(info.host_id), True),
     ]
     title = (
-        Text("lobby.title", {"board": board.name, "variant": variant, "game": info.game_id})
+        Text("lobby.title", {"board": board_name(board.id), "variant": variant, "game": info.game_id})
         if len(board.variants) > 1 and variant != board.name
-        else Text("lobby.title_plain", {"board": board.name, "game": info.game_id})
+        else Text("lobby.title_plain", {"board": board_name(board.id), "game": info.game_id})
     )
     gid = info.game_id
     help_text = {

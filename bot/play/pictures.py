@@ -20,6 +20,7 @@ from bot.manager.events import describe
 from engine.events import public_events
 from engine.scoring import FinalSheet
 from engine.state import GameState
+from maps.board import board_ids
 from render.from_engine import board_view, hand_picture_data, summary_rows, ticket_map_data
 from render.model import BoardView, LastMove
 from render.words import ENGLISH, FIELDS, PictureWords
@@ -40,7 +41,10 @@ def picture_words(locale: str | None) -> PictureWords:
     catalog = default_catalog()
     language = language_of(locale) or catalog.default
     words = {f: catalog.template(f"picture.{f}", language) or getattr(ENGLISH, f) for f in FIELDS}
-    made = PictureWords(zero_is_singular=plural_form(0, language) == "one", **words)
+    names = tuple(
+        (bid, name) for bid in board_ids() if (name := catalog.template(f"board.{bid}", language)) is not None
+    )
+    made = PictureWords(zero_is_singular=plural_form(0, language) == "one", board_names=names, **words)
     _LANGUAGE_OF.setdefault(made, language)
     return made
 

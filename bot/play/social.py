@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.messages import Join, Message, Text
+from bot.messages import Join, Message, Text, board_name
 from bot.play import chat
 from bot.play.reply import EmbedSpec, FieldSpec, Reply
 from bot.storage import PlayerPrefs, PlayerStats, Rating
@@ -22,8 +22,8 @@ def shown(rating: Rating) -> str:
     return f"{value + 0.0:.1f}"
 
 
-def _board_name(board: str) -> str:
-    return load_board(board).name if board else board
+def _board_name(board: str) -> Message:
+    return board_name(load_board(board).id) if board else board
 
 
 def rating_line(rating: Rating | None) -> Message:

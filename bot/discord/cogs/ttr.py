@@ -19,7 +19,7 @@ from bot.discord.checks import caller
 from bot.discord.language import public_locale, tr
 from bot.discord.limits import fit_message
 from bot.discord.replies import answer
-from bot.messages import Text
+from bot.messages import Text, board_name
 from bot.play import chat
 from bot.play.chat import EMBED_COLOR
 from bot.play.contract import GameService
@@ -65,7 +65,10 @@ def find_variant(board: Board, value: str | None) -> str:
             return vid
     known = ", ".join(board.variants)
     raise GameError(
-        Text("maps.unknown_variant", {"value": chat.quote(value), "board": board.name, "known": known})
+        Text(
+            "maps.unknown_variant",
+            {"value": chat.quote(value), "board": board_name(board.id), "known": known},
+        )
     )
 
 
@@ -209,7 +212,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
                     trains=board.rule("trains_per_player", 45),
                 )
             )
-            title = f"{board.name} — `{board.id}`"
+            title = f"{tr(interaction, f'board.{board.id}')} — `{board.id}`"
             if _is_provisional(board):
                 title += " ⚠ " + tr(interaction, "maps.provisional")
                 any_provisional = True
@@ -245,7 +248,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
         embed = discord.Embed(color=EMBED_COLOR)
         if topic is None:
             overview = found[0]
-            embed.title = tr(interaction, "rules.title", board=board.name, topic=overview.title)
+            embed.title = tr(interaction, "rules.title", board=board_name(board.id), topic=overview.title)
             embed.description = overview.text
             listing = ", ".join(f"`{t.id}`" for t in found[1:])
             embed.add_field(name=tr(interaction, "rules.more"), value=listing or "-", inline=False)
@@ -256,9 +259,9 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
             )
             if chosen is None:
                 known = ", ".join(t.id for t in found)
-                params = {"topic": chat.quote(topic), "board": board.name, "known": known}
+                params = {"topic": chat.quote(topic), "board": board_name(board.id), "known": known}
                 raise GameError(Text("rules.unknown", params))
-            embed.title = tr(interaction, "rules.title", board=board.name, topic=chosen.title)
+            embed.title = tr(interaction, "rules.title", board=board_name(board.id), topic=chosen.title)
             embed.description = chosen.text
         if _is_provisional(board):
             embed.set_footer(text=tr(interaction, "maps.provisional_note"))
