@@ -27,9 +27,8 @@ from bot.storage import NewTimer, Timer, TimerChange
 from engine.state import GameState
 
 TELL_TIMER = "tell"  # a turn message owed after automatic moves (served by the dispatcher if nobody posts it)
-TOLD_THROUGH = (
-    "told_through"  # the note of the log position the last posted turn message told (bot.play.thread)
-)
+#: the note of the log position the last posted turn message told (written by bot.play.thread)
+TOLD_THROUGH = "told_through"
 NOTICE_TIMER = "notice"  # the notice of an expired lobby, owed until posted (kept with the abandoned game)
 LOBBY_EXPIRED = "lobby_expired"  # the note of an expired lobby: the delay, in hours as players read it
 EXPIRY_TOLD = "expiry_told"  # the note written once the expiry notice is posted (bot.play.lobby)

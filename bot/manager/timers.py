@@ -360,9 +360,8 @@ class TurnTimers:
         if not humans or any(
             int(t.payload.get("stage", 0)) > int(timer.payload.get("stage", 0)) for t in others
         ):
-            await self.ensure(
-                game, timer
-            )  # nobody to wait for, or a duplicate behind another: the rows needed now
+            # nobody to wait for, or a duplicate behind another: the rows needed now
+            await self.ensure(game, timer)
             return
         # (a duplicate left by an older version goes with this one: every path below rewrites the kind)
         settings = game.settings
@@ -461,10 +460,10 @@ class TurnTimers:
         process holds it (:mod:`bot.manager.lobbies`)."""
         rows = await self._store.repo.timers_for_game(game_id, NOTICE_TIMER)
         post = functools.partial(self.notifier.on_lobby_expired, game_id, outcome)
-        if not rows:  # (a row written without a claim: nothing to fence)
+        if rows:
+            await self._post_owed(game_id, rows[0], post)
+        else:
             log.info("game %s: no expiry notice owed any more", game_id)
-        for row in rows[:1]:
-            await self._post_owed(game_id, row, post)
 
     # ------------------------------------------------------------------ messages this process owes
 

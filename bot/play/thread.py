@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.manager import GameEvent, GameInfo, GameManager, Outcome, Refused
+from bot.manager.tell import TOLD_THROUGH  # the log position the last posted turn message told up to
 from bot.messages import Text
 from bot.play.contract import Messenger
 from bot.play.final import gif_message
@@ -31,7 +32,6 @@ from render.words import PictureWords
 log = logging.getLogger(__name__)
 
 TURN_MESSAGE = "turn_message"  # [channel id, message id] of the game's last turn message
-TOLD_THROUGH = "told_through"  # the log position the last turn message told up to
 AUTOMATIC = ("ai", "absent_ai", "absent_skip")  # who made the moves nobody clicked (GameEvent.by)
 
 

@@ -20,10 +20,10 @@ from manager_helpers import HUMANS, random_ai
 from test_no_stall import Killed
 
 from bot.manager import GameManager, ManualClock, Outcome
+from bot.manager.tell import EXPIRY_TOLD
 from bot.storage import GameStatus, open_repository
 
 ANN = HUMANS[0][0]
-EXPIRY_TOLD = "expiry_told"  # the note bot.play.lobby writes once the notice is posted
 
 
 @dataclass

@@ -20,10 +20,9 @@ from test_no_stall import _bob_plays_his_turn, _prepare, _run_killed
 
 from bot.manager import GameManager, ManualClock, Outcome
 from bot.manager.cluster import Member
+from bot.manager.tell import TOLD_THROUGH
 from bot.play.thread import ThreadKeeper, since_last_turn
 from bot.storage import GameRepository, GameStatus, open_repository
-
-TOLD_THROUGH = "told_through"  # the note bot.play.thread writes when it tells a turn (RecordingNotifier too)
 
 
 async def _restart(path: Path, now: datetime, gid: str) -> tuple[list[int], int, bool, list[str]]:
