@@ -82,6 +82,7 @@ from bot.manager.tell import (
 )
 from bot.storage import (
     OPEN_STATUSES,
+    GameNotFound,
     LeaseLost,
     NewTimer,
     StorageBroken,
@@ -204,16 +205,22 @@ class TurnTimers:
         store = self._store
         fixed = 0
         ids = [gid async for gid in store.repo.iter_game_ids(status=OPEN_STATUSES)]  # lobbies expire too
+
+        async def give_rows(game: LiveGame) -> bool:
+            change = game.due_work(self._clock.now())
+            if change:
+                await store.change_timers(game, change)
+            return bool(change)
+
         for gid in ids:
-            async with store.locks.hold(gid):
-                try:
-                    game = await store.get(gid)
-                    change = game.due_work(self._clock.now())
-                    if change:
-                        await store.change_timers(game, change)
-                        fixed += 1
-                except Refused as exc:
-                    log.warning("game %s: cannot check its timers at start-up (%s)", gid, exc)
+            # another process may move the game meanwhile (it writes its rows with its move): `locked` reads
+            # it again and looks afresh, so starting beside a busy process never fails on a lost race
+            try:
+                fixed += await store.locked(gid, give_rows)
+            except Refused as exc:
+                log.warning("game %s: cannot check its timers at start-up (%s)", gid, exc)
+            except GameNotFound:  # deleted meanwhile: nothing to move on
+                log.info("game %s: gone before its timers were checked at start-up", gid)
         if fixed:
             log.info("start-up: %d running game(s) had no timer to move them on; scheduled", fixed)
         return fixed
