@@ -359,3 +359,63 @@ async def test_kill_9_before_the_post_leaves_the_owed_turn_message_to_the_other_
         for gid in games:
             assert "tell" not in [t.kind for t in await repo.timers_for_game(gid)], gid
         await assert_consistent(setup, repo, first, posting["seqs"])
+
+
+@pytest.mark.parametrize("kind", ["reminder", "lobby"])
+async def test_kill_9_while_posting_a_reminder_or_a_lobby_notice_leaves_it_to_the_other_process(
+    pg_url: str, tmp_path: Path, kind: str
+) -> None:
+    """Process A sends a reminder (posts an expired lobby's notice) and is killed before Discord answers; process
+    B sends it, once, when A's lease ends, from the state A left (the lobby already abandoned, once)."""
+    log_path = tmp_path / "notes.jsonl"
+    sent = {"reminder": "reminder", "lobby": "lobby_expired"}[kind]
+    async with open_repository(pg_url) as repo:
+        setup = GameManager(repo, ai=random_ai)
+        if kind == "reminder":  # both seats choose their first tickets: two reminders due
+            gid, _ = await started_game(setup, humans=2, seed=7, settings={"absent_policy": "ai"})
+            await _due_now(setup, repo, gid, 0, later=True)
+        else:
+            info = await setup.create_game(guild_id=1, channel_id=9100, host_id=101, host_name="Ann")
+            gid = info.game_id
+        actions_before = (await repo.load_game(gid)).action_count
+        doomed = spawn("timers", pg_url, str(log_path), str(LEASE), f"mute-{kind}")
+        await read_until(doomed, "ready")
+        conn = await asyncpg.connect(PG_URL, server_settings={"search_path": pg_url.rsplit("schema=", 1)[1]})
+        try:  # the lobby idle for 25 h (a new version: A's cached copy is out of date), and its row due now
+            if kind == "lobby":
+                await conn.execute(
+                    "UPDATE games SET updated_at = now() - interval '25 hours', version = version + 1"
+                )
+            await conn.execute("UPDATE timers SET due_at = now() - interval '1 second'")
+        finally:
+            await conn.close()
+        await _wait_for(lambda: any(n["kind"] == "posting" for n in notes(log_path)), 30)
+        os.kill(doomed.pid, signal.SIGKILL)
+        doomed.wait(10)
+        killed_at = time.monotonic()
+        (posting,) = [n for n in notes(log_path) if n["kind"] == "posting"]
+        assert posting["of"] == kind and posting["game"] == gid
+        survivor = spawn("timers", pg_url, str(log_path), str(LEASE))
+        try:
+            await read_until(survivor, "ready")
+            wanted = 2 if kind == "reminder" else 1
+            await _wait_for(lambda: sum(n["kind"] == sent for n in notes(log_path)) >= wanted, 30)
+            taken_over = time.monotonic() - killed_at
+            await asyncio.sleep(2 * LEASE)  # anything sent twice would show by now
+        finally:
+            survivor.send_signal(signal.SIGTERM)
+            reports(survivor)
+        assert taken_over <= LEASE + 10, f"took {taken_over:.1f} s to send what A owed"
+        done = [n for n in notes(log_path) if n["kind"] == sent]
+        assert {n["pid"] for n in done} == {survivor.pid} and {n["game"] for n in done} == {gid}
+        stored = await repo.load_game(gid)
+        if kind == "reminder":
+            seats = Counter((n["seat"], n["n"]) for n in done)
+            assert seats == Counter({(0, 1): 1, (1, 1): 1}), "a reminder missing or sent twice"
+            assert posting["seat"] in (0, 1) and posting["n"] == 1
+            assert stored.action_count == actions_before  # a reminder makes no move
+            assert [t.kind for t in await repo.timers_for_game(gid)] == [TURN_TIMER]  # re-armed: reminder 2
+        else:
+            assert len(done) == 1 and done[0]["status"] == GameStatus.ABANDONED
+            assert stored.status == GameStatus.ABANDONED
+            assert await repo.timers_for_game(gid) == []

@@ -6,8 +6,9 @@ fsynced JSON line each, so the test counts them across processes, even after a `
 Modes:
 - ``moves URL GAMES SEED COUNT``: COUNT random legal moves of human seats on the games (comma-separated ids),
   each acknowledged (``ack``, with its action seqs) or refused (``refused``, with its code); ``error`` else.
-- ``timers URL LOG LEASE [mute]``: serve due timer rows (the dispatcher) until SIGTERM; every notification
-  logged. ``mute``: a turn message is never posted: ``posting`` is logged, then the post hangs (to be killed).
+- ``timers URL LOG LEASE [mute|mute-reminder|mute-lobby]``: serve due timer rows (the dispatcher) until
+  SIGTERM; every notification logged. ``mute``: a turn message (``mute-reminder``: a reminder, ``mute-lobby``:
+  an expired lobby's notice) is never posted: ``posting`` is logged, then the post hangs (to be killed).
 - ``hold URL LEASE``: claim every due timer row for LEASE seconds, say ``claimed``, then hang (to be killed).
 """
 
@@ -41,8 +42,8 @@ async def random_ai(state: GameState, seat: int, level: str, rng: random.Random)
 class FileNotifier:
     """Appends one fsynced line per notification: what a player would have been sent."""
 
-    def __init__(self, path: str, *, mute: bool = False) -> None:
-        self.mute = mute
+    def __init__(self, path: str, *, mute: str = "") -> None:
+        self.mute = mute  # the kind of notification whose post hangs ("" none)
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         #: set: a turn message writes the "told_through" note once posted, as the bot's does (bot.play.thread)
         self.manager: GameManager | None = None
@@ -51,21 +52,26 @@ class FileNotifier:
         os.write(self._fd, (json.dumps({**fields, "pid": os.getpid()}) + "\n").encode())
         os.fsync(self._fd)
 
-    async def on_turn(self, game_id: str, outcome: Outcome) -> None:
-        if self.mute:
-            self._write(kind="posting", game=game_id, seqs=list(outcome.seqs))
+    async def _hang_if_muted(self, kind: str, **fields: object) -> None:
+        if self.mute == kind:
+            self._write(kind="posting", of=kind, **fields)
             await asyncio.Event().wait()  # the post never returns: the process is killed here
+
+    async def on_turn(self, game_id: str, outcome: Outcome) -> None:
+        await self._hang_if_muted("turn", game=game_id, seqs=list(outcome.seqs))
         self._write(kind="turn", game=game_id, seqs=list(outcome.seqs))  # posted, then the note (as the bot)
         if self.manager is not None and outcome.state is not None:
             await self.manager.swap_note(game_id, "told_through", len(outcome.state.history))
 
     async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
+        await self._hang_if_muted("reminder", game=game_id, seat=seat, n=n)
         self._write(kind="reminder", game=game_id, seat=seat, n=n)
 
     async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
         self._write(kind="absent", game=game_id, seat=seat, policy=policy)
 
     async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
+        await self._hang_if_muted("lobby", game=game_id)
         self._write(kind="lobby_expired", game=game_id, status=str(outcome.status))
 
 
@@ -99,7 +105,7 @@ async def moves(url: str, games: str, seed: int, count: int) -> None:
     say(done=True)
 
 
-async def timers(url: str, log_path: str, lease: float, mute: bool = False) -> None:
+async def timers(url: str, log_path: str, lease: float, mute: str = "") -> None:
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     async with open_repository(url) as repo:
@@ -128,7 +134,8 @@ def main() -> None:
     if mode == "moves":
         asyncio.run(moves(url, rest[0], int(rest[1]), int(rest[2])))
     elif mode == "timers":
-        asyncio.run(timers(url, rest[0], float(rest[1]), mute=rest[2:] == ["mute"]))
+        muted = {"mute": "turn", "mute-reminder": "reminder", "mute-lobby": "lobby"}
+        asyncio.run(timers(url, rest[0], float(rest[1]), mute=muted[rest[2]] if rest[2:] else ""))
     elif mode == "hold":
         asyncio.run(hold(url, float(rest[0])))
     else:
