@@ -99,6 +99,9 @@ log = logging.getLogger(__name__)
 
 #: a batch of rows keeps its leases for at most this many renewals (a third of a lease each): 10 leases
 _MAX_RENEWALS = 30
+#: an owed message whose post raised this many times in this process (a bug, not Discord refusing it: that is
+#: logged and dropped by the bot) is given up: its row deleted, with an error for the host, not tried forever
+MAX_POST_FAILURES = 10
 
 
 def _set_result_unless_cancelled(future: asyncio.Future[None], result: None) -> None:
@@ -138,6 +141,7 @@ class TurnTimers:
         store.on_released = self._release
         #: game -> the task renewing the lease of the row a write of this process claimed (see :meth:`_keep`)
         self._keeping: dict[str, asyncio.Task[None]] = {}
+        self._post_failures: dict[int, int] = {}  # row id -> failed posts of its message in this process
         self._moves = moves
         self._clock = clock
         self.notifier = notifier
@@ -441,8 +445,20 @@ class TurnTimers:
             return
         try:
             await post()
+        except Exception:
+            failures = self._post_failures[timer.id] = self._post_failures.get(timer.id, 0) + 1
+            if failures >= MAX_POST_FAILURES:
+                del self._post_failures[timer.id]
+                log.error(
+                    "game %s: its %s message failed %d times; given up (timer %s deleted)",
+                    game_id, timer.kind, failures, timer.id,
+                )  # fmt: skip
+                with contextlib.suppress(StorageError):
+                    await self._store.repo.delete_timer(timer.id, owner=owner)
+            raise
         finally:  # posted (the row goes) or failed (served again once its lease ends): no more renewal
             self._release(game_id)
+        self._post_failures.pop(timer.id, None)
         await self._store.repo.delete_timer(timer.id, owner=owner)
 
     async def _announce(self, game_id: str, kind: str, key: str, *, keep: bool) -> None:
