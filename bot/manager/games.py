@@ -346,8 +346,8 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
 
     async def may_tell(self, game_id: str, through: int) -> bool:
         """Whether this process may post the turn message owed by automatic moves up to log position
-        `through` now (:meth:`TurnTimers.may_tell`)."""
-        return await self._timers.may_tell(game_id, through)
+        `through` now (:meth:`bot.manager.leases.Leases.may_tell`)."""
+        return await self._timers.leases.may_tell(game_id, through)
 
     async def note(self, game_id: str, key: str) -> Any:
         """The presentation's note `key` of the game (None when never written)."""

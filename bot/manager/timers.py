@@ -20,8 +20,8 @@ the re-arm that parks the row, under ``wait``); each carries what to send (seat,
 deleted once the notifier returned (:meth:`TurnTimers._announce`), so the window is between the post and that
 deletion. Found by the dispatcher after its writer died, a reminder (or ``wait`` announcement) whose wait is
 over (a move meanwhile) is dropped, not sent late (:func:`bot.manager.notifier.current`). The process that
-wrote such a row renews its lease while the message is built and posted (:meth:`TurnTimers._keep`), and
-checks it just before posting (:meth:`TurnTimers.may_tell`, :meth:`TurnTimers._post_owed`). The rows a change
+wrote such a row renews its lease while the message is built and posted (:meth:`bot.manager.leases.Leases.keep`), and
+checks it just before posting (:meth:`~bot.manager.leases.Leases.may_tell`, :meth:`~bot.manager.leases.Leases.post`). The rows a change
 makes due are written in the same transaction as the change (:meth:`~bot.manager.store.LiveGame.due_work`); a
 row is replaced by one write (old rows of its kind deleted, the new one inserted); every timer re-checks its
 game when it fires; and at start-up :meth:`TurnTimers.sweep` gives the rows any running game lacks. So a crash
@@ -34,7 +34,7 @@ bot layer through the :class:`Notifier`, outside the game's lock.
 
 Across processes (PostgreSQL) each due row is served by one process: it claims the row for a lease
 (``claim_due_timers``), renews the leases of the rows it holds while it serves them (a slow AI, a slow post;
-at most ``_MAX_RENEWALS`` thirds of a lease), and the timer write that completes a row is fenced by the claim
+at most ``MAX_RENEWALS`` thirds of a lease), and the timer write that completes a row is fenced by the claim
 (LeaseLost, nothing written, no notification, when another process took the row over); moves are guarded by
 the game's version. A process killed with ``kill -9`` loses its claims when their lease ends (30 s by default)
 and another process serves them then: no reminder, absent-player announcement or turn, AI move or turn message
@@ -55,6 +55,7 @@ from typing import Any
 from bot.manager import lobbies
 from bot.manager.clock import Clock
 from bot.manager.cluster import Member
+from bot.manager.leases import Leases
 from bot.manager.moves import Collector, Moves
 from bot.manager.notifier import Notifier, NullNotifier, announcement, current
 from bot.manager.read import Outcome, outcome_of
@@ -72,11 +73,9 @@ from bot.manager.store import (
 from bot.manager.tell import (
     ABSENT_TIMER,
     ANNOUNCE_KINDS,
-    HELD_KINDS,
     NOTICE_TIMER,
     REMIND_TIMER,
     TELL_TIMER,
-    TOLD_THROUGH,
     absent,
     reminder,
 )
@@ -96,12 +95,6 @@ from bot.storage import (
 __all__ = ["Notifier", "NullNotifier", "TurnTimers"]
 
 log = logging.getLogger(__name__)
-
-#: a batch of rows keeps its leases for at most this many renewals (a third of a lease each): 10 leases
-_MAX_RENEWALS = 30
-#: an owed message whose post raised this many times in this process (a bug, not Discord refusing it: that is
-#: logged and dropped by the bot) is given up: its row deleted, with an error for the host, not tried forever
-MAX_POST_FAILURES = 10
 
 
 def _set_result_unless_cancelled(future: asyncio.Future[None], result: None) -> None:
@@ -137,11 +130,10 @@ class TurnTimers:
             max_sleep = min(max_sleep, self.member.lease)
         store.on_timers_written = self._poke
         store.holder = (self.member.process_id, self.member.lease)
-        store.on_held = self._keep
-        store.on_released = self._release
-        #: game -> the task renewing the lease of the row a write of this process claimed (see :meth:`_keep`)
-        self._keeping: dict[str, asyncio.Task[None]] = {}
-        self._post_failures: dict[int, int] = {}  # row id -> failed posts of its message in this process
+        #: the leases this process holds on rows, and the messages it owes under them
+        self.leases = Leases(store, self.member, clock)
+        store.on_held = self.leases.keep
+        store.on_released = self.leases.release
         self._moves = moves
         self._clock = clock
         self.notifier = notifier
@@ -245,7 +237,7 @@ class TurnTimers:
             raise StorageUnavailable(str(exc)) from exc
         if not due:
             return 0
-        renewing = asyncio.create_task(self._renew_leases(_ids_of(due)), name="ttr-timer-leases")
+        renewing = asyncio.create_task(self.leases.renew(_ids_of(due)), name="ttr-timer-leases")
         try:
             await self._serve(due)
         finally:
@@ -253,25 +245,6 @@ class TurnTimers:
             with contextlib.suppress(asyncio.CancelledError):
                 await renewing
         return len(due)
-
-    async def _renew_leases(self, rows: Callable[[], Awaitable[list[int]]]) -> None:
-        """While this process serves claimed rows (a slow AI, a slow post), their leases are extended every third
-        of a lease: no other process takes over a row a live process is serving. `rows`: the ids of the rows
-        to renew now (none left: stop). Work hung for ``_MAX_RENEWALS / 3`` leases (a post that never
-        returns) lets its rows go: another process serves them (this one's fenced writes then write nothing; a
-        post it still makes is the one double left). Only those rows: a row whose post failed is not kept
-        alive by other work, it is served again when its lease ends."""
-        every = self.member.lease / 3
-        for _ in range(_MAX_RENEWALS):
-            await asyncio.sleep(every)
-            until = self._clock.now() + timedelta(seconds=self.member.lease)
-            try:
-                ids = await rows()
-                if not ids or not await self._store.repo.renew_leases(self.member.process_id, until, ids):
-                    return  # nothing held any more: served (or taken over)
-            except StorageError as exc:  # the fence still stops a second completion
-                log.warning("could not renew the timer leases (%s)", exc)
-        log.warning("timer rows served for %d leases: left to the other processes", _MAX_RENEWALS // 3)
 
     async def _serve(self, due: list[Timer]) -> None:
         repo = self._store.repo
@@ -320,7 +293,7 @@ class TurnTimers:
             if mine.kind == TELL_TIMER:  # a turn message owed (the final scores too): its note clears the row
                 if game.turn_message_owed() is not None and not game.ai_seats_to_act():
                     post = functools.partial(self.notifier.on_turn, game.id, outcome_of(game, out))
-                    notes.append(functools.partial(self._post_owed, game.id, mine, post))
+                    notes.append(functools.partial(self.leases.post, game.id, mine, post))
                 else:
                     await self.ensure(game, mine)
             elif mine.kind == NOTICE_TIMER:  # an expired lobby's notice, not posted (a crash before the post)
@@ -333,7 +306,7 @@ class TurnTimers:
             elif mine.kind in ANNOUNCE_KINDS:  # a reminder or absent-player announcement left by a crash
                 if current(game, mine):
                     send = announcement(self.notifier, game.id, mine)
-                    notes.append(functools.partial(self._post_owed, game.id, mine, send))
+                    notes.append(functools.partial(self.leases.post, game.id, mine, send))
                 else:  # stale: the wait it was written for is over (a move meanwhile): dropped, not sent late
                     log.info("timer %s of game %s: %s no longer current", mine.id, game.id, mine.kind)
                     await store.repo.delete_timer(mine.id, owner=self.member.process_id)
@@ -433,50 +406,22 @@ class TurnTimers:
             fence=self._fence(game, timer),
         )
 
-    async def _post_owed(self, game_id: str, timer: Timer, post: Callable[[], Awaitable[None]]) -> None:
-        """Post an owed message (the turn message, the final scores of a game an automatic move ended, the
-        notice of an expired lobby) once: only while this process still holds its row `timer` (its lease
-        renewed meanwhile), and the note the bot writes once the post is acknowledged clears the row. A notifier
-        that took the message without that note (no bot attached) has the row deleted here; one that failed (or
-        a kill) leaves it, to be served again when its lease ends."""
-        owner = self.member.process_id
-        if not await self._store.repo.holds_timer(timer.id, owner):  # told meanwhile, or taken over
-            log.info("timer %s of game %s: no longer this process's to serve", timer.id, game_id)
-            return
-        try:
-            await post()
-        except Exception:
-            failures = self._post_failures[timer.id] = self._post_failures.get(timer.id, 0) + 1
-            if failures >= MAX_POST_FAILURES:
-                del self._post_failures[timer.id]
-                log.error(
-                    "game %s: its %s message failed %d times; given up (timer %s deleted)",
-                    game_id, timer.kind, failures, timer.id,
-                )  # fmt: skip
-                with contextlib.suppress(StorageError):
-                    await self._store.repo.delete_timer(timer.id, owner=owner)
-            raise
-        finally:  # posted (the row goes) or failed (served again once its lease ends): no more renewal
-            self._release(game_id)
-        self._post_failures.pop(timer.id, None)
-        await self._store.repo.delete_timer(timer.id, owner=owner)
-
     async def _announce(self, game_id: str, kind: str, key: str, *, keep: bool) -> None:
         """Post the reminders or absent-player announcements (rows of `kind`, one per seat) this process just
-        wrote for the wait `key`, each once (:meth:`_post_owed`: while this process holds the row; deleted once
+        wrote for the wait `key`, each once (:meth:`Leases.post`: while this process holds the row; deleted once
         the notifier returned). `keep`: more rows of the game are held for a message to come (the turn message
         after absent-player moves): their lease is renewed again afterwards."""
         repo = self._store.repo
         rows = await self._store.storage(lambda: repo.timers_for_game(game_id, kind))
         for i, row in enumerate(r for r in rows if r.payload.get("key") == key):
             if i:
-                self._keep(game_id)  # (the post before stopped the renewal)
+                self.leases.keep(game_id)  # (the post before stopped the renewal)
             try:
-                await self._post_owed(game_id, row, announcement(self.notifier, game_id, row))
+                await self.leases.post(game_id, row, announcement(self.notifier, game_id, row))
             except Exception:  # the row stays: served again when its lease ends
                 log.exception("notifier failed for game %s", game_id)
         if keep:
-            self._keep(game_id)
+            self.leases.keep(game_id)
 
     async def announce_expiry(self, game_id: str, outcome: Outcome) -> None:
         """The notifier hears that the lobby `game_id` expired, once: through its ``notice`` row, while this
@@ -484,53 +429,9 @@ class TurnTimers:
         rows = await self._store.repo.timers_for_game(game_id, NOTICE_TIMER)
         post = functools.partial(self.notifier.on_lobby_expired, game_id, outcome)
         if rows:
-            await self._post_owed(game_id, rows[0], post)
+            await self.leases.post(game_id, rows[0], post)
         else:
             log.info("game %s: no expiry notice owed any more", game_id)
-
-    # ------------------------------------------------------------------ messages this process owes
-
-    def _keep(self, game_id: str) -> None:
-        """A write of this process claimed a ``tell`` or ``notice`` row of `game_id` (it owes that message and
-        posts it now: a click that made AI seats move, an expired lobby): its lease is renewed while the
-        message is built and posted, so no other process takes the row over meanwhile (the dispatcher's own
-        renewal, :meth:`_renew_leases`, until the note clears the row or the claim is lost)."""
-        task = self._keeping.get(game_id)
-        if task is not None and not task.done():
-            return
-        task = asyncio.get_running_loop().create_task(
-            self._renew_leases(functools.partial(self._owed_rows, game_id)), name=f"ttr-keep-{game_id}"
-        )
-        self._keeping[game_id] = task
-        task.add_done_callback(functools.partial(self._kept, game_id))
-
-    def _release(self, game_id: str) -> None:
-        """The row :meth:`_keep` renews is gone (this process's note cleared it) or its post failed."""
-        keeping = self._keeping.pop(game_id, None)
-        if keeping is not None:
-            keeping.cancel()
-
-    def _kept(self, game_id: str, task: asyncio.Task[None]) -> None:
-        if self._keeping.get(game_id) is task:
-            del self._keeping[game_id]
-
-    async def _owed_rows(self, game_id: str) -> list[int]:
-        """The ``tell`` and ``notice`` rows of `game_id` this process still holds."""
-        owner, repo = self.member.process_id, self._store.repo
-        rows = [t for t in await repo.timers_for_game(game_id) if t.kind in HELD_KINDS]
-        return [row.id for row in rows if await repo.holds_timer(row.id, owner)]
-
-    async def may_tell(self, game_id: str, through: int) -> bool:
-        """Whether this process may post the turn message owed by automatic moves of `game_id` up to log
-        position `through`, checked just before it does (the fence of a message whose row the writer claimed):
-        not when a posted message told that far already (the ``told_through`` note: another process served the
-        row), nor when the game's ``tell`` row is another process's (it took the row over and posts it)."""
-        game = await self._store.get(game_id)
-        if int(game.raw_settings.get(TOLD_THROUGH) or 0) >= through:
-            return False
-        repo, owner = self._store.repo, self.member.process_id
-        rows = await self._store.storage(lambda: repo.timers_for_game(game_id, TELL_TIMER))
-        return not rows or any([await repo.holds_timer(row.id, owner) for row in rows])
 
     # ------------------------------------------------------------------ the dispatcher
 
@@ -553,8 +454,7 @@ class TurnTimers:
         unsubscribe = getattr(self._clock, "unsubscribe", None)
         if unsubscribe is not None:
             unsubscribe(self._poke)
-        for keeping in list(self._keeping.values()):
-            keeping.cancel()
+        self.leases.stop()
         task, self._task = self._task, None
         if task is not None:
             task.cancel()

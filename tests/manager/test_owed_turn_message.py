@@ -262,7 +262,7 @@ async def test_a_writer_that_lost_its_claim_does_not_post_the_turn_message_the_o
     async with _writer_and_dispatcher(lease) as (writer, notifier):
         gid, _ = await started_game(writer, humans=1, ais=2, seed=11)
         ended = await writer.hand_to_ai(gid, HUMANS[0][0], "normal")
-        writer.timers._keeping[gid].cancel()  # the stall: no renewal any more
+        writer.timers.leases.keeping[gid].cancel()  # the stall: no renewal any more
         deadline = time.monotonic() + 20
         while not notifier.turns and time.monotonic() < deadline:
             await asyncio.sleep(0.1)

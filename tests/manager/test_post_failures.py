@@ -13,7 +13,7 @@ from manager_helpers import HUMANS, RecordingNotifier, play_random, random_ai, s
 
 from bot.manager import GameManager, ManualClock
 from bot.manager.cluster import DEFAULT_LEASE
-from bot.manager.timers import MAX_POST_FAILURES
+from bot.manager.leases import MAX_POST_FAILURES
 from bot.storage import GameRepository
 
 ANN = HUMANS[0][0]
