@@ -33,6 +33,29 @@ log = logging.getLogger(__name__)
 
 INITIAL_EXTENSIONS: tuple[str, ...] = ("bot.discord.cogs.ttr",)
 
+#: the privileged gateway intents, by their names on the developer portal (Bot page, Privileged Gateway Intents)
+PRIVILEGED_INTENTS: dict[str, str] = {
+    "presences": "Presence Intent",
+    "members": "Server Members Intent",
+    "message_content": "Message Content Intent",
+}
+
+
+def bot_intents() -> discord.Intents:
+    """The gateway intents the bot asks for: discord.py's defaults without typing, and no privileged one (slash
+    commands and components need neither message content nor the member list)."""
+    intents = discord.Intents.default()
+    intents.typing = False
+    intents.presences = False
+    intents.members = False
+    intents.message_content = False
+    return intents
+
+
+def privileged_intents(intents: discord.Intents) -> list[str]:
+    """The portal names of the privileged intents among `intents` (what a 4014 close asks the host to enable)."""
+    return [portal for flag, portal in PRIVILEGED_INTENTS.items() if getattr(intents, flag)]
+
 
 class TTRCommandTree(app_commands.CommandTree):
     """Command tree whose error handler logs the failure and answers the user ephemerally."""
@@ -54,14 +77,9 @@ class TTRBot(commands.Bot):
         catalog: Catalog | None = None,
         **options: Any,
     ) -> None:
-        intents = discord.Intents.default()
-        intents.typing = False
-        intents.presences = False
-        intents.members = False
-        intents.message_content = False
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=intents,
+            intents=bot_intents(),
             help_command=None,
             tree_cls=TTRCommandTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),

@@ -19,7 +19,7 @@ from pathlib import Path
 import discord
 
 from bot.config import Settings, SettingsError, parse_setting
-from bot.discord.app import create_bot
+from bot.discord.app import bot_intents, create_bot, privileged_intents
 from bot.play.contract import GameService
 from bot.storage import (
     ProcessBeat,
@@ -220,20 +220,91 @@ async def start_bot(settings: Settings, *, service: GameService | None = None) -
             loop.remove_signal_handler(signal.SIGTERM)
 
 
-def explain_startup_error(exc: BaseException) -> str | None:
-    """One line telling the operator what to fix, or None for an error that is a bug."""
+#: the gateway close codes discord.py does not reconnect after (gateway.py ``_can_handle_close``), by their
+#: names in Discord's documentation; a ``discord.ConnectionClosed`` that reaches ``start_bot`` carries one
+GATEWAY_CLOSE_NAMES: dict[int, str] = {
+    4004: "authentication failed",
+    4010: "invalid shard",
+    4011: "sharding required",
+    4012: "invalid API version",
+    4013: "invalid intents",
+    4014: "disallowed intents",
+}
+GATEWAY_CLOSE_DOCS = (
+    "https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-close-event-codes"
+)
+TOKEN_ADVICE = (
+    "Check DISCORD_TOKEN in the environment or .env: copy it again from the developer portal (your application, "
+    "Bot page, Reset Token); it is the bot token, not the client secret."
+)
+PORTAL_INTENTS = "the developer portal (your application, Bot page, Privileged Gateway Intents)"
+
+
+def explain_intents_refused(intents: discord.Intents) -> str:
+    """The line for a 4014 close (discord.py raises PrivilegedIntentsRequired): the intents to enable, by name."""
+    asked = privileged_intents(intents)
+    if asked:
+        return (
+            f"Discord refused the privileged intents this bot asks for (gateway close 4014, disallowed intents): "
+            f"enable {' and '.join(asked)} on {PORTAL_INTENTS}, then start the bot again."
+        )
+    return (
+        "Discord refused this bot's gateway intents (gateway close 4014, disallowed intents), although it asks for "
+        f"no privileged intent (intents value {intents.value}): check that DISCORD_TOKEN is this bot's token, and "
+        f"on {PORTAL_INTENTS} enable any intent a changed bot/discord/app.py asks for."
+    )
+
+
+def explain_gateway_close(exc: discord.ConnectionClosed, settings: Settings | None = None) -> str:
+    """The line for a gateway connection Discord closed for good (discord.py stops instead of reconnecting)."""
+    code = exc.code
+    on = "" if exc.shard_id is None else f" of shard {exc.shard_id}"
+    said = f"Discord closed the gateway connection{on} with {code} ({GATEWAY_CLOSE_NAMES.get(code, 'not retried')}):"
+    shards = settings.shards_text() if settings is not None else "unknown"
+    count = settings.shard_count if settings is not None else None
+    if code == 4004:
+        return f"{said} it refused the token. {TOKEN_ADVICE}"
+    if code == 4011:
+        if count is None:
+            return (
+                f"{said} it requires more shards than the count it recommended a moment ago; start the bot "
+                "again (it asks for the recommended count at each start), or set SHARD_COUNT to a higher count."
+            )
+        return (
+            f"{said} it requires more shards than SHARD_COUNT={count}: unset SHARD_COUNT (and SHARD_IDS) to "
+            "use Discord's recommended count, or raise it (the same in every process)."
+        )
+    if code == 4010:
+        return (
+            f"{said} it refused this process's shards ({shards}): SHARD_IDS must lie within 0..SHARD_COUNT-1 and "
+            "SHARD_COUNT must be the same in every process and at least 1; unset both to run every shard of "
+            "Discord's recommended count in this process."
+        )
+    if code == 4014:
+        return explain_intents_refused(bot_intents())
+    if code in (4012, 4013):
+        return (
+            f"{said} this discord.py ({discord.__version__}) and Discord disagree on the gateway protocol: update "
+            "the bot and its dependencies (pip install -U -e .)."
+        )
+    return f"{said} discord.py does not reconnect after this code; see {GATEWAY_CLOSE_DOCS}."
+
+
+def explain_startup_error(
+    exc: BaseException, settings: Settings | None = None, *, intents: discord.Intents | None = None
+) -> str | None:
+    """One line telling the operator what to fix, or None for an error that is a bug.
+
+    `settings` (the process's) and `intents` (the bot's, by default) make a gateway close's line name the
+    setting or the intent to change."""
     if isinstance(exc, StartupError | SettingsError):
         return str(exc)
     if isinstance(exc, discord.LoginFailure):
-        return (
-            "Discord refused the token (LoginFailure). Check DISCORD_TOKEN in the environment or .env: copy it "
-            "again from the developer portal (Bot page, Reset Token); it is the bot token, not the client secret."
-        )
+        return f"Discord refused the token (LoginFailure). {TOKEN_ADVICE}"
     if isinstance(exc, discord.PrivilegedIntentsRequired):
-        return (
-            "Discord refused a privileged intent this bot asked for (members, presences or message content). "
-            "Enable it on the developer portal (Bot page, Privileged Gateway Intents) or stop requesting it."
-        )
+        return explain_intents_refused(intents if intents is not None else bot_intents())
+    if isinstance(exc, discord.ConnectionClosed):
+        return explain_gateway_close(exc, settings)
     if isinstance(exc, discord.GatewayNotFound | OSError | TimeoutError):
         return f"cannot reach Discord ({type(exc).__name__}); check the network connection and try again."
     return None
@@ -280,7 +351,7 @@ def run_bot(
     except KeyboardInterrupt:
         log.info("stopped")
     except Exception as exc:
-        explanation = explain_startup_error(exc)
+        explanation = explain_startup_error(exc, settings)
         if explanation is None:  # a bug: its traceback, through the log so that no secret shows in it
             log.critical("the bot stopped on an unexpected error", exc_info=exc)
             return EXIT_BUG

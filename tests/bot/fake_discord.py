@@ -23,9 +23,11 @@ Limits: no rate limits, no permissions, no resume.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -575,3 +577,27 @@ class FakeDiscord:
     def callback_for(self, token: str) -> Callable[[Recorded], bool]:
         interaction_id = self.interactions[token]["id"]
         return lambda r: r.method == "POST" and r.path == f"/interactions/{interaction_id}/{token}/callback"
+
+
+@contextlib.contextmanager
+def fake_discord_in_thread(**options: Any) -> Iterator[FakeDiscord]:
+    """A `FakeDiscord(**options)` served by an event loop of its own in a thread, for code that runs its own loop:
+    the real entry point ``run_bot`` (``ttr bot``) calls ``asyncio.run``. Read its records once the bot stopped."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="fake-discord", daemon=True)
+    thread.start()
+
+    async def enter() -> FakeDiscord:
+        fake = FakeDiscord(**options)
+        return await fake.__aenter__()
+
+    try:
+        fake = asyncio.run_coroutine_threadsafe(enter(), loop).result(10)
+        try:
+            yield fake
+        finally:
+            asyncio.run_coroutine_threadsafe(fake.__aexit__(None, None, None), loop).result(10)
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        loop.close()
