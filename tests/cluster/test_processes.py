@@ -150,12 +150,27 @@ async def _wait_for(condition: Any, timeout: float) -> float:
     return time.monotonic() - start
 
 
-async def _make_everything_due(url: str) -> None:
+async def _execute(url: str, sql: str, *args: object) -> None:
+    """Run `sql` in the test's schema, as a host would by hand."""
     conn = await asyncpg.connect(PG_URL, server_settings={"search_path": url.rsplit("schema=", 1)[1]})
     try:
-        await conn.execute("UPDATE timers SET due_at = now() - interval '1 second'")
+        await conn.execute(sql, *args)
     finally:
         await conn.close()
+
+
+async def _make_everything_due(url: str) -> None:
+    await _execute(url, "UPDATE timers SET due_at = now() - interval '1 second'")
+
+
+async def _killed_as_it_posts(doomed: subprocess.Popen[str], log_path: Path) -> tuple[dict[str, Any], float]:
+    """Kill -9 the muted process once it starts posting: what it was posting, and when it died."""
+    await _wait_for(lambda: any(n["kind"] == "posting" for n in notes(log_path)), 30)
+    os.kill(doomed.pid, signal.SIGKILL)
+    doomed.wait(10)
+    killed_at = time.monotonic()
+    (posting,) = [n for n in notes(log_path) if n["kind"] == "posting"]
+    return posting, killed_at
 
 
 def _served(log: list[dict[str, Any]]) -> int:
@@ -257,17 +272,13 @@ async def test_idle_lobbies_expire_exactly_once_over_two_processes(pg_url: str, 
         try:
             for p in procs:
                 await read_until(p, "ready")
-            conn = await asyncpg.connect(
-                PG_URL, server_settings={"search_path": pg_url.rsplit("schema=", 1)[1]}
+            # every lobby idle for 25 h, its row due, at once with both processes waiting for it (a new
+            # version: the processes' cached lobbies, loaded by their start-up sweep, are out of date)
+            await _execute(
+                pg_url,
+                "UPDATE games SET updated_at = now() - interval '25 hours', version = version + 1;"
+                " UPDATE timers SET due_at = now() - interval '1 second'",
             )
-            try:  # every lobby idle for 25 h, its row due, at once with both processes waiting for it (a new
-                # version: the processes' cached lobbies, loaded by their start-up sweep, are out of date)
-                await conn.execute(
-                    "UPDATE games SET updated_at = now() - interval '25 hours', version = version + 1;"
-                    " UPDATE timers SET due_at = now() - interval '1 second'"
-                )
-            finally:
-                await conn.close()
             expired = lambda: [n for n in notes(log_path) if n["kind"] == "lobby_expired"]  # noqa: E731
             await _wait_for(lambda: len(expired()) >= 100, 60)
             await asyncio.sleep(LEASE + 0.5)  # anything done twice would show by now
@@ -319,20 +330,13 @@ async def test_kill_9_before_the_post_leaves_the_owed_turn_message_to_the_other_
         await _due_now(setup, repo, first, 2, True)
         doomed = spawn("timers", pg_url, str(log_path), str(LEASE), "mute")
         await read_until(doomed, "ready")
-        conn = await asyncpg.connect(PG_URL, server_settings={"search_path": pg_url.rsplit("schema=", 1)[1]})
-        try:  # everything due at once, this game's row first (A serves it first)
-            await conn.execute(
-                "UPDATE timers SET due_at = now() - CASE WHEN game_id = $1 THEN interval '1 minute'"
-                " ELSE interval '1 second' END",
-                first,
-            )
-        finally:
-            await conn.close()
-        await _wait_for(lambda: any(n["kind"] == "posting" for n in notes(log_path)), 30)
-        os.kill(doomed.pid, signal.SIGKILL)
-        doomed.wait(10)
-        killed_at = time.monotonic()
-        (posting,) = [n for n in notes(log_path) if n["kind"] == "posting"]
+        await _execute(  # everything due at once, this game's row first (A serves it first)
+            pg_url,
+            "UPDATE timers SET due_at = now() - CASE WHEN game_id = $1 THEN interval '1 minute'"
+            " ELSE interval '1 second' END",
+            first,
+        )
+        posting, killed_at = await _killed_as_it_posts(doomed, log_path)
         assert posting["game"] == first and posting["seqs"]
         survivor = spawn("timers", pg_url, str(log_path), str(LEASE))
         try:
@@ -380,20 +384,12 @@ async def test_kill_9_while_posting_a_reminder_or_a_lobby_notice_leaves_it_to_th
         actions_before = (await repo.load_game(gid)).action_count
         doomed = spawn("timers", pg_url, str(log_path), str(LEASE), f"mute-{kind}")
         await read_until(doomed, "ready")
-        conn = await asyncpg.connect(PG_URL, server_settings={"search_path": pg_url.rsplit("schema=", 1)[1]})
-        try:  # the lobby idle for 25 h (a new version: A's cached copy is out of date), and its row due now
-            if kind == "lobby":
-                await conn.execute(
-                    "UPDATE games SET updated_at = now() - interval '25 hours', version = version + 1"
-                )
-            await conn.execute("UPDATE timers SET due_at = now() - interval '1 second'")
-        finally:
-            await conn.close()
-        await _wait_for(lambda: any(n["kind"] == "posting" for n in notes(log_path)), 30)
-        os.kill(doomed.pid, signal.SIGKILL)
-        doomed.wait(10)
-        killed_at = time.monotonic()
-        (posting,) = [n for n in notes(log_path) if n["kind"] == "posting"]
+        if kind == "lobby":  # idle for 25 h (a new version: A's cached copy is out of date)
+            await _execute(
+                pg_url, "UPDATE games SET updated_at = now() - interval '25 hours', version = version + 1"
+            )
+        await _make_everything_due(pg_url)
+        posting, killed_at = await _killed_as_it_posts(doomed, log_path)
         assert posting["of"] == kind and posting["game"] == gid
         survivor = spawn("timers", pg_url, str(log_path), str(LEASE))
         try:
