@@ -6,9 +6,10 @@ translation shows English and a missing key shows the key instead of failing.
 
 A parameter may itself be a message (`Text`, `Join`): it is translated in the same language first, so a game
 event is data (`Text("ev.claim", {"route": ..., "paid": Join(...)})`) until the adapter shows it. Plurals: when
-the parameters hold a number `n` and the catalogue has `<key>.one` / `<key>.other`, the form follows the
-language's rule (French: 0 and 1 are singular); a key with only those forms is shown in its `one` form without
-`n` (a colour name alone).
+the parameters hold a number `n` (an int or a float) and the catalogue has `<key>.one` / `<key>.other`, the
+form follows the language's rule (French: a whole part of 0 or 1 is singular); a key with only those forms is
+shown in its `one` form without `n` (a colour name alone). A float parameter is written as the language writes
+numbers (`number_text`: "1.5" in English, "1,5" in French, "24" when whole); an int as it is.
 
 No discord import here: the manager's logs and the tests read the catalogue too. What is Discord's (the
 slash-command translator, the language of an interaction) is in `bot/discord/language.py`.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 import string
 from collections.abc import Mapping
@@ -103,7 +105,7 @@ class Catalog:
 
     def template(self, key: str, locale: Locale | None, n: Any = None) -> str | None:
         """The text of `key` (its plural form for the number `n` when the catalogue has forms)."""
-        if isinstance(n, int) and not isinstance(n, bool):
+        if isinstance(n, int | float) and not isinstance(n, bool) and math.isfinite(n):
             form = plural_form(n, language_of(locale) or self.default)
             found = self.lookup(f"{key}.{form}", locale)
             if found is not None:
@@ -120,10 +122,16 @@ class Catalog:
             return key
         if not params:
             return template
-        values = {
-            name: self.render(v, locale) if isinstance(v, Text | Join) else v for name, v in params.items()
-        }
+        language = language_of(locale) or self.default
+        values = {name: self._value(v, locale, language) for name, v in params.items()}
         return string.Formatter().vformat(template, (), _SafeDict(values))
+
+    def _value(self, value: Any, locale: Locale | None, language: str) -> Any:
+        if isinstance(value, Text | Join):
+            return self.render(value, locale)
+        if isinstance(value, float):
+            return number_text(value, language)
+        return value
 
     def render(self, message: Message | None, locale: Locale | None) -> str | None:
         """A reply's text in `locale`: plain strings pass through, `Text` is looked up, `Join` joins its parts."""
@@ -147,11 +155,25 @@ class Catalog:
         return set(self.messages[FALLBACK]) - set(self.messages.get(locale, {}))
 
 
-def plural_form(n: int, language: str) -> str:
-    """CLDR cardinal category of `n` for the languages the bot speaks: "one" or "other"."""
+def plural_form(n: float, language: str) -> str:
+    """CLDR cardinal category of `n` for the languages the bot speaks: "one" or "other" (French: its whole part
+    is 0 or 1, so "1,5 heure"; English: exactly 1, so "1.5 hours")."""
     if language.split("-")[0] == "fr":
-        return "one" if n in (0, 1) else "other"
+        return "one" if 0 <= abs(n) < 2 else "other"
     return "one" if n == 1 else "other"
+
+
+#: Languages that write a decimal comma ("1,5"); the others a decimal point.
+DECIMAL_COMMA = frozenset({"fr"})
+
+
+def number_text(value: float, language: str) -> str:
+    """`value` as `language` writes it: "24" for a whole number, else at most 6 significant digits with the
+    language's decimal mark ("1.5" in English, "1,5" in French)."""
+    if math.isfinite(value) and value == int(value):
+        return str(int(value))
+    text = f"{value:g}"
+    return text.replace(".", ",") if language.split("-")[0] in DECIMAL_COMMA else text
 
 
 @cache
@@ -175,4 +197,4 @@ def check_placeholders(catalog: Catalog) -> list[str]:
     return problems
 
 
-__all__ = ["Catalog", "check_placeholders", "default_catalog", "language_of", "plural_form"]
+__all__ = ["Catalog", "check_placeholders", "default_catalog", "language_of", "number_text", "plural_form"]

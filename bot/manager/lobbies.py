@@ -56,6 +56,15 @@ def hours_text(delay: timedelta) -> str:
     return str(int(hours)) if hours == int(hours) else f"{hours:g}"
 
 
+def _noted_hours(note: object) -> float:
+    """The delay noted as ``lobby_expired`` (``hours_text``: "24", "1.5"), as a number the catalogue writes in
+    the reader's language ("1,5" in French); 0 when the note is missing or unreadable."""
+    try:
+        return float(str(note))
+    except ValueError:
+        return 0.0
+
+
 def first_rows(now: datetime, expiry: timedelta | None) -> TimerChange:
     """The rows a new lobby is created with (in the same transaction): its expiry, when lobbies expire."""
     return TimerChange() if expiry is None else TimerChange(add=(NewTimer(LOBBY_TIMER, now + expiry, {}),))
@@ -100,14 +109,14 @@ def notice_owed(game: LiveGame) -> bool:
 def expired_outcome(game: LiveGame) -> Outcome:
     """What the notice of the expired lobby `game` tells (the same after a restart: the delay is noted)."""
     out = Collector(game.id)
-    hours = str(game.raw_settings.get(LOBBY_EXPIRED) or "")
+    hours = _noted_hours(game.raw_settings.get(LOBBY_EXPIRED))
     out.events.append(
         GameEvent(
             game.id,
             0,
             "abandoned",
             None,
-            Text("ev.lobby_expired", {"hours": hours}),
+            Text("ev.lobby_expired", {"n": hours}),
             {EXPIRED: True},
             "system",
         )

@@ -32,10 +32,10 @@ async def _fire(simcord_env: Any, bot: Any, clock: ManualClock, hours: float) ->
     await simcord_env.settle()
 
 
-def _expired_text(locale: str, hours: str = "24") -> str:
-    text = default_catalog().exact("ev.lobby_expired", locale)
-    assert text
-    return text.replace("{hours}", hours)
+def _expired_text(locale: str, hours: float = 24) -> str:
+    catalog = default_catalog()
+    assert catalog.has("ev.lobby_expired", locale.split("-")[0])
+    return catalog.text("ev.lobby_expired", locale, n=float(hours))
 
 
 async def test_an_idle_lobby_expires_in_its_channel_and_loses_its_buttons(simcord_env, world, bot_settings):  # type: ignore[no-untyped-def]

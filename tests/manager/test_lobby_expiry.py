@@ -46,7 +46,7 @@ async def test_a_lobby_nobody_touches_expires_after_the_delay_once(
     assert expired_gid == gid and outcome.status == GameStatus.ABANDONED
     (event,) = outcome.events
     assert event.kind == "abandoned" and event.by == "system" and event.data == {"expired": True}
-    assert event.message.key == "ev.lobby_expired" and event.message.params == {"hours": "24"}  # type: ignore[union-attr]
+    assert event.message.key == "ev.lobby_expired" and event.message.params == {"n": 24}  # type: ignore[union-attr]
     assert (await repo.load_game(gid)).status == GameStatus.ABANDONED
     assert await repo.timers_for_game(gid) == [] and gid not in manager.open_game_ids
     clock.advance(hours=48)
@@ -191,6 +191,6 @@ async def test_the_dispatcher_expires_a_lobby_when_the_clock_moves(
         clock.advance(hours=2)
         await asyncio.wait_for(manager.timers.settled(), 10)
         assert [g for g, _ in notifier.expired] == [gid]
-        assert notifier.expired[0][1].events[0].message.params == {"hours": "2"}  # type: ignore[union-attr]
+        assert notifier.expired[0][1].events[0].message.params == {"n": 2}  # type: ignore[union-attr]
     finally:
         await manager.close()

@@ -53,7 +53,7 @@ class NoticeBot:
     async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
         assert outcome.status == GameStatus.ABANDONED
         (event,) = outcome.events
-        assert event.message.key == "ev.lobby_expired" and event.message.params == {"hours": "24"}  # type: ignore[union-attr]
+        assert event.message.key == "ev.lobby_expired" and event.message.params == {"n": 24}  # type: ignore[union-attr]
         self.discord.posted.append(game_id)
         assert self.manager is not None
         await self.manager.swap_note(game_id, EXPIRY_TOLD, True)
