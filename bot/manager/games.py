@@ -168,10 +168,10 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
             raise Refused("bad_board", board=board) from None
         variant_id = variant or b.default_variant
         if variant_id not in b.variants:
-            raise Refused("bad_variant", board=b.name, variant=variant_id, variants=", ".join(b.variants))
+            raise Refused("bad_variant", board=b.id, variant=variant_id, variants=", ".join(b.variants))
         for opt in options:
             if opt not in b.options:
-                raise Refused("bad_option", board=b.name, option=opt, options=", ".join(b.options) or "-")
+                raise Refused("bad_option", board=b.id, option=opt, options=", ".join(b.options) or "-")
         game_settings = _settings(settings)
         store = self._store
         place = f"place:{thread_id}" if thread_id is not None else f"place:c{channel_id}"
@@ -364,7 +364,7 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
             board = load_board(game.board)
             lo, hi = board.rules.get("players", [2, 5])
             if not lo <= len(game.seats) <= hi:
-                raise Refused("player_count", board=board.name, min=lo, max=hi, n=len(game.seats))
+                raise Refused("player_count", board=board.id, min=lo, max=hi, n=len(game.seats))
             try:
                 state = new_game(
                     board,

@@ -2,7 +2,8 @@
 
 A refusal is data, not a sentence: a code and its parameters. What a player reads is the catalogue entry
 ``refused.<code>`` (``bot/locales/{en,fr}.json``) filled with those parameters, in the game's language. The
-manager knows no user interface: no refusal talks about buttons, messages or commands.
+manager knows no user interface: no refusal talks about buttons, messages or commands. Nor does it choose
+words: a board is passed as its id (``board="germany"``), and bot.play names it in the reader's language.
 """
 
 from __future__ import annotations

@@ -1,13 +1,15 @@
-"""What the slash commands' autocompletes offer: settings, the caller's games, and the routes the caller can
-claim now, ranked as the Claim menu ranks them (`engine.progress.routes_by_use`) and found from any part of either
-city name."""
+"""What the slash commands' autocompletes offer: settings, the caller's games (their board named in the caller's
+language), and the routes the caller can claim now, ranked as the Claim menu ranks them
+(`engine.progress.routes_by_use`) and found from any part of either city name."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from bot.i18n import default_catalog
 from bot.manager import GameInfo, GameManager, Refused
 from bot.manager.game_settings import GameSettings
+from bot.messages import Join, board_name
 from bot.play import chat, labels
 from bot.play.contract import Caller
 from bot.play.reply import Choice, GameError
@@ -16,7 +18,7 @@ from engine.actions import ClaimRoute
 from engine.progress import routes_by_use
 from engine.rules import legal_actions
 from engine.state import GameState
-from maps import load_board, normalize_name
+from maps import normalize_name
 
 
 async def complete(
@@ -33,8 +35,10 @@ async def complete(
                 info = await manager.game_info(gid)
             except (Refused, StorageError):
                 continue
-            if info.guild_id == caller.guild_id and needle in normalize_name(f"{gid} {info.board}"):
-                out.append(Choice(f"{gid} · {load_board(info.board).name}", gid))
+            board = board_name(info.board)
+            shown = default_catalog().render(board, caller.locale) or info.board
+            if info.guild_id == caller.guild_id and needle in normalize_name(f"{gid} {info.board} {shown}"):
+                out.append(Choice(Join((f"{gid} · ", board), ""), gid))
         return out
     if field == "route":
         try:

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from bot.manager import GameEvent, GameInfo
 from bot.manager.read import SeatInfo
-from bot.messages import Join, Message, Text
+from bot.messages import Join, Message, Text, board_name
 from bot.play import chat, labels
 from bot.play.lobby import ai_marker
 from bot.play.press import PressCode
@@ -17,7 +17,7 @@ from bot.play.seats import mention
 from bot.presenters.words import card, counted
 from bot.storage import GameSummary
 from engine.state import GameState
-from maps import CARD_NAMES, load_board
+from maps import CARD_NAMES
 
 
 def _count(word: str, n: int | None) -> Message:
@@ -64,7 +64,7 @@ def face_up_row(state: GameState) -> Message:
 def board_reply(info: GameInfo, state: GameState, png: bytes | None) -> Reply:
     """The board picture (when it could be drawn), the face-up cards and a button to one's hand."""
     embed = EmbedSpec(
-        title=Text("board.title", {"game": info.game_id, "board": load_board(info.board).name}),
+        title=Text("board.title", {"game": info.game_id, "board": board_name(info.board)}),
         description=Text("board.face_up", {"cards": labels.face_up(state), "deck": len(state.deck)}),
         image="board.png" if png else None,
         color=chat.EMBED_COLOR,
@@ -92,7 +92,7 @@ def status_reply(info: GameInfo, since: datetime) -> Reply:
         "phase": Text(f"phase.{info.phase or 'main'}"),
     }
     embed = EmbedSpec(
-        title=Text("status.title", {"game": info.game_id, "board": load_board(info.board).name}),
+        title=Text("status.title", {"game": info.game_id, "board": board_name(info.board)}),
         description=Text("status.turn", turn),
         fields=tuple(fields),
         color=chat.EMBED_COLOR,
@@ -116,10 +116,17 @@ def log_reply(info: GameInfo, events: Sequence[GameEvent]) -> Reply:
 
 def games_reply(found: Sequence[GameSummary]) -> Reply:
     """Open games, one line each: id, board, status, where, who."""
-    lines = [
-        f"`{r.id}` {load_board(r.board).name} · {r.status.value} · "
-        f"{chat.channel(r.thread_id or r.channel_id)} · " + ", ".join(s.name for s in r.seats)
+    lines = tuple(
+        Join(
+            (
+                f"`{r.id}` ",
+                board_name(r.board),
+                f" · {r.status.value} · {chat.channel(r.thread_id or r.channel_id)} · "
+                + ", ".join(s.name for s in r.seats),
+            ),
+            "",
+        )
         for r in found
-    ]
-    listing = "\n".join(lines)[: chat.MAX_DESCRIPTION] or Text("games.none")
+    )
+    listing: Message = Join(lines, head=chat.MAX_DESCRIPTION) if lines else Text("games.none")
     return Reply(embeds=(EmbedSpec(title=Text("games.title"), description=listing),), ephemeral=True)

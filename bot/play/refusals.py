@@ -2,17 +2,23 @@
 
 A refusal may quote what someone typed (a setting, a value, a board, a route): those parameters are shortened
 with `chat.quote`, so a 6,000-character slash option still gets its refusal within Discord's limits.
+
+A ``board`` parameter that names a board (the manager passes its id; the engine's refusals, inside
+``refused.illegal``, its data name) becomes the board's name in the reader's language (`board_name`); text
+someone typed that names no board stays quoted as typed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from bot.manager import Refused
-from bot.messages import Text
+from bot.messages import Text, board_name
 from bot.play import chat
 from bot.play.reply import GameError
+from maps.board import BoardDataError, board_ids, load_board
 
 #: Manager refusal codes shown with the presentation's own words; the others read `refused.<code>`.
 REFUSED_KEYS = {
@@ -30,8 +36,32 @@ TYPED = frozenset(
 
 
 def quoted(params: Mapping[str, Any]) -> dict[str, Any]:
-    """`params` with every typed text shortened for quoting (`chat.quote`)."""
-    return {k: chat.quote(v) if k in TYPED and isinstance(v, str) else v for k, v in params.items()}
+    """`params` with every typed text shortened for quoting (`chat.quote`), and a board named in the reader's
+    language."""
+    return {k: _param(k, v) for k, v in params.items()}
+
+
+def _param(name: str, value: Any) -> Any:
+    if name == "board" and isinstance(value, str):
+        found = _board_ids().get(value)
+        if found is not None:
+            return board_name(found)
+    if isinstance(value, Text):  # the engine's reason inside refused.illegal
+        return Text(value.key, quoted(value.params))
+    return chat.quote(value) if name in TYPED and isinstance(value, str) else value
+
+
+@cache
+def _board_ids() -> dict[str, str]:
+    """Board id, and the board's name in its data file, -> its id."""
+    found: dict[str, str] = {}
+    for bid in board_ids():
+        found[bid] = bid
+        try:
+            found.setdefault(load_board(bid).name, bid)
+        except BoardDataError:
+            continue
+    return found
 
 
 def refusal(exc: Refused) -> GameError:

@@ -111,9 +111,9 @@ class Reply:
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """One autocomplete suggestion: `name` is shown, `value` is sent back."""
+    """One autocomplete suggestion: `name` is shown (in the caller's language), `value` is sent back."""
 
-    name: str
+    name: Message
     value: str
 
 

@@ -31,7 +31,10 @@ async def test_a_french_server_reads_french_turn_lines(simcord_env):  # type: ig
     assert started.acknowledged
     seen = Seen()
     setup = public_messages(channel)[-1]
-    assert "La partie sur Europe commence" in setup.content and "Choisissez vos billets" in setup.content
+    assert (
+        "La partie sur le plateau Europe commence" in setup.content
+        and "Choisissez vos billets" in setup.content
+    )
     await play_turn(alice, setup, seen)  # the ticket choice
 
     # Alice's turn: draw two cards blind

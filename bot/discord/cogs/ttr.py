@@ -16,9 +16,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.checks import caller
-from bot.discord.language import public_locale, tr
+from bot.discord.language import catalog_of, default_locale_of, interaction_locale, public_locale, tr
 from bot.discord.limits import fit_message
 from bot.discord.replies import answer
+from bot.i18n import default_catalog
 from bot.messages import Text, board_name
 from bot.play import chat
 from bot.play.chat import EMBED_COLOR
@@ -46,11 +47,22 @@ def _boards() -> list[Board]:
     return out
 
 
+def _board_names(board: Board) -> list[str]:
+    """Every name of `board`: its id, its data file's name and its name in every catalogue ("Allemagne")."""
+    catalog = default_catalog()
+    return [
+        board.id,
+        board.name,
+        *(catalog.exact(f"board.{board.id}", code) or "" for code in catalog.locales),
+    ]
+
+
 def find_board(value: str) -> Board:
-    """The board named or id'd `value` (case/accent-insensitive); GameError listing the boards otherwise."""
+    """The board named (in any language) or id'd `value` (case/accent-insensitive); GameError listing the
+    boards otherwise."""
     wanted = normalize_name(value)
     for board in _boards():
-        if wanted in (normalize_name(board.id), normalize_name(board.name)):
+        if wanted in {normalize_name(n) for n in _board_names(board) if n}:
             return board
     known = ", ".join(b.id for b in _boards())
     raise GameError(Text("maps.unknown", {"value": chat.quote(value), "known": known}))
@@ -85,7 +97,8 @@ def _is_provisional(data: Any) -> bool:
 
 
 class BoardTransformer(app_commands.Transformer):
-    """`map:` option: typed text -> Board, with autocomplete over board names."""
+    """`map:` option: typed text -> Board, with autocomplete over board names, shown in the caller's language
+    (the value sent back is the board's id)."""
 
     async def transform(self, interaction: discord.Interaction, value: str, /) -> Board:
         return find_board(value)
@@ -95,9 +108,10 @@ class BoardTransformer(app_commands.Transformer):
     ) -> list[app_commands.Choice[str]]:
         choices = []
         for board in _boards():
-            if _matches(value, board.id, board.name):
-                label = board.name + (" ⚠" if _is_provisional(board) else "")
-                choices.append(app_commands.Choice(name=label, value=board.id))
+            shown = tr(interaction, f"board.{board.id}")
+            if _matches(value, shown, *_board_names(board)):
+                label = shown + (" ⚠" if _is_provisional(board) else "")
+                choices.append(app_commands.Choice(name=label[:100], value=board.id))
         return choices[:MAX_CHOICES]
 
 
@@ -115,7 +129,7 @@ async def variant_autocomplete(
         for vid, data in board.variants.items():
             name = str(data.get("name", vid))
             if _matches(current, vid, name):
-                label = name if len(boards) == 1 else f"{board.name}: {name}"
+                label = name if len(boards) == 1 else f"{tr(interaction, f'board.{board.id}')}: {name}"
                 choices.append(app_commands.Choice(name=label[:100], value=vid))
     return choices[:MAX_CHOICES]
 
@@ -151,7 +165,14 @@ def _service_completer(field: str):  # noqa: ANN202 - returns a discord.py autoc
         except Exception:  # noqa: BLE001 - autocomplete failures must not bubble up
             log.exception("autocomplete %s failed", field)
             found = []
-        return [app_commands.Choice(name=c.name[:100], value=c.value[:100]) for c in found][:MAX_CHOICES]
+        catalog, locale = (
+            catalog_of(interaction),
+            interaction_locale(interaction, default_locale_of(interaction)),
+        )
+        return [
+            app_commands.Choice(name=(catalog.render(c.name, locale) or c.value)[:100], value=c.value[:100])
+            for c in found
+        ][:MAX_CHOICES]
 
     return complete
 
@@ -318,7 +339,9 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
                 return reply
             await self.bot.messenger.post(thread.id, reply, locale=public_locale(interaction))
             return Reply(
-                content=Text("lobby.opened_in_thread", {"thread": thread.mention, "board": map.name})
+                content=Text(
+                    "lobby.opened_in_thread", {"thread": thread.mention, "board": board_name(map.id)}
+                )
             )
 
         await answer(interaction, open_game(), private=False)
