@@ -40,3 +40,14 @@ def board_name(board_id: str) -> Text:
     """A board's name in the reader's language (catalogue key ``board.<id>``; every board has one, in every
     catalogue: tests/bot/test_board_names.py)."""
     return Text(f"board.{board_id}")
+
+
+def variant_name(board_id: str, variant_id: str) -> Text:
+    """A board variant's name in the reader's language (catalogue key ``variant.<board>.<variant>``, in every
+    catalogue: tests/bot/test_board_names.py)."""
+    return Text(f"variant.{board_id}.{variant_id}")
+
+
+def option_name(board_id: str, option_id: str) -> Text:
+    """A board option's name in the reader's language (catalogue key ``option.<board>.<option>``)."""
+    return Text(f"option.{board_id}.{option_id}")

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from bot.i18n import FALLBACK, LOCALES_DIR, _SafeDict, language_of
+from bot.i18n import FALLBACK, LOCALES_DIR, _SafeDict, default_catalog, language_of
+from bot.messages import variant_name
 from engine.features.tunnels import REVEALED as TUNNEL_REVEALED
 from maps.board import CARD_NAMES, COLORS, LOCOMOTIVE, Board, select_tickets
 
@@ -186,8 +187,11 @@ def _marklin_facts(chain: list[dict[str, Any]], board: Board) -> dict[str, Any]:
     }
 
 
-def board_facts(board: Board, chain: list[dict[str, Any]], variant: str | None = None) -> dict[str, Any]:
-    """Placeholder values for the rule texts of `board` (and variant): every number a text shows."""
+def board_facts(
+    board: Board, chain: list[dict[str, Any]], variant: str | None = None, locale: str | None = None
+) -> dict[str, Any]:
+    """Placeholder values for the rule texts of `board` (and variant): every number a text shows, and the
+    variants' names in `locale`."""
     vid = variant or board.default_variant
     v = board.variant(vid)
     tickets = v["tickets"]
@@ -239,7 +243,7 @@ def board_facts(board: Board, chain: list[dict[str, Any]], variant: str | None =
     not_double = [
         _words(chain, "not_double", route=f"{a}–{b}") for a, b in board.rule("not_double_routes", [])
     ]
-    others = [board.variants[other]["name"] for other in board.variants if other != vid]
+    others = [_variant(board, other, locale) for other in board.variants if other != vid]
     return {
         "trains": board.rule("trains_per_player", 0),
         "hand": board.rule("starting_hand", 0),
@@ -269,7 +273,7 @@ def board_facts(board: Board, chain: list[dict[str, Any]], variant: str | None =
         "setup_tickets": setup,
         "long_boxed": long_boxed,
         "draw_tickets": _words(chain, "tickets_draw", keep=draw.get("keep_min", 1), count=draw_count),
-        "variant_name": v.get("name", vid),
+        "variant_name": _variant(board, vid, locale),
         "variant_tickets": _variant_tickets(chain, board, v),
         "variant_note": _word(chain, f"variant_{board.id}_{vid}") or "",
         "other_variants": ", ".join(others) or "-",
@@ -294,6 +298,11 @@ def board_facts(board: Board, chain: list[dict[str, Any]], variant: str | None =
     }
 
 
+def _variant(board: Board, vid: str, locale: str | None) -> str:
+    """A variant's name in `locale` (the catalogue's ``variant.<board>.<variant>``)."""
+    return default_catalog().render(variant_name(board.id, vid), locale) or vid
+
+
 def _bonus_name(chain: list[dict[str, Any]], bonus: dict[str, Any]) -> str:
     key = str(bonus.get("name", ""))
     return _word(chain, f"name_{key}") or key.replace("_", " ").title()
@@ -315,7 +324,7 @@ def topics(board: Board, locale: str | None = None, variant: str | None = None) 
     A feature of the board that no topic explains is listed in a "special" topic instead of being ignored.
     """
     chain = _chain(locale)
-    facts = board_facts(board, chain, variant)
+    facts = board_facts(board, chain, variant, locale)
     features = board_features(board)
     english = _rules_file(FALLBACK)
     order = list(english.get("general", {})) + list(english.get("boards", {}).get(board.id, {}))

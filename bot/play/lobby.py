@@ -10,14 +10,14 @@ import logging
 from bot.manager import GameInfo, GameManager, Outcome, Refused
 from bot.manager.game_settings import AI_LEVELS
 from bot.manager.tell import EXPIRY_TOLD
-from bot.messages import Join, Message, Text, board_name
+from bot.messages import Join, Message, Text, board_name, option_name, variant_name
 from bot.play import chat
 from bot.play.contract import Caller, Messenger
 from bot.play.press import PressCode
 from bot.play.refusals import refusal
 from bot.play.reply import ButtonSpec, ComponentSpec, EmbedSpec, FieldSpec, OptionSpec, Reply, SelectSpec
 from bot.storage import GameStatus, StorageError
-from maps import load_board
+from maps import Board, load_board
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +34,16 @@ def ai_marker(name: str, level: str | None) -> str:
     return " 🤖" if f"({level})" in name else f" 🤖 {level}"
 
 
+def _options(board: Board, options: tuple[str, ...]) -> Message | None:
+    """The game's options named in the reader's language ("Entrepôts et Dépôts"); None without options."""
+    named = tuple(option_name(board.id, o) if o in board.options else o for o in options)
+    return Join(named, ", ") if named else None
+
+
 def lobby_reply(info: GameInfo, *, note: Message | None = None) -> Reply:
     """The lobby of `info`, replacing the message pressed (its components only while seats are open)."""
     board = load_board(info.board)
-    variant = str(board.variant(info.variant).get("name", info.variant))
+    variant = variant_name(board.id, info.variant)
     seats = (
         "\n".join(
             f"{s.seat + 1}. "
@@ -51,12 +57,12 @@ def lobby_reply(info: GameInfo, *, note: Message | None = None) -> Reply:
     most = min(hi, info.settings.max_players or hi)
     fields = [
         FieldSpec(Text("lobby.players", {"n": len(info.seats), "max": most}), seats, False),
-        FieldSpec(Text("lobby.options"), ", ".join(info.options) or Text("lobby.no_options"), True),
+        FieldSpec(Text("lobby.options"), _options(board, info.options) or Text("lobby.no_options"), True),
         FieldSpec(Text("lobby.host"), chat.user(info.host_id), True),
     ]
     title = (
         Text("lobby.title", {"board": board_name(board.id), "variant": variant, "game": info.game_id})
-        if len(board.variants) > 1 and variant != board.name
+        if len(board.variants) > 1
         else Text("lobby.title_plain", {"board": board_name(board.id), "game": info.game_id})
     )
     gid = info.game_id

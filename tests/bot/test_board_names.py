@@ -8,7 +8,7 @@ import pytest
 from bot.i18n import default_catalog
 from bot.manager.game_settings import GameSettings
 from bot.manager.read import GameInfo, SeatInfo
-from bot.messages import board_name
+from bot.messages import board_name, option_name, variant_name
 from bot.play.lobby import lobby_reply
 from bot.play.pictures import picture_words
 from bot.storage import GameStatus
@@ -55,3 +55,22 @@ def test_the_pictures_title_names_the_board_in_the_pictures_language() -> None:
         "Les Aventuriers du Rail · Italie"
     )
     assert picture_words("en").board_name("italy", "?") == "Italy"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_variant_and_option_has_a_name_in_every_catalogue(language: str) -> None:
+    catalog = default_catalog()
+    keys = [f"variant.{bid}.{vid}" for bid in board_ids() for vid in load_board(bid).variants]
+    keys += [f"option.{bid}.{oid}" for bid in board_ids() for oid in load_board(bid).options]
+    assert [key for key in keys if catalog.exact(key, language) is None] == []
+
+
+def test_the_english_variant_and_option_names_are_the_data_files_names() -> None:
+    catalog = default_catalog()
+    for bid in board_ids():
+        board = load_board(bid)
+        for vid, data in board.variants.items():
+            assert catalog.render(variant_name(bid, vid), "en") == data["name"]
+        for oid, data in board.options.items():
+            assert catalog.render(option_name(bid, oid), "en") == data["name"]
+    assert catalog.render(variant_name("europe", "mega"), "fr") == "Méga Europe"

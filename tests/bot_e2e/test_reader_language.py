@@ -147,3 +147,41 @@ async def test_a_lobby_expired_after_one_and_a_half_hours_says_so_in_french(simc
         notices[language] = public_messages(channel)[-1].content
     assert "restée inactive 1,5 heure :" in notices["fr"]
     assert "for 1.5 hours:" in notices["en-US"]
+
+
+# ----------------------------------------------------------------------- variants and options
+
+
+async def test_variants_and_options_are_named_in_the_readers_language(simcord_env, world, french):  # type: ignore[no-untyped-def]
+    _guild, channel, alice, bob, _carol = world
+    french.add(alice.id)
+    shown = {
+        c["value"]: c["name"]
+        for c in await alice.autocomplete(channel, "ttr new", "variant", "", map="europe")
+    }
+    assert shown == {
+        "classic": "Classique",
+        "1912": "Europe 1912",
+        "big-cities": "Grandes villes d'Europe",
+        "mega": "Méga Europe",
+    }
+    assert [
+        c["value"] for c in await alice.autocomplete(channel, "ttr new", "variant", "meg", map="europe")
+    ] == ["mega"]
+    english = await bob.autocomplete(channel, "ttr new", "variant", "", map="europe")
+    assert {c["name"] for c in english} == {"Classic", "Europe 1912", "Big Cities of Europe", "Mega Europe"}
+    maps = await alice.slash(channel, "ttr maps")
+    text = " ".join(f.name + f.value for f in maps.response.embeds[0].fields)
+    assert "**Méga Europe** `mega`" in text and "Entrepôts et Dépôts" in text and "Allemagne" in text
+    rules = await alice.slash(channel, "ttr rules", map="europe", topic="variant", variant="Méga Europe")
+    assert "Méga Europe" in rules.response.embeds[0].title + rules.response.embeds[0].description
+
+
+async def test_a_french_servers_lobby_names_its_variant_and_options_in_french(simcord_env):  # type: ignore[no-untyped-def]
+    guild = simcord_env.create_guild("Club du rail", preferred_locale="fr")
+    channel = guild.create_text_channel("parties")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    lobby = await alice.slash(channel, "ttr new", map="europe", variant="mega", options="warehouses")
+    (embed,) = lobby.response.embeds
+    assert embed.title.startswith("Les Aventuriers du Rail : Europe (Méga Europe)")
+    assert "Entrepôts et Dépôts" in [f.value for f in embed.fields]

@@ -68,12 +68,19 @@ def find_board(value: str) -> Board:
     raise GameError(Text("maps.unknown", {"value": chat.quote(value), "known": known}))
 
 
+def _variant_names(board: Board, vid: str) -> list[str]:
+    """Every name of a variant: its id, its data file's name and its name in every catalogue."""
+    catalog = default_catalog()
+    named = (catalog.exact(f"variant.{board.id}.{vid}", code) or "" for code in catalog.locales)
+    return [vid, str(board.variants[vid].get("name", vid)), *named]
+
+
 def find_variant(board: Board, value: str | None) -> str:
     if value is None or not value.strip():
         return board.default_variant
     wanted = normalize_name(value)
-    for vid, data in board.variants.items():
-        if wanted in (normalize_name(vid), normalize_name(str(data.get("name", vid)))):
+    for vid in board.variants:
+        if wanted in {normalize_name(n) for n in _variant_names(board, vid) if n}:
             return vid
     known = ", ".join(board.variants)
     raise GameError(
@@ -118,7 +125,8 @@ class BoardTransformer(app_commands.Transformer):
 async def variant_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    """Variants of the board chosen in the `map` option (all boards' variants if none yet)."""
+    """Variants of the board chosen in the `map` option (all boards' variants if none yet), named in the
+    caller's language."""
     chosen = getattr(interaction.namespace, "map", None)
     boards = _boards()
     if isinstance(chosen, str) and chosen:
@@ -126,9 +134,9 @@ async def variant_autocomplete(
             boards = [find_board(chosen)]
     choices = []
     for board in boards:
-        for vid, data in board.variants.items():
-            name = str(data.get("name", vid))
-            if _matches(current, vid, name):
+        for vid in board.variants:
+            name = tr(interaction, f"variant.{board.id}.{vid}")
+            if _matches(current, name, *_variant_names(board, vid)):
                 label = name if len(boards) == 1 else f"{tr(interaction, f'board.{board.id}')}: {name}"
                 choices.append(app_commands.Choice(name=label[:100], value=vid))
     return choices[:MAX_CHOICES]
@@ -212,7 +220,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
         for board in _boards():
             lines = []
             for vid, data in board.variants.items():
-                name = str(data.get("name", vid))
+                name = tr(interaction, f"variant.{board.id}.{vid}")
                 flags = []
                 if vid == board.default_variant:
                     flags.append(tr(interaction, "maps.default"))
@@ -221,8 +229,9 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
                     any_provisional = True
                 suffix = f" ({', '.join(flags)})" if flags else ""
                 lines.append(f"• **{name}** `{vid}`{suffix}")
-            for oid, data in board.options.items():
-                lines.append("• " + tr(interaction, "maps.option", name=str(data.get("name", oid)), id=oid))
+            for oid in board.options:
+                name = tr(interaction, f"option.{board.id}.{oid}")
+                lines.append("• " + tr(interaction, "maps.option", name=name, id=oid))
             lines.append(
                 tr(
                     interaction,
