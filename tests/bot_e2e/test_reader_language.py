@@ -185,3 +185,14 @@ async def test_a_french_servers_lobby_names_its_variant_and_options_in_french(si
     (embed,) = lobby.response.embeds
     assert embed.title.startswith("Les Aventuriers du Rail : Europe (Méga Europe)")
     assert "Entrepôts et Dépôts" in [f.value for f in embed.fields]
+
+
+async def test_a_french_servers_lobby_thread_is_named_in_french(simcord_env, bot_settings):  # type: ignore[no-untyped-def]
+    guild = simcord_env.create_guild("Club du rail", preferred_locale="fr")
+    channel = guild.create_text_channel("parties")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    await simcord_env.restart_bot(create_bot(dataclasses.replace(bot_settings, lobby_threads=True)))
+    opened = await alice.slash(channel, "ttr new", map="germany")
+    (thread,) = channel.threads
+    assert thread.name == "Allemagne · Les Aventuriers du Rail"
+    assert "une partie sur le plateau Allemagne ouvert dans" in opened.response.content

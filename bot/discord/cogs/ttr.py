@@ -91,6 +91,13 @@ def find_variant(board: Board, value: str | None) -> str:
     )
 
 
+def _public_text(interaction: discord.Interaction, key: str, /, **params: Any) -> str:
+    """The text of `key` in the language of what everyone in the place reads (the server's)."""
+    return catalog_of(interaction).text(
+        key, public_locale(interaction, default_locale_of(interaction)), **params
+    )
+
+
 def _matches(current: str, *names: str) -> bool:
     needle = normalize_name(current)
     return not needle or any(needle in normalize_name(n) for n in names)
@@ -368,7 +375,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
             return None
         try:
             return await channel.create_thread(
-                name=f"{board.name} · Ticket to Ride"[:100],
+                name=_public_text(interaction, "lobby.thread_name", board=board_name(board.id))[:100],
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=10080,
                 reason="Ticket to Ride game",
