@@ -132,9 +132,11 @@ class Leases:
         position `through`, checked just before it does (the fence of a message whose row the writer claimed):
         not when a posted message told that far already (the ``told_through`` note: another process served the
         row), nor when the game's ``tell`` row is another process's (it took the row over and posts it)."""
+        repo, owner = self._store.repo, self.member.process_id
+        rows = await self._store.storage(lambda: repo.timers_for_game(game_id, TELL_TIMER))
+        # the note is read after the rows: the other process's note clears its row in the same transaction, so
+        # rows gone means that note is seen here (read the other way round, both could be missed)
         game = await self._store.get(game_id)
         if int(game.raw_settings.get(TOLD_THROUGH) or 0) >= through:
             return False
-        repo, owner = self._store.repo, self.member.process_id
-        rows = await self._store.storage(lambda: repo.timers_for_game(game_id, TELL_TIMER))
         return not rows or any([await repo.holds_timer(row.id, owner) for row in rows])

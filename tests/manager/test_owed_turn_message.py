@@ -269,3 +269,47 @@ async def test_a_writer_that_lost_its_claim_does_not_post_the_turn_message_the_o
         assert [g for g, _ in notifier.turns] == [gid]
         through = len(ended.state.history) if ended.state is not None else 0
         assert not await writer.may_tell(gid, through)
+
+
+async def test_the_other_process_posting_between_the_writers_two_reads_is_seen() -> None:
+    """may_tell reads the game's rows and its ``told_through`` note: the other process's post may land (its note
+    clears its row in the same transaction) between the two reads. Whatever the timing, the writer sees one of
+    the two and leaves the message: here the note commits just after the writer checked its cached game's
+    version (read first, the note would be missed and the rows found gone: a second post)."""
+    async with (
+        fresh_pg_schema() as (url, _schema),
+        open_repository(url) as repo_a,
+        open_repository(url) as repo_b,
+    ):
+        other = GameManager(repo_b, ai=random_ai)
+        posted: list[bool] = []
+
+        class RacedRepository(type(repo_a)):  # type: ignore[misc]
+            """Process A's repository: the other process's post lands as A checks its cached game."""
+
+            def __init__(self) -> None:
+                pass
+
+            def __getattribute__(self, name: str) -> object:
+                if name == "game_version":
+                    return raced_version
+                return getattr(repo_a, name)
+
+        async def raced_version(game_id: str) -> int | None:
+            version = await repo_a.game_version(game_id)
+            if armed and not posted:
+                posted.append(True)  # the other process posted the message; its note clears the row
+                await other.swap_notes(game_id, {TOLD_THROUGH: through}, rising=(TOLD_THROUGH,))
+            return version
+
+        armed, through = False, 0
+        writer = GameManager(RacedRepository(), ai=random_ai, member=Member(lease=30))
+        gid, _ = await started_game(writer, humans=1, ais=2, seed=11)
+        ended = await writer.hand_to_ai(gid, HUMANS[0][0], "normal")
+        assert [t.kind for t in await repo_a.timers_for_game(gid)] == ["tell"]
+        through = len(ended.state.history) if ended.state is not None else 0
+        armed = True
+        assert not await writer.may_tell(gid, through)
+        assert posted and await repo_a.timers_for_game(gid) == []
+        await writer.close()
+        await other.close()
