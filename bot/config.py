@@ -18,6 +18,7 @@ from typing import Any
 from dotenv import dotenv_values
 
 from bot.storage.url import parse_database_url, redact_url, url_secrets
+from maps.board import board_ids
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_LOBBY_HOURS = 24 * 60  # sixty days, the longest of the games' own delays
@@ -39,6 +40,9 @@ class Settings:
     test_guild_id: int | None = None
     log_level: str = "INFO"
     render_workers: int = 2
+    #: Boards every render worker draws once at start-up, besides those of the games in play ("all": every
+    #: board; see bot.play.service): their first picture then costs no more than the next ones.
+    render_warm: tuple[str, ...] = ()
     default_locale: str = "en"
     sync_commands: bool = True
     lobby_threads: bool = True  # /ttr new opens each game in a new thread of the channel when permitted
@@ -148,6 +152,25 @@ def parse_shard_ids(raw: str) -> tuple[int, ...]:
     return tuple(sorted(ids))
 
 
+def parse_render_warm(raw: str) -> tuple[str, ...]:
+    """``all`` / ``none`` / ``usa,europe`` -> the board ids, in order, without repeats; SettingsError names a
+    board that does not exist, and the ones that do."""
+    known = board_ids()
+    text = raw.strip().lower()
+    if text == "all":
+        return tuple(known)
+    if text in ("", "none"):
+        return ()
+    wanted = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [b for b in wanted if b not in known]
+    if unknown:
+        raise SettingsError(
+            f"RENDER_WARM: no board {', '.join(map(repr, unknown))}; give board ids separated by commas "
+            f"({', '.join(known)}), or all, or none"
+        )
+    return tuple(dict.fromkeys(wanted))
+
+
 def format_shards(ids: tuple[int, ...]) -> str:
     """The shortest ``0-3,6`` text for sorted shard ids."""
     parts: list[str] = []
@@ -194,6 +217,8 @@ def _parse(name: str, raw: str) -> Any:
                 f"this process may use, more would only compete for them), got {value}"
             )
         return value
+    if name == "render_warm":
+        return parse_render_warm(raw)
     if name == "lobby_expire_hours":
         try:
             hours = float(raw.lower().removesuffix("h"))

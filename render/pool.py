@@ -6,32 +6,70 @@
 Workers load boards by id (``maps.board.load_board`` is cached per process) and keep the rasterised printed map
 of each board (see :mod:`render.png`), so after the first picture of a board a worker only draws the game layer.
 Only small things cross the process boundary: a board id, a :class:`~render.model.BoardView` and PNG bytes.
+
+Warming. The first picture of a board in a worker costs ~1 s more than the next ones (layout, the printed map
+rasterised, its palette). :meth:`RenderPool.warm` lists boards (with the width, colour-blind flag and words they
+are drawn with) that every worker draws once ahead, in the background: each worker is its own one-process
+executor, so the pool knows which worker has drawn what, gives a worker a warm job only while it has nothing else
+to do (a picture asked meanwhile waits at most for the one board being warmed), sends a picture to an idle worker
+that has its board warm when it has the choice, and warms a worker that replaces a crashed one again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import multiprocessing
 import os
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from typing import Any
 
 from .model import BoardView
+from .words import ENGLISH, PictureWords
+
+log = logging.getLogger(__name__)
+
+#: What a worker draws ahead: (board id, width, colour-blind, words), as the board picture will be drawn.
+WarmKey = tuple[str, int, bool, PictureWords]
+
+#: At most this many warm keys: each keeps two entries of the printed-map cache of every worker (render.png
+#: keeps 24), and the game's own pictures need room there too.
+MAX_WARM_KEYS = 8
 
 
-def _init_worker(board_ids: Sequence[str], nice: int) -> None:
-    """Worker start: lower priority (the bot's event loop wins the CPU), then pre-render the warm boards."""
+def warm_key(
+    board_id: str, *, width: int = 1600, colorblind: bool = True, words: PictureWords = ENGLISH
+) -> WarmKey:
+    return (board_id, width, colorblind, words)
+
+
+def _init_worker(nice: int) -> None:
+    """Worker start: lower priority (the bot's event loop wins the CPU), then the drawing modules imported."""
     if nice and hasattr(os, "nice"):
         with contextlib.suppress(OSError):
             os.nice(nice)
+    import maps.board  # noqa: F401 - imported once here rather than in the first picture
+    import render.png  # noqa: F401
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+def _warm(board_id: str, width: int, colorblind: bool, words: PictureWords) -> tuple[int, float]:
+    """Draw board `board_id` once as its pictures will be drawn (the printed map and its palette cached)."""
     from maps.board import load_board
 
     from .png import render_board_png
 
-    for bid in board_ids:
-        render_board_png(load_board(bid), None)
+    started = time.perf_counter()
+    render_board_png(load_board(board_id), None, width=width, colorblind=colorblind, words=words)
+    return os.getpid(), time.perf_counter() - started
 
 
 def _render_board(board_id: str, view: BoardView | None, opts: dict[str, Any]) -> bytes:
@@ -51,33 +89,271 @@ def _call(fn_path: str, args: tuple, kwargs: dict[str, Any]) -> bytes:
     return getattr(importlib.import_module(module), name)(*args, **kwargs)
 
 
+@dataclass(eq=False)
+class _Worker:
+    """One worker process (a one-process executor) and what the pool knows of it."""
+
+    executor: ProcessPoolExecutor
+    busy: int = 0  # jobs submitted and not finished (pictures and warm jobs)
+    generation: int = 0  # +1 each time a crashed process is replaced
+    pid: int | None = None
+    warmed: dict[WarmKey, float] = field(default_factory=dict)  # key -> seconds the warm job took
+    failed: set[WarmKey] = field(default_factory=set)  # warm jobs that raised here: not tried again
+    warming: WarmKey | None = None
+
+
+@dataclass(frozen=True)
+class WorkerState:
+    """What :meth:`RenderPool.warm_state` tells of one worker."""
+
+    pid: int | None
+    replaced: int  # crashed processes replaced in this slot
+    busy: int
+    warmed: tuple[str, ...]  # board ids warmed (in the order they were)
+    pending: tuple[str, ...]  # board ids still to warm
+    seconds: tuple[float, ...]  # how long each warm job of `warmed` took
+
+
 class RenderPool:
     """A process pool for pictures; use as ``async with RenderPool() as pool`` or call :meth:`close`.
 
     `workers` defaults to the number of CPUs (at least 1, at most 4); one picture takes ~0.1 s of CPU. Workers
     run at a lower priority (`nice`, Unix) so that the bot's own process keeps the CPU it needs. `warm` lists
-    board ids every worker renders once at start (~1 s each) so the first real picture is fast.
+    board ids (or :func:`warm_key`s) every worker draws once ahead (~1 s each), from the first call that finds a
+    running event loop (:meth:`start`, :meth:`warm`, a picture); :meth:`warmed` waits for it.
+
+    A worker that dies (killed, out of memory) breaks only its own executor: the pool starts a new process in
+    its place, which warms again, and the pictures that were in it are asked once more of the pool.
     """
 
-    def __init__(self, workers: int | None = None, *, warm: Iterable[str] = (), nice: int = 10) -> None:
-        ctx = multiprocessing.get_context("spawn")  # no inherited event loop or sockets from the bot
+    def __init__(
+        self, workers: int | None = None, *, warm: Iterable[str | WarmKey] = (), nice: int = 10
+    ) -> None:
+        self._ctx = multiprocessing.get_context("spawn")  # no inherited event loop or sockets from the bot
+        self._nice = nice
         self.workers = workers or max(1, min(4, os.cpu_count() or 1))
-        self._executor = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=ctx, initializer=_init_worker, initargs=(tuple(warm), nice)
+        self._slots = [_Worker(self._new_executor()) for _ in range(self.workers)]
+        self._keys: dict[WarmKey, None] = {}  # ordered set of what every worker warms
+        self._poison: set[WarmKey] = set()  # warm jobs that killed a worker: never warmed again
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._settled: asyncio.Event | None = None
+        self._closed = False
+        self._add_keys(warm)
+
+    def _new_executor(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=1, mp_context=self._ctx, initializer=_init_worker, initargs=(self._nice,)
         )
+
+    # ------------------------------------------------------------------ pictures
 
     async def render_board(self, board_id: str, view: BoardView | None = None, **opts: Any) -> bytes:
         """PNG of board `board_id` with `view`; `opts` as for :func:`render.png.render_board_png`."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, _render_board, board_id, view, opts)
+        key = warm_key(
+            board_id,
+            width=opts.get("width", 1600),
+            colorblind=opts.get("colorblind", True),
+            words=opts.get("words", ENGLISH),
+        )
+        data: bytes = await self._submit(key, _render_board, board_id, view, opts)
+        return data
 
     async def run(self, fn_path: str, *args: Any, **kwargs: Any) -> bytes:
         """Run any picture function by dotted path in a worker, e.g. ``run("render.hand.render_hand_png", ...)``."""
+        data: bytes = await self._submit(None, _call, fn_path, args, kwargs)
+        return data
+
+    def _pick(self, key: WarmKey | None) -> _Worker:
+        """The least busy worker; among those, one that has `key` warm."""
+        return min(self._slots, key=lambda w: (w.busy, key not in w.warmed))
+
+    async def _submit(self, key: WarmKey | None, fn: Callable[..., Any], *args: Any) -> Any:
+        first = self._loop is not asyncio.get_running_loop()
+        loop = self._bind()
+        for attempt in range(2):  # a crashed worker's pictures are asked again once, of the replacement
+            worker = self._pick(key)
+            executor = worker.executor
+            worker.busy += 1
+            try:
+                future = loop.run_in_executor(executor, fn, *args)
+                if first:  # the constructor's warm list starts in the other workers, after this picture
+                    first = False
+                    for other in self._slots:
+                        self._kick(other)
+                return await future
+            except BrokenProcessPool:
+                self._replace(worker, executor)
+                if attempt:
+                    raise
+            finally:
+                worker.busy -= 1
+                self._kick(worker)
+        raise AssertionError("unreachable")
+
+    # ------------------------------------------------------------------ warming
+
+    def start(self) -> None:
+        """Start every worker process now (a picture need not wait for one to start) and the warm jobs known
+        so far. Needs a running event loop; returns at once."""
+        self._bind()
+        for worker in self._slots:
+            self._kick(worker)
+            if worker.busy == 0 and worker.pid is None:
+                self._track(worker, None, self._loop_run(worker, _ready))
+
+    def warm(self, keys: Iterable[str | WarmKey]) -> None:
+        """Have every worker (and every replacement of one) draw these boards once, when it has nothing else to
+        do. A board id alone is drawn 1600 px wide, colour-blind, in English. Needs a running event loop;
+        returns at once."""
+        self._bind()
+        self._add_keys(keys)
+        for worker in self._slots:
+            self._kick(worker)
+
+    async def warmed(self) -> None:
+        """Wait until every worker has drawn every board of :meth:`warm` (or failed to)."""
+        self._bind()
+        assert self._settled is not None
+        self._update_settled()
+        await self._settled.wait()
+
+    def warm_keys(self) -> tuple[WarmKey, ...]:
+        return tuple(self._keys)
+
+    def warm_state(self) -> list[WorkerState]:
+        """Each worker: its process id, how often it was replaced, what it has warmed and what it has still to."""
+        return [
+            WorkerState(
+                pid=w.pid,
+                replaced=w.generation,
+                busy=w.busy,
+                warmed=tuple(k[0] for k in w.warmed),
+                pending=tuple(k[0] for k in self._pending(w)),
+                seconds=tuple(w.warmed.values()),
+            )
+            for w in self._slots
+        ]
+
+    def worker_pids(self) -> list[int]:
+        """The live worker processes' ids (for benchmarks: their CPU time, their memory)."""
+        return [pid for w in self._slots for pid in list(w.executor._processes or {})]  # noqa: SLF001
+
+    def _add_keys(self, keys: Iterable[str | WarmKey]) -> None:
+        for k in keys:
+            key = warm_key(k) if isinstance(k, str) else k
+            if key in self._keys or key in self._poison:
+                continue
+            if len(self._keys) >= MAX_WARM_KEYS:
+                log.warning(
+                    "render pool: not warming %s: %d boards are warmed already", key[0], MAX_WARM_KEYS
+                )
+                continue
+            self._keys[key] = None
+
+    def _pending(self, worker: _Worker) -> list[WarmKey]:
+        return [
+            k for k in self._keys if k not in worker.warmed and k not in worker.failed and k != worker.warming
+        ]
+
+    def _bind(self) -> asyncio.AbstractEventLoop:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, _call, fn_path, args, kwargs)
+        if self._loop is not loop:
+            self._loop, self._settled = loop, asyncio.Event()
+        return loop
+
+    def _loop_run(self, worker: _Worker, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        assert self._loop is not None
+        worker.busy += 1
+        return self._loop.run_in_executor(worker.executor, fn, *args)
+
+    def _kick(self, worker: _Worker) -> None:
+        """Give `worker` its next warm job if it is idle."""
+        if self._closed or self._loop is None or worker.busy or worker.warming is not None:
+            self._update_settled()
+            return
+        pending = self._pending(worker)
+        if not pending:
+            self._update_settled()
+            return
+        key = pending[0]
+        worker.warming = key
+        try:
+            future = self._loop_run(worker, _warm, *key)
+        except BrokenProcessPool:  # broken between two jobs: replaced, the new process warms
+            worker.busy -= 1
+            worker.warming = None
+            self._replace(worker, worker.executor)
+            return
+        except RuntimeError:  # shut down meanwhile
+            worker.busy -= 1
+            worker.warming = None
+            return
+        self._track(worker, key, future)
+        self._update_settled()
+
+    def _track(self, worker: _Worker, key: WarmKey | None, future: asyncio.Future[Any]) -> None:
+        generation, executor = worker.generation, worker.executor
+
+        def done(fut: asyncio.Future[Any]) -> None:
+            worker.busy -= 1
+            if worker.generation != generation:  # a job of a process already replaced
+                self._kick(worker)
+                return
+            if key is not None:
+                worker.warming = None
+            if fut.cancelled():
+                pass
+            elif isinstance(exc := fut.exception(), BrokenProcessPool):
+                if key is not None:
+                    log.error("render pool: warming board %s killed a worker; not warming it again", key[0])
+                    self._poison.add(key)
+                    self._keys.pop(key, None)
+                self._replace(worker, executor)
+            elif exc is not None:
+                if key is not None:
+                    worker.failed.add(key)
+                log.error("render pool: warm-up job failed", exc_info=exc)
+            else:
+                pid, seconds = fut.result() if key is not None else (fut.result(), 0.0)
+                worker.pid = pid
+                if key is not None:
+                    worker.warmed[key] = seconds
+                    log.debug("render worker %s warmed %s in %.2f s", pid, key[0], seconds)
+            self._kick(worker)
+
+        future.add_done_callback(done)
+
+    def _replace(self, worker: _Worker, broken: ProcessPoolExecutor) -> None:
+        """A new process for `worker`, whose process died (once per death: the jobs that see it all call)."""
+        if worker.executor is not broken or self._closed:
+            return
+        log.warning(
+            "render worker %s died; starting another (it warms %d boards)", worker.pid, len(self._keys)
+        )
+        broken.shutdown(wait=False, cancel_futures=True)
+        worker.executor = self._new_executor()
+        worker.generation += 1
+        worker.pid = None
+        worker.warmed.clear()
+        worker.failed.clear()
+        worker.warming = None
+        self._kick(worker)
+
+    def _update_settled(self) -> None:
+        if self._settled is None:
+            return
+        if self._closed or all(w.warming is None and not self._pending(w) for w in self._slots):
+            self._settled.set()
+        else:
+            self._settled.clear()
+
+    # ------------------------------------------------------------------ closing
 
     def close(self, *, wait: bool = True) -> None:
-        self._executor.shutdown(wait=wait, cancel_futures=True)
+        self._closed = True
+        for worker in self._slots:
+            worker.executor.shutdown(wait=wait, cancel_futures=True)
+        self._update_settled()
 
     async def __aenter__(self) -> RenderPool:
         return self

@@ -11,9 +11,9 @@ is the turn message's line of that move (:func:`last_move_text`), in the same la
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from functools import cache
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from bot.i18n import default_catalog, language_of, plural_form
 from bot.manager.events import describe
@@ -99,9 +99,20 @@ class Pictures(Protocol):
     def close(self) -> None: ...
 
 
+@runtime_checkable
+class WarmPictures(Protocol):
+    """Pictures that can get ready ahead: :meth:`PoolPictures.warm` (the fakes of the tests need not)."""
+
+    def warm(
+        self, board_ids: Iterable[str], *, colorblind: bool = True, words: PictureWords = ENGLISH
+    ) -> None: ...
+
+
 class PoolPictures:
-    """The production pictures: a lazily started `render.pool.RenderPool` (its workers draw the boards of `warm`
-    once as they start, so that no player waits for a board's first picture in a worker, ~1 s)."""
+    """The production pictures: a `render.pool.RenderPool`, started by the first picture or by :meth:`warm`
+    (the bot's start-up), whose workers draw the boards asked to be warmed once ahead, in the background, so
+    that no player waits for a board's first picture in a worker (~1 s). `warm`: board ids warmed as soon as
+    the pool starts (colour-blind, in English)."""
 
     def __init__(
         self,
@@ -112,7 +123,7 @@ class PoolPictures:
         warm: Sequence[str] = (),
     ) -> None:
         self._workers = workers
-        self._warm = tuple(warm)  # board ids each render worker draws once as it starts
+        self._warm = tuple(warm)
         self._pool: Any = None
         self.width = width
         self.gif_width = gif_width
@@ -124,6 +135,18 @@ class PoolPictures:
 
             self._pool = RenderPool(self._workers, warm=self._warm)
         return self._pool
+
+    def warm(
+        self, board_ids: Iterable[str], *, colorblind: bool = True, words: PictureWords = ENGLISH
+    ) -> None:
+        """Start the render workers now (in the background: returns at once) and have each draw these boards
+        once, as this object will draw them, whenever it has no picture to draw. Needs a running event loop."""
+        from render.pool import warm_key
+
+        keys = [warm_key(b, width=self.width, colorblind=colorblind, words=words) for b in board_ids]
+        pool = self.pool
+        pool.warm(keys)
+        pool.start()
 
     async def board(
         self,

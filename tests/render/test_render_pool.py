@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
+import signal
 import time
 
 from PIL import Image
 from render_helpers import midgame
 
 from maps.board import load_board
-from render.pool import RenderPool
+from render.pool import RenderPool, warm_key
 
 
 async def _max_lag(stop: asyncio.Event, tick: float = 0.01) -> tuple[float, int]:
@@ -53,3 +55,39 @@ async def test_pool_runs_other_render_functions_only():
             pass
         else:
             raise AssertionError("non-render function ran")
+
+
+async def test_every_worker_warms_and_a_worker_that_dies_is_replaced_and_warms_again():
+    keys = [warm_key("italy", width=300), warm_key("japan", width=300)]
+    async with RenderPool(workers=2) as pool:
+        pool.start()
+        pool.warm(keys)
+        await asyncio.wait_for(pool.warmed(), 120)
+        before = pool.warm_state()
+        assert [w.warmed for w in before] == [("italy", "japan")] * 2
+        assert all(w.pid is not None and w.replaced == 0 and w.pending == () for w in before)
+
+        dead = before[0].pid
+        assert dead is not None
+        os.kill(dead, signal.SIGKILL)
+        await asyncio.sleep(0.2)
+        # The next picture goes to the first idle worker, which is dead: asked again of the pool, it is drawn.
+        png = await asyncio.wait_for(pool.render_board("italy", None, width=300), 120)
+        assert png[:4] == b"\x89PNG"
+        await asyncio.wait_for(pool.warmed(), 120)
+        after = pool.warm_state()
+        assert after[0].replaced == 1 and after[0].pid not in (None, dead)
+        assert after[0].warmed == ("italy", "japan")  # the new process warmed the same boards
+        assert after[1].pid == before[1].pid and after[1].replaced == 0
+
+
+async def test_a_picture_waits_for_at_most_the_board_being_warmed():
+    async with RenderPool(workers=1) as pool:
+        pool.warm([warm_key(b, width=300) for b in ("italy", "japan", "usa")])  # the first job starts now
+        png = await asyncio.wait_for(pool.render_board("italy", None, width=300), 120)
+        assert png[:4] == b"\x89PNG"
+        (state,) = pool.warm_state()
+        # The picture went in right after the warm job already running, before the two others.
+        assert len(state.warmed) <= 1 and len(state.warmed) + len(state.pending) >= 2
+        await asyncio.wait_for(pool.warmed(), 120)
+        assert pool.warm_state()[0].warmed == ("italy", "japan", "usa")
