@@ -323,6 +323,7 @@ async def main() -> None:
         games = [await open_game(svc, 1000 + i, boards[i % len(boards)]) for i in range(args.games)]
         # warm the render workers (each board's printed map is rasterised once per worker)
         await asyncio.gather(*(svc.turn_message(g) for g in games))
+        await svc.pictures.pool.warmed()  # type: ignore[attr-defined] # every worker: every lobby's board
         cmds = await bench_commands(svc, games, args.moves)
         every = [v for vs in cmds.values() for v in vs]
         print(f"CPUs {os.cpu_count()}, render workers {svc.pictures.pool.workers}")  # type: ignore[attr-defined]

@@ -184,6 +184,7 @@ async def load(
         game = await manager._store.get(ids[0])  # noqa: SLF001 - the bench may look behind the API
         assert game.state is not None
         await asyncio.gather(*(pictures.board(game.state) for _ in range(workers)))
+        await pictures.pool.warmed()  # every worker has drawn the board once (warmed in the background)
 
         tasks: set[asyncio.Task[None]] = set()
         workers_before = worker_stats(pictures)
@@ -230,7 +231,7 @@ async def load(
 def worker_stats(pictures: PoolPictures) -> dict[int, tuple[float, float]]:
     """CPU seconds so far and peak RSS (MiB) of each render worker, from /proc (Linux; empty elsewhere)."""
     out = {}
-    for pid in list(pictures.pool._executor._processes):  # noqa: SLF001 - the bench may look behind the API
+    for pid in pictures.pool.worker_pids():
         try:
             stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             status = Path(f"/proc/{pid}/status").read_text()

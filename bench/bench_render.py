@@ -81,7 +81,8 @@ async def loop_lag(board_id: str, n: int = 20) -> tuple[float, float, float, int
     """(max lag, mean lag, wall time, workers) of the event loop while `n` pictures render in the pool."""
     view = midgame_view(load_board(board_id))
     async with RenderPool(warm=(board_id,)) as pool:
-        await asyncio.gather(*(pool.render_board(board_id, None, width=200) for _ in range(2)))
+        pool.start()
+        await pool.warmed()  # every worker has drawn the board once
         lags: list[float] = []
         stop = asyncio.Event()
 

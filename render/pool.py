@@ -164,8 +164,8 @@ class RenderPool:
         return data
 
     def _pick(self, key: WarmKey | None) -> _Worker:
-        """The least busy worker; among those, one that has `key` warm."""
-        return min(self._slots, key=lambda w: (w.busy, key not in w.warmed))
+        """The least busy worker; among those, one that has `key` warm, or is warming it."""
+        return min(self._slots, key=lambda w: (w.busy, key not in w.warmed, key != w.warming))
 
     async def _submit(self, key: WarmKey | None, fn: Callable[..., Any], *args: Any) -> Any:
         first = self._loop is not asyncio.get_running_loop()
@@ -174,13 +174,17 @@ class RenderPool:
             worker = self._pick(key)
             executor = worker.executor
             worker.busy += 1
+            generation, started = worker.generation, time.perf_counter()
             try:
                 future = loop.run_in_executor(executor, fn, *args)
                 if first:  # the constructor's warm list starts in the other workers, after this picture
                     first = False
                     for other in self._slots:
                         self._kick(other)
-                return await future
+                result = await future
+                if key is not None and worker.generation == generation:  # drawn there: no need to warm it
+                    worker.warmed.setdefault(key, time.perf_counter() - started)
+                return result
             except BrokenProcessPool:
                 self._replace(worker, executor)
                 if attempt:
@@ -251,9 +255,13 @@ class RenderPool:
             self._keys[key] = None
 
     def _pending(self, worker: _Worker) -> list[WarmKey]:
-        return [
-            k for k in self._keys if k not in worker.warmed and k not in worker.failed and k != worker.warming
-        ]
+        """What `worker` has still to warm, in its order: worker i starts at the i-th key, so that the first
+        boards are each warm somewhere soon (a picture goes to a worker that has its board, when it can)."""
+        keys = list(self._keys)
+        if keys:
+            turn = self._slots.index(worker) % len(keys)
+            keys = keys[turn:] + keys[:turn]
+        return [k for k in keys if k not in worker.warmed and k not in worker.failed and k != worker.warming]
 
     def _bind(self) -> asyncio.AbstractEventLoop:
         loop = asyncio.get_running_loop()
