@@ -358,13 +358,18 @@ class RenderPool:
     # ------------------------------------------------------------------ closing
 
     def close(self, *, wait: bool = True) -> None:
+        """Stop the workers (`wait`: until they have exited); what is still queued is cancelled."""
         self._closed = True
         for worker in self._slots:
             worker.executor.shutdown(wait=wait, cancel_futures=True)
-        self._update_settled()
+        loop = self._loop
+        if loop is not None and not loop.is_closed():  # wake whoever waits in warmed(), on its own loop
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._update_settled)
 
     async def __aenter__(self) -> RenderPool:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        self._closed = True  # no new warm job from here
         await asyncio.get_running_loop().run_in_executor(None, self.close)

@@ -135,9 +135,11 @@ class ManagerGameService:
 
     async def close(self) -> None:
         manager, self.manager = self.manager, None
-        if self._warming is not None:
-            self._warming.cancel()
-        try:  # the GIF tasks first: they read the storage and draw in the render pool
+        warming, self._warming = self._warming, None
+        try:  # the warm-up's database read and the GIF tasks first: they read the storage
+            if warming is not None:
+                warming.cancel()
+                await asyncio.gather(warming, return_exceptions=True)
             await self.thread.close()  # never raises (waits for the cancelled tasks, errors and all)
             if manager is not None:
                 await manager.close()
