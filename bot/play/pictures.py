@@ -10,17 +10,22 @@ is the turn message's line of that move (:func:`last_move_text`), in the same la
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from functools import cache
 from typing import Any, Protocol, runtime_checkable
 
+from bot.config import Settings
 from bot.i18n import default_catalog, language_of, plural_form
+from bot.manager import GameManager
 from bot.manager.events import describe
+from bot.manager.game_settings import GameSettings
 from engine.events import public_events
 from engine.scoring import FinalSheet
 from engine.state import GameState
-from maps.board import board_ids
+from maps.board import board_ids, load_board
 from render.from_engine import board_view, hand_picture_data, summary_rows, ticket_map_data
 from render.model import BoardView, LastMove
 from render.words import ENGLISH, FIELDS, PictureWords
@@ -208,6 +213,46 @@ class PoolPictures:
         if self._pool is not None:
             self._pool.close(wait=False)
             self._pool = None
+
+
+#: The newest open games whose boards the render workers draw at start-up (their boards: a handful at most).
+WARM_GAMES_READ = 1000
+
+
+async def warm_up(pictures: Pictures, manager: GameManager, config: Settings) -> None:
+    """The bot's start-up: start the render workers at once and have them draw ahead the boards of the games in
+    play (the most played first, each with its game's colour-blind setting), then `RENDER_WARM`'s, in
+    `DEFAULT_LOCALE`'s words (the servers' own are not known before Discord's guilds come). In the background:
+    neither the start-up nor any picture waits for it (a worker warms only while it has nothing else to draw,
+    see render.pool)."""
+    if not isinstance(pictures, WarmPictures):
+        return
+    words = picture_words(config.default_locale)
+    try:
+        pictures.warm((), words=words)  # the processes start now, before the query below
+        games = await manager.open_games(limit=WARM_GAMES_READ)
+    except Exception:  # noqa: BLE001 - warming is an optimisation: the bot runs without it
+        log.exception("could not warm the render workers")
+        return
+    boards = Counter((g.board, GameSettings.from_json(g.settings).colorblind) for g in games).most_common()
+    for (board_id, colorblind), _ in boards:
+        pictures.warm((board_id,), colorblind=colorblind, words=words)
+    pictures.warm(config.render_warm, words=words)
+    named = ", ".join(dict.fromkeys([b for (b, _), _ in boards] + list(config.render_warm)))
+    log.info("render workers warming: %s", named or "nothing (no game in play, RENDER_WARM empty)")
+
+
+async def stop_warming(task: asyncio.Task[None] | None) -> None:
+    """Closing: the warm-up's database read, if it still runs, is cancelled (and waited for)."""
+    if task is not None:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+def warm_lobby(pictures: Pictures, board_id: str, words: PictureWords) -> None:
+    """A lobby just opened on `board_id` (valid: the lobby exists): its board is warmed for when it starts."""
+    if isinstance(pictures, WarmPictures):
+        pictures.warm((load_board(board_id).id,), words=words)
 
 
 async def drawn(call: Awaitable[bytes], game_id: str) -> bytes | None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
@@ -29,7 +28,7 @@ from bot.play.contract import Caller, Messenger
 from bot.play.hand import hand_reply, ticket_map_reply
 from bot.play.lobby import lobby_expired, lobby_reply, open_lobby
 from bot.play.notices import TurnNotices
-from bot.play.pictures import Pictures, PoolPictures, WarmPictures, drawn, picture_words
+from bot.play.pictures import Pictures, PoolPictures, drawn, picture_words, stop_warming, warm_lobby, warm_up
 from bot.play.press import Press, PressCode
 from bot.play.refusals import fail, refusal
 from bot.play.reply import Choice, EmbedSpec, GameError, Reply
@@ -41,16 +40,12 @@ from engine.actions import Action, KeepTickets
 from engine.ai.advice import suggest
 from engine.rules import legal_actions
 from engine.state import GameState
-from maps.board import load_board
 from render.words import PictureWords
 
 log = logging.getLogger(__name__)
 
 
 T = TypeVar("T")
-
-#: The newest open games whose boards the render workers draw at start-up (their boards: a handful at most).
-WARM_GAMES_READ = 1000
 Handler = Callable[["ManagerGameService", Caller, GameInfo, Press], Awaitable[Reply]]
 
 
@@ -100,34 +95,7 @@ class ManagerGameService:
                 lobby_expire_hours=self.config.lobby_expire_hours,
             )
             await self.manager.start()  # with the timer dispatcher; manager.close() stops it
-        self._warming = asyncio.create_task(self._warm_pictures(), name="warm the render workers")
-
-    async def _warm_pictures(self) -> None:
-        """Start the render workers at once and have them draw ahead the boards of the games in play (the most
-        played first, with each game's colour-blind setting), then `RENDER_WARM`'s: in the background, so
-        that neither the start-up nor any picture waits for it (a worker warms only while it has nothing
-        else to draw; see render.pool)."""
-        pictures = self.pictures
-        if not isinstance(pictures, WarmPictures):
-            return
-        words = picture_words(self.config.default_locale)  # the servers' own languages are not known yet
-        try:
-            pictures.warm((), words=words)  # the processes start now, before the query below
-            games = await self.games_manager.open_games(limit=WARM_GAMES_READ)
-        except Exception:  # noqa: BLE001 - warming is an optimisation: the bot runs without it
-            log.exception("could not warm the render workers")
-            return
-        boards = Counter((g.board, GameSettings.from_json(g.settings).colorblind) for g in games)
-        for (board_id, colorblind), _ in boards.most_common():
-            pictures.warm((board_id,), colorblind=colorblind, words=words)
-        pictures.warm(self.config.render_warm, words=words)
-        log.info(
-            "render workers warming: %s",
-            ", ".join(
-                dict.fromkeys([b for (b, _), _ in boards.most_common()] + list(self.config.render_warm))
-            )
-            or "nothing (no game in play, RENDER_WARM empty)",
-        )
+        self._warming = asyncio.create_task(warm_up(self.pictures, self.manager, self.config))
 
     def set_messenger(self, messenger: Messenger) -> None:
         """Where unsolicited messages (AI and timer moves, reminders) go; `start` sets it from the bot."""
@@ -135,11 +103,8 @@ class ManagerGameService:
 
     async def close(self) -> None:
         manager, self.manager = self.manager, None
-        warming, self._warming = self._warming, None
         try:  # the warm-up's database read and the GIF tasks first: they read the storage
-            if warming is not None:
-                warming.cancel()
-                await asyncio.gather(warming, return_exceptions=True)
+            await stop_warming(self._warming)
             await self.thread.close()  # never raises (waits for the cancelled tasks, errors and all)
             if manager is not None:
                 await manager.close()
@@ -214,9 +179,7 @@ class ManagerGameService:
         max_players: int | None = None,
     ) -> Reply:
         reply = await open_lobby(self.games_manager, caller, board_id, variant, tuple(options), max_players)
-        if isinstance(self.pictures, WarmPictures):  # its first picture comes when the lobby starts
-            locale = self.messenger.public_locale(caller.channel_id) if self.messenger is not None else None
-            self.pictures.warm((load_board(board_id).id,), words=self._words(locale))
+        warm_lobby(self.pictures, board_id, self._words(caller.public_locale))  # drawn when the game starts
         return reply
 
     async def _join(self, caller: Caller, info: GameInfo, press: Press) -> Reply:

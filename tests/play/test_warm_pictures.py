@@ -92,7 +92,7 @@ async def test_start_starts_the_pool_and_warms_the_boards_of_the_games_in_play(
         ("japan", 1600, True, english),  # then RENDER_WARM's
     ]
     # a new lobby: its board, in its server's words
-    await svc.new_game(Caller(3, 20, 4, "Dee"), board_id="Italy")
+    await svc.new_game(Caller(3, 20, 4, "Dee", public_locale="fr"), board_id="Italy")
     assert pool.keys[-1] == ("italy", 1600, True, picture_words("fr"))
     await svc.close()
     assert pool.closed
