@@ -170,6 +170,8 @@ class RenderPool:
     async def _submit(self, key: WarmKey | None, fn: Callable[..., Any], *args: Any) -> Any:
         first = self._loop is not asyncio.get_running_loop()
         loop = self._bind()
+        for dead in [w for w in self._slots if w.executor._broken]:  # noqa: SLF001 - died idle since the last job
+            self._replace(dead, dead.executor)
         for attempt in range(2):  # a crashed worker's pictures are asked again once, of the replacement
             worker = self._pick(key)
             executor = worker.executor

@@ -71,7 +71,8 @@ async def test_every_worker_warms_and_a_worker_that_dies_is_replaced_and_warms_a
         assert dead is not None
         os.kill(dead, signal.SIGKILL)
         await asyncio.sleep(0.2)
-        # The next picture goes to the first idle worker, which is dead: asked again of the pool, it is drawn.
+        # The next picture finds the dead worker (replaced then, or when the picture sent to it fails: then it
+        # is asked again of the pool) and is drawn.
         png = await asyncio.wait_for(pool.render_board("italy", None, width=300), 120)
         assert png[:4] == b"\x89PNG"
         await asyncio.wait_for(pool.warmed(), 120)
@@ -79,6 +80,16 @@ async def test_every_worker_warms_and_a_worker_that_dies_is_replaced_and_warms_a
         assert after[0].replaced == 1 and after[0].pid not in (None, dead)
         assert after[0].warmed == ("italy", "japan")  # the new process warmed the same boards
         assert after[1].pid == before[1].pid and after[1].replaced == 0
+
+        # A worker killed while it draws a picture: the picture is asked again of the pool, and drawn.
+        picture = asyncio.create_task(pool.render_board("japan", None, width=300))
+        await asyncio.sleep(0)  # sent to a worker
+        (busy,) = [i for i, w in enumerate(pool.warm_state()) if w.busy]
+        victim = pool.warm_state()[busy].pid
+        assert victim is not None
+        os.kill(victim, signal.SIGKILL)
+        assert (await asyncio.wait_for(picture, 120))[:4] == b"\x89PNG"
+        assert pool.warm_state()[busy].replaced == after[busy].replaced + 1
 
 
 async def test_a_picture_waits_for_at_most_the_board_being_warmed():
