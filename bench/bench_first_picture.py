@@ -79,7 +79,22 @@ async def warmed(boards: list[str], workers: int) -> tuple[float, float, dict[st
         await pool.warmed()
         ready = time.perf_counter() - t
         first = {b: await _timed(pool.render_board(b, views[b])) for b in boards}
+        MEMORY.append(max((rss_mib(pid) for pid in pool.worker_pids()), default=0.0))
     return held, ready, first
+
+
+MEMORY: list[float] = []  # the largest worker's resident memory once warmed, per run (MiB)
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of process `pid` in MiB, from /proc (Linux; 0 elsewhere)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    return next(
+        (int(line.split()[1]) / 1024 for line in status.splitlines() if line.startswith("VmRSS:")), 0.0
+    )
 
 
 def median_of(repeat: int, make: Callable[[], Awaitable[float]]) -> float:
@@ -108,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     ready = statistics.median(r[1] for r in runs)
     print(
         f"start-up: start + warm held the event loop {held * 1000:.0f} ms; every worker warmed the "
-        f"{len(args.boards)} boards {ready:.2f} s after start"
+        f"{len(args.boards)} boards {ready:.2f} s after start; a warmed worker holds "
+        f"{statistics.median(MEMORY):.0f} MiB"
     )
     load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
     print(f"load average after: {load[0]:.2f}")

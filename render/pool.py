@@ -11,8 +11,10 @@ Warming. The first picture of a board in a worker costs ~1 s more than the next 
 rasterised, its palette). :meth:`RenderPool.warm` lists boards (with the width, colour-blind flag and words they
 are drawn with) that every worker draws once ahead, in the background: each worker is its own one-process
 executor, so the pool knows which worker has drawn what, gives a worker a warm job only while it has nothing else
-to do (a picture asked meanwhile waits at most for the one board being warmed), sends a picture to an idle worker
-that has its board warm when it has the choice, and warms a worker that replaces a crashed one again.
+to do (a picture asked meanwhile waits at most for the one board being warmed) and, with two workers or more,
+while another worker stays free for pictures (the workers take turns: warming takes longer, a picture asked
+during it does not wait); it sends a picture to an idle worker, one that has its board warm when it has the
+choice, and warms a worker that replaces a crashed one again.
 """
 
 from __future__ import annotations
@@ -133,6 +135,7 @@ class RenderPool:
         self._nice = nice
         self.workers = workers or max(1, min(4, os.cpu_count() or 1))
         self._slots = [_Worker(self._new_executor()) for _ in range(self.workers)]
+        self._warm_at_once = max(1, self.workers - 1)  # one worker stays free for pictures while others warm
         self._keys: dict[WarmKey, None] = {}  # ordered set of what every worker warms
         self._poison: set[WarmKey] = set()  # warm jobs that killed a worker: never warmed again
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -193,7 +196,7 @@ class RenderPool:
                     raise
             finally:
                 worker.busy -= 1
-                self._kick(worker)
+                self._kick_all(worker)
         raise AssertionError("unreachable")
 
     # ------------------------------------------------------------------ warming
@@ -203,9 +206,24 @@ class RenderPool:
         so far. Needs a running event loop; returns at once."""
         self._bind()
         for worker in self._slots:
-            self._kick(worker)
             if worker.busy == 0 and worker.pid is None:
-                self._track(worker, None, self._loop_run(worker, _ready))
+                self._spawn(worker)
+            else:
+                self._kick(worker)
+
+    def _spawn(self, worker: _Worker) -> None:
+        """Start `worker`'s process from a thread (starting a process holds its caller ~10-100 ms: not the event
+        loop), then its warm jobs."""
+        assert self._loop is not None
+        worker.busy += 1
+        executor = worker.executor
+
+        async def ready() -> int:
+            submitted = await asyncio.to_thread(executor.submit, _ready)
+            pid: int = await asyncio.wrap_future(submitted)
+            return pid
+
+        self._track(worker, None, self._loop.create_task(ready()))
 
     def warm(self, keys: Iterable[str | WarmKey]) -> None:
         """Have every worker (and every replacement of one) draw these boards once, when it has nothing else to
@@ -276,9 +294,16 @@ class RenderPool:
         worker.busy += 1
         return self._loop.run_in_executor(worker.executor, fn, *args)
 
+    def _kick_all(self, last: _Worker) -> None:
+        """Give warm jobs to the idle workers, `last` last (the workers take turns)."""
+        at = self._slots.index(last) + 1
+        for worker in self._slots[at:] + self._slots[:at]:
+            self._kick(worker)
+
     def _kick(self, worker: _Worker) -> None:
-        """Give `worker` its next warm job if it is idle."""
-        if self._closed or self._loop is None or worker.busy or worker.warming is not None:
+        """Give `worker` its next warm job if it is idle and another worker is left free for pictures."""
+        warming = sum(w.warming is not None for w in self._slots)
+        if self._closed or self._loop is None or worker.busy or warming >= self._warm_at_once:
             self._update_settled()
             return
         pending = self._pending(worker)
@@ -306,8 +331,10 @@ class RenderPool:
 
         def done(fut: asyncio.Future[Any]) -> None:
             worker.busy -= 1
+            if self._closed:
+                return
             if worker.generation != generation:  # a job of a process already replaced
-                self._kick(worker)
+                self._kick_all(worker)
                 return
             if key is not None:
                 worker.warming = None
@@ -318,7 +345,9 @@ class RenderPool:
                     log.error("render pool: warming board %s killed a worker; not warming it again", key[0])
                     self._poison.add(key)
                     self._keys.pop(key, None)
-                self._replace(worker, executor)
+                # a process that died before it was ready is started again by the next job, not at once: a
+                # worker that cannot start does not spin
+                self._replace(worker, executor, start=key is not None)
             elif exc is not None:
                 if key is not None:
                     worker.failed.add(key)
@@ -329,12 +358,13 @@ class RenderPool:
                 if key is not None:
                     worker.warmed[key] = seconds
                     log.debug("render worker %s warmed %s in %.2f s", pid, key[0], seconds)
-            self._kick(worker)
+            self._kick_all(worker)
 
         future.add_done_callback(done)
 
-    def _replace(self, worker: _Worker, broken: ProcessPoolExecutor) -> None:
-        """A new process for `worker`, whose process died (once per death: the jobs that see it all call)."""
+    def _replace(self, worker: _Worker, broken: ProcessPoolExecutor, *, start: bool = True) -> None:
+        """A new process for `worker`, whose process died (once per death: the jobs that see it all call);
+        `start`: started now (then it warms), else by its next job."""
         if worker.executor is not broken or self._closed:
             return
         log.warning(
@@ -347,7 +377,8 @@ class RenderPool:
         worker.warmed.clear()
         worker.failed.clear()
         worker.warming = None
-        self._kick(worker)
+        if start and self._loop is not None:
+            self._spawn(worker)
 
     def _update_settled(self) -> None:
         if self._settled is None:
