@@ -11,8 +11,10 @@ Public API
   highlight=None, words=ENGLISH) -> str``: the board picture as SVG text.
 - :func:`render.png.render_board_png` ``(board, view=None, *, width=1600, colorblind=True, highlight=None,
   cache=True, words=ENGLISH) -> bytes`` and :func:`render.png.svg_to_png` ``(svg, *, width, quantize=True) -> bytes``.
-- :class:`render.pool.RenderPool` ``(workers=2, *, warm=())`` with ``await pool.render_board(board_id, view,
-  **opts) -> bytes`` and ``await pool.run("render.hand.render_hand_png", ...)``: pictures off the event loop.
+- :class:`render.pool.RenderPool` ``(workers=None, *, warm=())`` with ``await pool.render_board(board_id, view,
+  **opts) -> bytes`` and ``await pool.run("render.hand.render_hand_png", ...)``: pictures off the event loop;
+  ``pool.start()`` starts the workers now, ``pool.warm(keys)`` has each draw boards ahead (``warm_key(board_id,
+  width=, colorblind=, words=)``), ``await pool.warmed()`` waits for that; a worker that dies is replaced.
 - :func:`render.hand.render_hand_png` ``(cards, tickets, *, width=800, colorblind=True, words=...)``,
   :func:`render.summary.render_summary_png` ``(rows, *, width=1000, words=...)``,
   :func:`render.gif.render_game_gif` ``(board, views, *, width=800, frame_ms=600, ...)``.
