@@ -9,7 +9,11 @@ event is data (`Text("ev.claim", {"route": ..., "paid": Join(...)})`) until the 
 the parameters hold a number `n` (an int or a float) and the catalogue has `<key>.one` / `<key>.other`, the
 form follows the language's rule (French: a whole part of 0 or 1 is singular); a key with only those forms is
 shown in its `one` form without `n` (a colour name alone). A float parameter is written as the language writes
-numbers (`number_text`: "1.5" in English, "1,5" in French, "24" when whole); an int as it is.
+numbers (`number_text`: "1.5" in English, "1,5" in French, "24" when whole); a `Decimal` keeps the digits it
+holds (`Decimal("12.0")`: "12.0", "12,0": a rating shown to one decimal); an int as it is.
+A placeholder may ask for a form of a message parameter (``{card:fem}``, ``{color:fem.other}``): the key
+``<key>.fem`` (and its plural forms) where the catalogue has it, else the message as usual, so French adjectives
+agree ("une carte verte visible") while English templates need no form.
 
 No discord import here: the manager's logs and the tests read the catalogue too. What is Discord's (the
 slash-command translator, the language of an interaction) is in `bot/discord/language.py`.
@@ -23,6 +27,7 @@ import math
 import re
 import string
 from collections.abc import Mapping
+from decimal import Decimal
 from enum import Enum
 from functools import cache
 from pathlib import Path
@@ -122,15 +127,20 @@ class Catalog:
             return key
         if not params:
             return template
-        language = language_of(locale) or self.default
-        values = {name: self._value(v, locale, language) for name, v in params.items()}
-        return string.Formatter().vformat(template, (), _SafeDict(values))
+        return _Formatter(self, locale).vformat(template, (), _SafeDict(params))
 
-    def _value(self, value: Any, locale: Locale | None, language: str) -> Any:
+    def value_text(self, value: Any, locale: Locale | None, form: str = "") -> Any:
+        """A parameter as `locale` writes it: a message translated (``form``, the placeholder's format spec,
+        picks the message's form ``<key>.<form>`` when the catalogue has it), a float or Decimal as the language
+        writes numbers, anything else as it is."""
+        if isinstance(value, Text) and form:
+            found = self.template(f"{value.key}.{form}", locale, value.params.get("n"))
+            if found is not None:
+                return self.render(Text(f"{value.key}.{form}", value.params), locale)
         if isinstance(value, Text | Join):
             return self.render(value, locale)
-        if isinstance(value, float):
-            return number_text(value, language)
+        if isinstance(value, float | Decimal):
+            return number_text(value, language_of(locale) or self.default)
         return value
 
     def render(self, message: Message | None, locale: Locale | None) -> str | None:
@@ -155,6 +165,30 @@ class Catalog:
         return set(self.messages[FALLBACK]) - set(self.messages.get(locale, {}))
 
 
+class _Formatter(string.Formatter):
+    """Fills a template's placeholders in the catalogue's language; a placeholder's format spec names a form of
+    a message parameter (``{card:fem}``: ``card.green.fem`` where the catalogue has it, for a French adjective
+    that agrees with a feminine noun, "une carte verte")."""
+
+    def __init__(self, catalog: Catalog, locale: Locale | None) -> None:
+        self.catalog = catalog
+        self.locale = locale
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        if conversion is None:
+            return value
+        return super().convert_field(self.catalog.value_text(value, self.locale), conversion)
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if isinstance(value, Text | Join):
+            return self.catalog.value_text(value, self.locale, format_spec)
+        shown = self.catalog.value_text(value, self.locale)
+        try:
+            return format(shown, format_spec)
+        except (TypeError, ValueError):  # a form asked of a plain value: the value as it is
+            return str(shown)
+
+
 def plural_form(n: float, language: str) -> str:
     """CLDR cardinal category of `n` for the languages the bot speaks: "one" or "other" (French: its whole part
     is 0 or 1, so "1,5 heure"; English: exactly 1, so "1.5 hours")."""
@@ -167,12 +201,16 @@ def plural_form(n: float, language: str) -> str:
 DECIMAL_COMMA = frozenset({"fr"})
 
 
-def number_text(value: float, language: str) -> str:
-    """`value` as `language` writes it: "24" for a whole number, else at most 6 significant digits with the
-    language's decimal mark ("1.5" in English, "1,5" in French)."""
-    if math.isfinite(value) and value == int(value):
+def number_text(value: float | Decimal, language: str) -> str:
+    """`value` as `language` writes it: a float is "24" when whole, else at most 6 significant digits; a
+    `Decimal` has the digits it holds ("12.0"); both with the language's decimal mark ("1.5" in English, "1,5"
+    in French)."""
+    if isinstance(value, Decimal):
+        text = f"{value:f}"
+    elif math.isfinite(value) and value == int(value):
         return str(int(value))
-    text = f"{value:g}"
+    else:
+        text = f"{value:g}"
     return text.replace(".", ",") if language.split("-")[0] in DECIMAL_COMMA else text
 
 

@@ -26,12 +26,17 @@ log = logging.getLogger(__name__)
 LOBBY_MESSAGE = "lobby_message"
 
 
-def ai_marker(name: str, level: str | None) -> str:
-    """What follows a seat's name when an AI plays it: a robot, and its level unless the name says it
-    ("AI 1 (normal)")."""
+def ai_marker(name: str, level: str | None) -> Message:
+    """What follows a seat's name when an AI plays it: a robot, and its level in the reader's language unless
+    the name says it ("AI 1 (normal)")."""
     if not level:
         return ""
-    return " 🤖" if f"({level})" in name else f" 🤖 {level}"
+    return " 🤖" if f"({level})" in name else Join((" 🤖", Text(f"level.{level}")), " ")
+
+
+def seat_title(name: str, level: str | None, marker: str = "") -> Message:
+    """A seat's name as a field's title: the turn marker, the name, the AI marker."""
+    return Join((marker, name, ai_marker(name, level)), "")
 
 
 def _options(board: Board, options: tuple[str, ...]) -> Message | None:
@@ -44,14 +49,22 @@ def lobby_reply(info: GameInfo, *, note: Message | None = None) -> Reply:
     """The lobby of `info`, replacing the message pressed (its components only while seats are open)."""
     board = load_board(info.board)
     variant = variant_name(board.id, info.variant)
-    seats = (
-        "\n".join(
-            f"{s.seat + 1}. "
-            + (chat.user(s.user_id) if s.user_id is not None else s.name)
-            + ai_marker(s.name, s.ai_level)
-            for s in info.seats
+    seats: Message = (
+        Join(
+            tuple(
+                Join(
+                    (
+                        f"{s.seat + 1}. ",
+                        chat.user(s.user_id) if s.user_id is not None else s.name,
+                        ai_marker(s.name, s.ai_level),
+                    ),
+                    "",
+                )
+                for s in info.seats
+            )
         )
-        or "-"
+        if info.seats
+        else "-"
     )
     lo, hi = board.rules.get("players", [2, 5])
     most = min(hi, info.settings.max_players or hi)

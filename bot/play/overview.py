@@ -10,7 +10,7 @@ from bot.manager import GameEvent, GameInfo
 from bot.manager.read import SeatInfo
 from bot.messages import Join, Message, Text, board_name
 from bot.play import chat, labels
-from bot.play.lobby import ai_marker
+from bot.play.lobby import seat_title
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.play.seats import mention
@@ -82,9 +82,9 @@ def status_reply(info: GameInfo, since: datetime) -> Reply:
     """Whose turn and since when, and every seat's score, trains, cards and tickets."""
     fields = []
     for s in info.seats:
-        marker = "▶ " if s.to_act else ""
-        ai = ai_marker(s.name, s.ai_level)
-        fields.append(FieldSpec(f"{marker}{s.name}{ai}", seat_counts(s), True))
+        fields.append(
+            FieldSpec(seat_title(s.name, s.ai_level, "▶ " if s.to_act else ""), seat_counts(s), True)
+        )
     whose = ", ".join(mention(info, s) for s in info.to_act) or "-"
     turn = {
         "players": whose,
@@ -115,14 +115,15 @@ def log_reply(info: GameInfo, events: Sequence[GameEvent]) -> Reply:
 
 
 def games_reply(found: Sequence[GameSummary]) -> Reply:
-    """Open games, one line each: id, board, status, where, who."""
+    """Open games, one line each: id, board, status (``games.status.<status>``), where, who."""
     lines = tuple(
         Join(
             (
                 f"`{r.id}` ",
                 board_name(r.board),
-                f" · {r.status.value} · {chat.channel(r.thread_id or r.channel_id)} · "
-                + ", ".join(s.name for s in r.seats),
+                " · ",
+                Text(f"games.status.{r.status.value}"),
+                f" · {chat.channel(r.thread_id or r.channel_id)} · " + ", ".join(s.name for s in r.seats),
             ),
             "",
         )

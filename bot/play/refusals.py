@@ -6,6 +6,9 @@ with `chat.quote`, so a 6,000-character slash option still gets its refusal with
 A ``board`` parameter that names a board (the manager passes its id; the engine's refusals, inside
 ``refused.illegal``, its data name) becomes the board's name in the reader's language (`board_name`); text
 someone typed that names no board stays quoted as typed.
+
+``refused.illegal`` is the engine's reason alone (``{reason}``, an ``illegal.<code>`` sentence that says by
+itself what is not allowed), so a refusal reads as one sentence, not "That move is not allowed: That move...".
 """
 
 from __future__ import annotations

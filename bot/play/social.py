@@ -8,6 +8,7 @@ starts at 0 and it rises as they win and as the estimate grows surer.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 
 from bot.messages import Join, Message, Text, board_name
 from bot.play import chat
@@ -16,10 +17,15 @@ from bot.storage import PlayerPrefs, PlayerStats, Rating
 from maps import load_board
 
 
-def shown(rating: Rating) -> str:
-    """A rating as players read it: the ordinal rounded to one decimal (never "-0.0")."""
-    value = round(rating.ordinal, 1)
-    return f"{value + 0.0:.1f}"
+def one_decimal(value: float) -> Decimal:
+    """`value` rounded to one decimal, never "-0.0": the catalogue writes it as the reader writes numbers
+    ("12.3", "12,3" in French)."""
+    return Decimal(f"{round(value, 1) + 0.0:.1f}")
+
+
+def shown(rating: Rating) -> Decimal:
+    """A rating as players read it: the ordinal rounded to one decimal."""
+    return one_decimal(rating.ordinal)
 
 
 def _board_name(board: str) -> Message:
@@ -54,7 +60,7 @@ def stats_reply(
         "player": chat.user(user_id),
         "games": player.games,
         "wins": player.wins,
-        "mean": f"{player.mean_score:.1f}",
+        "mean": one_decimal(player.mean_score),
         "best": player.best_score,
     }
     embeds = (

@@ -14,7 +14,7 @@ from bot.manager import GameEvent, GameInfo
 from bot.messages import Join, Message, Text
 from bot.play import chat, layout
 from bot.play.final import final_message
-from bot.play.lobby import ai_marker
+from bot.play.lobby import seat_title
 from bot.play.menus import card_buttons, menu_buttons
 from bot.play.overview import face_up_row, seat_counts
 from bot.play.pictures import Pictures, drawn
@@ -120,7 +120,7 @@ async def turn_message(
     fields = [FieldSpec(Text("turn.face_up", {"deck": len(state.deck)}), face_up_row(state), False)]
     for s in info.seats:
         marker = "▶ " if s.seat in info.to_act else ""
-        fields.append(FieldSpec(f"{marker}{s.name}{ai_marker(s.name, s.ai_level)}", seat_counts(s), True))
+        fields.append(FieldSpec(seat_title(s.name, s.ai_level, marker), seat_counts(s), True))
     embed = EmbedSpec(
         image="board.png" if png else None,
         fields=tuple(fields),

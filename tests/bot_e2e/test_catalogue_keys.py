@@ -198,7 +198,7 @@ def test_refusals_carry_a_catalogue_message() -> None:
     full = Text("refused.lobby_full", {"game": "abc", "n": 5})
     assert catalog.render(full, "en") == "Game abc is full (5 players)."
     plain = _refusal(Refused("illegal", reason="You cannot claim that route."))  # the engine's reason inside
-    assert catalog.render(plain.message, "en") == "That move is not allowed: You cannot claim that route."
+    assert catalog.render(plain.message, "en") == "You cannot claim that route."
 
 
 def test_joined_messages_fit_their_limits() -> None:

@@ -196,3 +196,91 @@ async def test_a_french_servers_lobby_thread_is_named_in_french(simcord_env, bot
     (thread,) = channel.threads
     assert thread.name == "Allemagne · Les Aventuriers du Rail"
     assert "une partie sur le plateau Allemagne ouvert dans" in opened.response.content
+
+
+# ----------------------------------------------------------------------- what a French player reads
+
+
+async def test_the_games_list_gives_each_games_status_in_the_readers_language(simcord_env, world, french):  # type: ignore[no-untyped-def]
+    from driver import message_text
+
+    _guild, channel, alice, bob, _carol = world
+    french.add(alice.id)
+    gid = game_id_of((await alice.slash(channel, "ttr new", map="germany")).response)
+    listed = message_text((await alice.slash(channel, "ttr games")).response)
+    assert f"`{gid}` Allemagne · en attente de joueurs · " in listed and "lobby" not in listed
+    english = message_text((await bob.slash(channel, "ttr games")).response)
+    assert f"`{gid}` Germany · waiting for players · " in english
+
+
+def test_every_game_status_has_a_name_in_every_catalogue() -> None:
+    from bot.storage import GameStatus
+
+    catalog = default_catalog()
+    for status in GameStatus:
+        for language in ("en", "fr"):
+            assert catalog.has(f"games.status.{status.value}", language), (status, language)
+    assert catalog.text("games.status.active", "fr") == "en cours"
+
+
+def test_ratings_and_mean_scores_are_written_as_the_reader_writes_numbers() -> None:
+    from bot.play.social import leaderboard_reply, stats_reply
+    from bot.storage import BoardStats, PlayerStats, Rating
+
+    catalog = default_catalog()
+    rating = Rating(user_id=7, board="", mu=30.0, sigma=5.9, ordinal=12.3, games=3, rank=1)
+    whole = Rating(user_id=8, board="", mu=25.0, sigma=4.0, ordinal=13.0, games=1, rank=2)
+    on_usa = Rating(user_id=7, board="usa", mu=30.0, sigma=6.0, ordinal=-0.04, games=3, rank=1)
+    player = PlayerStats(7, 1, 3, 2, 35.5, 60, {"usa": BoardStats(3, 2, 35.5, 60)})
+    stats = stats_reply(7, player, rating, {"usa": on_usa}, [rating, whole])
+    (mine, board) = stats.embeds
+    fr = catalog.render(mine.description, "fr") or ""
+    assert "moyenne 35,5" in fr and "Cote **12,3**, rang 1" in fr
+    assert (
+        catalog.render(mine.fields[0].value, "fr") == "3 parties, 2 victoires, record 60\ncote 0,0 (rang 1)"
+    )
+    en = catalog.render(mine.description, "en") or ""
+    assert "mean 35.5" in en and "Rating **12.3**, rank 1" in en
+    lines = catalog.render(leaderboard_reply([rating, whole], "").embeds[0].description, "fr") or ""
+    assert "· **12,3** · 3 parties" in lines and "· **13,0** · 1 partie" in lines
+    assert "· **13.0** · 1 game" in (catalog.render(board.description, "en") or "")
+
+
+def test_an_illegal_move_reads_as_one_sentence() -> None:
+    catalog = default_catalog()
+    reason = Text("illegal.not_in_rules", {"action": "build_station", "board": "Italy"})
+    illegal = refusal(Refused("illegal", reason=reason)).message
+    assert catalog.render(illegal, "fr") == "Ce coup ne fait pas partie des règles du plateau Italie."
+    assert catalog.render(illegal, "en") == "That move is not part of Italy's rules."
+    turn = refusal(Refused("illegal", reason=Text("illegal.not_your_turn", {"player": "bob"}))).message
+    assert catalog.render(turn, "fr") == "Ce n'est pas votre tour : c'est celui de bob."
+
+
+def test_a_colour_agrees_with_the_french_word_for_card() -> None:
+    catalog = default_catalog()
+
+    def took(colour: str, language: str) -> str:
+        return catalog.text("ev.draw_face_up", language, player="bob", card=Text(f"card.{colour}"))
+
+    assert took("green", "fr") == "bob a pris une carte verte visible."
+    assert took("pink", "fr") == "bob a pris une carte violette visible."
+    assert took("locomotive", "fr") == "bob a pris une carte locomotive visible."  # a noun: no feminine
+    assert took("green", "en") == "bob took a face-up green card."
+    needs = {"route": "Roma–Napoli", "color": Text("card.black"), "need": 4, "have": 2}
+    assert catalog.text("illegal.route_needs_color", "fr", **needs) == (
+        "Roma–Napoli demande 4 cartes noires ; vous en avez 2."
+    )
+    wrong = catalog.text("illegal.wrong_color", "fr", route="Roma–Napoli", color=Text("card.white"))
+    assert wrong == "Roma–Napoli est blanche : elle se paie en cartes blanches (ou en Locomotives)."
+    # the face-up row and a payment keep the colour's own (masculine) form: "1 violet et 1 locomotive"
+    assert catalog.text("count.cards", "fr", n=1, card=Text("card.pink", {"n": 1})) == "1 violet"
+
+
+def test_an_ai_seats_level_is_named_in_the_readers_language() -> None:
+    from bot.play.lobby import seat_title
+
+    catalog = default_catalog()
+    assert catalog.render(seat_title("alice", "hard", "▶ "), "fr") == "▶ alice 🤖 difficile"
+    assert catalog.render(seat_title("alice", "hard"), "en") == "alice 🤖 hard"
+    assert catalog.render(seat_title("AI 1 (normal)", "normal"), "fr") == "AI 1 (normal) 🤖"
+    assert catalog.render(seat_title("bob", None), "fr") == "bob"
