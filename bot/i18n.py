@@ -13,7 +13,8 @@ numbers (`number_text`: "1.5" in English, "1,5" in French, "24" when whole); a `
 holds (`Decimal("12.0")`: "12.0", "12,0": a rating shown to one decimal); an int as it is.
 A placeholder may ask for a form of a message parameter (``{card:fem}``, ``{color:fem.other}``): the key
 ``<key>.fem`` (and its plural forms) where the catalogue has it, else the message as usual, so French adjectives
-agree ("une carte verte visible") while English templates need no form.
+agree ("une carte verte visible") while English templates need no form. ``{owner:de}`` writes the preposition
+"de" before the value, elided before a vowel ("l'entrepôt d'alice", "de bob").
 
 No discord import here: the manager's logs and the tests read the catalogue too. What is Discord's (the
 slash-command translator, the language of an interaction) is in `bot/discord/language.py`.
@@ -26,6 +27,7 @@ import logging
 import math
 import re
 import string
+import unicodedata
 from collections.abc import Mapping
 from decimal import Decimal
 from enum import Enum
@@ -180,6 +182,8 @@ class _Formatter(string.Formatter):
         return super().convert_field(self.catalog.value_text(value, self.locale), conversion)
 
     def format_field(self, value: Any, format_spec: str) -> Any:
+        if format_spec in ELIDING:
+            return elided(format_spec, str(self.catalog.value_text(value, self.locale)))
         if isinstance(value, Text | Join):
             return self.catalog.value_text(value, self.locale, format_spec)
         shown = self.catalog.value_text(value, self.locale)
@@ -187,6 +191,19 @@ class _Formatter(string.Formatter):
             return format(shown, format_spec)
         except (TypeError, ValueError):  # a form asked of a plain value: the value as it is
             return str(shown)
+
+
+#: Prepositions a placeholder may ask for (``{owner:de}``): French elides them before a vowel.
+ELIDING = frozenset({"de"})
+
+
+def elided(preposition: str, text: str) -> str:
+    """`preposition` before `text`, elided before a vowel as French writes it: "d'alice", "d'Essen", "de bob"
+    (a mute or aspirated h cannot be told apart by spelling: "de" stays before an h)."""
+    first = next((c for c in unicodedata.normalize("NFD", text) if c.isalnum()), "")
+    if first.lower() in "aeiouy" and first:
+        return f"{preposition[:-1]}'{text}"
+    return f"{preposition} {text}"
 
 
 def plural_form(n: float, language: str) -> str:
@@ -235,4 +252,12 @@ def check_placeholders(catalog: Catalog) -> list[str]:
     return problems
 
 
-__all__ = ["Catalog", "check_placeholders", "default_catalog", "language_of", "number_text", "plural_form"]
+__all__ = [
+    "Catalog",
+    "check_placeholders",
+    "default_catalog",
+    "elided",
+    "language_of",
+    "number_text",
+    "plural_form",
+]

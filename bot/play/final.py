@@ -14,6 +14,7 @@ from bot.play import chat
 from bot.play.pictures import Pictures, drawn
 from bot.play.reply import EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.storage import GameStatus
+from engine.scoring import FinalSheet
 from engine.state import GameState
 from render.words import ENGLISH, PictureWords
 
@@ -42,23 +43,7 @@ async def final_message(
     # an embed holds MAX_EMBED characters in all: share them among the seats
     budget = min(chat.MAX_FIELD, (chat.MAX_EMBED - 1000) // max(1, len(info.final)))
     for s in sorted(info.final, key=lambda s: (s.rank, s.seat)):
-        parts: list[str] = []
-        for t in s.tickets:
-            mark = "✅" if t.completed else "❌"
-            sign = "+" if t.completed else "−"
-            parts.append(f"{mark} {t.a} – {t.b} {sign}{t.points}")
-        bonuses = [
-            Join(("🏅", Text(f"bonus.{name}"), f"+{pts}"), " ") for name, pts in s.bonuses.items() if pts
-        ]
-        routes = Text("final.routes", {"points": s.route_points})
-        tickets = (chat.fit_lines("\n".join(parts), budget - 40 * (1 + len(bonuses))),) if parts else ()
-        fields.append(
-            FieldSpec(
-                f"{s.rank}. {s.name}: {s.total}",
-                Join((routes, *tickets, *bonuses), head=chat.MAX_FIELD),
-                False,
-            )
-        )
+        fields.append(sheet_field(s, budget))
     embeds.append(
         EmbedSpec(title=Text("final.sheets"), fields=tuple(fields[: chat.MAX_OPTIONS]), image="summary.png")
     )
@@ -74,6 +59,28 @@ async def final_message(
     if summary_png:
         files.append(FileSpec("summary.png", summary_png, description=Text("alt.summary")))
     return Reply(content=Text("final.content"), embeds=tuple(embeds), files=tuple(files))
+
+
+def sheet_field(s: FinalSheet, budget: int) -> FieldSpec:
+    """One seat's score sheet: "1. alice: 87" (the reader's punctuation), then its routes, its tickets (about
+    `budget` characters) and its bonuses, a lost one with a minus sign ("🏅 Bullet trains −3")."""
+    parts: list[str] = []
+    for t in s.tickets:
+        mark = "✅" if t.completed else "❌"
+        sign = "+" if t.completed else "−"
+        parts.append(f"{mark} {t.a} – {t.b} {sign}{t.points}")
+    bonuses = [
+        Join(("🏅", Text(f"bonus.{name}"), f"+{pts}" if pts > 0 else f"−{-pts}"), " ")
+        for name, pts in s.bonuses.items()
+        if pts
+    ]
+    routes = Text("final.routes", {"points": s.route_points})
+    tickets = (chat.fit_lines("\n".join(parts), budget - 40 * (1 + len(bonuses))),) if parts else ()
+    return FieldSpec(
+        Text("final.seat", {"rank": s.rank, "player": s.name, "total": s.total}),
+        Join((routes, *tickets, *bonuses), head=chat.MAX_FIELD),
+        False,
+    )
 
 
 async def gif_message(

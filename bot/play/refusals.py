@@ -18,9 +18,10 @@ from functools import cache
 from typing import Any
 
 from bot.manager import Refused
-from bot.messages import Text, board_name
+from bot.messages import Join, Text, board_name
 from bot.play import chat
 from bot.play.reply import GameError
+from bot.presenters.words import DECKS, deck
 from maps.board import BoardDataError, board_ids, load_board
 
 #: Manager refusal codes shown with the presentation's own words; the others read `refused.<code>`.
@@ -45,6 +46,10 @@ def quoted(params: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _param(name: str, value: Any) -> Any:
+    if name == "deck" and value in DECKS:  # the engine's ticket deck, by its data name
+        return deck(value)
+    if name == "decks" and isinstance(value, str) and set(value.split(" / ")) <= DECKS:
+        return Join(tuple(deck(d, 2) for d in value.split(" / ")), " / ")  # each a pile of several tickets
     if name == "board" and isinstance(value, str):
         found = _board_ids().get(value)
         if found is not None:

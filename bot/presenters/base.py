@@ -6,7 +6,18 @@ from typing import Any
 
 from bot.messages import Join, Message, Text
 from bot.presenters import ActionWords, Menu, Presenter, Told, plain_line, register
-from bot.presenters.words import card, card_of, cards, count_of, counted, paid, payment_message, ticket_text
+from bot.presenters.words import (
+    card,
+    card_of,
+    cards,
+    count_of,
+    counted,
+    deck,
+    paid,
+    payment_message,
+    semicolon_list,
+    ticket_text,
+)
 from engine.events import (
     BlindCardSeen,
     CardDrawn,
@@ -85,8 +96,11 @@ def _deck_names(state: GameState) -> list[str]:
 
 
 def _ticket_mix_label(state: GameState, seat: int, a: Any) -> Message:
-    mix = ", ".join(f"{n} {d}" for n, d in zip(a.mix, _deck_names(state), strict=False))
-    return Text("act.ticket_mix", {"mix": mix})
+    mix = tuple(
+        Text("count.deck", {"n": n, "deck": deck(d, n)})
+        for n, d in zip(a.mix, _deck_names(state), strict=False)
+    )
+    return Text("act.ticket_mix", {"mix": Join(mix, ", ")})
 
 
 def _ticket_line(t: TicketInfo) -> str:
@@ -111,7 +125,8 @@ def _received(state: GameState, e: CardsReceived) -> tuple[str, Message, dict[st
 def _offered(state: GameState, e: TicketsOffered) -> tuple[str, Message, dict[str, Any]]:
     offered = [ticket_info(state, t) for t in e.tickets]
     text = Text(
-        "pv.tickets_offered", {"min": e.keep_min, "tickets": "; ".join(_ticket_line(t) for t in offered)}
+        "pv.tickets_offered",
+        {"min": e.keep_min, "tickets": semicolon_list([_ticket_line(t) for t in offered])},
     )
     data = {"offered": [_ticket_data(t) for t in offered], "keep_min": e.keep_min, "keep_max": e.keep_max}
     return "tickets_offered", text, data
@@ -121,7 +136,7 @@ def _chosen(state: GameState, e: TicketsChosen) -> tuple[str, Message, dict[str,
     if not e.tickets:
         return None
     kept = [ticket_info(state, t) for t in e.tickets]
-    text = Text("pv.tickets_kept", {"tickets": "; ".join(_ticket_line(t) for t in kept)})
+    text = Text("pv.tickets_kept", {"tickets": semicolon_list([_ticket_line(t) for t in kept])})
     return "tickets_kept", text, {"tickets": [_ticket_data(t) for t in kept]}
 
 
@@ -166,7 +181,7 @@ register(
                 "keep_tickets",
                 "kt",
                 lambda s, seat, a: Text(
-                    "act.keep", {"tickets": "; ".join(ticket_text(s, t) for t in a.tickets)}
+                    "act.keep", {"tickets": semicolon_list([ticket_text(s, t) for t in a.tickets])}
                 ),
                 _keep_tickets_line,
             ),

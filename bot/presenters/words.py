@@ -36,6 +36,26 @@ def and_list(items: list[Message]) -> Message:
     return Text("list.and", {"items": Join(tuple(items[:-1]), ", "), "last": items[-1]})
 
 
+def semicolon_list(items: Sequence[Message]) -> Message:
+    """Items between semicolons, spaced as the reader's language spaces them ("a; b" / "a ; b")."""
+    parts: list[Message] = []
+    for i, item in enumerate(items):
+        if i:
+            parts.append(Text("list.semicolon"))
+        parts.append(item)
+    return Join(tuple(parts), "")
+
+
+#: The ticket decks the boards' data name (``mix`` of a ticket step), each with a catalogue name ``deck.<name>``.
+DECKS = frozenset({"short", "long"})
+
+
+def deck(name: str, n: int | None = None) -> Text:
+    """A ticket deck by its data name ("short", "long"): catalogue ``deck.<name>`` with plural forms ("courts" in
+    French: the deck's tickets)."""
+    return Text(f"deck.{name}") if n is None else Text(f"deck.{name}", {"n": n})
+
+
 def count_of(n: int, card_index: int) -> Text:
     return cards(n, CARD_NAMES[card_index])
 

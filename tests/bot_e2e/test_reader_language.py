@@ -284,3 +284,133 @@ def test_an_ai_seats_level_is_named_in_the_readers_language() -> None:
     assert catalog.render(seat_title("alice", "hard"), "en") == "alice 🤖 hard"
     assert catalog.render(seat_title("AI 1 (normal)", "normal"), "fr") == "AI 1 (normal) 🤖"
     assert catalog.render(seat_title("bob", None), "fr") == "bob"
+
+
+def test_de_is_elided_before_a_vowel_in_french() -> None:
+    from bot.i18n import elided
+
+    catalog = default_catalog()
+    assert [elided("de", w) for w in ("alice", "Élodie", "Essen", "bob", "<@12>", "Hamburg")] == [
+        "d'alice",
+        "d'Élodie",
+        "d'Essen",
+        "de bob",
+        "de <@12>",
+        "de Hamburg",
+    ]
+    drew = {"player": "bob", "owner": "alice"}
+    assert catalog.text("ev.draw_blind_warehouse", "fr", **drew).endswith("dans l'entrepôt d'alice.")
+    assert catalog.text("ev.draw_blind_warehouse", "en", **drew).endswith("in alice's warehouse.")
+    assert catalog.text("menu.warehouse_of", "fr", owner="bob") == "Entrepôt de bob"
+    assert catalog.text("act.meeple", "fr", color=Text("card.red"), city="Essen") == "Meeple rouge d'Essen"
+    turn = refusal(Refused("illegal", reason=Text("illegal.not_your_turn", {"player": "Anna"}))).message
+    assert catalog.render(turn, "fr") == "Ce n'est pas votre tour : c'est celui d'Anna."
+
+
+def test_ticket_lists_take_the_readers_semicolon() -> None:
+    from bot.presenters.words import semicolon_list
+
+    catalog = default_catalog()
+    kept = Text("pv.tickets_kept", {"tickets": semicolon_list(["Roma – Bari (8)", "Pisa – Lecce (11)"])})
+    assert catalog.render(kept, "fr") == "Vous avez gardé Roma – Bari (8) ; Pisa – Lecce (11)."
+    assert catalog.render(kept, "en") == "You kept Roma – Bari (8); Pisa – Lecce (11)."
+
+
+def test_ticket_decks_are_named_in_the_readers_language() -> None:
+    import json
+    from pathlib import Path
+
+    from bot.presenters.base import _ticket_mix_label
+    from bot.presenters.words import DECKS
+    from engine.rules import new_game
+
+    catalog = default_catalog()
+    state = new_game("germany", 2, seed=1)
+    mix = type("Mix", (), {"mix": (3, 1)})()
+    label = _ticket_mix_label(state, 0, mix)
+    assert catalog.render(label, "fr") == "Piocher 3 courts, 1 long"
+    assert catalog.render(label, "en") == "Draw 3 short, 1 long"
+    short = refusal(Refused("illegal", reason=Text("illegal.ticket_deck_short", {"deck": "long", "n": 1})))
+    assert catalog.render(short.message, "fr") == "La pile de billets longs n'a plus que 1 billet."
+    assert catalog.render(short.message, "en") == "The long ticket deck has only 1 ticket left."
+    decks = refusal(Refused("illegal", reason=Text("illegal.ticket_mix", {"n": 4, "decks": "short / long"})))
+    assert (catalog.render(decks.message, "fr") or "").endswith("de chaque pile (courts / longs).")
+    # every deck a board's data names has a name in every catalogue
+    named = set()
+    for path in Path(__file__).resolve().parents[2].joinpath("maps").glob("*.json"):
+        text = json.loads(path.read_text(encoding="utf-8"))
+        for variant in text.get("variants", {}).values():
+            tickets = variant.get("tickets", {})
+            for step in [*tickets.get("setup", []), tickets.get("draw") or {}]:
+                named |= set(step.get("mix", []))
+    assert named and named <= DECKS
+    assert all(catalog.has(f"deck.{d}", lang) for d in DECKS for lang in ("en", "fr"))
+
+
+def test_counts_of_one_are_singular() -> None:
+    catalog = default_catalog()
+    assert [catalog.text(f"hand.{k}", "fr", n=1) for k in ("stations", "trains", "depots", "passengers")] == [
+        "1 gare",
+        "1 wagon",
+        "1 dépôt",
+        "1 passager",
+    ]
+    assert catalog.text("hand.stations", "fr", n=0) == "0 gare"
+    assert catalog.text("hand.stations", "en", n=0) == "0 stations"
+    assert catalog.text("illegal.station_cost", "en", n=1) == "Your next station costs 1 card."
+    assert catalog.text("illegal.tunnel_extra", "fr", n=2) == "Le tunnel demande 2 cartes de plus."
+
+
+def test_a_score_sheet_reads_in_french_with_a_lost_bonus_signed_minus() -> None:
+    from bot.play.final import sheet_field
+    from engine.scoring import FinalSheet, TicketResult
+
+    catalog = default_catalog()
+    sheet = FinalSheet(
+        seat=0,
+        name="alice",
+        route_points=20,
+        tickets=(TicketResult(1, "Tokyo", "Kyoto", 8, True),),
+        ticket_points=8,
+        completed_tickets=1,
+        longest_path=0,
+        bonuses={"bullet_trains": -3, "most_tickets": 10},
+        total=35,
+        rank=1,
+    )
+    field = sheet_field(sheet, 900)
+    assert catalog.render(field.name, "fr") == "1. alice : 35"
+    assert catalog.render(field.name, "en") == "1. alice: 35"
+    value = catalog.render(field.value, "fr") or ""
+    assert "✅ Tokyo – Kyoto +8" in value and "+-" not in value and value.count("−3") == 1
+    assert "+10" in value
+
+
+def test_french_messages_name_the_commands_as_a_french_client_shows_them() -> None:
+    import json
+    import re
+    from pathlib import Path
+
+    locales = Path(__file__).resolve().parents[2] / "bot" / "locales"
+    french = json.loads((locales / "fr.json").read_text(encoding="utf-8"))
+    names = {v for k, v in french.items() if re.fullmatch(r"cmd\.ttr\.\w+\.name", k)}
+    params = {v for k, v in french.items() if re.fullmatch(r"cmd\.ttr\.\w+\.param\.\w+\.name", k)}
+    assert {"nouvelle", "état", "règles", "remplacer"} <= names
+
+    def texts(value: object, key: str = "") -> list[str]:
+        if key.startswith(("_", "cmd.")):
+            return []
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, dict):
+            return [t for k, v in value.items() for t in texts(v, k)]
+        if isinstance(value, list):
+            return [t for v in value for t in texts(v)]
+        return []
+
+    rules = json.loads((locales / "rules.fr.json").read_text(encoding="utf-8"))
+    found = [m for t in texts(french) + texts(rules) for m in re.finditer(r"/ttr (\w+)((?: \w+:)*)", t)]
+    assert len(found) >= 5
+    for m in found:
+        assert m.group(1) in names, m.group(0)
+        assert set(re.findall(r"(\w+):", m.group(2))) <= params, m.group(0)
