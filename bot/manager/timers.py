@@ -376,14 +376,25 @@ class TurnTimers:
             return
         # a player who has started their turn is there: the takeover waits the turn's grace time (the
         # absent-player delay) after their last action, never plays the rest of a turn they are playing
+        # (a seat whose takeover began, its announcement row written with the policy's first move, did not start
+        # its turn itself: a process that died between the policy's moves left it half-played; it goes on now)
+        taken = {
+            int(t.payload.get("seat", -1))
+            for t in game.timers
+            if t.kind == ABSENT_TIMER and t.payload.get("key") == key
+        }
         grace_end = game.last_move_at + timedelta(hours=settings.absent_after_hours)
-        if any(game.turn_started(seat) for seat in humans) and grace_end > now:
+        if any(game.turn_started(seat) for seat in humans if seat not in taken) and grace_end > now:
             await self._set(game, TURN_TIMER, grace_end, {"key": key, "stage": 2}, timer)
             return
         # the announcements: written with the re-arm that parks the row ("wait"), or with each seat's first
-        # move ("ai", "skip": announced exactly when a move is made)
+        # move ("ai", "skip": announced exactly when a move is made); once per seat and wait
         policy = settings.absent_policy
-        announced = {seat: absent(now, key, seat, game.seats[seat].user_id, policy) for seat in humans}
+        announced = {
+            seat: absent(now, key, seat, game.seats[seat].user_id, policy)
+            for seat in humans
+            if seat not in taken
+        }
         notes.append(functools.partial(self._announce, game.id, ABSENT_TIMER, key, keep=policy != "wait"))
         if policy == "wait":
             payload = {"key": key, "stage": PARKED_STAGE}
@@ -392,7 +403,7 @@ class TurnTimers:
             return
         try:
             for seat in humans:
-                await self._moves.play_absent(game, seat, policy, out, announced[seat])
+                await self._moves.play_absent(game, seat, policy, out, announced.get(seat))
         except VersionConflict:  # someone else moved the game: announced only for the moves made (their rows)
             self._store.evict(game.id)
             return

@@ -15,16 +15,19 @@ from manager_helpers import random_ai
 from test_no_stall import KillAt, Killed
 
 from bot.manager import GameManager, ManualClock
+from bot.manager.ai import AIChooser
 from bot.storage import GameRepository, open_repository
 
 
-async def serve_killed(path: Path, now: datetime, notifier: Any, at: int | None) -> tuple[int, str]:
+async def serve_killed(
+    path: Path, now: datetime, notifier: Any, at: int | None, ai: AIChooser = random_ai
+) -> tuple[int, str]:
     """The rows due at `now` fire in a process whose storage dies at its `at`-th call (None: never); returns
     the calls made and what it died at ("" if it did not)."""
     clock = ManualClock(now)
     async with open_repository(f"sqlite:///{path}", clock=clock.now) as repo:
         killer = KillAt(repo, at)
-        manager = GameManager(killer, clock=clock, ai=random_ai, notifier=notifier, retry_delays=())  # type: ignore[arg-type]
+        manager = GameManager(killer, clock=clock, ai=ai, notifier=notifier, retry_delays=())  # type: ignore[arg-type]
         notifier.manager = manager
         died = ""
         try:
@@ -36,12 +39,14 @@ async def serve_killed(path: Path, now: datetime, notifier: Any, at: int | None)
 
 
 @asynccontextmanager
-async def restarted_past_leases(path: Path, now: datetime, notifier: Any) -> AsyncIterator[GameRepository]:
+async def restarted_past_leases(
+    path: Path, now: datetime, notifier: Any, ai: AIChooser = random_ai
+) -> AsyncIterator[GameRepository]:
     """A fresh process on the file, its dispatcher running through two simulated minutes (the dead one's
     leases end, what they held is served); yields its repository, the process still up."""
     clock = ManualClock(now)
     async with open_repository(f"sqlite:///{path}", clock=clock.now) as repo:
-        manager = GameManager(repo, clock=clock, ai=random_ai, notifier=notifier)
+        manager = GameManager(repo, clock=clock, ai=ai, notifier=notifier)
         notifier.manager = manager
         await manager.start()
         try:

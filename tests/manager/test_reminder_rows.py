@@ -24,10 +24,19 @@ from manager_helpers import HUMANS, RecordingNotifier, play_random, random_ai, s
 from test_no_stall import Killed
 
 from bot.manager import GameManager, ManualClock, Outcome
+from bot.manager.ai import AIChooser
 from bot.storage import GameRepository, open_repository
-from engine.actions import DrawBlind
+from engine.actions import Action, DrawBlind
+from engine.rules import legal_actions
+from engine.state import GameState
 
 ANN, BOB = HUMANS[0][0], HUMANS[1][0]
+
+
+async def draws_blind_first(state: GameState, seat: int, level: str, rng: random.Random) -> Action:
+    """An AI whose turn takes two moves: a blind draw first (then any legal move)."""
+    legal = legal_actions(state, seat)
+    return next((a for a in legal if isinstance(a, DrawBlind)), legal[rng.randrange(len(legal))])
 
 
 @dataclass
@@ -74,6 +83,7 @@ async def _prepare(path: Path, clock: ManualClock, scenario: str) -> str:
     ``remind``: Ann's first reminder (in the main phase, Ann alone to act; advanced 12 h more);
     ``remind_both``: Ann and Bob both still choosing tickets (setup: two seats reminded at once);
     ``ai`` / ``wait``: the absent-player policy for Ann (both reminders already sent)."""
+    scenario = "ai" if scenario == "ai_two_steps" else scenario
     async with open_repository(f"sqlite:///{path}", clock=clock.now) as repo:
         notifier = RecordingNotifier()
         manager = GameManager(repo, clock=clock, ai=random_ai, notifier=notifier)
@@ -95,9 +105,11 @@ async def _prepare(path: Path, clock: ManualClock, scenario: str) -> str:
     return gid
 
 
-async def _restart(path: Path, now: datetime, discord: Discord, gid: str) -> list[tuple[str, int, int]]:
+async def _restart(
+    path: Path, now: datetime, discord: Discord, gid: str, ai: AIChooser = random_ai
+) -> list[tuple[str, int, int]]:
     """A fresh process past the dead one's leases: the game's rows left, as (kind, stage, seat) sorted."""
-    async with restarted_past_leases(path, now, Bot(discord)) as repo:
+    async with restarted_past_leases(path, now, Bot(discord), ai) as repo:
         rows = await repo.timers_for_game(gid)
         return sorted((t.kind, int(t.payload.get("stage", -1)), int(t.payload.get("seat", -1))) for t in rows)
 
@@ -107,6 +119,8 @@ EXPECTED = {
     "remind": ([("remind", 0, 1)], [("turn", 1, -1)]),
     "remind_both": ([("remind", 0, 1), ("remind", 1, 1)], [("turn", 1, -1)]),
     "ai": ([("absent", 0, "ai")], [("turn", 0, -1)]),  # Bob's own chain, after the AI played Ann's turn
+    # the same with an AI whose turn takes two moves (a blind draw, then another): a death between them
+    "ai_two_steps": ([("absent", 0, "ai")], [("turn", 0, -1)]),
     "wait": ([("absent", 0, "wait")], [("turn", 3, -1)]),  # parked
 }
 
@@ -120,28 +134,29 @@ async def test_a_kill_at_any_storage_call_sends_the_reminder_or_announcement_onc
     gid = await _prepare(base, clock, scenario)
     now = clock.now() + timedelta(hours=24, minutes=1)
     sends, rows_after = EXPECTED[scenario]
+    ai = draws_blind_first if scenario == "ai_two_steps" else random_ai
     dry = tmp_path / "dry.db"
     shutil.copy(base, dry)
     discord = Discord()
-    calls, _ = await serve_killed(dry, now, Bot(discord), None)
+    calls, _ = await serve_killed(dry, now, Bot(discord), None, ai)
     assert [p for p in discord.posted if p[0] != "turn"] == sends  # the writer sends them itself
-    assert await _restart(dry, now, discord, gid) == rows_after
+    assert await _restart(dry, now, discord, gid, ai) == rows_after
     assert [p for p in discord.posted if p[0] != "turn"] == sends  # and nobody again
     wrong = []
     for at in range(1, calls + 1):
         db = tmp_path / f"kill{at}.db"
         shutil.copy(base, db)
         discord = Discord()
-        _, died = await serve_killed(db, now, Bot(discord), at)
+        _, died = await serve_killed(db, now, Bot(discord), at, ai)
         # sent, then killed before its row was deleted: the one window where it is sent again
         again = discord.posted[-1] if discord.posted and died == "delete_timer" else None
         expected = Counter(sends) + Counter([again] if again else [])
         # a turn message's own window: posted, killed before its note
         turns_window = len(discord.noted) < len([p for p in discord.posted if p[0] == "turn"])
-        rows = await _restart(db, now, discord, gid)
+        rows = await _restart(db, now, discord, gid, ai)
         sent = Counter(p for p in discord.posted if p[0] != "turn")
         turns = [p for p in discord.posted if p[0] == "turn"]
-        if scenario == "ai" and len(turns) != 1 + turns_window:  # the absent turn's message: once
+        if scenario.startswith("ai") and len(turns) != 1 + turns_window:  # the absent turn's message: once
             wrong.append(f"killed at call {at} ({died}): turn messages {turns}")
         if sent != expected or rows != rows_after:
             wrong.append(f"killed at call {at} ({died}): sent {sorted(sent.items())}, rows {rows}")
