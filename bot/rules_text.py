@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import string
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -356,6 +357,12 @@ def topics(board: Board, locale: str | None = None, variant: str | None = None) 
             )
         )
     return out
+
+
+def topic_list(found: Sequence[RuleTopic]) -> str:
+    """Topics named for a reader, by their titles in the reader's language ("Mise en place · Cartes"): the
+    topic option takes a title as well as an id."""
+    return " · ".join(t.title for t in found)
 
 
 def topic_ids() -> list[str]:

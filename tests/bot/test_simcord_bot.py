@@ -48,7 +48,7 @@ async def test_rules_overview_and_topic(simcord_env, world):  # type: ignore[no-
     overview = await alice.slash(channel, "ttr rules", map="europe")
     embed = overview.response.embeds[0]
     assert "Europe" in embed.title and "45 trains" in embed.description
-    assert "`stations`" in embed.fields[0].value
+    assert "Train stations" in embed.fields[0].value and "`" not in embed.fields[0].value
 
     mega = await alice.slash(channel, "ttr rules", topic="setup", map="europe", variant="mega")
     assert "2 long destination tickets, keeping at most 1" in mega.response.embeds[0].description

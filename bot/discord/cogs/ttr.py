@@ -25,7 +25,7 @@ from bot.play import chat
 from bot.play.chat import EMBED_COLOR
 from bot.play.contract import GameService
 from bot.play.reply import GameError, Reply
-from bot.rules_text import topic_ids, topics
+from bot.rules_text import topic_ids, topic_list, topics
 from maps.board import COLORS, Board, BoardDataError, board_ids, load_board, normalize_name
 
 if TYPE_CHECKING:
@@ -287,7 +287,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
             overview = found[0]
             embed.title = tr(interaction, "rules.title", board=board_name(board.id), topic=overview.title)
             embed.description = overview.text
-            listing = ", ".join(f"`{t.id}`" for t in found[1:])
+            listing = topic_list(found[1:])
             embed.add_field(name=tr(interaction, "rules.more"), value=listing or "-", inline=False)
         else:
             wanted = normalize_name(topic)
@@ -295,7 +295,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
                 (t for t in found if wanted in (normalize_name(t.id), normalize_name(t.title))), None
             )
             if chosen is None:
-                known = ", ".join(t.id for t in found)
+                known = topic_list(found)
                 params = {"topic": chat.quote(topic), "board": board_name(board.id), "known": known}
                 raise GameError(Text("rules.unknown", params))
             embed.title = tr(interaction, "rules.title", board=board_name(board.id), topic=chosen.title)
