@@ -50,9 +50,19 @@ from engine.errors import GameDataError, IllegalAction
 from engine.rules import new_game
 from maps import BoardDataError, load_board
 
-__all__ = ["GameManager"]
+__all__ = ["AI_SEAT_MARK", "GameManager", "ai_seat_name"]
 
 log = logging.getLogger(__name__)
+
+#: What the name of an AI seat the manager seats starts with: the name is this mark and the seat's number, no
+#: words ("🤖2"), and the presentation names the seat in the reader's language from its number and its
+#: ``ai_level`` ("AI 2 (hard)", "IA 2 (difficile)": bot/play/names.py). Games stored before held "AI 2 (hard)".
+AI_SEAT_MARK = "🤖"
+
+
+def ai_seat_name(n: int) -> str:
+    """The stored name of the `n`-th AI seat (the engine and the log know the seat by it)."""
+    return f"{AI_SEAT_MARK}{n}"
 
 
 class GameManager(SeatCommands, GameReads, PlayerQueries):
@@ -233,8 +243,9 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
             game.require(GameStatus.LOBBY)
             game.require_host(user_id, moderator)
             game.require_room()
-            n = sum(1 for s in game.seats if s.user_id is None) + 1
-            seat = Seat(name or f"AI {n} ({level})", None, level)
+            taken = {s.name for s in game.seats}
+            n = next(k for k in range(1, len(game.seats) + 2) if ai_seat_name(k) not in taken)
+            seat = Seat(name or ai_seat_name(n), None, level)
             await self._store.update(game, seats=(*game.seats, seat))
             return game_info_of(game)
 

@@ -11,7 +11,7 @@ from typing import Any
 from bot.manager import GameInfo
 from bot.messages import Join, Text
 from bot.play import chat
-from bot.play.pictures import Pictures, drawn
+from bot.play.pictures import Pictures, drawn, named_pictures
 from bot.play.reply import EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.storage import GameStatus
 from engine.scoring import FinalSheet
@@ -92,7 +92,7 @@ async def gif_message(
     """The game as a GIF, posted after the final scores (replaying and drawing it takes seconds: the scores
     do not wait for it); None when it could not be drawn."""
     try:
-        gif = await pictures.gif(await record(), words=words)
+        gif = await named_pictures(pictures, info.seats).gif(await record(), words=words)
     except Exception:  # noqa: BLE001 - the scores matter more than the animation
         log.exception("game %s: GIF failed", info.game_id)
         return None

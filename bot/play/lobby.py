@@ -13,6 +13,7 @@ from bot.manager.tell import EXPIRY_TOLD
 from bot.messages import Join, Message, Text, board_name, option_name, variant_name
 from bot.play import chat
 from bot.play.contract import Caller, Messenger
+from bot.play.names import Named, is_ai_seat, seat_name
 from bot.play.press import PressCode
 from bot.play.refusals import refusal
 from bot.play.reply import ButtonSpec, ComponentSpec, EmbedSpec, FieldSpec, OptionSpec, Reply, SelectSpec
@@ -26,17 +27,17 @@ log = logging.getLogger(__name__)
 LOBBY_MESSAGE = "lobby_message"
 
 
-def ai_marker(name: str, level: str | None) -> Message:
+def ai_marker(seat: Named) -> Message:
     """What follows a seat's name when an AI plays it: a robot, and its level in the reader's language unless
-    the name says it ("AI 1 (normal)")."""
-    if not level:
+    the seat's name says it (an AI seat: "IA 1 (normale)")."""
+    if seat.ai_level is None:
         return ""
-    return " 🤖" if f"({level})" in name else Join((" 🤖", Text(f"level.{level}")), " ")
+    return " 🤖" if is_ai_seat(seat) else Join((" 🤖", Text(f"level.{seat.ai_level}")), " ")
 
 
-def seat_title(name: str, level: str | None, marker: str = "") -> Message:
+def seat_title(seat: Named, marker: str = "") -> Message:
     """A seat's name as a field's title: the turn marker, the name, the AI marker."""
-    return Join((marker, name, ai_marker(name, level)), "")
+    return Join((marker, seat_name(seat), ai_marker(seat)), "")
 
 
 def _options(board: Board, options: tuple[str, ...]) -> Message | None:
@@ -55,8 +56,8 @@ def lobby_reply(info: GameInfo, *, note: Message | None = None) -> Reply:
                 Join(
                     (
                         f"{s.seat + 1}. ",
-                        chat.user(s.user_id) if s.user_id is not None else s.name,
-                        ai_marker(s.name, s.ai_level),
+                        chat.user(s.user_id) if s.user_id is not None else seat_name(s),
+                        ai_marker(s),
                     ),
                     "",
                 )

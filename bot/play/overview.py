@@ -11,6 +11,8 @@ from bot.manager.read import SeatInfo
 from bot.messages import Join, Message, Text, board_name
 from bot.play import chat, labels
 from bot.play.lobby import seat_title
+from bot.play.names import seat_name
+from bot.play.pictures import Pictures, drawn, named_pictures
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.play.seats import mention
@@ -18,6 +20,7 @@ from bot.presenters.words import card, counted
 from bot.storage import GameSummary
 from engine.state import GameState
 from maps import CARD_NAMES
+from render.words import PictureWords
 
 
 def _count(word: str, n: int | None) -> Message:
@@ -61,8 +64,12 @@ def face_up_row(state: GameState) -> Message:
     return Join(shown, " · ") if shown else "-"
 
 
-def board_reply(info: GameInfo, state: GameState, png: bytes | None) -> Reply:
-    """The board picture (when it could be drawn), the face-up cards and a button to one's hand."""
+async def board_reply(info: GameInfo, state: GameState, pictures: Pictures, words: PictureWords) -> Reply:
+    """The board picture (when it can be drawn), the face-up cards and a button to one's hand."""
+    board = named_pictures(pictures, info.seats).board(
+        state, colorblind=info.settings.colorblind, words=words
+    )
+    png = await drawn(board, info.game_id)
     embed = EmbedSpec(
         title=Text("board.title", {"game": info.game_id, "board": board_name(info.board)}),
         description=Text("board.face_up", {"cards": labels.face_up(state), "deck": len(state.deck)}),
@@ -82,10 +89,8 @@ def status_reply(info: GameInfo, since: datetime) -> Reply:
     """Whose turn and since when, and every seat's score, trains, cards and tickets."""
     fields = []
     for s in info.seats:
-        fields.append(
-            FieldSpec(seat_title(s.name, s.ai_level, "▶ " if s.to_act else ""), seat_counts(s), True)
-        )
-    whose = ", ".join(mention(info, s) for s in info.to_act) or "-"
+        fields.append(FieldSpec(seat_title(s, "▶ " if s.to_act else ""), seat_counts(s), True))
+    whose = Join(tuple(mention(info, s) for s in info.to_act), ", ") if info.to_act else "-"
     turn = {
         "players": whose,
         "since": chat.relative_time(since),
@@ -123,7 +128,8 @@ def games_reply(found: Sequence[GameSummary]) -> Reply:
                 board_name(r.board),
                 " · ",
                 Text(f"games.status.{r.status.value}"),
-                f" · {chat.channel(r.thread_id or r.channel_id)} · " + ", ".join(s.name for s in r.seats),
+                f" · {chat.channel(r.thread_id or r.channel_id)} · ",
+                Join(tuple(seat_name(s) for s in r.seats), ", "),
             ),
             "",
         )

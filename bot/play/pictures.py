@@ -22,6 +22,7 @@ from bot.i18n import default_catalog, language_of, plural_form
 from bot.manager import GameManager
 from bot.manager.events import describe
 from bot.manager.game_settings import GameSettings
+from bot.play.names import Named, SeatNames
 from engine.events import public_events
 from engine.scoring import FinalSheet
 from engine.state import GameState
@@ -64,7 +65,7 @@ def last_move_text(state: GameState, words: PictureWords = ENGLISH) -> Callable[
         seat, action = state.history[-1]
         names = [p.name for p in state.players]
         line = describe(state.board, names, seat, action.kind, public_events(state.events))
-        return default_catalog().render(line, _LANGUAGE_OF.get(words, "en")) or ""
+        return default_catalog().render(line, words_language(words)) or ""
 
     return text
 
@@ -102,6 +103,61 @@ class Pictures(Protocol):
     async def gif(self, record: dict[str, Any], *, words: PictureWords = ENGLISH) -> bytes: ...
 
     def close(self) -> None: ...
+
+
+def words_language(words: PictureWords) -> str:
+    """The language `picture_words` made `words` in (English for words made elsewhere)."""
+    return _LANGUAGE_OF.get(words, "en")
+
+
+class NamedPictures:
+    """`pictures` drawing each seat by the name it goes by in the picture's language (an AI seat's name comes
+    from the catalogue, see `bot.play.names`): the state, score sheets and record handed on are renamed copies."""
+
+    def __init__(self, pictures: Pictures, names: SeatNames) -> None:
+        self.pictures = pictures
+        self.names = names
+
+    async def board(
+        self,
+        state: GameState,
+        *,
+        colorblind: bool = True,
+        words: PictureWords = ENGLISH,
+        since: int | None = None,
+    ) -> bytes:
+        named = self.names.state(state, words_language(words))
+        return await self.pictures.board(named, colorblind=colorblind, words=words, since=since)
+
+    async def hand(
+        self, state: GameState, seat: int, *, colorblind: bool = True, words: PictureWords = ENGLISH
+    ) -> bytes:
+        return await self.pictures.hand(state, seat, colorblind=colorblind, words=words)
+
+    async def ticket_map(
+        self, state: GameState, seat: int, *, colorblind: bool = True, words: PictureWords = ENGLISH
+    ) -> bytes:
+        named = self.names.state(state, words_language(words))
+        return await self.pictures.ticket_map(named, seat, colorblind=colorblind, words=words)
+
+    async def summary(
+        self, state: GameState, sheets: Sequence[FinalSheet] = (), *, words: PictureWords = ENGLISH
+    ) -> bytes:
+        language = words_language(words)
+        named = self.names.state(state, language)
+        return await self.pictures.summary(named, self.names.sheets(sheets, language), words=words)
+
+    async def gif(self, record: dict[str, Any], *, words: PictureWords = ENGLISH) -> bytes:
+        return await self.pictures.gif(self.names.record(record, words_language(words)), words=words)
+
+    def close(self) -> None:
+        self.pictures.close()
+
+
+def named_pictures(pictures: Pictures, seats: Iterable[Named]) -> Pictures:
+    """`pictures` naming the AI seats among `seats` in each picture's language (`pictures` itself without any)."""
+    names = SeatNames.of(seats)
+    return NamedPictures(pictures, names) if names.shown else pictures
 
 
 @runtime_checkable

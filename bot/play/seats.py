@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from bot.manager import GameInfo
+from bot.messages import Join, Message
 from bot.play import chat
+from bot.play.names import seat_name
 from bot.play.refusals import fail
 from bot.storage import GameStatus
 from engine.state import SETUP, GameState
@@ -17,13 +19,13 @@ def seat_of(info: GameInfo, user_id: int) -> int:
     raise fail("play.not_in_game")
 
 
-def mention(info: GameInfo, seat: int, *, ping: bool = True) -> str:
+def mention(info: GameInfo, seat: int, *, ping: bool = True) -> Message:
     """A person's seat pings them (unless `ping` is off: they chose another notification, or had theirs
     this turn); an AI's seat shows its name."""
     s = info.seats[seat]
     if ping and s.user_id is not None and s.ai_level is None:
         return chat.user(s.user_id)
-    return f"**{s.name}**"
+    return Join(("**", seat_name(s), "**"), "")
 
 
 def check_turn(info: GameInfo, state: GameState, user_id: int) -> int:

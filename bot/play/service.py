@@ -27,12 +27,21 @@ from bot.play.confirm import claimable, confirm_claim, route_id
 from bot.play.contract import Caller, Messenger
 from bot.play.hand import hand_reply, ticket_map_reply
 from bot.play.lobby import lobby_expired, lobby_reply, open_lobby
+from bot.play.names import named_reply
 from bot.play.notices import TurnNotices
-from bot.play.pictures import Pictures, PoolPictures, drawn, picture_words, stop_warming, warm_lobby, warm_up
+from bot.play.pictures import (
+    Pictures,
+    PoolPictures,
+    picture_words,
+    stop_warming,
+    warm_lobby,
+    warm_up,
+)
 from bot.play.press import Press, PressCode
 from bot.play.refusals import fail, refusal
 from bot.play.reply import Choice, EmbedSpec, GameError, Reply
 from bot.play.seats import check_turn, seat_of
+from bot.play.settings_text import settings_reply
 from bot.play.thread import ThreadKeeper, gif_of, ours_to_tell, since_last_turn
 from bot.play.turn import should_publish, told_lines, turn_message
 from bot.storage import GameStatus, StorageError, open_repository
@@ -215,7 +224,7 @@ class ManagerGameService:
         info = await self._info(press.game_id)
         if info.guild_id != caller.guild_id:
             raise fail("button.other_server")
-        return await _PRESSES[press.code](self, caller, info, press)
+        return named_reply(info.seats, await _PRESSES[press.code](self, caller, info, press))
 
     async def _hand(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
         return await self.hand(caller, game_id=info.game_id)
@@ -373,7 +382,7 @@ class ManagerGameService:
         if self.messenger is None:
             return
         info = await self._info(game_id)
-        await self.messenger.post(info.thread_id or info.channel_id, reply)
+        await self.messenger.post(info.thread_id or info.channel_id, named_reply(info.seats, reply))
 
     async def on_turn(self, game_id: str, outcome: Outcome) -> None:
         for reply in await self._after_public(outcome, force=not outcome.events):  # empty: one owed
@@ -403,8 +412,10 @@ class ManagerGameService:
         rid = route_id(state, route, claimable(state, seat))
         quick = None if color else menus.one_click(state, seat, "claim", rid)
         if quick is not None and await self._claims_at_once(caller):
-            return await self._apply(caller, info, quick, turn_token(state, seat), edit=False)
-        return confirm_claim(info, state, seat, route, color)
+            return named_reply(
+                info.seats, await self._apply(caller, info, quick, turn_token(state, seat), edit=False)
+            )
+        return named_reply(info.seats, confirm_claim(info, state, seat, route, color))
 
     async def hand(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)
@@ -417,10 +428,7 @@ class ManagerGameService:
         return await self._board_reply(info, self._public_words(info))
 
     async def _board_reply(self, info: GameInfo, words: PictureWords) -> Reply:
-        state = await self._running(info.game_id)
-        colorblind = info.settings.colorblind
-        png = await drawn(self.pictures.board(state, colorblind=colorblind, words=words), info.game_id)
-        return overview.board_reply(info, state, png)
+        return await overview.board_reply(info, await self._running(info.game_id), self.pictures, words)
 
     async def status(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)
@@ -433,7 +441,7 @@ class ManagerGameService:
         if info.status == GameStatus.LOBBY:
             raise fail("play.not_running")
         events = await self._call(self.games_manager.recent_events(info.game_id, max(1, min(limit, 50))))
-        return overview.log_reply(info, events)
+        return named_reply(info.seats, overview.log_reply(info, events))
 
     async def settings(
         self, caller: Caller, *, game_id: str | None = None, key: str | None = None, value: str | None = None
@@ -448,18 +456,7 @@ class ManagerGameService:
                     info.game_id, caller.user_id, {key: value}, moderator=caller.moderator
                 )
             )
-        text = "\n".join(f"`{k}`: {v}" for k, v in current.to_json().items())
-        return Reply(
-            content=Text("settings.changed", {"key": key}) if key else None,
-            embeds=(
-                EmbedSpec(
-                    title=Text("settings.title", {"game": info.game_id}),
-                    description=text,
-                    footer=Text("settings.footer"),
-                ),
-            ),
-            ephemeral=True,
-        )
+        return settings_reply(info, current, key)
 
     async def games(self, caller: Caller, *, scope: str = "channel") -> Reply:
         manager = self.games_manager
@@ -512,8 +509,8 @@ class ManagerGameService:
         text: Message = Join(tuple(e.message for e in outcome.events)) if outcome.events else "-"
         if any(e.seq for e in outcome.events):
             public = await self._after_public(outcome, force=True)
-            return public[0] if public else Reply(content=text)
-        return Reply(content=text)
+            return public[0] if public else named_reply(outcome.info.seats, Reply(content=text))
+        return named_reply(outcome.info.seats, Reply(content=text))
 
     async def leave(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)
@@ -535,7 +532,7 @@ class ManagerGameService:
         self._lines.pop(info.game_id, None)
         self.notices.forget(info.game_id)
         lines = tuple(e.message for e in outcome.events)
-        return Reply(content=Join(lines) if lines else Text("game.ended"))
+        return named_reply(outcome.info.seats, Reply(content=Join(lines) if lines else Text("game.ended")))
 
     async def replace(
         self,

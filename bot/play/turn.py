@@ -16,8 +16,9 @@ from bot.play import chat, layout
 from bot.play.final import final_message
 from bot.play.lobby import seat_title
 from bot.play.menus import card_buttons, menu_buttons
+from bot.play.names import SeatNames
 from bot.play.overview import face_up_row, seat_counts
-from bot.play.pictures import Pictures, drawn
+from bot.play.pictures import Pictures, drawn, named_pictures
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.play.seats import mention
@@ -87,15 +88,17 @@ async def turn_message(
     if len(lines) > MAX_LINES:
         lines = ["…", *lines[-MAX_LINES:]]
     text = Join(tuple(lines), tail=1500)
+    names = SeatNames.of(info.seats)
+    pictures = named_pictures(pictures, info.seats)
     if state.finished or info.status != GameStatus.ACTIVE:
-        return await final_message(info, state, text, pictures, words)
+        return names.reply(await final_message(info, state, text, pictures, words))
     gid = info.game_id
     buttons: list[ButtonSpec] = []
     cards: list[ButtonSpec] = []  # the first card of a draw, in rows of their own above the other buttons
     if state.phase == SETUP:
         waiting = [s for s in info.to_act if info.seats[s].ai_level is None]
-        who = ", ".join(mention(info, s, ping=s not in quiet) for s in waiting)
-        content = Text("turn.setup", {"lines": text, "players": who or "-"})
+        who = Join(tuple(mention(info, s, ping=s not in quiet) for s in waiting), ", ")
+        content = Text("turn.setup", {"lines": text, "players": who if waiting else "-"})
         buttons.append(
             ButtonSpec(gid, PressCode.DECIDE, Text("btn.choose_tickets"), style="primary", emoji="🎫")
         )
@@ -120,7 +123,7 @@ async def turn_message(
     fields = [FieldSpec(Text("turn.face_up", {"deck": len(state.deck)}), face_up_row(state), False)]
     for s in info.seats:
         marker = "▶ " if s.seat in info.to_act else ""
-        fields.append(FieldSpec(seat_title(s.name, s.ai_level, marker), seat_counts(s), True))
+        fields.append(FieldSpec(seat_title(s, marker), seat_counts(s), True))
     embed = EmbedSpec(
         image="board.png" if png else None,
         fields=tuple(fields),
@@ -128,9 +131,10 @@ async def turn_message(
         footer=footer,
     )
     alt = Text("alt.turn_board", {"game": gid, "round": rnd})
-    return Reply(
+    reply = Reply(
         content=content,
         embeds=(embed,),
         files=(FileSpec("board.png", png, description=alt),) if png else (),
         rows=(*layout.rows_of_buttons(cards), *layout.rows_of_buttons(buttons)),
     )
+    return names.reply(reply)

@@ -70,7 +70,7 @@ async def test_a_french_server_reads_french_turn_lines(simcord_env):  # type: ig
         ln for m in public for ln in (m.content or "").splitlines() if "a pioché 2 cartes face cachée" in ln
     )
     # two blind draws read as one line (issue 16), never twice the same sentence
-    assert "alice a pioché 2 cartes face cachée. À AI 1 (easy) de jouer." in public[0].content, public[
+    assert "alice a pioché 2 cartes face cachée. À IA 1 (facile) de jouer." in public[0].content, public[
         0
     ].content
     assert not set(line.replace(".", " ").split()) & colours, line  # the colour drawn blind stays private

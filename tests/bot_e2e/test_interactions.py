@@ -115,7 +115,7 @@ async def test_two_people_and_an_ai(simcord_env, world, make_bot):  # type: igno
     bad = await alice.slash(channel, "ttr settings", setting="absent_policy", value="explode")
     assert bad.ephemeral and "absent_policy" in bad.response.content
     changed = await alice.slash(channel, "ttr settings", setting="remind_after_hours", value="6")
-    assert "6.0" in message_text(changed.response)
+    assert "`remind_after_hours`: 6 hours" in message_text(changed.response)
 
     # a restart: only the messages survive; old persistent buttons still work
     await simcord_env.restart_bot(make_bot())

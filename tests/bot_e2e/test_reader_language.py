@@ -278,12 +278,19 @@ def test_a_colour_agrees_with_the_french_word_for_card() -> None:
 
 def test_an_ai_seats_level_is_named_in_the_readers_language() -> None:
     from bot.play.lobby import seat_title
+    from bot.storage import Seat
 
     catalog = default_catalog()
-    assert catalog.render(seat_title("alice", "hard", "▶ "), "fr") == "▶ alice 🤖 difficile"
-    assert catalog.render(seat_title("alice", "hard"), "en") == "alice 🤖 hard"
-    assert catalog.render(seat_title("AI 1 (normal)", "normal"), "fr") == "AI 1 (normal) 🤖"
-    assert catalog.render(seat_title("bob", None), "fr") == "bob"
+    handed = Seat("alice", 1, "hard")  # a person's seat an AI plays for now: their name, then the level
+    assert catalog.render(seat_title(handed, "▶ "), "fr") == "▶ alice 🤖 difficile"
+    assert catalog.render(seat_title(handed), "en") == "alice 🤖 hard"
+    resigned = Seat("alice", None, "normal")  # the seat of a player who resigned keeps their name
+    assert catalog.render(seat_title(resigned), "fr") == "alice 🤖 normale"
+    # an AI seat is named from its number and level, in the reader's language (and a game stored before too)
+    assert catalog.render(seat_title(Seat("🤖1", None, "normal")), "fr") == "IA 1 (normale) 🤖"
+    assert catalog.render(seat_title(Seat("🤖1", None, "normal")), "en") == "AI 1 (normal) 🤖"
+    assert catalog.render(seat_title(Seat("AI 2 (hard)", None, "hard")), "fr") == "IA 2 (difficile) 🤖"
+    assert catalog.render(seat_title(Seat("bob", 2, None)), "fr") == "bob"
 
 
 def test_de_is_elided_before_a_vowel_in_french() -> None:

@@ -145,7 +145,7 @@ async def test_suggest_a_move_is_private_and_only_with_hints_on(simcord_env):  #
     lobby = await alice.slash(channel, "ttr new", map="europe")
     await bob.click(lobby.response, label="Join")
     changed = await alice.slash(channel, "ttr settings", setting="hints", value="on")
-    assert "`hints`: True" in message_text(changed.response)
+    assert "`hints`: yes" in message_text(changed.response)
     gid = game_id_of(lobby.response)
     await alice.click(lobby.response, label="Start")
     setup = public_messages(channel)[-1]
