@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from typing import cast
 
 from bot import presenters
-from bot.manager import GameInfo, turn_token
-from bot.messages import Message, Text
+from bot.manager import GameInfo, Outcome, turn_token
+from bot.messages import Join, Message, Text
 from bot.play import chat, codec, labels, layout
 from bot.play.confirm import confirm, group_key, group_label
 from bot.play.press import PressCode
 from bot.play.refusals import fail
-from bot.play.reply import ButtonSpec, ButtonStyle, ComponentSpec, OptionSpec, Reply, SelectSpec
+from bot.play.reply import ButtonSpec, ButtonStyle, ComponentSpec, EmbedSpec, OptionSpec, Reply, SelectSpec
 from engine.actions import Action
 from engine.pending import SecondDraw, TicketChoice
 from engine.progress import routes_by_use
@@ -274,3 +274,35 @@ def payments(info: GameInfo, state: GameState, seat: int, name: str, key: int, *
     if not acts:
         raise fail("play.bad_choice")
     return confirm(info, state, seat, name, key, acts, edit=edit)
+
+
+def after_move(outcome: Outcome, seat: int, public: tuple[Reply, ...], *, edit: bool) -> Reply:
+    """What the player who moved reads, privately: their move's line and what they alone learnt, then the next
+    decision of theirs when one follows at once (a second card, tickets to keep); `public` goes after it."""
+    private = [e.message for e in outcome.private_for(seat) if e.kind != "tickets_offered"]
+    state, info = outcome.state, outcome.info  # the game after the move (and the AI's): no second read
+    mine = [e.message for e in outcome.events if e.seat == seat and e.seq in outcome.seqs[:1]]
+    body: Message = Join((*mine, *private), tail=1900) if mine or private else Text("play.done")
+    follow: Reply | None = None
+    if (
+        state is not None
+        and not state.finished
+        and seat in info.to_act
+        and info.seats[seat].ai_level is None
+        and state.pending.get(seat) is not None
+        and legal_actions(state, seat)
+    ):
+        follow = menu(info, state, seat, "decide", 0, edit=True)
+    if follow is None or follow.content is None:
+        rows = follow.rows if follow is not None else ()
+        return Reply(content=body, rows=rows, ephemeral=True, edit_source=edit, also=public)
+    # what just happened above, the next decision below (each translated on its own)
+    done = EmbedSpec(description=body)
+    return Reply(
+        content=follow.content,
+        embeds=(done,),
+        rows=follow.rows,
+        ephemeral=True,
+        edit_source=edit,
+        also=public,
+    )

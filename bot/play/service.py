@@ -39,7 +39,7 @@ from bot.play.pictures import (
 )
 from bot.play.press import Press, PressCode
 from bot.play.refusals import fail, refusal
-from bot.play.reply import Choice, EmbedSpec, GameError, Reply
+from bot.play.reply import Choice, GameError, Reply
 from bot.play.seats import check_turn, seat_of
 from bot.play.settings_text import settings_reply
 from bot.play.thread import ThreadKeeper, gif_of, ours_to_tell, since_last_turn
@@ -47,7 +47,6 @@ from bot.play.turn import should_publish, told_lines, turn_message
 from bot.storage import GameStatus, StorageError, open_repository
 from engine.actions import Action, KeepTickets
 from engine.ai.advice import suggest
-from engine.rules import legal_actions
 from engine.state import GameState
 from render.words import PictureWords
 
@@ -310,34 +309,8 @@ class ManagerGameService:
             if exc.code in ("not_started", "over"):
                 raise fail("play.not_running") from None
             raise refusal(exc) from None
-        private = [e.message for e in outcome.private_for(seat) if e.kind != "tickets_offered"]
-        state, info = outcome.state, outcome.info  # the game after the move (and the AI's): no second read
-        mine = [e.message for e in outcome.events if e.seat == seat and e.seq in outcome.seqs[:1]]
         public = await self._after_public(outcome)
-        body: Message = Join((*mine, *private), tail=1900) if mine or private else Text("play.done")
-        follow: Reply | None = None
-        if (
-            state is not None
-            and not state.finished
-            and seat in info.to_act
-            and info.seats[seat].ai_level is None
-            and state.pending.get(seat) is not None
-            and legal_actions(state, seat)
-        ):
-            follow = menus.menu(info, state, seat, "decide", 0, edit=True)
-        if follow is None or follow.content is None:
-            rows = follow.rows if follow is not None else ()
-            return Reply(content=body, rows=rows, ephemeral=True, edit_source=edit, also=public)
-        # what just happened above, the next decision below (each translated on its own)
-        done = EmbedSpec(description=body)
-        return Reply(
-            content=follow.content,
-            embeds=(done,),
-            rows=follow.rows,
-            ephemeral=True,
-            edit_source=edit,
-            also=public,
-        )
+        return menus.after_move(outcome, seat, public, edit=edit)
 
     # ------------------------------------------------------------------ public messages
 
@@ -421,7 +394,9 @@ class ManagerGameService:
         info = await self._find(caller, game_id)
         seat = seat_of(info, caller.user_id)
         state = await self._running(info.game_id)
-        return await hand_reply(info, state, seat, self.pictures, self._words(caller.locale))
+        return named_reply(
+            info.seats, await hand_reply(info, state, seat, self.pictures, self._words(caller.locale))
+        )
 
     async def board(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)

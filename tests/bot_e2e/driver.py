@@ -3,13 +3,17 @@
 Humans choose "the first sensible option" among what is offered: claim a route when the turn message offers it
 (the longest route, proposed payment confirmed), else a pending decision, else draw cards (blind deck first), else the
 first option; tickets keep the minimum (the first ones offered). Turn buttons are told apart by their custom ids
-(`ttr:<game>:open:<token>~<menu>`, `ttr:<game>:decide`), not their labels, so a game in French plays the same."""
+(`ttr:<game>:open:<token>~<menu>`, `ttr:<game>:decide`, `ttr:<game>:join`), or by the catalogue's label in any
+language (Confirm, "Confirmer"), never by an English label: a game in French plays the same."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
+
+from bot.i18n import default_catalog
 
 DEBUG = False
 #: Turn-message menus in the order a person prefers them (claiming routes ends the game soonest).
@@ -24,6 +28,18 @@ def components(message: Any) -> list[dict[str, Any]]:
             if c.get("custom_id"):
                 out.append(c)
     return out
+
+
+@cache
+def labels_of(key: str) -> frozenset[str]:
+    """A button's label (catalogue key `key`) in every language the bot speaks."""
+    catalog = default_catalog()
+    return frozenset(table[key] for table in catalog.messages.values() if key in table)
+
+
+def button_id(message: Any, code: str) -> str:
+    """The custom id of `message`'s button of press code `code` (``join``, ``start``: `ttr:<game>:<code>`)."""
+    return next(c["custom_id"] for c in components(message) if c["custom_id"].split(":")[2] == code)
 
 
 def is_ephemeral(message: Any) -> bool:
@@ -85,7 +101,9 @@ async def follow_menu(member: Any, result: Any, seen: Seen, *, steps: int = 12) 
         if not comps:
             return
         keep = next((c for c in comps if c["custom_id"].endswith(":keep:*")), None)
-        confirm = next((c for c in comps if c.get("type") == 2 and c.get("label") == "Confirm"), None)
+        confirm = next(
+            (c for c in comps if c.get("type") == 2 and c.get("label") in labels_of("btn.confirm")), None
+        )
         select = next((c for c in comps if c.get("type") == 3), None)
         button = next((c for c in comps if c.get("type") == 2 and ":do:" in c["custom_id"]), None)
         if keep is not None:
@@ -167,13 +185,18 @@ async def open_game(
     assert not lobby.ephemeral, lobby
     gid = game_id_of(lobby.response)
     for member in joiners:
-        joined = await member.click(lobby.response, label="Join")
+        joined = await member.click(lobby.response, custom_id=button_id(lobby.response, "join"))
         assert joined.acknowledged
     for level in ais:
         await host.select(lobby.response, [level], custom_id=f"ttr:{gid}:addai:*")
-    started = await host.click(lobby.response, label="Start")
+    started = await host.click(lobby.response, custom_id=button_id(lobby.response, "start"))
     assert started.acknowledged and started.followups, started
     return gid, lobby.response
+
+
+def last_turn(shown: list[Any]) -> Any:
+    """The last turn message among public messages (what a command posted since, /ttr status, comes after it)."""
+    return next((m for m in reversed(shown) if any(menu_of(b) for b in turn_buttons(m))), shown[-1])
 
 
 async def play_until_over(
@@ -189,12 +212,12 @@ async def play_until_over(
         final = next((m for m in reversed(shown[-2:]) if is_final(m)), None)  # its GIF may follow it
         if final is not None:
             return final
-        last = shown[-1]
+        last = last_turn(shown)
         content = last.content or ""
         for uid, member in people.items():
             if f"<@{uid}>" in content and turn_buttons(last):
                 await play_turn(member, last, seen)
-        if public_messages(channel)[-1].id == last.id:
+        if last_turn(public_messages(channel)).id == last.id:
             raise AssertionError(f"nobody could play on: {content!r} {components(last)}")
     raise AssertionError("the game did not end")
 
