@@ -10,8 +10,6 @@ import re
 import string
 from typing import Any
 
-import pytest
-import simcord.interactions
 from driver import (
     Seen,
     components,
@@ -68,23 +66,6 @@ def everything_in(message: Any) -> str:
         for o in c.get("options", []):
             parts.append(f"{o.get('label', '')} {o.get('description') or ''}")
     return re.sub(r"[\w-]+\.(png|gif)\b", "", "\n".join(parts))  # the files' names are ids, not words
-
-
-@pytest.fixture
-def french_users(monkeypatch: pytest.MonkeyPatch) -> set[int]:
-    """The ids of the users whose Discord client is in French (SimCord sends "en-US" otherwise)."""
-    users: set[int] = set()
-    made = simcord.interactions.base_payload
-
-    @functools.wraps(made)
-    def payload(*args: Any, **kwargs: Any) -> Any:
-        record, data = made(*args, **kwargs)
-        if kwargs.get("user_id") in users:
-            data["locale"] = "fr"
-        return record, data
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", payload)
-    return users
 
 
 def test_the_check_finds_english() -> None:

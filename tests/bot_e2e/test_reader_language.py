@@ -8,12 +8,9 @@ come from a French client (the payload's ``locale``, which discord.py reads as `
 from __future__ import annotations
 
 import dataclasses
-import functools
 from datetime import timedelta
-from typing import Any
 
 import pytest
-import simcord.interactions
 from driver import game_id_of, public_messages
 
 from bot import create_bot
@@ -24,20 +21,9 @@ from bot.play.refusals import refusal
 
 
 @pytest.fixture
-def french(monkeypatch: pytest.MonkeyPatch) -> set[int]:
+def french(french_users: set[int]) -> set[int]:
     """The ids of the users whose Discord client is in French (add to it)."""
-    users: set[int] = set()
-    made = simcord.interactions.base_payload
-
-    @functools.wraps(made)
-    def payload(*args: Any, **kwargs: Any) -> Any:
-        record, data = made(*args, **kwargs)
-        if kwargs.get("user_id") in users:
-            data["locale"] = "fr"
-        return record, data
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", payload)
-    return users
+    return french_users
 
 
 # ----------------------------------------------------------------------- board autocomplete
