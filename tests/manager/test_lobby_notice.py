@@ -19,7 +19,7 @@ from kill_harness import restarted_past_leases, serve_killed
 from manager_helpers import HUMANS, random_ai
 from test_no_stall import Killed
 
-from bot.manager import GameManager, ManualClock, Outcome
+from bot.manager import GameManager, ManualClock, NullNotifier, Outcome
 from bot.manager.tell import EXPIRY_TOLD
 from bot.storage import GameStatus, open_repository
 
@@ -35,20 +35,11 @@ class Discord:
 
 
 @dataclass
-class NoticeBot:
+class NoticeBot(NullNotifier):
     """The bot's side of the notice: post it, then write the note (as bot.play.lobby.lobby_expired does)."""
 
     discord: Discord
     manager: GameManager | None = None
-
-    async def on_turn(self, game_id: str, outcome: Outcome) -> None:
-        return None
-
-    async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
-        return None
-
-    async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
-        return None
 
     async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
         assert outcome.status == GameStatus.ABANDONED

@@ -163,10 +163,9 @@ async def test_a_kill_at_any_storage_call_sends_the_reminder_or_announcement_onc
     assert wrong == []
 
 
-async def test_a_reminder_made_stale_by_a_move_is_dropped_not_sent_late(tmp_path: Path) -> None:
-    """The process dies right after the re-arm's commit (its reminder unsent, its row claimed for a lease);
-    Ann plays her turn meanwhile: the next process finds the row once the lease ended and drops it. Bob's own
-    reminder comes on time, once."""
+async def _died_posting_a_reminder(tmp_path: Path) -> tuple[Path, str, datetime, Discord]:
+    """Ann's first reminder due; the process dies as it posts it, right after the re-arm's commit (the reminder
+    unsent, its row claimed for a lease). Returns the file, the game, the time of death and the channel."""
     clock = ManualClock()
     path = tmp_path / "game.db"
     gid = await _prepare(path, clock, "remind")
@@ -181,6 +180,14 @@ async def test_a_reminder_made_stale_by_a_move_is_dropped_not_sent_late(tmp_path
         await manager.timers.stop()
         rows = await repo.timers_for_game(gid)
         assert sorted(t.kind for t in rows) == ["remind", "turn"]  # written with the re-arm, unsent
+    return path, gid, now, discord
+
+
+async def test_a_reminder_made_stale_by_a_move_is_dropped_not_sent_late(tmp_path: Path) -> None:
+    """The process dies right after the re-arm's commit (its reminder unsent, its row claimed for a lease);
+    Ann plays her turn meanwhile: the next process finds the row once the lease ended and drops it. Bob's own
+    reminder comes on time, once."""
+    path, gid, now, discord = await _died_posting_a_reminder(tmp_path)
     clock = ManualClock(now)
     async with open_repository(f"sqlite:///{path}", clock=clock.now) as repo:
         bot = Bot(discord)
@@ -208,18 +215,7 @@ async def test_an_unsent_reminder_still_current_is_sent_by_the_next_process_afte
 ) -> None:
     """The same death, and nobody moves: the next process sends the reminder once the lease ended, never
     before (the dead process might still be posting), and once."""
-    clock = ManualClock()
-    path = tmp_path / "game.db"
-    gid = await _prepare(path, clock, "remind")
-    now = clock.now() + timedelta(hours=24, minutes=1)
-    discord = Discord()
-    async with open_repository(f"sqlite:///{path}", clock=ManualClock(now).now) as repo:
-        manager = GameManager(
-            repo, clock=ManualClock(now), ai=random_ai, notifier=Bot(discord, dies_posting=True)
-        )
-        with contextlib.suppress(Killed):
-            await manager.run_due_timers()
-        await manager.timers.stop()
+    path, gid, now, discord = await _died_posting_a_reminder(tmp_path)
     clock = ManualClock(now)
     async with open_repository(f"sqlite:///{path}", clock=clock.now) as repo:
         bot = Bot(discord)
