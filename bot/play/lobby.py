@@ -75,9 +75,9 @@ def lobby_reply(info: GameInfo, *, note: Message | None = None) -> Reply:
         FieldSpec(Text("lobby.host"), chat.user(info.host_id), True),
     ]
     title = (
-        Text("lobby.title", {"board": board_name(board.id), "variant": variant, "game": info.game_id})
+        Text("lobby.title", {"board": board_name(board.id), "variant": variant})
         if len(board.variants) > 1
-        else Text("lobby.title_plain", {"board": board_name(board.id), "game": info.game_id})
+        else Text("lobby.title_plain", {"board": board_name(board.id)})
     )
     gid = info.game_id
     help_text = {

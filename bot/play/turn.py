@@ -130,7 +130,7 @@ async def turn_message(
         color=chat.EMBED_COLOR,
         footer=footer,
     )
-    alt = Text("alt.turn_board", {"game": gid, "round": rnd})
+    alt = Text("alt.turn_board", {"round": rnd})
     reply = Reply(
         content=content,
         embeds=(embed,),
