@@ -12,7 +12,8 @@ from bot.manager import GameInfo
 from bot.messages import Join, Text
 from bot.play import chat
 from bot.play.pictures import Pictures, drawn, named_pictures
-from bot.play.reply import EmbedSpec, FieldSpec, FileSpec, Reply
+from bot.play.press import PressCode
+from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.storage import GameStatus
 from engine.scoring import FinalSheet
 from engine.state import GameState
@@ -61,7 +62,8 @@ async def final_message(
         files.append(FileSpec("board.png", board_png, description=Text("alt.final_board")))
     if summary_png:
         files.append(FileSpec("summary.png", summary_png, description=Text("alt.summary")))
-    return Reply(content=Text("final.content"), embeds=tuple(embeds), files=tuple(files))
+    again = ButtonSpec(info.game_id, PressCode.AGAIN, Text("btn.play_again"), style="primary", emoji="🔁")
+    return Reply(content=Text("final.content"), embeds=tuple(embeds), files=tuple(files), rows=((again,),))
 
 
 def sheet_field(s: FinalSheet, budget: int) -> FieldSpec:

@@ -26,7 +26,7 @@ from bot.play.advice import suggestion_reply
 from bot.play.confirm import claimable, confirm_claim, route_id
 from bot.play.contract import Caller, Messenger
 from bot.play.hand import hand_reply, ticket_map_reply
-from bot.play.lobby import lobby_expired, lobby_reply, open_lobby
+from bot.play.lobby import lobby_expired, lobby_reply, open_lobby, play_again
 from bot.play.names import named_reply
 from bot.play.notices import TurnNotices
 from bot.play.pictures import (
@@ -216,6 +216,11 @@ class ManagerGameService:
         lobby = lobby_reply(outcome.info, note=Text("lobby.started"))
         public = await self._after_public(outcome, force=True)
         return Reply(content=lobby.content, embeds=lobby.embeds, rows=(), edit_source=True, also=public)
+
+    async def _again(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        reply = await play_again(self.games_manager, caller, info)
+        warm_lobby(self.pictures, info.board, self._words(caller.public_locale))
+        return reply
 
     # ------------------------------------------------------------------ presses
 
@@ -569,4 +574,5 @@ _PRESSES: dict[PressCode, Handler] = {
     PressCode.DO: ManagerGameService._do,
     PressCode.KEEP: ManagerGameService._keep,
     PressCode.SUGGEST: ManagerGameService._suggest,
+    PressCode.AGAIN: ManagerGameService._again,
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from driver import Seen, open_game, play_turn, play_until_over, public_messages
+from driver import Seen, components, open_game, play_turn, play_until_over, public_messages
 
 FRENCH = {"en": False, "fr": True}
 
@@ -60,3 +60,51 @@ async def test_the_game_id_stands_in_the_footers_not_in_the_titles(
     word = "Partie" if FRENCH[locale] else "Game"
     assert any(f.startswith(f"{word} {gid}") for f in footers(turn))
     assert titles(final)[0] == ("Scores finaux" if FRENCH[locale] else "Final scores")
+
+
+def custom_ids(message: Any) -> list[str]:
+    return [c["custom_id"] for c in components(message)]
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+async def test_play_again_opens_a_lobby_like_the_finished_game(
+    simcord_env: Any, simcord_bot: Any, french_users: set[int], locale: str
+) -> None:
+    channel, alice, bob = await french_world(simcord_env, french_users, locale)
+    lobby = await alice.slash(channel, "ttr new", map="europe", variant="big-cities", options="warehouses")
+    gid = custom_ids(lobby.response)[0].split(":")[1]
+    await alice.slash(channel, "ttr settings", setting="hints", value="true")
+    await alice.slash(channel, "ttr settings", setting="remind_after_hours", value="6")
+    for level in ("easy", "hard"):
+        await alice.select(lobby.response, [level], custom_id=f"ttr:{gid}:addai:*")
+    await alice.click(lobby.response, custom_id=f"ttr:{gid}:start")
+    final = await play_until_over(channel, {alice.id: alice}, Seen())
+    again = f"ttr:{gid}:again"
+    assert again in custom_ids(final)
+    label = next(c["label"] for c in components(final) if c["custom_id"] == again)
+    assert label == ("Rejouer" if FRENCH[locale] else "Play again")
+
+    pressed = await bob.click(final, custom_id=again)  # anyone in the channel may: they host the new lobby
+    assert not pressed.ephemeral, pressed.response.content
+    new_lobby = public_messages(channel)[-1]
+    new_gid = custom_ids(new_lobby)[0].split(":")[1]
+    assert new_gid != gid and f"ttr:{new_gid}:join" in custom_ids(new_lobby)
+    text = "\n".join([new_lobby.content or "", *titles(new_lobby)])
+    if FRENCH[locale]:
+        assert "ouvre une nouvelle partie comme la précédente" in text and "Cliquez Rejoindre" in text
+    else:
+        assert "opened a new game like the last one" in text and "Press Join" in text
+    done = await simcord_bot.service.games_manager.game_info(gid)
+    made = await simcord_bot.service.games_manager.game_info(new_gid)
+    assert (made.board, made.variant, made.options) == ("europe", "big-cities", ("warehouses",))
+    assert made.settings == done.settings and made.settings.hints and made.settings.remind_after_hours == 6
+    assert [(s.user_id, s.ai_level) for s in made.seats] == [(bob.id, None), (None, "easy"), (None, "hard")]
+    assert made.channel_id == channel.id and made.host_id == bob.id
+    # alice is not seated without asking: she presses Join like anyone
+    joined = await alice.click(new_lobby, custom_id=f"ttr:{new_gid}:join")
+    assert joined.acknowledged
+    made = await simcord_bot.service.games_manager.game_info(new_gid)
+    assert [s.user_id for s in made.seats] == [bob.id, None, None, alice.id]
+    # a second press finds the channel taken by the new lobby and says so, privately
+    twice = await alice.click(final, custom_id=again)
+    assert twice.ephemeral and new_gid in (twice.response.content or "")
