@@ -4,10 +4,14 @@ draws, a typed double route answered with a choice of lane, ratings a newcomer c
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from driver import Seen, components, open_game, play_turn, play_until_over, public_messages
+
+from bot.manager import games as games_module
+from maps import CARD_NAMES
 
 FRENCH = {"en": False, "fr": True}
 
@@ -108,3 +112,58 @@ async def test_play_again_opens_a_lobby_like_the_finished_game(
     # a second press finds the channel taken by the new lobby and says so, privately
     twice = await alice.click(final, custom_id=again)
     assert twice.ephemeral and new_gid in (twice.response.content or "")
+
+
+#: a seed whose two-player USA game starts with black, pink, pink, green, green face up
+TWO_PAIRS_SEED = 16
+
+
+def card_labels(message: Any) -> dict[str, str]:
+    """The labels of a message's card buttons (face-up and deck) by custom id."""
+    return {
+        c["custom_id"]: c.get("label", "")
+        for c in components(message)
+        if c.get("type") == 2 and ("~df." in c["custom_id"] or "~db." in c["custom_id"])
+    }
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+async def test_one_button_per_face_up_colour_and_one_line_for_two_alike(
+    simcord_env: Any, simcord_bot: Any, french_users: set[int], locale: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(games_module, "secrets", SimpleNamespace(randbits=lambda bits: TWO_PAIRS_SEED))
+    channel, alice, bob = await french_world(simcord_env, french_users, locale)
+    gid, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
+    state = await simcord_bot.service.games_manager.state_of(gid)
+    assert [CARD_NAMES[c] for c in state.face_up] == ["black", "pink", "pink", "green", "green"]
+    for member in (alice, bob):  # the start tickets; then the first turn message
+        await play_turn(member, public_messages(channel)[-1], Seen())
+    turn = public_messages(channel)[-1]
+    first = state.current
+    player = alice if first == 0 else bob
+    fr = FRENCH[locale]
+    face_up = "Visible :" if fr else "Face-up"
+    black, pink, green = ("noir", "violet", "vert") if fr else ("black", "pink", "green")
+    shown = sorted(card_labels(turn).values())
+    assert shown == sorted(
+        [
+            f"{face_up} {black}",
+            f"{face_up} {pink} ×2",
+            f"{face_up} {green} ×2",
+            "Pioche (face cachée)" if fr else "Deck (blind)",
+        ]
+    ), shown
+
+    # two green cards, one after the other: one line tells both
+    take = next(i for i, label in card_labels(turn).items() if label.startswith(f"{face_up} {green}"))
+    menu = await player.click(turn, custom_id=take)
+    take = next(i for i, label in card_labels(menu.response).items() if f"{face_up} {green}" in label)
+    await player.click(menu.response, custom_id=take)
+    told = public_messages(channel)[-1].content or ""
+    name, other = ("alice", "bob") if player is alice else ("bob", "alice")
+    if fr:
+        assert f"{name} a pris 2 cartes vertes visibles. À {other} de jouer." in told, told
+        assert "a pris une carte" not in told, told
+    else:
+        assert f"{name} took 2 face-up green cards. {other}'s turn." in told, told
+        assert "took a face-up" not in told, told
