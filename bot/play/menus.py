@@ -22,7 +22,7 @@ from bot.play.confirm import confirm, group_key, group_label
 from bot.play.press import PressCode
 from bot.play.refusals import fail
 from bot.play.reply import ButtonSpec, ButtonStyle, ComponentSpec, EmbedSpec, OptionSpec, Reply, SelectSpec
-from engine.actions import Action
+from engine.actions import Action, DrawFaceUp
 from engine.pending import SecondDraw, TicketChoice
 from engine.progress import routes_by_use
 from engine.rules import legal_actions
@@ -82,9 +82,9 @@ def distinct_draws(state: GameState, acts: Sequence[Action]) -> list[tuple[Actio
     which ("Face-up orange ×2")."""
     chosen: dict[object, list[Action]] = {}
     for a in acts:
-        slot = getattr(a, "slot", None)
-        shown = a.kind == "draw_face_up" and isinstance(slot, int) and 0 <= slot < len(state.face_up)
-        key = (dataclasses.replace(a, slot=0), state.face_up[slot]) if shown else a  # type: ignore[arg-type]
+        key: object = a
+        if isinstance(a, DrawFaceUp) and 0 <= a.slot < len(state.face_up):
+            key = (dataclasses.replace(a, slot=0), state.face_up[a.slot])
         chosen.setdefault(key, []).append(a)
     return [(same[0], len(same)) for same in chosen.values()]
 
