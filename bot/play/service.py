@@ -23,7 +23,7 @@ from bot.manager.game_settings import GameSettings
 from bot.messages import Join, Message, Text
 from bot.play import chat, codec, completion, menus, overview, social
 from bot.play.advice import suggestion_reply
-from bot.play.confirm import claimable, confirm_claim, route_id
+from bot.play.confirm import claimable, confirm_claim, route_lanes
 from bot.play.contract import Caller, Messenger
 from bot.play.hand import hand_reply, ticket_map_reply
 from bot.play.lobby import lobby_expired, lobby_reply, open_lobby, play_again
@@ -387,8 +387,8 @@ class ManagerGameService:
         info = await self._find(caller, game_id)
         state = await self._running(info.game_id)
         seat = check_turn(info, state, caller.user_id)
-        rid = route_id(state, route, claimable(state, seat))
-        quick = None if color else menus.one_click(state, seat, "claim", rid)
+        lanes = route_lanes(state, route, claimable(state, seat))
+        quick = None if color or len(lanes) > 1 else menus.one_click(state, seat, "claim", lanes[0])
         if quick is not None and await self._claims_at_once(caller):
             return named_reply(
                 info.seats, await self._apply(caller, info, quick, turn_token(state, seat), edit=False)

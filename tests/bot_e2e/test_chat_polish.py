@@ -167,3 +167,55 @@ async def test_one_button_per_face_up_colour_and_one_line_for_two_alike(
     else:
         assert f"{name} took 2 face-up green cards. {other}'s turn." in told, told
         assert "took a face-up" not in told, told
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+async def test_a_typed_double_route_offers_the_claim_and_a_choice_of_lane(
+    simcord_env: Any, simcord_bot: Any, french_users: set[int], locale: str
+) -> None:
+    channel, alice, bob = await french_world(simcord_env, french_users, locale)
+    gid, _ = await open_game(channel, alice, board="italy", joiners=(bob,), ais=("easy", "easy"))
+    for member in (alice, bob):
+        await play_turn(member, public_messages(channel)[-1], Seen())  # the start tickets
+    game = await simcord_bot.service.manager._store.get(gid)  # the test sets the hand behind the API
+    state = game.state
+    while game.seats[state.current].user_id is None:  # an AI seat begins: wait for a person's turn
+        await play_turn(alice, public_messages(channel)[-1], Seen())
+        state = game.state
+    player = alice if game.seats[state.current].user_id == alice.id else bob
+    hand = state.players[state.current].hand
+    for i in range(len(hand)):
+        hand[i] = 0
+    hand[CARD_NAMES.index("blue")] = 2
+    hand[CARD_NAMES.index("white")] = 3  # the white lane is the cheaper choice: more white cards held
+    board = state.board
+    lanes = {
+        r.color_name: r.id for r in board.routes_between(board.city("Bologna").id, board.city("Ravenna").id)
+    }
+    assert set(lanes) == {"blue", "white"}
+
+    asked = await player.slash(channel, "ttr claim", route="Bologna - Ravenna")
+    message = asked.response
+    assert asked.ephemeral
+    fr = FRENCH[locale]
+    blue, white = ("bleu", "blanc") if fr else ("blue", "white")
+    text = message.content or ""
+    assert text.startswith(f"**Bologna–Ravenna (1 {white})**"), text  # the claim, on its confirm step
+    assert ("Ses 2 voies vous sont ouvertes" if fr else "Its 2 lanes are open to you") in text, text
+    assert "ajoutez la couleur" not in text and "add the colour" not in text
+    confirm = next(c for c in components(message) if ":do:" in c["custom_id"] and c.get("type") == 2)
+    assert confirm["custom_id"].endswith(f"~cr.{lanes['white']}.{CARD_NAMES.index('white')}.0.0.0")
+    select = next(c for c in components(message) if c.get("type") == 3)
+    options = {o["label"]: o["value"] for o in select["options"]}
+    sep = " : " if fr else ": "
+    assert {f"Bologna–Ravenna (1 {white}){sep}1 {white}", f"Bologna–Ravenna (1 {blue}){sep}1 {blue}"} <= set(
+        options
+    ), options
+    # the other lane, chosen in the select, is claimed
+    chosen = await player.select(
+        message, [options[f"Bologna–Ravenna (1 {blue}){sep}1 {blue}"]], custom_id=select["custom_id"]
+    )
+    assert chosen.acknowledged
+    seat = next(i for i, s in enumerate(game.seats) if s.user_id == player.id)
+    assert (game.state.route_owner[lanes["blue"]], game.state.route_owner[lanes["white"]]) == (seat, -1)
+    # (the hand set behind the API does not replay from the log: the turn message tells what this process saw)
