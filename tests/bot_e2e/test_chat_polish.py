@@ -4,11 +4,12 @@ draws, a typed double route answered with a choice of lane, ratings a newcomer c
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from driver import Seen, components, open_game, play_turn, play_until_over, public_messages
+from driver import Seen, components, message_text, open_game, play_turn, play_until_over, public_messages
 
 from bot.manager import games as games_module
 from maps import CARD_NAMES
@@ -219,3 +220,55 @@ async def test_a_typed_double_route_offers_the_claim_and_a_choice_of_lane(
     seat = next(i for i, s in enumerate(game.seats) if s.user_id == player.id)
     assert (game.state.route_owner[lanes["blue"]], game.state.route_owner[lanes["white"]]) == (seat, -1)
     # (the hand set behind the API does not replay from the log: the turn message tells what this process saw)
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+async def test_ratings_read_on_a_familiar_scale_and_counts_agree_from_the_first_game(
+    simcord_env: Any, simcord_bot: Any, french_users: set[int], locale: str
+) -> None:
+    channel, alice, bob = await french_world(simcord_env, french_users, locale)
+    gid, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
+    for member in (alice, bob):  # both hand their seats to the AI, which plays the game to its end
+        await member.slash(channel, "ttr replace", player=member, new_player=member)
+    await simcord_env.settle()
+    assert (await simcord_bot.service.games_manager.game_info(gid)).status == "finished"
+    fr = FRENCH[locale]
+    stats = (await alice.slash(channel, "ttr stats")).response
+    text = message_text(stats)
+    assert "1 games" not in text and "1 parties" not in text and "0 wins" not in text, text
+    assert ("alice : 1 partie, " if fr else "alice: 1 game, ") in text.replace(f"<@{alice.id}>", "alice")
+    assert ("0 victoire" if fr else "0 wins") in text or ("1 victoire" if fr else "1 win,") in text
+    found = re.search(r"(?:Rating|Cote) \*\*(\d+)\*\* \((provisional|provisoire)\)", text)
+    assert found is not None, text  # a whole number and "provisional", never "-1.8"
+    assert 800 <= int(found.group(1)) <= 1200  # about 1000 after one game
+    footer = footers(stats)[0]
+    assert ("Les cotes partent de 1000" if fr else "Ratings start at 1000") in footer
+    assert ("5 premières parties classées" if fr else "first 5 rated games") in footer
+    board = message_text((await bob.slash(channel, "ttr leaderboard")).response)
+    assert ("(provisoire) · 1 partie" if fr else "(provisional) · 1 game") in board, board
+    assert "1 games" not in board and "1 parties" not in board
+
+
+def test_a_count_picks_its_word_and_a_colour_its_form_by_the_number() -> None:
+    from bot.i18n import Catalog
+    from bot.messages import Text
+
+    catalog = Catalog(
+        {
+            "en": {"k": "{g} {g:@game|games}", "c": "{need} {color} {need:@card|cards}"},
+            "fr": {
+                "k": "{g} {g:@partie|parties}",
+                "c": "{need} {need:@carte|cartes} {color:fem@need}",
+                "card.black.one": "noir",
+                "card.black.fem.one": "noire",
+                "card.black.fem.other": "noires",
+            },
+        }
+    )
+    assert [catalog.text("k", "en", g=n) for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
+    assert [catalog.text("k", "fr", g=n) for n in (0, 1, 2)] == ["0 partie", "1 partie", "2 parties"]
+    black = Text("card.black")
+    assert [catalog.text("c", "fr", need=n, color=black) for n in (1, 4)] == [
+        "1 carte noire",
+        "4 cartes noires",
+    ]
