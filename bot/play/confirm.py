@@ -148,7 +148,8 @@ def confirm(
             )
             for a in [best, *others]
         ]
-        rows.extend(layout.paged_selects(gid, PressCode.DO, options, placeholder=Text("menu.other_payment")))
+        other = Text("lanes.other" if len(lanes) > 1 else "menu.other_payment")
+        rows.extend(layout.paged_selects(gid, PressCode.DO, options, placeholder=other))
     notes: list[Message] = []
     if len(lanes) > 1:  # a double named without its colour: every open lane is on offer below
         notes.append(Text("lanes.note", {"n": len(lanes)}))

@@ -207,6 +207,7 @@ async def test_a_typed_double_route_offers_the_claim_and_a_choice_of_lane(
     confirm = next(c for c in components(message) if ":do:" in c["custom_id"] and c.get("type") == 2)
     assert confirm["custom_id"].endswith(f"~cr.{lanes['white']}.{CARD_NAMES.index('white')}.0.0.0")
     select = next(c for c in components(message) if c.get("type") == 3)
+    assert select["placeholder"] == ("Autre voie ou autre paiement…" if fr else "Another lane or payment…")
     options = {o["label"]: o["value"] for o in select["options"]}
     sep = " : " if fr else ": "
     assert {f"Bologna–Ravenna (1 {white}){sep}1 {white}", f"Bologna–Ravenna (1 {blue}){sep}1 {blue}"} <= set(
