@@ -31,6 +31,22 @@ def bad_files(tmp: Path) -> dict[str, str]:
         "list": "[1, 2]",
         "not_json": "{nope",
         "one_player": json.dumps({"map": "usa", "players": [{"name": "a", "routes": [["x", "y"]]}]}),
+        "actions_not_a_list": json.dumps({"map": "usa", "players": ["a", "b"], "seed": 1, "actions": 5}),
+        "map_not_a_name": json.dumps({"map": 5, "players": ["a", "b"], "seed": 1, "actions": []}),
+        "routes_not_a_list": json.dumps(
+            {"map": "usa", "players": [{"name": "a", "routes": 5}, {"name": "b"}]}
+        ),
+        "stations_not_a_list": json.dumps(
+            {"map": "europe", "players": [{"name": "a", "stations": 5}, {"name": "b"}]}
+        ),
+        "players_not_objects": json.dumps({"map": "usa", "players": [5, 6]}),
+        "depots_not_a_count": json.dumps(
+            {
+                "map": "europe",
+                "options": ["warehouses"],
+                "players": [{"name": "a", "depots_in_reserve": "x"}, {"name": "b"}],
+            }
+        ),
         "bad_action": json.dumps(
             {
                 "map": "usa",
@@ -71,11 +87,17 @@ CASES = [
     ["replay", "{list}"],
     ["replay", "{not_json}"],
     ["replay", "{bad_action}"],
+    ["replay", "{actions_not_a_list}"],
+    ["replay", "{map_not_a_name}"],
     ["replay"],
     ["score", "/nonexistent-dir/position.json"],
     ["score", "{empty}"],
     ["score", "{not_json}"],
     ["score", "{one_player}"],
+    ["score", "{routes_not_a_list}"],
+    ["score", "{stations_not_a_list}"],
+    ["score", "{players_not_objects}"],
+    ["score", "{depots_not_a_count}"],
     ["nonsense"],
 ]
 
