@@ -218,9 +218,7 @@ class ManagerGameService:
         return Reply(content=lobby.content, embeds=lobby.embeds, rows=(), edit_source=True, also=public)
 
     async def _again(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
-        reply = await play_again(self.games_manager, caller, info)
-        warm_lobby(self.pictures, info.board, self._words(caller.public_locale))
-        return reply
+        return await play_again(self.games_manager, caller, info)  # its board is warm: it was just played
 
     # ------------------------------------------------------------------ presses
 
