@@ -14,7 +14,11 @@ holds (`Decimal("12.0")`: "12.0", "12,0": a rating shown to one decimal); an int
 A placeholder may ask for a form of a message parameter (``{card:fem}``, ``{color:fem.other}``): the key
 ``<key>.fem`` (and its plural forms) where the catalogue has it, else the message as usual, so French adjectives
 agree ("une carte verte visible") while English templates need no form. ``{owner:de}`` writes the preposition
-"de" before the value, elided before a vowel ("l'entrepôt d'alice", "de bob").
+"de" before the value, elided before a vowel ("l'entrepôt d'alice", "de bob"). A number placeholder may ask for
+the word it counts (``{games:@game|games}``, ``{need:@carte|cartes}``; a message parameter's form in that
+number: ``{color:fem@need}``): the singular or the plural form by the
+language's rule for that number, so a count other than `n` agrees too ("{games} {games:@game|games}": "1
+game", "2 games"; French "0 partie").
 
 No discord import here: the manager's logs and the tests read the catalogue too. What is Discord's (the
 slash-command translator, the language of an interaction) is in `bot/discord/language.py`.
@@ -170,11 +174,17 @@ class Catalog:
 class _Formatter(string.Formatter):
     """Fills a template's placeholders in the catalogue's language; a placeholder's format spec names a form of
     a message parameter (``{card:fem}``: ``card.green.fem`` where the catalogue has it, for a French adjective
-    that agrees with a feminine noun, "une carte verte")."""
+    that agrees with a feminine noun, "une carte verte"), and ``{card:fem@need}`` that form in the number of the
+    count `need` ("1 carte noire", "4 cartes noires")."""
 
     def __init__(self, catalog: Catalog, locale: Locale | None) -> None:
         self.catalog = catalog
         self.locale = locale
+        self.params: Mapping[str, Any] = {}
+
+    def vformat(self, format_string: str, args: Any, kwargs: Mapping[str, Any]) -> str:
+        self.params = kwargs  # a form may follow another parameter's count (``{color:fem@need}``)
+        return super().vformat(format_string, args, kwargs)
 
     def convert_field(self, value: Any, conversion: str | None) -> Any:
         if conversion is None:
@@ -182,6 +192,18 @@ class _Formatter(string.Formatter):
         return super().convert_field(self.catalog.value_text(value, self.locale), conversion)
 
     def format_field(self, value: Any, format_spec: str) -> Any:
+        if (
+            format_spec.startswith("@")
+            and isinstance(value, int | float | Decimal)
+            and not isinstance(value, bool)
+        ):
+            one, _, other = format_spec[1:].partition("|")
+            language = language_of(self.locale) or self.catalog.default
+            return one if plural_form(float(value), language) == "one" else (other or one)
+        if isinstance(value, Text) and "@" in format_spec:
+            form, _, count = format_spec.partition("@")
+            value = Text(value.key, {**value.params, "n": self.params.get(count)})
+            return self.catalog.value_text(value, self.locale, form)
         if format_spec in ELIDING:
             return elided(format_spec, str(self.catalog.value_text(value, self.locale)))
         if isinstance(value, Text | Join):

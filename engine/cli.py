@@ -12,12 +12,34 @@ import sys
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from engine.errors import GameDataError
+from engine.errors import GameDataError, IllegalAction
 from maps import BoardDataError, board_ids, load_board
 
 EXIT_BAD_INPUT = 2
+
+
+class UsageError(Exception):
+    """A command line the command refuses (a count out of range, an unknown AI level): one line, status 2."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse refusing bad arguments in one line (its usage stays under --help), exit status 2 as usual."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (games, width)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def cmd_maps(args: argparse.Namespace) -> int:
@@ -75,10 +97,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.seats:
         seats = [s.strip() for s in args.seats.split(",") if s.strip()]
         try:
+            from engine.ai import LEVELS
             from engine.ai.tournament import tournament
         except ImportError:
             print("AI players are not available in this build", file=sys.stderr)
             return EXIT_BAD_INPUT
+        unknown = [s for s in seats if s not in LEVELS]
+        if unknown:
+            raise UsageError(f"unknown AI level {unknown[0]!r} (levels: {', '.join(LEVELS)})")
         # a tournament: one board, several (--map europe,usa) or every board (--map all)
         boards = board_ids() if args.map == "all" else [b.strip() for b in args.map.split(",") if b.strip()]
         results: list[dict[str, Any]] = []
@@ -192,7 +218,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ttr", description="Ticket to Ride for Discord")
+    parser = OneLineParser(prog="ttr", description="Ticket to Ride for Discord")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("maps", help="list boards, variants and the status of their data")
@@ -203,12 +229,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--map", required=True, help="a board; with --seats also several (europe,usa) or all")
     p.add_argument("--variant")
     p.add_argument("--option", action="append", help="game option, e.g. warehouses (repeatable)")
-    p.add_argument("--players", type=int)
+    p.add_argument("--players", type=positive)
     p.add_argument(
         "--seats",
         help="seat types, e.g. normal,hard,random,random (sets the player count): a tournament, seats rotating",
     )
-    p.add_argument("--games", type=int, default=10)
+    p.add_argument("--games", type=positive, default=10)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.add_argument("--record", help="write the first game's record (JSON) here")
@@ -240,9 +266,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except (GameDataError, BoardDataError) as exc:
+    except (GameDataError, BoardDataError, IllegalAction, UsageError) as exc:
+        # IllegalAction here is the game the command line asks for (6 players on a 2-5 board), never a move
         print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except OSError as exc:  # a file the command cannot read or write (--out, --record)
+        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+    return EXIT_BAD_INPUT
 
 
 if __name__ == "__main__":

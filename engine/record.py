@@ -31,6 +31,12 @@ def make_record(state: GameState) -> dict[str, Any]:
 
 
 def replay(record: dict[str, Any]) -> GameState:
+    if not isinstance(record, dict) or not isinstance(record.get("map"), str):
+        raise GameDataError(
+            'not a game record: a record is {"map": "...", "players": [...], "seed": ..., ...}'
+        )
+    if not isinstance(record.get("actions", []), list) or not isinstance(record.get("players"), list):
+        raise GameDataError("not a game record: its players and actions are lists")
     try:
         state = new_game(
             record["map"],

@@ -60,9 +60,19 @@ def resolve_ticket(board: Board, variant: str, entry: Any) -> int:
     )
 
 
+def _entries(entry: dict[str, Any], key: str) -> list[Any]:
+    """A player's list `key` (routes, tickets, stations), empty when absent."""
+    found = entry.get(key, [])
+    if not isinstance(found, list):
+        raise GameDataError(f"{key} is a list, not {found!r}")
+    return found
+
+
 def position_from_json(data: Any) -> GameState:
     if not isinstance(data, dict) or not isinstance(data.get("players"), list):
         raise GameDataError('a score file is {"map": ..., "players": [...]}')
+    if not all(isinstance(p, dict) for p in data["players"]):
+        raise GameDataError('each player is {"name": ..., "routes": [...], ...}')
     try:
         board = load_board(str(data.get("map", "")))
         names = [str(p["name"]) for p in data["players"]]
@@ -87,7 +97,7 @@ def position_from_json(data: Any) -> GameState:
     rules = board.rules
     for seat, (player, entry) in enumerate(zip(state.players, data["players"], strict=True)):
         player.routes = []
-        for r in entry.get("routes", []):
+        for r in _entries(entry, "routes"):
             rid = resolve_route(board, r, state.route_owner)
             for other in board.groups_by_route[rid]:
                 if state.route_owner[other] == seat:
@@ -101,8 +111,8 @@ def position_from_json(data: Any) -> GameState:
                 f"{board.name} gives each player {rules['trains_per_player']}"
             )
         player.score = sum(board.route_points(board.routes[r].length) for r in player.routes)
-        player.tickets = [resolve_ticket(board, state.variant, t) for t in entry.get("tickets", [])]
-        stations = entry.get("stations", [])
+        player.tickets = [resolve_ticket(board, state.variant, t) for t in _entries(entry, "tickets")]
+        stations = _entries(entry, "stations")
         if stations and not rules.get("stations_per_player"):
             raise GameDataError(f"{board.name} has no stations")
         if len(stations) > rules.get("stations_per_player", 0):
@@ -116,7 +126,10 @@ def position_from_json(data: Any) -> GameState:
         if "depots_in_reserve" in entry:
             if "warehouses" not in state.options:
                 raise GameDataError('depots_in_reserve needs "options": ["warehouses"]')
-            player.depots = int(entry["depots_in_reserve"])
+            depots = entry["depots_in_reserve"]
+            if not isinstance(depots, int) or isinstance(depots, bool) or depots < 0:
+                raise GameDataError(f"depots_in_reserve is a count, not {depots!r}")
+            player.depots = depots
         for f in features_for(state):
             f.load_score_extras(state, seat, entry)
     _check_multiple_routes(state)

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine.cli import positive
+
 
 def cmd_render(args: argparse.Namespace) -> int:
     from engine.playout import random_legal_action
@@ -39,10 +41,10 @@ def register(sub: Any) -> None:
     p.add_argument("--map", required=True)
     p.add_argument("--variant")
     p.add_argument("--option", action="append")
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--players", type=positive, default=4)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--turns", type=int, help="stop after this many turns (default: play to the end)")
-    p.add_argument("--width", type=int, default=1600)
+    p.add_argument("--width", type=positive, default=1600)
     p.add_argument("--no-colorblind", action="store_true", help="no letters/shapes on colours")
     p.add_argument("--out", required=True)
     p.set_defaults(func=cmd_render)

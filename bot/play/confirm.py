@@ -12,7 +12,6 @@ from typing import Any
 
 from bot.i18n import default_catalog
 from bot.manager import GameInfo, turn_token
-from bot.manager.events import card
 from bot.messages import Join, Message, Text
 from bot.play import chat, codec, labels, layout
 from bot.play.press import PressCode
@@ -51,21 +50,22 @@ def cheapest(actions: Sequence[Action], hand: Sequence[int]) -> Action:
 
 
 def confirm_claim(info: GameInfo, state: GameState, seat: int, route: str, color: str | None) -> Reply:
-    """`/ttr claim route: color:`: the route named (with the colour asked), on its confirm step."""
+    """`/ttr claim route: color:`: the route named (with the colour asked), on its confirm step; a double
+    route with lanes of several colours open offers every lane's payments (the cheapest on Confirm)."""
     legal = [a for a in legal_actions(state, seat) if isinstance(a, ClaimRoute)]
-    rid = route_id(state, route, {a.route for a in legal})
-    claims = [a for a in legal if a.route == rid]
+    lanes = route_lanes(state, route, {a.route for a in legal})
+    claims = [a for a in legal if a.route in lanes]
     if not claims:
-        raise fail("claim.cannot", route=labels.route_text(state, rid))
+        raise fail("claim.cannot", route=labels.route_text(state, lanes[0]))
     if color:
         idx = card_index(color, color_words())
         if idx is None:
             raise fail("claim.bad_color", color=color)
         matching = [a for a in claims if a.color == idx]
         if not matching:
-            raise fail("claim.not_with_color", route=labels.route_text(state, rid), color=color)
+            raise fail("claim.not_with_color", route=labels.route_text(state, lanes[0]), color=color)
         claims = matching
-    return confirm(info, state, seat, "claim", rid, claims, edit=False)
+    return confirm(info, state, seat, "claim", lanes[0], claims, edit=False)
 
 
 def claimable(state: GameState, seat: int) -> set[int]:
@@ -73,26 +73,27 @@ def claimable(state: GameState, seat: int) -> set[int]:
     return {a.route for a in legal_actions(state, seat) if isinstance(a, ClaimRoute)}
 
 
-def route_id(state: GameState, text: str, claimable: Collection[int]) -> int:
-    """The route `text` names, read by the board (:meth:`maps.Board.find_route`: either place first, accents,
-    dashes and a lane colour word optional) among the `claimable` lanes, so the open lane of a double is found
-    by name; the id the autocomplete sends is taken as it is."""
+def route_lanes(state: GameState, text: str, claimable: Collection[int]) -> list[int]:
+    """The lanes `text` names, read by the board (:meth:`maps.Board.find_routes`: either place first, accents,
+    dashes and a lane colour word optional) among the `claimable` ones: the one route meant (the open lane of a
+    double is found by name), or every open lane of a double whose open lanes differ in colour (the player
+    picks one on the confirm step); the id the autocomplete sends is taken as it is."""
     board = state.board
     raw = text.strip()
     if raw.isdigit() and int(raw) < len(board.routes):
-        return int(raw)
+        return [int(raw)]
     try:
-        return board.find_route(raw, available=claimable, color_names=color_words())
+        lanes = board.find_routes(raw, color_names=color_words())
     except RouteNameError as exc:
-        route = str(exc.params.get("route", text))
         if exc.code == "unknown_color":
             raise fail("claim.bad_color", color=exc.params["color"]) from None
-        if exc.code == "none_open":
-            raise fail("claim.cannot", route=route) from None
-        if exc.code == "ambiguous":
-            words = tuple(card(c) for c in exc.params["colors"])
-            raise fail("claim.which_lane", route=route, colors=Join(words, ", "), example=words[0]) from None
         raise fail("claim.no_route", route=text) from None  # no_places, no_route, no_lane
+    try:
+        return [board.pick_lane(lanes, claimable, text=raw)]
+    except RouteNameError as exc:
+        if exc.code == "ambiguous":
+            return [r for r in lanes if r in claimable]
+        raise fail("claim.cannot", route=str(exc.params.get("route", text))) from None  # none_open
 
 
 @cache
@@ -121,6 +122,8 @@ def confirm(
     gid = info.game_id
     token = turn_token(state, seat)
     best = cheapest(acts, state.players[seat].hand)
+    lanes = sorted({group_key(a) for a in acts}) if menu == "claim" else [key]
+    key = group_key(best) if len(lanes) > 1 else key
     rows: list[tuple[ComponentSpec, ...]] = [
         (
             ButtonSpec(
@@ -139,14 +142,17 @@ def confirm(
     if others:
         options = [
             OptionSpec(
-                layout.cut(labels.message(state, seat, a), chat.MAX_OPTION_LABEL),
+                layout.cut(_option(state, seat, a, len(lanes) > 1), chat.MAX_OPTION_LABEL),
                 token=token,
                 args=(codec.encode(a),),
             )
             for a in [best, *others]
         ]
-        rows.extend(layout.paged_selects(gid, PressCode.DO, options, placeholder=Text("menu.other_payment")))
+        other = Text("lanes.other" if len(lanes) > 1 else "menu.other_payment")
+        rows.extend(layout.paged_selects(gid, PressCode.DO, options, placeholder=other))
     notes: list[Message] = []
+    if len(lanes) > 1:  # a double named without its colour: every open lane is on offer below
+        notes.append(Text("lanes.note", {"n": len(lanes)}))
     route = state.board.routes[key] if menu == "claim" else None
     if route is not None and route.tunnel:
         notes.append(Text("menu.tunnel_note"))
@@ -161,3 +167,12 @@ def confirm(
         ephemeral=True,
         edit_source=edit,
     )
+
+
+def _option(state: GameState, seat: int, action: Action, lanes: bool) -> Message:
+    """A payment in the select; with several lanes on offer, the lane too: "Bologna–Ravenna (1 white): 1
+    white" (a gray lane and a blue one could both be paid in blue)."""
+    if not lanes:
+        return labels.message(state, seat, action)
+    lane = labels.route_message(state, group_key(action))
+    return Text("act.claim", {"route": lane, "payment": labels.payment_of(state, seat, action)})

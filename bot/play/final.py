@@ -12,7 +12,8 @@ from bot.manager import GameInfo
 from bot.messages import Join, Text
 from bot.play import chat
 from bot.play.pictures import Pictures, drawn, named_pictures
-from bot.play.reply import EmbedSpec, FieldSpec, FileSpec, Reply
+from bot.play.press import PressCode
+from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.storage import GameStatus
 from engine.scoring import FinalSheet
 from engine.state import GameState
@@ -33,7 +34,7 @@ async def final_message(
         return Reply(content=Text("turn.ended", {"lines": lines}))
     embeds = [
         EmbedSpec(
-            title=Text("final.title", {"game": info.game_id}),
+            title=Text("final.title"),
             description=lines if lines.parts else None,
             color=chat.EMBED_COLOR,
             image="board.png",
@@ -45,7 +46,12 @@ async def final_message(
     for s in sorted(info.final, key=lambda s: (s.rank, s.seat)):
         fields.append(sheet_field(s, budget))
     embeds.append(
-        EmbedSpec(title=Text("final.sheets"), fields=tuple(fields[: chat.MAX_OPTIONS]), image="summary.png")
+        EmbedSpec(
+            title=Text("final.sheets"),
+            fields=tuple(fields[: chat.MAX_OPTIONS]),
+            image="summary.png",
+            footer=Text("footer.game", {"game": info.game_id}),
+        )
     )
     board_png, summary_png = await asyncio.gather(
         drawn(pictures.board(state, colorblind=info.settings.colorblind, words=words), info.game_id),
@@ -53,12 +59,11 @@ async def final_message(
     )
     files = []
     if board_png:
-        files.append(
-            FileSpec("board.png", board_png, description=Text("alt.final_board", {"game": info.game_id}))
-        )
+        files.append(FileSpec("board.png", board_png, description=Text("alt.final_board")))
     if summary_png:
         files.append(FileSpec("summary.png", summary_png, description=Text("alt.summary")))
-    return Reply(content=Text("final.content"), embeds=tuple(embeds), files=tuple(files))
+    again = ButtonSpec(info.game_id, PressCode.AGAIN, Text("btn.play_again"), style="primary", emoji="🔁")
+    return Reply(content=Text("final.content"), embeds=tuple(embeds), files=tuple(files), rows=((again,),))
 
 
 def sheet_field(s: FinalSheet, budget: int) -> FieldSpec:
@@ -97,6 +102,6 @@ async def gif_message(
         log.exception("game %s: GIF failed", info.game_id)
         return None
     return Reply(
-        content=Text("final.gif", {"game": info.game_id}),
+        content=Text("final.gif"),
         files=(FileSpec("game.gif", gif, description=Text("alt.gif")),),
     )

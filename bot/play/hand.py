@@ -28,8 +28,9 @@ async def ticket_map_reply(
         info.game_id,
     )
     embed = EmbedSpec(
-        title=Text("tmap.title", {"game": info.game_id}),
+        title=Text("tmap.title"),
         description=Text("tmap.legend"),
+        footer=Text("footer.game", {"game": info.game_id}),
         image="tickets.png" if png else None,
         color=chat.EMBED_COLOR,
     )
@@ -62,8 +63,9 @@ async def hand_reply(
         pictures.hand(state, seat, colorblind=info.settings.colorblind, words=words), info.game_id
     )
     embed = EmbedSpec(
-        title=Text("hand.title", {"game": info.game_id}),
+        title=Text("hand.title"),
         fields=fields,
+        footer=Text("footer.game", {"game": info.game_id}),
         image="hand.png" if png else None,
         color=chat.EMBED_COLOR,
     )

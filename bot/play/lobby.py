@@ -15,7 +15,7 @@ from bot.play import chat
 from bot.play.contract import Caller, Messenger
 from bot.play.names import Named, is_ai_seat, seat_name
 from bot.play.press import PressCode
-from bot.play.refusals import refusal
+from bot.play.refusals import fail, refusal
 from bot.play.reply import ButtonSpec, ComponentSpec, EmbedSpec, FieldSpec, OptionSpec, Reply, SelectSpec
 from bot.storage import GameStatus, StorageError
 from maps import Board, load_board
@@ -75,9 +75,9 @@ def lobby_reply(info: GameInfo, *, note: Message | None = None) -> Reply:
         FieldSpec(Text("lobby.host"), chat.user(info.host_id), True),
     ]
     title = (
-        Text("lobby.title", {"board": board_name(board.id), "variant": variant, "game": info.game_id})
+        Text("lobby.title", {"board": board_name(board.id), "variant": variant})
         if len(board.variants) > 1
-        else Text("lobby.title_plain", {"board": board_name(board.id), "game": info.game_id})
+        else Text("lobby.title_plain", {"board": board_name(board.id)})
     )
     gid = info.game_id
     help_text = {
@@ -136,9 +136,38 @@ async def open_lobby(
         )
     except Refused as exc:
         raise refusal(exc) from None
-    reply = lobby_reply(info, note=Text("lobby.opened", {"host": chat.user(caller.user_id)}))
+    return _new_lobby(manager, info, Text("lobby.opened", {"host": chat.user(caller.user_id)}))
+
+
+def _new_lobby(manager: GameManager, info: GameInfo, note: Message) -> Reply:
+    reply = lobby_reply(info, note=note)
     posted = functools.partial(_note_lobby_message, manager, info.game_id)
     return dataclasses.replace(reply, edit_source=False, posted=posted)
+
+
+async def play_again(manager: GameManager, caller: Caller, done: GameInfo) -> Reply:
+    """ "Play again" on the final scores: a new lobby where the button was, with the finished game's board,
+    variant, options, settings and AI seats. Whoever pressed hosts it and sits in it; every other person
+    presses Join, as in any lobby (nobody is seated without asking)."""
+    if done.status != GameStatus.FINISHED:
+        raise fail("again.not_over")
+    try:
+        info = await manager.create_game(
+            guild_id=caller.guild_id,
+            channel_id=caller.channel_id,
+            host_id=caller.user_id,
+            host_name=caller.display_name,
+            board=done.board,
+            variant=done.variant,
+            options=done.options,
+            settings=done.settings.to_json(),
+        )
+        for seat in done.seats:
+            if seat.user_id is None and seat.ai_level is not None:  # an AI seat (not a person handed to one)
+                info = await manager.add_ai(info.game_id, caller.user_id, seat.ai_level)
+    except Refused as exc:
+        raise refusal(exc) from None
+    return _new_lobby(manager, info, Text("again.opened", {"host": chat.user(caller.user_id)}))
 
 
 async def _note_lobby_message(manager: GameManager, game_id: str, channel_id: int, message_id: int) -> None:

@@ -10,6 +10,7 @@ when there is no choice of decks (`only_action`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import cast
 
@@ -21,7 +22,7 @@ from bot.play.confirm import confirm, group_key, group_label
 from bot.play.press import PressCode
 from bot.play.refusals import fail
 from bot.play.reply import ButtonSpec, ButtonStyle, ComponentSpec, EmbedSpec, OptionSpec, Reply, SelectSpec
-from engine.actions import Action
+from engine.actions import Action, DrawFaceUp
 from engine.pending import SecondDraw, TicketChoice
 from engine.progress import routes_by_use
 from engine.rules import legal_actions
@@ -75,17 +76,31 @@ def card_buttons(game_id: str, state: GameState, seat: int) -> list[ButtonSpec]:
     return _card_buttons(game_id, state, seat, turn_token(state, seat), acts)
 
 
+def distinct_draws(state: GameState, acts: Sequence[Action]) -> list[tuple[Action, int]]:
+    """`acts` with one face-up draw per colour, each with how many face-up cards it stands for: taking one
+    orange card or the other changes nothing but the slot the next card fills, so two buttons would only ask
+    which ("Face-up orange ×2")."""
+    chosen: dict[object, list[Action]] = {}
+    for a in acts:
+        key: object = a
+        if isinstance(a, DrawFaceUp) and 0 <= a.slot < len(state.face_up):
+            key = (dataclasses.replace(a, slot=0), state.face_up[a.slot])
+        chosen.setdefault(key, []).append(a)
+    return [(same[0], len(same)) for same in chosen.values()]
+
+
 def _card_buttons(
     gid: str, state: GameState, seat: int, token: str, acts: Sequence[Action]
 ) -> list[ButtonSpec]:
     buttons = []
-    for a in acts:
+    for a, n in distinct_draws(state, acts):
         blind = a.kind == "draw_blind"
+        label = labels.message(state, seat, a)
         buttons.append(
             ButtonSpec(
                 gid,
                 PressCode.DO,
-                labels.message(state, seat, a),
+                Join((label, f"×{n}"), " ") if n > 1 else label,
                 token=token,
                 args=(codec.encode(a),),
                 style="success" if blind else "secondary",
@@ -215,12 +230,7 @@ def draw_cards_for(info: GameInfo, state: GameState, seat: int, value: int, *, e
     acts = [a for a in legal_actions(state, seat) if any(getattr(a, f, None) == value for f in fields)]
     if not acts:
         raise fail("play.bad_choice")
-    buttons = [
-        ButtonSpec(
-            info.game_id, PressCode.DO, labels.message(state, seat, a), token=token, args=(codec.encode(a),)
-        )
-        for a in acts
-    ]
+    buttons = _card_buttons(info.game_id, state, seat, token, acts)
     return Reply(
         content=Text("menu.draw", {"face_up": labels.face_up(state)}),
         rows=layout.rows_of_buttons(buttons),

@@ -65,9 +65,7 @@ class TurnNotices:
             text = Text("notify.reminder_dm", {"game": info.game_id, "n": n, "link": game_link(info)})
             if messenger is not None and await messenger.direct(user_id, Reply(content=text)):
                 return None  # else their direct messages are closed: the public reminder tells them
-        return Reply(
-            content=Text("turn.reminder", {"player": chat.user(user_id), "game": info.game_id, "n": n})
-        )
+        return Reply(content=Text("turn.reminder", {"player": chat.user(user_id), "n": n}))
 
     def forget(self, game_id: str) -> None:
         for key in [k for k in self._told if k[0] == game_id]:

@@ -71,16 +71,15 @@ async def board_reply(info: GameInfo, state: GameState, pictures: Pictures, word
     )
     png = await drawn(board, info.game_id)
     embed = EmbedSpec(
-        title=Text("board.title", {"game": info.game_id, "board": board_name(info.board)}),
+        title=Text("board.title", {"board": board_name(info.board)}),
         description=Text("board.face_up", {"cards": labels.face_up(state), "deck": len(state.deck)}),
         image="board.png" if png else None,
+        footer=Text("footer.game", {"game": info.game_id}),
         color=chat.EMBED_COLOR,
     )
     return Reply(
         embeds=(embed,),
-        files=(FileSpec("board.png", png, description=Text("alt.board", {"game": info.game_id})),)
-        if png
-        else (),
+        files=(FileSpec("board.png", png, description=Text("alt.board")),) if png else (),
         rows=((ButtonSpec(info.game_id, PressCode.HAND, Text("btn.hand"), emoji="✋"),),),
     )
 
@@ -97,9 +96,10 @@ def status_reply(info: GameInfo, since: datetime) -> Reply:
         "phase": Text(f"phase.{info.phase or 'main'}"),
     }
     embed = EmbedSpec(
-        title=Text("status.title", {"game": info.game_id, "board": board_name(info.board)}),
+        title=Text("status.title", {"board": board_name(info.board)}),
         description=Text("status.turn", turn),
         fields=tuple(fields),
+        footer=Text("footer.game", {"game": info.game_id}),
         color=chat.EMBED_COLOR,
     )
     return Reply(embeds=(embed,))
@@ -114,7 +114,11 @@ def log_reply(info: GameInfo, events: Sequence[GameEvent]) -> Reply:
     numbered = tuple(Join((f"{seq}.", *said), " ") for seq, said in by_seq.items())
     text: Message = Join(numbered, tail=chat.MAX_DESCRIPTION) if numbered else "-"
     return Reply(
-        embeds=(EmbedSpec(title=Text("log.title", {"game": info.game_id}), description=text),),
+        embeds=(
+            EmbedSpec(
+                title=Text("log.title"), description=text, footer=Text("footer.game", {"game": info.game_id})
+            ),
+        ),
         ephemeral=True,
     )
 

@@ -21,6 +21,7 @@ chosen values are `<token>~<arg>~...`) and parses an id once into a `Press`; the
 | `keep`   | private multi-select       | token, ticket each  | keep these tickets                                 |
 | `decide` | turn message, hand         |                     | the seat's pending decision (start tickets), afresh|
 | `suggest`| turn message (hints on)    |                     | the normal AI's move for my seat, privately        |
+| `again`  | final scores               |                     | a new lobby like the finished game (I host it)     |
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class PressCode(StrEnum):
     KEEP = "keep"
     DECIDE = "decide"
     SUGGEST = "suggest"
+    AGAIN = "again"
 
     @property
     def carries_token(self) -> bool:

@@ -23,10 +23,10 @@ from bot.manager.game_settings import GameSettings
 from bot.messages import Join, Message, Text
 from bot.play import chat, codec, completion, menus, overview, social
 from bot.play.advice import suggestion_reply
-from bot.play.confirm import claimable, confirm_claim, route_id
+from bot.play.confirm import claimable, confirm_claim, route_lanes
 from bot.play.contract import Caller, Messenger
 from bot.play.hand import hand_reply, ticket_map_reply
-from bot.play.lobby import lobby_expired, lobby_reply, open_lobby
+from bot.play.lobby import lobby_expired, lobby_reply, open_lobby, play_again
 from bot.play.names import named_reply
 from bot.play.notices import TurnNotices
 from bot.play.pictures import (
@@ -217,6 +217,9 @@ class ManagerGameService:
         public = await self._after_public(outcome, force=True)
         return Reply(content=lobby.content, embeds=lobby.embeds, rows=(), edit_source=True, also=public)
 
+    async def _again(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        return await play_again(self.games_manager, caller, info)  # its board is warm: it was just played
+
     # ------------------------------------------------------------------ presses
 
     async def press(self, caller: Caller, press: Press) -> Reply:
@@ -382,8 +385,8 @@ class ManagerGameService:
         info = await self._find(caller, game_id)
         state = await self._running(info.game_id)
         seat = check_turn(info, state, caller.user_id)
-        rid = route_id(state, route, claimable(state, seat))
-        quick = None if color else menus.one_click(state, seat, "claim", rid)
+        lanes = route_lanes(state, route, claimable(state, seat))
+        quick = None if color or len(lanes) > 1 else menus.one_click(state, seat, "claim", lanes[0])
         if quick is not None and await self._claims_at_once(caller):
             return named_reply(
                 info.seats, await self._apply(caller, info, quick, turn_token(state, seat), edit=False)
@@ -569,4 +572,5 @@ _PRESSES: dict[PressCode, Handler] = {
     PressCode.DO: ManagerGameService._do,
     PressCode.KEEP: ManagerGameService._keep,
     PressCode.SUGGEST: ManagerGameService._suggest,
+    PressCode.AGAIN: ManagerGameService._again,
 }

@@ -49,9 +49,9 @@ def settings_reply(info: GameInfo, settings: GameSettings, changed: str | None) 
         content=Text("settings.changed", {"key": changed}) if changed else None,
         embeds=(
             EmbedSpec(
-                title=Text("settings.title", {"game": info.game_id}),
+                title=Text("settings.title"),
                 description=settings_lines(settings),
-                footer=Text("settings.footer"),
+                footer=Join((Text("settings.footer"), Text("footer.game", {"game": info.game_id})), " · "),
             ),
         ),
         ephemeral=True,

@@ -1,8 +1,12 @@
 """The replies about players rather than games: a player's results and rating (`/ttr stats`), the server's
 leaderboard (`/ttr leaderboard`, over every board or on one) and a player's own preferences (`/ttr prefs`).
 
-A rating is shown as openskill's conservative ordinal (mu - 3 sigma), rounded to one decimal: a newcomer
-starts at 0 and it rises as they win and as the estimate grows surer.
+A rating is shown on a familiar scale: openskill's conservative ordinal (mu - 3 sigma), times
+:data:`RATING_SCALE`, plus :data:`RATING_BASE`, rounded to a whole number. A newcomer stands at 1000 (ordinal 0);
+a first game of two moves it to about 1140 (a win) or 930 (a loss); someone who wins 70 % of their games of
+two against newcomers is near 1850 after a hundred. It rises as one wins and as the estimate grows surer, and
+the ranks follow the same order. It reads "provisional" for the first :data:`PROVISIONAL_GAMES` rated games,
+while the estimate is still wide.
 """
 
 from __future__ import annotations
@@ -23,9 +27,25 @@ def one_decimal(value: float) -> Decimal:
     return Decimal(f"{round(value, 1) + 0.0:.1f}")
 
 
-def shown(rating: Rating) -> Decimal:
-    """A rating as players read it: the ordinal rounded to one decimal."""
-    return one_decimal(rating.ordinal)
+RATING_BASE = 1000
+RATING_SCALE = 40
+PROVISIONAL_GAMES = 5
+
+
+def display_rating(rating: Rating) -> int:
+    """The number players read: the conservative ordinal on the familiar scale."""
+    return round(RATING_BASE + RATING_SCALE * rating.ordinal)
+
+
+def shown(rating: Rating) -> Message:
+    """A rating as players read it: "**1148** (provisional)" for the first rated games, then "**1342**"."""
+    key = "rating.provisional" if rating.games < PROVISIONAL_GAMES else "rating.settled"
+    return Text(key, {"rating": display_rating(rating)})
+
+
+def rating_footer() -> Text:
+    """What the number means, under every embed that shows one."""
+    return Text("rating.explained", {"base": RATING_BASE, "games": PROVISIONAL_GAMES})
 
 
 def _board_name(board: str) -> Message:
@@ -69,6 +89,7 @@ def stats_reply(
             description=Join((Text("stats.summary", summary), rating_line(rating))),
             fields=tuple(fields[: chat.MAX_OPTIONS - 1]),
             color=chat.EMBED_COLOR,
+            footer=rating_footer(),
         ),
         _board_embed(leaders, ""),
     )
@@ -87,7 +108,7 @@ def _board_embed(leaders: Sequence[Rating], board: str) -> EmbedSpec:
     return EmbedSpec(
         title=Text("leaderboard.title", {"board": where}),
         description=Join(lines, head=chat.MAX_DESCRIPTION) if lines else Text("leaderboard.empty"),
-        footer=Text("leaderboard.footer"),
+        footer=rating_footer(),
         color=chat.EMBED_COLOR,
     )
 

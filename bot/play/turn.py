@@ -31,31 +31,53 @@ MAX_LINES = 24  # a player back after a round of five seats reads every move of 
 PUBLISH_KINDS = frozenset({"play_started", "game_over", "last_round", "abandoned", "seat_ai", "seat_human"})
 
 
-def _blind_draw(message: Message) -> tuple[Text, tuple[Message, ...]] | None:
-    """The plain blind-draw line of `message` and what follows it ("bob's turn."), or None."""
+_DRAW_LINES = {"ev.draw_blind": "ev.draw_blind_n", "ev.draw_face_up": "ev.draw_face_up_n"}
+
+
+def _draw(message: Message) -> tuple[Text, tuple[Message, ...]] | None:
+    """The plain card-draw line of `message` (blind or face-up, one card or several) and what follows it
+    ("bob's turn."), or None."""
     head, tail = (message.parts[0], message.parts[1:]) if isinstance(message, Join) else (message, ())
-    if isinstance(head, Text) and head.key in ("ev.draw_blind", "ev.draw_blind_n"):
+    if isinstance(head, Text) and (head.key in _DRAW_LINES or head.key in _DRAW_LINES.values()):
         return head, tail
     return None
 
 
+def _same_draw(before: Text, this: Text) -> bool:
+    """Whether two draw lines tell the same draw: both blind, or both face-up cards of one colour."""
+    return _DRAW_LINES.get(before.key, before.key) == _DRAW_LINES.get(this.key, this.key) and (
+        before.params.get("card") == this.params.get("card")
+    )
+
+
+def _merged(before: Text, this: Text) -> Text:
+    """One line for both draws: "bob drew 2 cards from the deck", "bob took 2 face-up white cards"."""
+    n = int(before.params.get("n", 1)) + 1
+    params = {"player": this.params.get("player", ""), "n": n}
+    card = this.params.get("card")
+    if isinstance(card, Text):  # the colour word agrees with the count ("2 cartes blanches")
+        params["card"] = Text(card.key, {**card.params, "n": n})
+    return Text(_DRAW_LINES.get(this.key, this.key), params)
+
+
 def told_lines(events: Sequence[GameEvent]) -> list[Message]:
-    """The lines of `events` as a player reads them: one seat's blind draws in a row make one line
-    ("bob drew 2 cards from the deck"), since nobody sees which cards they were."""
+    """The lines of `events` as a player reads them: one seat's draws of the same kind in a row make one
+    line, "bob drew 2 cards from the deck" (nobody sees which cards they were) or "bob took 2 face-up white
+    cards" (the same sentence twice would read as a repeated message)."""
     lines: list[Message] = []
     last: GameEvent | None = None
     for e in events:
-        this = _blind_draw(e.message) if e.kind == "draw_blind" else None
-        before = _blind_draw(lines[-1]) if lines and last is not None and last.kind == "draw_blind" else None
+        this = _draw(e.message) if e.kind in ("draw_blind", "draw_face_up") else None
+        before = _draw(lines[-1]) if lines and last is not None and last.kind == e.kind else None
         if (
             this is not None
             and before is not None
             and not before[1]
             and last is not None
             and last.seat == e.seat
+            and _same_draw(before[0], this[0])
         ):
-            n = int(before[0].params.get("n", 1)) + 1
-            merged = Text("ev.draw_blind_n", {"player": this[0].params.get("player", ""), "n": n})
+            merged = _merged(before[0], this[0])
             lines[-1] = Join((merged, *this[1]), " ") if this[1] else merged
         else:
             lines.append(e.message)
@@ -130,7 +152,7 @@ async def turn_message(
         color=chat.EMBED_COLOR,
         footer=footer,
     )
-    alt = Text("alt.turn_board", {"game": gid, "round": rnd})
+    alt = Text("alt.turn_board", {"round": rnd})
     reply = Reply(
         content=content,
         embeds=(embed,),

@@ -38,7 +38,7 @@ async def test_complete_game(simcord_env, world, board, variant, options):  # ty
     seen = Seen()
     final = await play_until_over(channel, {alice.id: alice}, seen)
     text = message_text(final)
-    assert "final scores" in text
+    assert "Final scores" in text
     names = {a.filename for a in final.attachments}
     assert names == {"board.png", "summary.png"}  # the scores do not wait for the GIF
     await simcord_env.settle()

@@ -210,26 +210,29 @@ def test_every_game_status_has_a_name_in_every_catalogue() -> None:
 
 
 def test_ratings_and_mean_scores_are_written_as_the_reader_writes_numbers() -> None:
+    """Mean scores with the reader's decimal mark; ratings as whole numbers on the 1000 scale (issue 23),
+    "provisional" for the first rated games."""
     from bot.play.social import leaderboard_reply, stats_reply
     from bot.storage import BoardStats, PlayerStats, Rating
 
     catalog = default_catalog()
-    rating = Rating(user_id=7, board="", mu=30.0, sigma=5.9, ordinal=12.3, games=3, rank=1)
+    rating = Rating(user_id=7, board="", mu=30.0, sigma=5.9, ordinal=12.3, games=7, rank=1)
     whole = Rating(user_id=8, board="", mu=25.0, sigma=4.0, ordinal=13.0, games=1, rank=2)
     on_usa = Rating(user_id=7, board="usa", mu=30.0, sigma=6.0, ordinal=-0.04, games=3, rank=1)
     player = PlayerStats(7, 1, 3, 2, 35.5, 60, {"usa": BoardStats(3, 2, 35.5, 60)})
     stats = stats_reply(7, player, rating, {"usa": on_usa}, [rating, whole])
     (mine, board) = stats.embeds
     fr = catalog.render(mine.description, "fr") or ""
-    assert "moyenne 35,5" in fr and "Cote **12,3**, rang 1" in fr
+    assert "moyenne 35,5" in fr and "Cote **1492**, rang 1" in fr
     assert (
-        catalog.render(mine.fields[0].value, "fr") == "3 parties, 2 victoires, record 60\ncote 0,0 (rang 1)"
+        catalog.render(mine.fields[0].value, "fr")
+        == "3 parties, 2 victoires, record 60\ncote **998** (provisoire), rang 1"
     )
     en = catalog.render(mine.description, "en") or ""
-    assert "mean 35.5" in en and "Rating **12.3**, rank 1" in en
+    assert "mean 35.5" in en and "Rating **1492**, rank 1" in en
     lines = catalog.render(leaderboard_reply([rating, whole], "").embeds[0].description, "fr") or ""
-    assert "· **12,3** · 3 parties" in lines and "· **13,0** · 1 partie" in lines
-    assert "· **13.0** · 1 game" in (catalog.render(board.description, "en") or "")
+    assert "· **1492** · 7 parties" in lines and "· **1520** (provisoire) · 1 partie" in lines
+    assert "· **1520** (provisional) · 1 game" in (catalog.render(board.description, "en") or "")
 
 
 def test_an_illegal_move_reads_as_one_sentence() -> None:

@@ -29,7 +29,8 @@ async def test_the_lobby_after_start_reads_as_a_game_under_way(simcord_env, worl
     await simcord_env.settle()
     lobby = next(m for m in public_messages(channel) if m.id == lobby.id)
     embed = _embed(lobby)
-    assert embed["title"] == f"Ticket to Ride: Italy · `{gid}`"  # not "Italy (Italy)"
+    assert embed["title"] == "Ticket to Ride: Italy"  # not "Italy (Italy)"; the id stands in the footer
+    assert gid in embed["footer"]["text"]
     assert "Press Join" not in embed["description"] and "under way" in embed["description"]
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert fields["Options"] == "none"  # not "-", which Discord draws as a lone bullet
