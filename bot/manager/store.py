@@ -445,6 +445,7 @@ class GameStore:
         except (VersionConflict, GameNotFound):
             self.evict(game.id)
             raise
+        game.version += 1  # (a guarded timer write moves the version on, as a move does: bot.storage)
         game.adopt_timers(change, added, self.clock.now())
         self._written(game.id, change)
 

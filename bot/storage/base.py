@@ -563,7 +563,8 @@ class GameRepository(Protocol):
         """Apply ``change`` to the game's timer rows in one transaction; returns the rows inserted. Raises
         GameNotFound (nothing written) when there is no such game and rows were to be inserted; with
         ``expected_version``, VersionConflict (nothing written) when the game is not at that version (a
-        process that decided from an older copy writes nothing); with ``fence`` (a row's id and the process
+        process that decided from an older copy writes nothing), and the game's version moves on by one with
+        the rows (every process's version check then sees the change: no copy with the old rows is served); with ``fence`` (a row's id and the process
         serving it), LeaseLost (nothing written) unless that process still holds that row: a process whose
         lease ended and was taken over never completes the row a second time."""
         ...
