@@ -30,7 +30,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.manager import lobbies
+from bot.manager import lobbies, retries
 from bot.manager.ai import AIChooser
 from bot.manager.clock import Clock, SystemClock
 from bot.manager.cluster import Heartbeat, Member
@@ -196,21 +196,19 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
             seats = [Seat(host_name, host_id)] if join else []
             first = lobbies.first_rows(self.clock.now(), store.lobby_expiry)  # stored with the lobby
             try:  # the lock above covers this process; storage checks again for every process
-                rec = await store.storage(
-                    lambda: store.repo.create_game(
-                        guild_id=guild_id,
-                        channel_id=channel_id,
-                        host_id=host_id,
-                        board=b.id,
-                        variant=variant_id,
-                        options={o: True for o in options},
-                        settings=game_settings.to_json(),
-                        seats=seats,
-                        thread_id=thread_id,
-                        status=GameStatus.LOBBY,
-                        only_if_place_free=True,
-                        timers=first or None,
-                    )
+                rec = await retries.create(  # (its own lobby recognised after a lost acknowledgement)
+                    store,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_id=host_id,
+                    board=b.id,
+                    variant=variant_id,
+                    options={o: True for o in options},
+                    settings=game_settings.to_json(),
+                    seats=seats,
+                    thread_id=thread_id,
+                    status=GameStatus.LOBBY,
+                    timers=first or None,
                 )
             except PlaceTaken as exc:
                 raise Refused("channel_busy", game=exc.game_id) from None

@@ -28,9 +28,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from bot.manager import retries
 from bot.manager.clock import Clock
 from bot.manager.game_settings import GameSettings, SettingError
 from bot.manager.refusals import Refused
+from bot.manager.retries import broken_refusal
 from bot.manager.tell import HELD_KINDS, NOTED_KINDS, held, notice_rows, over_rows, owed_position, tell_rows
 from bot.storage import (
     OPEN_STATUSES,
@@ -345,7 +347,7 @@ class GameStore:
         self.lobby_expiry: timedelta | None = None
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_size = max(1, cache_size)
-        self._retry_delays = tuple(retry_delays)
+        self.retry_delays = tuple(retry_delays)
         #: other processes may write the same games (PostgreSQL): a cached game is served only after a cheap
         #: ``SELECT version`` says it is still the newest; on SQLite this process is the only writer
         self.check_versions = getattr(getattr(type(repo), "dialect", None), "name", "") == "postgres"
@@ -409,7 +411,7 @@ class GameStore:
         """Run a storage call, retrying while the database is unavailable; then refuse. A fault no retry can
         fix is refused at once (``storage_unavailable``) and logged once, as what the host must do."""
         last: StorageUnavailable | None = None
-        for delay in (0.0, *self._retry_delays):
+        for delay in (0.0, *self.retry_delays):
             if delay:
                 await asyncio.sleep(delay)
             try:
@@ -456,9 +458,7 @@ class GameStore:
         now = self.clock.now()
         change = held(future.due_work(now), self.holder, now)
         try:
-            version = await self.storage(
-                lambda: self.repo.update_game(game.id, game.version, **fields, timers=change or None)
-            )
+            version = await retries.update(self, game, fields, change)
         except (VersionConflict, Refused, GameNotFound):
             self.evict(game.id)
             raise
@@ -529,7 +529,7 @@ class GameStore:
     ) -> ActionRecord:
         expected = game.version
         unavailable: StorageUnavailable | None = None
-        for delay in (0.0, *self._retry_delays):
+        for delay in (0.0, *self.retry_delays):
             if delay:
                 await asyncio.sleep(delay)
             try:
@@ -592,9 +592,3 @@ def _with_fields(game: LiveGame, fields: dict[str, Any]) -> LiveGame:
     if "snapshot" in fields:
         changed["state"] = GameState.from_dict(fields["snapshot"])
     return dataclasses.replace(game, timers=list(game.timers), **changed)
-
-
-def broken_refusal(exc: StorageBroken) -> Refused:
-    """The player's refusal for a fault no retry can fix, with the one log line that tells the host."""
-    log.error("storage cannot be used: %s. %s", exc, exc.advice)
-    return Refused("storage_unavailable")
