@@ -7,6 +7,10 @@ A change of a game is recognised by the version it wrote *and* what it wrote (:f
 process's different write at that version is not taken for ours (the request runs again on it). A new lobby is
 recognised as the place's open game, untouched (version 0), opened since the request began, with what the
 request wrote (:func:`created`). Appending a move has its own check, against the log (bot.manager.store).
+
+What the player is told once the retries are spent, and what the host reads, is here too (:func:`gave_up`,
+:func:`broken_refusal`), for the one classification of storage faults (bot.storage.base): retry now, retry later,
+the host must act, a bug.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from bot.storage import (
     GameStatus,
     PlaceTaken,
     StorageBroken,
+    StorageDown,
     StorageUnavailable,
     TimerChange,
     VersionConflict,
@@ -31,7 +36,7 @@ from bot.storage import (
 if TYPE_CHECKING:
     from bot.manager.store import GameStore, LiveGame
 
-__all__ = ["broken_refusal", "create", "created", "landed", "update"]
+__all__ = ["broken_refusal", "create", "created", "gave_up", "landed", "update"]
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +65,7 @@ async def create(store: GameStore, **fields: Any) -> GameRecord:
                 raise
             log.info("game %s: its creation's acknowledgement was lost; it had landed", stored.id)
             return stored
-    raise Refused("storage") from unavailable
+    raise gave_up(unavailable) from unavailable
 
 
 async def update(store: GameStore, game: LiveGame, fields: dict[str, Any], change: TimerChange) -> int:
@@ -87,7 +92,7 @@ async def update(store: GameStore, game: LiveGame, fields: dict[str, Any], chang
                 raise
             log.info("game %s: a change whose acknowledgement was lost had landed", game.id)
             return expected + 1
-    raise Refused("storage") from unavailable
+    raise gave_up(unavailable) from unavailable
 
 
 async def _find(store: GameStore, game_id: str) -> GameRecord | None:
@@ -127,6 +132,16 @@ def _as_stored(name: str, value: Any) -> Any:
     if name in ("settings", "options", "snapshot"):
         return json.loads(json.dumps(value))
     return value
+
+
+def gave_up(last: StorageUnavailable | None) -> Refused:
+    """The player's refusal once the retries are spent: the database is busy (``storage``: try again in a
+    moment), or cannot be reached for now (``storage_down``: try again later; one error line tells the host
+    the cause)."""
+    if isinstance(last, StorageDown):
+        log.error("storage cannot be reached: %s", last)
+        return Refused("storage_down")
+    return Refused("storage")
 
 
 def broken_refusal(exc: StorageBroken) -> Refused:

@@ -32,7 +32,7 @@ from bot.manager import retries
 from bot.manager.clock import Clock
 from bot.manager.game_settings import GameSettings, SettingError
 from bot.manager.refusals import Refused
-from bot.manager.retries import broken_refusal
+from bot.manager.retries import broken_refusal, gave_up
 from bot.manager.tell import HELD_KINDS, NOTED_KINDS, held, notice_rows, over_rows, owed_position, tell_rows
 from bot.storage import (
     OPEN_STATUSES,
@@ -421,7 +421,7 @@ class GameStore:
                 log.warning("storage unavailable (%s), retrying", exc)
             except StorageBroken as exc:
                 raise broken_refusal(exc) from None
-        raise Refused("storage") from last
+        raise gave_up(last) from last
 
     def _written(self, game_id: str, change: TimerChange) -> None:
         """Rows were written: the dispatcher looks again; a row claimed as written has its lease kept."""
@@ -566,7 +566,7 @@ class GameStore:
                 self.evict(game.id)
                 raise
         self.evict(game.id)
-        raise Refused("storage") from unavailable
+        raise gave_up(unavailable) from unavailable
 
     async def locked(self, game_id: str, body: Callable[[LiveGame], Awaitable[T]]) -> T:
         """Run `body` on the game under its lock; reload and run again when another writer got in first."""

@@ -44,7 +44,7 @@ from bot.play.seats import check_turn, seat_of
 from bot.play.settings_text import settings_reply
 from bot.play.thread import ThreadKeeper, gif_of, ours_to_tell, since_last_turn
 from bot.play.turn import should_publish, told_lines, turn_message
-from bot.storage import GameStatus, StorageError, open_repository
+from bot.storage import GameNotFound, GameStatus, StorageError, open_repository
 from engine.actions import Action, KeepTickets
 from engine.ai.advice import suggest
 from engine.state import GameState
@@ -148,8 +148,11 @@ class ManagerGameService:
             return await self.games_manager.game_info(game_id)
         except Refused as exc:
             raise refusal(exc) from None
-        except StorageError:
+        except GameNotFound:
             raise fail("game.none") from None
+        except StorageError as exc:  # any other fault: the database, not the game (never "no such game")
+            log.error("game %s: storage fault: %s", game_id, exc)
+            raise fail("refused.storage_down") from None
 
     async def _find(self, caller: Caller, game_id: str | None) -> GameInfo:
         """The game named, or else the open game of the caller's thread or channel."""
