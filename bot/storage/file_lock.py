@@ -15,7 +15,7 @@ import fcntl
 import os
 from pathlib import Path
 
-__all__ = ["FileLocked", "hold_database_lock", "lock_path", "release_database_lock"]
+__all__ = ["FileLocked", "hold_database_lock", "lock_holder", "lock_path", "release_database_lock"]
 
 #: lock files this process holds, by path: held until the process exits (closing one releases it)
 _HELD: dict[Path, int] = {}
@@ -63,4 +63,25 @@ def release_database_lock(database: str | Path) -> None:
     """Give the lock back (tests; a process that stops holding the file before it exits)."""
     fd = _HELD.pop(lock_path(database).resolve(), None)
     if fd is not None:
+        os.close(fd)
+
+
+def lock_holder(database: str | Path) -> int | None:
+    """The pid of the process holding the SQLite file's lock (None: nobody; ``ttr cluster-status``). Read with
+    a shared lock tried and dropped at once: a bot starting in that instant would be refused once, never two
+    bots let in."""
+    path = lock_path(database)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            text = os.pread(fd, 64, 0).decode("ascii", "replace").strip()
+            return int(text) if text.isdigit() else -1
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
         os.close(fd)
