@@ -135,8 +135,15 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
         else:
             await self._heartbeat.beat()
 
+    async def finish_posts(self, timeout: float = 8.0) -> bool:
+        """A clean stop begins: the owed messages in flight are finished (posted and recorded), none starts any
+        more (left to the next process); see :meth:`bot.manager.leases.Leases.finish`."""
+        return await self._timers.leases.finish(timeout)
+
     async def close(self) -> None:
-        """Stop the dispatcher and the heartbeat (and close the repository when the manager owns it)."""
+        """Stop the dispatcher and the heartbeat (and close the repository when the manager owns it), once
+        the owed messages in flight are finished (:meth:`finish_posts`): a deploy posts none of them twice."""
+        await self.finish_posts()
         await self._timers.stop()
         heartbeat, self._heartbeat = self._heartbeat, None
         if heartbeat is not None:

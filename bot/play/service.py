@@ -109,6 +109,11 @@ class ManagerGameService:
         """Where unsolicited messages (AI and timer moves, reminders) go; `start` sets it from the bot."""
         self.messenger = messenger
 
+    async def finish_posts(self, timeout: float) -> bool:
+        """A clean stop, before Discord is closed: the owed messages in flight are posted and recorded, no new
+        one starts (GameManager.finish_posts)."""
+        return True if self.manager is None else await self.manager.finish_posts(timeout)
+
     async def close(self) -> None:
         manager, self.manager = self.manager, None
         try:  # the warm-up's database read and the GIF tasks first: they read the storage
