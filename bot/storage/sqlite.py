@@ -80,7 +80,13 @@ def _map_error(exc: sqlite3.Error, doing: str, path: str = "the database file") 
     primary = code & 0xFF if isinstance(code, int) else None
     message = str(exc).lower()
     said = f"sqlite: {doing}: {exc}"
-    if primary in _UNAVAILABLE_CODES or "locked" in message or "unable to open" in message:
+    if (
+        primary in _UNAVAILABLE_CODES
+        or "locked" in message
+        or "unable to open" in message
+        or "closed" in message
+    ):
+        # ("closed": the repository is being closed, at a stop: nothing for the host to do)
         return StorageUnavailable(said)
     if primary in _BROKEN_CODES:
         return StorageBroken(said, advice=_BROKEN_CODES[primary].format(path=path))
