@@ -47,9 +47,8 @@ class Leases:
         #: a clean stop began (:meth:`finish`): no owed message starts any more; those in flight finish
         self.closing = False
         self._posting = 0  # posts of :meth:`post` under way (the message, then its row's deletion)
-        self._telling: set[str] = (
-            set()
-        )  # games whose turn message the bot posts now (:meth:`may_tell` said yes)
+        #: games whose turn message the bot posts now (:meth:`may_tell` said yes), until its note is written
+        self._telling: set[str] = set()
 
     def stop(self) -> None:
         """No more renewals of the rows written by this process (they are served again after their lease)."""

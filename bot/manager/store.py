@@ -11,7 +11,9 @@ Guarantees
   as the change that makes it due (:meth:`GameStore.append`, :meth:`GameStore.update`): a crash can never leave a
   game that nothing will move on.
 * ``StorageUnavailable`` is retried a few times with the same expected version (safe: see bot.storage.base); a
-  ``VersionConflict`` after such a retry is checked against the log (did our write land after all?). A
+  ``VersionConflict`` after such a retry is checked against the log for a move, against the stored game for any
+  other change or a new lobby (did our write land after all? :mod:`bot.manager.retries`). A timer-only write
+  moves the version on too, so every process sees it before it serves the game again. A
   ``VersionConflict`` otherwise (another process wrote) reloads the game and runs the request again
   (:meth:`GameStore.locked`).
 """
