@@ -33,19 +33,32 @@ def cmd_cluster_status(args: argparse.Namespace) -> int:
 
 
 async def cluster_status_text(url: str, *, seen_within: float = 60.0) -> str:
-    """What `ttr cluster-status` prints: processes seen recently, games by status, timer rows."""
+    """What `ttr cluster-status` prints: processes seen recently (each ``up``, ``late`` or ``gone``:
+    :func:`bot.manager.cluster.liveness`; on SQLite, up while it holds the file's lock), games by status,
+    timer rows."""
     from datetime import UTC, datetime
 
-    from bot.storage import open_repository
+    from bot.manager.cluster import liveness
+    from bot.storage import open_repository, parse_database_url
+    from bot.storage.file_lock import lock_holder
 
+    parsed = parse_database_url(url)
+    on_file = parsed.backend == "sqlite" and not parsed.in_memory
     async with open_repository(url) as repo:
-        status = await repo.cluster_status(seen_within=seen_within)
+        # (on SQLite a process writes its row once, at start: every row is listed, its lock says if it runs)
+        status = await repo.cluster_status(seen_within=1e9 if on_file else seen_within)
     now = datetime.now(UTC)
-    lines = [f"processes seen in the last {seen_within:.0f} s: {len(status.processes)}"]
+    holder = lock_holder(parsed.path) if on_file else None
+    shown = "on this SQLite file" if on_file else f"seen in the last {seen_within:.0f} s"
+    lines = [f"processes {shown}: {len(status.processes)}"]
     for p in status.processes:
         count = "" if p.shard_count is None or p.shard_ids == "all" else f" of {p.shard_count}"
+        if on_file:
+            state = "up" if holder == p.pid else "gone"
+        else:
+            state = liveness(p.last_seen, now)
         lines.append(
-            f"  {p.process_id}  shards {p.shard_ids}{count}  up {(now - p.started_at).total_seconds():.0f} s"
+            f"  {state:<4}  {p.process_id}  shards {p.shard_ids}{count}  up {(now - p.started_at).total_seconds():.0f} s"
             f"  last seen {(now - p.last_seen).total_seconds():.1f} s ago"
         )
     games = ", ".join(f"{n} {status}" for status, n in sorted(status.games_by_status.items())) or "none"

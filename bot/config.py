@@ -143,7 +143,7 @@ def parse_shard_ids(raw: str) -> tuple[int, ...]:
     ids: set[int] = set()
     for part in raw.replace(" ", "").split(","):
         first, dash, last = part.partition("-")
-        if not first.isdigit() or (dash and not last.isdigit()):
+        if not _digits(first) or (dash and not _digits(last)):
             raise ValueError(f"expected shard ids like 0-3 or 0,2,4, got {raw!r}")
         low, high = int(first), int(last) if dash else int(first)
         if high < low:
@@ -193,7 +193,7 @@ def parse_setting(name: str, raw: str) -> Any:
 def _parse(name: str, raw: str) -> Any:
     env = Settings.env_name(name)
     if name == "shard_count":
-        if not raw.isdigit() or int(raw) < 1:
+        if not _digits(raw) or int(raw) < 1:
             raise SettingsError(f"{env} must be a whole number of shards, 1 or more, got {raw!r}")
         return int(raw)
     if name == "shard_ids":
@@ -202,8 +202,10 @@ def _parse(name: str, raw: str) -> Any:
         except ValueError as exc:
             raise SettingsError(f"{env}: {exc}") from None
     if name == "test_guild_id":
-        if not raw.isdigit():
-            raise SettingsError(f"{env} must be a server (guild) id made of digits, got {raw!r}")
+        if not _digits(
+            raw
+        ):  # (not "１２３": Python reads full-width digits as 123, Discord never sends them)
+            raise SettingsError(f"{env} must be a server (guild) id made of digits 0-9, got {raw!r}")
         return int(raw)
     if name == "render_workers":
         try:
@@ -248,5 +250,27 @@ def _parse(name: str, raw: str) -> Any:
         except ValueError as exc:
             raise SettingsError(f"{env}: {exc}") from None
     if name == "default_locale":
-        return raw.replace("_", "-")
+        return _locale(env, raw)
     return raw
+
+
+def _digits(raw: str) -> bool:
+    """Only the digits 0-9 (``str.isdigit`` takes any script's digits, and superscripts)."""
+    return raw.isascii() and raw.isdigit()
+
+
+def _locale(env: str, raw: str) -> str:
+    """A language the bot speaks (a catalogue in bot/locales), maybe with a region: ``fr``, ``en-US``, ``fr_FR``."""
+    from bot.i18n import default_catalog
+
+    code = raw.replace("_", "-")
+    language, _dash, region = code.partition("-")
+    known = default_catalog().locales
+    if code not in known and (
+        language not in known or not (region.isascii() and region.isalpha() and len(region) == 2)
+    ):
+        raise SettingsError(
+            f"{env} must be a language the bot speaks ({', '.join(known)}), maybe with a region like en-US, "
+            f"got {raw!r}"
+        )
+    return code

@@ -30,6 +30,8 @@ from bot.play.press import Press
 from bot.play.service import ManagerGameService
 
 log = logging.getLogger(__name__)
+#: seconds a clean stop (SIGTERM) waits for the messages in flight (docker stop gives 10 s before SIGKILL)
+POST_GRACE = 8.0
 
 INITIAL_EXTENSIONS: tuple[str, ...] = ("bot.discord.cogs.ttr",)
 
@@ -168,6 +170,11 @@ class TTRBot(commands.Bot):
             log.debug("could not answer stale component %r", custom_id, exc_info=True)
 
     async def close(self) -> None:
+        if self._service_started:
+            try:  # posts in flight finish while Discord is still open: none twice on a deploy
+                await self.service.finish_posts(POST_GRACE)
+            except Exception:
+                log.exception("posts in flight not finished")
         try:
             await super().close()
         finally:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import signal
 import socket
 import sys
@@ -29,6 +28,7 @@ from bot.storage import (
     open_repository,
     parse_database_url,
 )
+from bot.storage.file_lock import FileLocked, hold_database_lock
 
 log = logging.getLogger("bot")
 
@@ -122,25 +122,12 @@ def check_shards(settings: Settings) -> None:
 
 
 def others_on_sqlite(beats: Iterable[ProcessBeat], *, now: datetime | None = None) -> list[ProcessBeat]:
-    """The other bot processes of these heartbeat rows still running: on this host, those whose pid is alive
-    (a process on SQLite writes its row once, at start); on another host (a shared file), those seen lately."""
+    """The other bot processes of these heartbeat rows still running, for a process that holds the SQLite file's
+    lock (bot.storage.file_lock: no other process of this host uses the file): those of another host (a shared
+    file) seen lately. A row of this host is a dead process's (a kill -9 leaves it), whatever its pid is now."""
     here = socket.gethostname()
     recent = (now or datetime.now(UTC)) - timedelta(seconds=SQLITE_SEEN_WITHIN)
-    alive = []
-    for beat in beats:
-        if beat.host != here and beat.last_seen < recent:
-            continue
-        if beat.host == here:
-            try:
-                os.kill(beat.pid, 0)
-            except ProcessLookupError:
-                continue
-            except PermissionError:
-                pass
-            if beat.pid == os.getpid():
-                continue
-        alive.append(beat)
-    return alive
+    return [beat for beat in beats if beat.host != here and beat.last_seen >= recent]
 
 
 def check_database(settings: Settings, *, timeout: float = 3.0) -> None:
@@ -178,11 +165,30 @@ def open_database(settings: Settings) -> None:
     the bot cannot use stops it here with one line, not with a traceback once it is online."""
     shown = settings.redacted_database_url()
 
+    url = parse_database_url(settings.database_url)
+    on_file = url.backend == "sqlite" and not url.in_memory
+    if on_file:  # one bot process per file: the lock is this process's until it exits, even a kill -9
+        try:
+            hold_database_lock(url.path)
+        except OSError as exc:  # (the folder is checked first: a lock file it cannot hold)
+            raise StartupError(
+                f"DATABASE_URL {shown}: cannot create the lock file next to it: {exc}"
+            ) from None
+        except FileLocked as exc:
+            raise StartupError(
+                f"DATABASE_URL {shown}: another bot process uses this SQLite file ({exc.holder} holds {exc.path});"
+                " an SQLite file has one bot process. Stop it first, or move to PostgreSQL to run several"
+                " processes."
+            ) from None
+
     async def probe() -> None:
         async with open_repository(settings.database_url) as repo:
-            if parse_database_url(settings.database_url).backend != "sqlite":
+            if not on_file:
                 return
-            others = others_on_sqlite(await repo.processes_seen(datetime(2000, 1, 1, tzinfo=UTC)))
+            beats = await repo.processes_seen(datetime(2000, 1, 1, tzinfo=UTC))
+            others = others_on_sqlite(beats)
+            for dead in {b.process_id for b in beats} - {b.process_id for b in others}:
+                await repo.forget_process(dead)  # (this host's rows, and old ones: their processes are gone)
             if others:
                 raise StartupError(
                     f"DATABASE_URL {shown}: another bot process uses this SQLite file ({others[0].process_id}, "

@@ -27,6 +27,23 @@ log = logging.getLogger(__name__)
 DEFAULT_LEASE = 30.0
 
 
+#: how often a process on PostgreSQL writes its heartbeat row
+BEAT_EVERY = 10.0
+
+
+def liveness(
+    last_seen: datetime, now: datetime, *, every: float = BEAT_EVERY, lease: float = DEFAULT_LEASE
+) -> str:
+    """What a heartbeat row of this age says of its process (``ttr cluster-status``): ``up`` (beating: at most
+    two beats missed), ``late`` (no beat for longer: stalled or just killed; the rows it claimed stay its own
+    until their leases end), ``gone`` (no beat for a whole lease: dead or stalled past its leases, whose rows the
+    other processes serve now; a clean stop removes its row instead). Only ``up`` processes cover shards."""
+    age = (now - last_seen).total_seconds()
+    if age <= 2 * every:
+        return "up"
+    return "late" if age < lease else "gone"
+
+
 def new_process_id() -> str:
     """Unique among processes that ever ran: host, pid and a random part (a pid is reused after a restart)."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
@@ -58,7 +75,9 @@ class Heartbeat:
     """Writes this process's heartbeat row every ``every`` seconds until stopped; on a clean stop the row goes
     and this process's claims are given back at once."""
 
-    def __init__(self, repo: GameRepository, member: Member, clock: Clock, *, every: float = 10.0) -> None:
+    def __init__(
+        self, repo: GameRepository, member: Member, clock: Clock, *, every: float = BEAT_EVERY
+    ) -> None:
         self._repo = repo
         self.member = member
         self._clock = clock

@@ -30,7 +30,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.manager import lobbies
+from bot.manager import lobbies, retries
 from bot.manager.ai import AIChooser
 from bot.manager.clock import Clock, SystemClock
 from bot.manager.cluster import Heartbeat, Member
@@ -135,8 +135,15 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
         else:
             await self._heartbeat.beat()
 
+    async def finish_posts(self, timeout: float = 8.0) -> bool:
+        """A clean stop begins: the owed messages in flight are finished (posted and recorded), none starts any
+        more (left to the next process); see :meth:`bot.manager.leases.Leases.finish`."""
+        return await self._timers.leases.finish(timeout)
+
     async def close(self) -> None:
-        """Stop the dispatcher and the heartbeat (and close the repository when the manager owns it)."""
+        """Stop the dispatcher and the heartbeat (and close the repository when the manager owns it), once
+        the owed messages in flight are finished (:meth:`finish_posts`): a deploy posts none of them twice."""
+        await self.finish_posts()
         await self._timers.stop()
         heartbeat, self._heartbeat = self._heartbeat, None
         if heartbeat is not None:
@@ -196,21 +203,19 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
             seats = [Seat(host_name, host_id)] if join else []
             first = lobbies.first_rows(self.clock.now(), store.lobby_expiry)  # stored with the lobby
             try:  # the lock above covers this process; storage checks again for every process
-                rec = await store.storage(
-                    lambda: store.repo.create_game(
-                        guild_id=guild_id,
-                        channel_id=channel_id,
-                        host_id=host_id,
-                        board=b.id,
-                        variant=variant_id,
-                        options={o: True for o in options},
-                        settings=game_settings.to_json(),
-                        seats=seats,
-                        thread_id=thread_id,
-                        status=GameStatus.LOBBY,
-                        only_if_place_free=True,
-                        timers=first or None,
-                    )
+                rec = await retries.create(  # (its own lobby recognised after a lost acknowledgement)
+                    store,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_id=host_id,
+                    board=b.id,
+                    variant=variant_id,
+                    options={o: True for o in options},
+                    settings=game_settings.to_json(),
+                    seats=seats,
+                    thread_id=thread_id,
+                    status=GameStatus.LOBBY,
+                    timers=first or None,
                 )
             except PlaceTaken as exc:
                 raise Refused("channel_busy", game=exc.game_id) from None

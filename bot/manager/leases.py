@@ -44,6 +44,11 @@ class Leases:
         #: game -> the task renewing the lease of the row a write of this process claimed (see :meth:`keep`)
         self.keeping: dict[str, asyncio.Task[None]] = {}
         self._post_failures: dict[int, int] = {}  # row id -> failed posts of its message in this process
+        #: a clean stop began (:meth:`finish`): no owed message starts any more; those in flight finish
+        self.closing = False
+        self._posting = 0  # posts of :meth:`post` under way (the message, then its row's deletion)
+        #: games whose turn message the bot posts now (:meth:`may_tell` said yes), until its note is written
+        self._telling: set[str] = set()
 
     def stop(self) -> None:
         """No more renewals of the rows written by this process (they are served again after their lease)."""
@@ -85,6 +90,7 @@ class Leases:
 
     def release(self, game_id: str) -> None:
         """The row :meth:`keep` renews is gone (this process's note cleared it) or its post failed."""
+        self._telling.discard(game_id)
         keeping = self.keeping.pop(game_id, None)
         if keeping is not None:
             keeping.cancel()
@@ -106,9 +112,21 @@ class Leases:
         that took the message without that note (no bot attached) has the row deleted here; one that failed (or
         a kill) leaves it, to be served again when its lease ends."""
         owner = self.member.process_id
+        if self.closing:  # abandoned: its row is served by the next process (the clean stop frees the claims)
+            log.info("timer %s of game %s: stopping, left to the next process", timer.id, game_id)
+            self.release(game_id)
+            return
         if not await self._store.repo.holds_timer(timer.id, owner):  # told meanwhile, or taken over
             log.info("timer %s of game %s: no longer this process's to serve", timer.id, game_id)
             return
+        self._posting += 1
+        try:
+            await self._post(game_id, timer, post)
+        finally:
+            self._posting -= 1
+
+    async def _post(self, game_id: str, timer: Timer, post: Callable[[], Awaitable[None]]) -> None:
+        owner = self.member.process_id
         try:
             await post()
         except Exception:
@@ -133,10 +151,34 @@ class Leases:
         not when a posted message told that far already (the ``told_through`` note: another process served the
         row), nor when the game's ``tell`` row is another process's (it took the row over and posts it)."""
         repo, owner = self._store.repo, self.member.process_id
+        if self.closing:  # a clean stop: not started now, left to the next process (posted once, by it)
+            self.release(game_id)
+            return False
         rows = await self._store.storage(lambda: repo.timers_for_game(game_id, TELL_TIMER))
         # the note is read after the rows: the other process's note clears its row in the same transaction, so
         # rows gone means that note is seen here (read the other way round, both could be missed)
         game = await self._store.get(game_id)
         if int(game.raw_settings.get(TOLD_THROUGH) or 0) >= through:
             return False
-        return not rows or any([await repo.holds_timer(row.id, owner) for row in rows])
+        mine = not rows or any([await repo.holds_timer(row.id, owner) for row in rows])
+        if mine and rows:  # in flight until its note clears the row (:meth:`release`)
+            self._telling.add(game_id)
+        return mine
+
+    async def finish(self, timeout: float) -> bool:
+        """A clean stop (SIGTERM, a deploy): no owed message starts any more (each is left, unposted, to the
+        next process: the stop frees this process's claims), and the ones in flight (posted, their note or
+        deletion not yet written) finish, for at most `timeout` seconds, so none is posted twice. Returns
+        whether they all did (else they are in the kill -9 window: maybe posted again after the lease)."""
+        self.closing = True
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while (self._posting or self._telling) and loop.time() < end:
+            await asyncio.sleep(0.01)
+        if self._posting or self._telling:
+            log.warning(
+                "stopping with %d message(s) in flight: they may be posted again",
+                self._posting + len(self._telling),
+            )
+            return False
+        return True

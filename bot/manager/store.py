@@ -11,7 +11,9 @@ Guarantees
   as the change that makes it due (:meth:`GameStore.append`, :meth:`GameStore.update`): a crash can never leave a
   game that nothing will move on.
 * ``StorageUnavailable`` is retried a few times with the same expected version (safe: see bot.storage.base); a
-  ``VersionConflict`` after such a retry is checked against the log (did our write land after all?). A
+  ``VersionConflict`` after such a retry is checked against the log for a move, against the stored game for any
+  other change or a new lobby (did our write land after all? :mod:`bot.manager.retries`). A timer-only write
+  moves the version on too, so every process sees it before it serves the game again. A
   ``VersionConflict`` otherwise (another process wrote) reloads the game and runs the request again
   (:meth:`GameStore.locked`).
 """
@@ -28,9 +30,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from bot.manager import retries
 from bot.manager.clock import Clock
 from bot.manager.game_settings import GameSettings, SettingError
 from bot.manager.refusals import Refused
+from bot.manager.retries import broken_refusal, gave_up
 from bot.manager.tell import HELD_KINDS, NOTED_KINDS, held, notice_rows, over_rows, owed_position, tell_rows
 from bot.storage import (
     OPEN_STATUSES,
@@ -345,7 +349,7 @@ class GameStore:
         self.lobby_expiry: timedelta | None = None
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_size = max(1, cache_size)
-        self._retry_delays = tuple(retry_delays)
+        self.retry_delays = tuple(retry_delays)
         #: other processes may write the same games (PostgreSQL): a cached game is served only after a cheap
         #: ``SELECT version`` says it is still the newest; on SQLite this process is the only writer
         self.check_versions = getattr(getattr(type(repo), "dialect", None), "name", "") == "postgres"
@@ -409,7 +413,7 @@ class GameStore:
         """Run a storage call, retrying while the database is unavailable; then refuse. A fault no retry can
         fix is refused at once (``storage_unavailable``) and logged once, as what the host must do."""
         last: StorageUnavailable | None = None
-        for delay in (0.0, *self._retry_delays):
+        for delay in (0.0, *self.retry_delays):
             if delay:
                 await asyncio.sleep(delay)
             try:
@@ -419,7 +423,7 @@ class GameStore:
                 log.warning("storage unavailable (%s), retrying", exc)
             except StorageBroken as exc:
                 raise broken_refusal(exc) from None
-        raise Refused("storage") from last
+        raise gave_up(last) from last
 
     def _written(self, game_id: str, change: TimerChange) -> None:
         """Rows were written: the dispatcher looks again; a row claimed as written has its lease kept."""
@@ -445,6 +449,7 @@ class GameStore:
         except (VersionConflict, GameNotFound):
             self.evict(game.id)
             raise
+        game.version += 1  # (a guarded timer write moves the version on, as a move does: bot.storage)
         game.adopt_timers(change, added, self.clock.now())
         self._written(game.id, change)
 
@@ -455,9 +460,7 @@ class GameStore:
         now = self.clock.now()
         change = held(future.due_work(now), self.holder, now)
         try:
-            version = await self.storage(
-                lambda: self.repo.update_game(game.id, game.version, **fields, timers=change or None)
-            )
+            version = await retries.update(self, game, fields, change)
         except (VersionConflict, Refused, GameNotFound):
             self.evict(game.id)
             raise
@@ -528,7 +531,7 @@ class GameStore:
     ) -> ActionRecord:
         expected = game.version
         unavailable: StorageUnavailable | None = None
-        for delay in (0.0, *self._retry_delays):
+        for delay in (0.0, *self.retry_delays):
             if delay:
                 await asyncio.sleep(delay)
             try:
@@ -565,7 +568,7 @@ class GameStore:
                 self.evict(game.id)
                 raise
         self.evict(game.id)
-        raise Refused("storage") from unavailable
+        raise gave_up(unavailable) from unavailable
 
     async def locked(self, game_id: str, body: Callable[[LiveGame], Awaitable[T]]) -> T:
         """Run `body` on the game under its lock; reload and run again when another writer got in first."""
@@ -591,9 +594,3 @@ def _with_fields(game: LiveGame, fields: dict[str, Any]) -> LiveGame:
     if "snapshot" in fields:
         changed["state"] = GameState.from_dict(fields["snapshot"])
     return dataclasses.replace(game, timers=list(game.timers), **changed)
-
-
-def broken_refusal(exc: StorageBroken) -> Refused:
-    """The player's refusal for a fault no retry can fix, with the one log line that tells the host."""
-    log.error("storage cannot be used: %s. %s", exc, exc.advice)
-    return Refused("storage_unavailable")

@@ -263,7 +263,11 @@ class TurnTimers:
                 with contextlib.suppress(StorageError):
                     await repo.release_timer(timer.id, owner)
             except Refused as exc:
-                if exc.code in ("storage", "storage_unavailable"):  # the row stays: it is served later
+                if exc.code in (
+                    "storage",
+                    "storage_down",
+                    "storage_unavailable",
+                ):  # the row stays: served later
                     raise StorageUnavailable(str(exc)) from exc
                 log.warning("timer %s of game %s: %s", timer.id, timer.game_id, exc)
                 with contextlib.suppress(StorageError):

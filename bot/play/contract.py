@@ -88,6 +88,10 @@ class GameService(Protocol):
     async def start(self, messenger: Messenger) -> None:
         """Open storage and keep `messenger` for later announcements (called once from `setup_hook`)."""
 
+    async def finish_posts(self, timeout: float) -> bool:
+        """A clean stop (called from `Bot.close` before Discord is closed): the messages owed as rows that are in
+        flight are posted and recorded within `timeout` s, none starts any more; whether they all were."""
+
     async def close(self) -> None:
         """Close storage and workers (called from `Bot.close`); must leave no open connection."""
 

@@ -38,6 +38,39 @@ async def ticket_map_reply(
     return Reply(embeds=(embed,), files=files, ephemeral=True)
 
 
+#: the most characters a catalogue's words in a ticket line take in any language ("12 trains to go")
+_WORDS_ROOM = 32
+
+
+def _longest(message: Message) -> int:
+    """How long `message` can be once worded, in any language (its words counted as ``_WORDS_ROOM``)."""
+    if isinstance(message, str):
+        return len(message)
+    if isinstance(message, Join):
+        return sum(map(_longest, message.parts)) + len(message.sep) * max(0, len(message.parts) - 1)
+    return _WORDS_ROOM
+
+
+def ticket_fields(tickets: list[Message]) -> tuple[FieldSpec, ...]:
+    """The tickets, whole, in as many fields as they need (an embed field holds ``chat.MAX_FIELD`` characters;
+    a long game keeps 24 tickets and more): the first named "Tickets", the others continuing it."""
+    if not tickets:
+        return (FieldSpec(Text("hand.tickets"), "-", False),)
+    groups: list[list[Message]] = [[]]
+    size = 0
+    for line in tickets:
+        room = _longest(line) + 1
+        if groups[-1] and size + room > chat.MAX_FIELD:
+            groups.append([])
+            size = 0
+        groups[-1].append(line)
+        size += room
+    return tuple(
+        FieldSpec(Text("hand.tickets") if i == 0 else "", Join(tuple(group), head=chat.MAX_FIELD), False)
+        for i, group in enumerate(groups)
+    )
+
+
 async def hand_reply(
     info: GameInfo, state: GameState, seat: int, pictures: Pictures, words: PictureWords = ENGLISH
 ) -> Reply:
@@ -56,7 +89,7 @@ async def hand_reply(
     stock = [FieldSpec(count, emoji) for count, emoji in presenters.counters(state, seat)]
     fields = (
         FieldSpec(Text("hand.cards"), cards, False),
-        FieldSpec(Text("hand.tickets"), Join(tuple(tickets), head=chat.MAX_FIELD) if tickets else "-", False),
+        *ticket_fields(tickets),
         *stock,
     )
     png = await drawn(

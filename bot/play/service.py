@@ -44,7 +44,7 @@ from bot.play.seats import check_turn, seat_of
 from bot.play.settings_text import settings_reply
 from bot.play.thread import ThreadKeeper, gif_of, ours_to_tell, since_last_turn
 from bot.play.turn import should_publish, told_lines, turn_message
-from bot.storage import GameStatus, StorageError, open_repository
+from bot.storage import GameNotFound, GameStatus, StorageError, open_repository
 from engine.actions import Action, KeepTickets
 from engine.ai.advice import suggest
 from engine.state import GameState
@@ -109,6 +109,11 @@ class ManagerGameService:
         """Where unsolicited messages (AI and timer moves, reminders) go; `start` sets it from the bot."""
         self.messenger = messenger
 
+    async def finish_posts(self, timeout: float) -> bool:
+        """A clean stop, before Discord is closed: the owed messages in flight are posted and recorded, no new
+        one starts (GameManager.finish_posts)."""
+        return True if self.manager is None else await self.manager.finish_posts(timeout)
+
     async def close(self) -> None:
         manager, self.manager = self.manager, None
         try:  # the warm-up's database read and the GIF tasks first: they read the storage
@@ -148,8 +153,11 @@ class ManagerGameService:
             return await self.games_manager.game_info(game_id)
         except Refused as exc:
             raise refusal(exc) from None
-        except StorageError:
+        except GameNotFound:
             raise fail("game.none") from None
+        except StorageError as exc:  # any other fault: the database, not the game (never "no such game")
+            log.error("game %s: storage fault: %s", game_id, exc)
+            raise fail("refused.storage_down") from None
 
     async def _find(self, caller: Caller, game_id: str | None) -> GameInfo:
         """The game named, or else the open game of the caller's thread or channel."""

@@ -53,14 +53,21 @@ class TimerQueries:
 
         def _now(self) -> datetime: ...
 
-    async def _check_version(self, tx: Tx, game_id: str, expected: int) -> None:
-        """Inside a write: the game is at ``expected`` (its row locked until the commit on PostgreSQL)."""
-        lock = " FOR UPDATE" if self.dialect.name == "postgres" else ""
-        rows = await tx.fetch(f"SELECT version FROM games WHERE id = ?{lock}", (game_id,))
-        if not rows:
+    async def _bump_version(self, tx: Tx, game_id: str, expected: int) -> None:
+        """Inside a write: the game is at ``expected``, and its version moves on by one (its row locked until
+        the commit on PostgreSQL). A guarded timer-only write changes the version as a move does: a process
+        holding the game with its old rows sees it changed (``game_version``) and reads them again, and its
+        write from the old rows meets the version guard. (``updated_at``, when the current wait began, stays.)"""
+        rows = await tx.fetch(
+            "UPDATE games SET version = version + 1 WHERE id = ? AND version = ? RETURNING version",
+            (game_id, expected),
+        )
+        if rows:
+            return
+        stored = await tx.fetch("SELECT version FROM games WHERE id = ?", (game_id,))
+        if not stored:
             raise GameNotFound(game_id)
-        if int(rows[0]["version"]) != expected:
-            raise VersionConflict(game_id, expected, int(rows[0]["version"]))
+        raise VersionConflict(game_id, expected, int(stored[0]["version"]))
 
     # ------------------------------------------------------------------ timers
 
@@ -116,7 +123,7 @@ class TimerQueries:
         try:
             async with self._write("change timers") as tx:
                 if expected_version is not None:
-                    await self._check_version(tx, game_id, expected_version)
+                    await self._bump_version(tx, game_id, expected_version)
                 if fence is not None:
                     await self._check_held(tx, *fence)
                 return await self._write_timers(tx, game_id, change, now_db)

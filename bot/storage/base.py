@@ -18,6 +18,18 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
+from .errors import (
+    GameNotFound,
+    LeaseLost,
+    PlaceTaken,
+    StorageBroken,
+    StorageBug,
+    StorageDown,
+    StorageError,
+    StorageUnavailable,
+    VersionConflict,
+)
+
 if TYPE_CHECKING:
     from .cluster import ClusterStatus, ProcessBeat
 
@@ -30,6 +42,8 @@ __all__ = [
     "ActionRecord",
     "BoardStats",
     "GameNotFound",
+    "LeaseLost",
+    "PlaceTaken",
     "GameRecord",
     "GameRepository",
     "GameStatus",
@@ -46,6 +60,8 @@ __all__ = [
     "Seat",
     "SeatResult",
     "StorageBroken",
+    "StorageBug",
+    "StorageDown",
     "StorageError",
     "StorageUnavailable",
     "Timer",
@@ -53,66 +69,6 @@ __all__ = [
     "Unset",
     "VersionConflict",
 ]
-
-
-# --------------------------------------------------------------------------- errors
-
-
-class StorageError(Exception):
-    """Base class of every error the storage layer raises on purpose."""
-
-
-class VersionConflict(StorageError):
-    """Optimistic concurrency lost: the stored version is not the expected one. Nothing was written."""
-
-    def __init__(self, game_id: str, expected: int, actual: int) -> None:
-        super().__init__(f"game {game_id}: expected version {expected}, stored version is {actual}")
-        self.game_id = game_id
-        self.expected = expected
-        self.actual = actual
-
-
-class GameNotFound(StorageError):
-    """No game with that id. Nothing was written."""
-
-    def __init__(self, game_id: str) -> None:
-        super().__init__(f"no game with id {game_id!r}")
-        self.game_id = game_id
-
-
-class PlaceTaken(StorageError):
-    """An open game (lobby or active) already lives in that channel or thread. Nothing was written."""
-
-    def __init__(self, game_id: str, *, channel_id: int, thread_id: int | None) -> None:
-        where = f"thread {thread_id}" if thread_id is not None else f"channel {channel_id}"
-        super().__init__(f"game {game_id} is already open in {where}")
-        self.game_id = game_id
-        self.channel_id = channel_id
-        self.thread_id = thread_id
-
-
-class LeaseLost(StorageError):
-    """A change fenced by a timer row's claim was not written: the row is gone (served) or another process
-    claimed it after the lease ended. Nothing was written."""
-
-    def __init__(self, timer_id: int, owner: str) -> None:
-        super().__init__(f"timer {timer_id} is no longer held by {owner}")
-        self.timer_id = timer_id
-        self.owner = owner
-
-
-class StorageUnavailable(StorageError):
-    """The database is locked, busy or unreachable, or the connection broke. Nothing was written (or, when the
-    connection broke during COMMIT, maybe it was: the version guard makes a retry safe); retry later."""
-
-
-class StorageBroken(StorageError):
-    """The database cannot take writes (or reads) until its host acts: disk full, read-only or unreadable file,
-    corruption, no permission. Nothing was written; a retry cannot help. ``advice`` says what the host must do."""
-
-    def __init__(self, message: str, *, advice: str) -> None:
-        super().__init__(message)
-        self.advice = advice
 
 
 # --------------------------------------------------------------------------- values
@@ -563,7 +519,8 @@ class GameRepository(Protocol):
         """Apply ``change`` to the game's timer rows in one transaction; returns the rows inserted. Raises
         GameNotFound (nothing written) when there is no such game and rows were to be inserted; with
         ``expected_version``, VersionConflict (nothing written) when the game is not at that version (a
-        process that decided from an older copy writes nothing); with ``fence`` (a row's id and the process
+        process that decided from an older copy writes nothing), and the game's version moves on by one with
+        the rows (every process's version check then sees the change: no copy with the old rows is served); with ``fence`` (a row's id and the process
         serving it), LeaseLost (nothing written) unless that process still holds that row: a process whose
         lease ended and was taken over never completes the row a second time."""
         ...

@@ -36,6 +36,8 @@ from ._repository import VERSION_GUARD, SQLRepository
 from .base import (
     SeatResult,
     StorageBroken,
+    StorageBug,
+    StorageDown,
     StorageError,
     StorageUnavailable,
     TimerChange,
@@ -63,20 +65,26 @@ POSTGRES = Dialect(
 )
 
 _UNAVAILABLE: tuple[type[BaseException], ...] = (
-    OSError,  # refused, reset, unreachable (ConnectionError is a subclass)
+    OSError,  # reset, unreachable (ConnectionError is a subclass; a refused connection is _DOWN)
     asyncio.TimeoutError,
     asyncpg.exceptions.ConnectionDoesNotExistError,
     asyncpg.exceptions.PostgresConnectionError,
-    asyncpg.exceptions.CannotConnectNowError,
     asyncpg.exceptions.TooManyConnectionsError,
     asyncpg.exceptions.LockNotAvailableError,
     asyncpg.exceptions.DeadlockDetectedError,
     asyncpg.exceptions.SerializationError,
     asyncpg.exceptions.QueryCanceledError,  # statement_timeout / lock_timeout
-    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.AdminShutdownError,  # this connection was terminated (pg_terminate_backend): a new one
     asyncpg.exceptions.CrashShutdownError,
 )
 
+#: The server refuses connections for now: not listening, starting, shutting down or in recovery, or the database
+#: not accepting connections (``ALLOW_CONNECTIONS false``: maintenance, a restore). Told as "try again later".
+_DOWN: tuple[type[BaseException], ...] = (
+    ConnectionRefusedError,
+    asyncpg.exceptions.CannotConnectNowError,
+    asyncpg.exceptions.ObjectNotInPrerequisiteStateError,
+)
 
 #: The connection itself is gone or wedged (killed on the server side, network cut): the driver says "connection
 #: is closed", "another operation is in progress" (the protocol lost track after the kill) or "does not exist".
@@ -103,7 +111,19 @@ _BROKEN: dict[type[BaseException], str] = {
     asyncpg.exceptions.IndexCorruptedError: "rebuild the corrupted index (REINDEX) or restore a backup",
     asyncpg.exceptions.UndefinedTableError: "the bot's tables are missing: restore the database or start on an"
     " empty one",
+    asyncpg.exceptions.InvalidAuthorizationSpecificationError: "the server refuses DATABASE_URL's user or password:"
+    " fix DATABASE_URL, or the role and its password on the server",
+    asyncpg.exceptions.InvalidCatalogNameError: "the database named in DATABASE_URL does not exist (dropped?):"
+    " restore it, or fix DATABASE_URL",
 }
+
+#: The server refused the bot's own statement (SQL it does not understand, a value or a constraint it rejects):
+#: a bug in the bot. (After _BROKEN: a missing table or a missing right is the host's to fix.)
+_BUG: tuple[type[BaseException], ...] = (
+    asyncpg.exceptions.SyntaxOrAccessError,
+    asyncpg.exceptions.DataError,
+    asyncpg.exceptions.IntegrityConstraintViolationError,
+)
 
 #: what the driver and the network raise; anything else is a bug and propagates as it is
 _DB_ERRORS: tuple[type[BaseException], ...] = (
@@ -116,13 +136,20 @@ _DB_ERRORS: tuple[type[BaseException], ...] = (
 
 
 def _map_error(exc: BaseException, doing: str) -> StorageError:
+    """One classification of the driver's errors (as SQLite's, bot.storage.sqlite): retry now
+    (StorageUnavailable), retry later (StorageDown), the host must act (StorageBroken), a bug (StorageBug);
+    anything else counts as unavailable for now (StorageDown), never as a missing game."""
     message = f"postgres: {doing}: {type(exc).__name__}: {exc}"
+    if isinstance(exc, _DOWN):
+        return StorageDown(message)
     if isinstance(exc, (*_UNAVAILABLE, *_CONNECTION_LOST)):
         return StorageUnavailable(message)
     for kind, advice in _BROKEN.items():
         if isinstance(exc, kind):
             return StorageBroken(message, advice=advice)
-    return StorageError(message)
+    if isinstance(exc, _BUG):
+        return StorageBug(message)
+    return StorageDown(f"{message} (an error the bot does not classify: counted as unavailable)")
 
 
 class _Tx:

@@ -32,7 +32,7 @@ import aiosqlite
 from . import _common as c
 from ._dialect import Dialect, Row
 from ._repository import SQLRepository
-from .base import StorageBroken, StorageError, StorageUnavailable, utcnow
+from .base import StorageBroken, StorageBug, StorageDown, StorageError, StorageUnavailable, utcnow
 
 __all__ = ["SQLiteRepository", "check_database_file"]
 
@@ -67,15 +67,34 @@ _BROKEN_CODES = {
 }
 
 
+#: The bot's own statement is wrong (a bug): SQL it does not understand, a constraint or a value it breaks.
+_BUG_CODES = {sqlite3.SQLITE_ERROR, sqlite3.SQLITE_CONSTRAINT, sqlite3.SQLITE_MISMATCH, sqlite3.SQLITE_RANGE}
+_MISSING_TABLES = "the bot's tables are missing from {path}: restore a backup, or start on a new file"
+
+
 def _map_error(exc: sqlite3.Error, doing: str, path: str = "the database file") -> StorageError:
+    """One classification of SQLite's errors (as PostgreSQL's, bot.storage.postgres): retry now
+    (StorageUnavailable), the host must act (StorageBroken), a bug (StorageBug); anything else counts as
+    unavailable for now (StorageDown), never as a missing game."""
     code = getattr(exc, "sqlite_errorcode", None)
     primary = code & 0xFF if isinstance(code, int) else None
     message = str(exc).lower()
-    if primary in _UNAVAILABLE_CODES or "locked" in message or "unable to open" in message:
-        return StorageUnavailable(f"sqlite: {doing}: {exc}")
+    said = f"sqlite: {doing}: {exc}"
+    if (
+        primary in _UNAVAILABLE_CODES
+        or "locked" in message
+        or "unable to open" in message
+        or "closed" in message
+    ):
+        # ("closed": the repository is being closed, at a stop: nothing for the host to do)
+        return StorageUnavailable(said)
     if primary in _BROKEN_CODES:
-        return StorageBroken(f"sqlite: {doing}: {exc}", advice=_BROKEN_CODES[primary].format(path=path))
-    return StorageError(f"sqlite: {doing}: {exc}")
+        return StorageBroken(said, advice=_BROKEN_CODES[primary].format(path=path))
+    if "no such table" in message:
+        return StorageBroken(said, advice=_MISSING_TABLES.format(path=path))
+    if primary in _BUG_CODES or isinstance(exc, (sqlite3.ProgrammingError, sqlite3.IntegrityError)):
+        return StorageBug(said)
+    return StorageDown(f"{said} (an error the bot does not classify: counted as unavailable)")
 
 
 class _Tx:

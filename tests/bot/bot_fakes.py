@@ -57,6 +57,9 @@ class FakeGameService:
         self.started += 1
         self.messenger = messenger
 
+    async def finish_posts(self, timeout: float) -> bool:
+        return True
+
     async def close(self) -> None:
         self.closed += 1
 

@@ -4,8 +4,9 @@ processes on one SQLite file, by their settings or by another live process's hea
 from __future__ import annotations
 
 import asyncio
-import os
 import socket
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -75,6 +76,12 @@ def test_shards_left_to_other_processes_need_postgresql(tmp_path: Path) -> None:
     check_shards(Settings(database_url="postgresql://u@h/db", shard_count=8, shard_ids=(0,)))
 
 
+HOLD_LOCK = (
+    "import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); fcntl.flock(fd, fcntl.LOCK_EX);"
+    " os.write(fd, str(os.getpid()).encode()); print('held', flush=True); time.sleep(30)"
+)
+
+
 def test_a_second_process_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'ttr.db'}"
     now = datetime.now(UTC)
@@ -83,9 +90,15 @@ def test_a_second_process_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
         async with open_repository(url) as repo:
             await repo.beat(ProcessBeat(f"other:{pid}", socket.gethostname(), pid, "all", None, now, now))
 
-    asyncio.run(beat(os.getppid()))  # a live process (this one's parent) runs the bot on this file
-    with pytest.raises(StartupError, match="another bot process uses this SQLite file"):
-        open_database(Settings(database_url=url))
+    lock = f"{tmp_path / 'ttr.db'}.lock"  # a live process holds the file's lock (bot.storage.file_lock)
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, lock], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(StartupError, match="another bot process uses this SQLite file"):
+            open_database(Settings(database_url=url))
+    finally:
+        holder.kill()
+        holder.wait(10)
 
     url = f"sqlite:///{tmp_path / 'other.db'}"
     asyncio.run(beat(2**22 + 12345))  # a pid no process has: left by a crash, not a running bot
