@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 
 #: How many log lines a view carries.
 LOG_LINES = 12
+#: How many games the hub keeps what it drew for when no page of theirs is open.
+MAX_IDLE_GAMES = 500
 
 
 @dataclass(eq=False)
@@ -85,8 +87,14 @@ class LiveHub:
     async def open(self, page: Page) -> dict[str, Any]:
         """Register `page` and return its first view (sent by the caller)."""
         game = self._games.setdefault(page.game_id, _Game())
+        heard = game.version
+        view = await self.view_of(
+            page.game_id, page.reader
+        )  # (sets the state the next moves are worded from)
         game.pages.add(page)
-        return await self.view_of(page.game_id, page.reader)
+        if game.version > heard:  # a change heard while the view was built: pushed now, not lost
+            self.changed(page.game_id, game.version)
+        return view
 
     def leave(self, page: Page) -> None:
         game = self._games.get(page.game_id)
@@ -106,6 +114,8 @@ class LiveHub:
         """`reader`'s view of the game now (Refused / StorageError propagate)."""
         info = await self.manager.game_info(game_id)
         state = await self.manager.state_of(game_id)
+        if len(self._games) > MAX_IDLE_GAMES:  # games read without a page open: their caches go first
+            self._games = {k: g for k, g in self._games.items() if g.pages or g.task is not None}
         game = self._games.setdefault(game_id, _Game())
         if game.state is None and state is not None:
             game.state = state
@@ -142,9 +152,11 @@ class LiveHub:
     def changed(self, game_id: str, version: int) -> None:
         """A new version of a game is held or was announced: push it to its pages (soon, once)."""
         game = self._games.get(game_id)
-        if game is None or not game.pages or version <= game.pushed:
+        if game is None:
             return
         game.version = max(game.version, version)
+        if not game.pages or version <= game.pushed:
+            return
         if game.task is None:
             game.task = asyncio.get_running_loop().create_task(self._push_loop(game_id, game))
 
