@@ -182,11 +182,12 @@ class LiveHub:
         move = self._moves(game_id, game, state)
         frames: dict[tuple[int | None, str], str] = {}
         now = time.time()
+        sends = []
         for page in list(game.pages):
             if page.expires <= now:
                 game.pages.discard(page)
                 if self._expired is not None:
-                    await self._expired(page)
+                    sends.append(self._expired(page))
                 continue
             seat = seat_of(info, page.reader.user_id)
             key = (seat, page.reader.locale)
@@ -195,13 +196,17 @@ class LiveHub:
                 view = self._view(game, info, state, page.reader, move[0] if move else None)
                 payload: dict[str, Any] = {"type": "view", "view": view}
                 if move is not None:
-                    payload["move"] = _move_frame(move, info, page.reader.locale, game.events)
+                    payload["move"] = _move_frame(move, info, page.reader.locale)
                 frame = frames[key] = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-            try:
-                await page.send(frame)
-                self.pushes += 1
-            except (ConnectionError, RuntimeError):
-                game.pages.discard(page)
+            sends.append(self._send(game, page, frame))
+        await asyncio.gather(*sends)  # together: a slow page does not hold the others back
+
+    async def _send(self, game: _Game, page: Page, frame: str) -> None:
+        try:
+            await page.send(frame)
+            self.pushes += 1
+        except (ConnectionError, RuntimeError):
+            game.pages.discard(page)
 
     def _moves(
         self, game_id: str, game: _Game, state: GameState | None
@@ -227,9 +232,7 @@ class LiveHub:
         return LastMove(seat=seat, routes=routes, cities=cities), events
 
 
-def _move_frame(
-    move: tuple[LastMove, list[GameEvent]], info: GameInfo, locale: str, _events: list[GameEvent]
-) -> dict[str, Any]:
+def _move_frame(move: tuple[LastMove, list[GameEvent]], info: GameInfo, locale: str) -> dict[str, Any]:
     last, events = move
     lines = log_lines(events, SeatNames.of(info.seats), locale)
     return {
