@@ -252,7 +252,7 @@ class MapServer:
         if seat is None or state is None:
             raise web_error("not_seated", 403)
         svg = await asyncio.to_thread(ticket_map_svg, info, state, seat, language(user.locale))
-        return web.json_response({"svg": svg})
+        return web.Response(text=svg, content_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
     async def api_act(self, request: web.Request) -> web.Response:
         user = self._session(request)

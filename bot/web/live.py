@@ -194,9 +194,8 @@ class LiveHub:
             frame = frames.get(key)
             if frame is None:
                 view = self._view(game, info, state, page.reader, move[0] if move else None)
+                view["move"] = None if move is None else _move_frame(move, info, page.reader.locale)
                 payload: dict[str, Any] = {"type": "view", "view": view}
-                if move is not None:
-                    payload["move"] = _move_frame(move, info, page.reader.locale)
                 frame = frames[key] = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
             sends.append(self._send(game, page, frame))
         await asyncio.gather(*sends)  # together: a slow page does not hold the others back

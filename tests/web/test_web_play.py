@@ -78,7 +78,7 @@ async def _play_whole_game(s: Site, gid: str, seed: int) -> tuple[set[str], set[
                 check_frame(json.dumps(frame), after, seat_of(info, reader))
                 if frame["view"]["version"] == len(after.history):
                     break
-            assert frame["move"]["line"]
+            assert frame["view"]["move"]["line"]
     else:
         pytest.fail("the game did not end")
     for ws in pages.values():

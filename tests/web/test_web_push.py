@@ -121,7 +121,7 @@ async def test_a_chat_press_reaches_every_page_in_its_readers_language(tmp_path:
             assert after is not None
             check_frame(json.dumps(frames["en"]), after, None)
             check_frame(json.dumps(frames["fr"]), after, seat_of(info, 102))
-            en, fr = frames["en"]["move"]["line"], frames["fr"]["move"]["line"]
+            en, fr = frames["en"]["view"]["move"]["line"], frames["fr"]["view"]["move"]["line"]
             assert en != fr and en and fr
             assert "deck" in en.lower() or "card" in en.lower()
             assert "pioche" in fr.lower() or "carte" in fr.lower()
@@ -163,7 +163,7 @@ async def test_an_ai_seats_moves_reach_the_page(db_url: str) -> None:
         assert ai_moves, "the AI seat moved"
         frame = await _next_move(page, len(after.history))
         check_frame(json.dumps(frame), after, None)
-        ai_lines = [x for x in frame["move"]["lines"] if x["seat"] == ai_seat]
+        ai_lines = [x for x in frame["view"]["move"]["lines"] if x["seat"] == ai_seat]
         assert ai_lines and all(x["line"] for x in ai_lines)
         assert "AI 1" in "".join(
             x["line"] for x in ai_lines
@@ -213,7 +213,7 @@ async def test_a_move_on_one_process_reaches_a_page_of_another_on_postgresql() -
                         frame = await _next_move(page, len(after.history))
                         latencies.append(time.perf_counter() - started)
                         check_frame(json.dumps(frame), after, None)
-                        assert frame["move"]["line"]
+                        assert frame["view"]["move"]["line"]
                     assert max(latencies) < 1.0  # (the 200 ms target is measured in bench/bench_web.py)
                     await page.close()
                 finally:
