@@ -23,11 +23,12 @@ from aiohttp import WSMsgType, web
 from bot.i18n import default_catalog
 from bot.manager import GameManager, Outcome, Refused, turn_token
 from bot.play import codec
-from bot.storage import StorageError
+from bot.storage import GameStatus, StorageError
 from bot.web.discord_oauth import SignInFailed, exchange_code
 from bot.web.errors import WebError, from_refused, web_error
 from bot.web.guard import RateLimit, middlewares
 from bot.web.live import LiveHub, Page
+from bot.web.private_map import ticket_map_svg
 from bot.web.tokens import Link, SessionUser, TokenRefused, Tokens
 from bot.web.view import Reader, language, seat_of
 from engine.actions import KeepTickets
@@ -238,8 +239,6 @@ class MapServer:
 
     async def api_ticket_map(self, request: web.Request) -> web.Response:
         """The reader's own ticket map (SVG), only ever for their own seat."""
-        from bot.web.private_map import ticket_map_svg
-
         user = self._session(request)
         game_id = request.match_info["game_id"]
         self._may_see(user, game_id)
@@ -282,7 +281,7 @@ class MapServer:
         seat = seat_of(info, user.user_id)
         if seat is None:
             raise web_error("not_seated", 403)
-        if state is None or info.status.value != "active":
+        if state is None or info.status != GameStatus.ACTIVE:
             raise web_error("not_running", 409)
         if _token_at(state, seat, version) != turn_token(state, seat):
             raise web_error("stale", 409)
