@@ -63,6 +63,9 @@ class WebConfig:
     ws_burst: int = 20
     signin_rate: float = 1.0  # sign-ins per second per address, on average
     signin_burst: int = 10
+    #: who the manager is told made a page's move: "player" inside the bot (it tells the chat, `after_move`),
+    #: "page" in `ttr web` (the turn message is owed as a row a bot process posts)
+    moves_by: str = "player"
 
 
 AfterMove = Callable[[str, Outcome], Awaitable[None]]
@@ -297,7 +300,7 @@ class MapServer:
             raise web_error("illegal", 400)
         try:
             outcome = await self.manager.act(
-                game_id, user.user_id, action, expected_turn=turn_token(state, seat)
+                game_id, user.user_id, action, expected_turn=turn_token(state, seat), by=self.config.moves_by
             )
         except Refused as exc:
             raise from_refused(exc) from None
