@@ -188,14 +188,13 @@ class MapServer:
                 found: Link = self.tokens.read_link(link)
             except TokenRefused as exc:
                 raise web_error("link_expired" if exc.reason == "expired" else "link", 401) from None
-            user = SessionUser(found.user_id, str(found.user_id), self.config.default_locale, found.game_id)
+            wanted = found.locale or str(data.get("locale") or "") or self.config.default_locale
+            user = SessionUser(found.user_id, str(found.user_id), language(wanted), found.game_id)
             with contextlib.suppress(Refused, StorageError):
                 info = await self.manager.game_info(found.game_id)
                 seat = seat_of(info, found.user_id)
                 name = info.seats[seat].name if seat is not None else user.name
-                user = SessionUser(
-                    found.user_id, name, language(str(data.get("locale") or "")), found.game_id
-                )
+                user = SessionUser(found.user_id, name, user.locale, found.game_id)
             return web.json_response(
                 {"session": self.tokens.session(user), "user": _user(user), "game_id": found.game_id}
             )

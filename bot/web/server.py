@@ -44,9 +44,10 @@ def tokens_of(settings: Settings) -> Tokens:
     return Tokens(secret)
 
 
-def link_url(settings: Settings, tokens: Tokens, user_id: int, game_id: str) -> str:
-    """The personal link of `user_id` to `game_id` (send it privately: it opens the map as that user)."""
-    return f"{settings.public_url.rstrip('/')}/?link={tokens.link(Link(user_id, game_id))}"
+def link_url(settings: Settings, tokens: Tokens, user_id: int, game_id: str, locale: str = "") -> str:
+    """The personal link of `user_id` to `game_id` (send it privately: it opens the map as that user, in
+    `locale`)."""
+    return f"{settings.public_url.rstrip('/')}/?link={tokens.link(Link(user_id, game_id, locale))}"
 
 
 @dataclass
