@@ -62,6 +62,8 @@ class WebConfig:
     ws_rate: float = 5.0  # frames per second a page may send, on average
     ws_burst: int = 20
     signin_rate: float = 1.0  # sign-ins per second per address, on average
+    ticket_map_rate: float = 0.5  # private ticket maps drawn per second per user (each is a whole board)
+    ticket_map_burst: int = 4
     signin_burst: int = 10
     #: who the manager is told made a page's move: "player" inside the bot (it tells the chat, `after_move`),
     #: "page" in `ttr web` (the turn message is owed as a row a bot process posts)
@@ -91,6 +93,7 @@ class MapServer:
         self.hub = hub or LiveHub(manager, expired=self._expired)
         self.acts = RateLimit(config.act_rate, config.act_burst)
         self.sign_ins = RateLimit(config.signin_rate, config.signin_burst)
+        self.ticket_maps = RateLimit(config.ticket_map_rate, config.ticket_map_burst)
         self._http: aiohttp.ClientSession | None = None
         self._sockets: set[web.WebSocketResponse] = set()
 
@@ -244,6 +247,8 @@ class MapServer:
         user = self._session(request)
         game_id = request.match_info["game_id"]
         self._may_see(user, game_id)
+        if not self.ticket_maps.allow(user.user_id):
+            raise web_error("rate", 429)
         try:
             info = await self.manager.game_info(game_id)
             state = await self.manager.state_of(game_id)
