@@ -96,6 +96,7 @@ class MapServer:
         self.ticket_maps = RateLimit(config.ticket_map_rate, config.ticket_map_burst)
         self._http: aiohttp.ClientSession | None = None
         self._sockets: set[web.WebSocketResponse] = set()
+        self._tells: dict[str, asyncio.Task[None]] = {}  # per game: the last chat message being told
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=middlewares(self._locale_of))
@@ -113,6 +114,8 @@ class MapServer:
         return app
 
     async def _shutdown(self, _app: web.Application) -> None:
+        if self._tells:  # the chat told of every move made before the stop
+            await asyncio.wait(set(self._tells.values()), timeout=10)
         for ws in list(self._sockets):
             with contextlib.suppress(Exception):
                 await ws.close(code=aiohttp.WSCloseCode.GOING_AWAY)
@@ -310,12 +313,29 @@ class MapServer:
             raise from_refused(exc) from None
         except StorageError:
             raise web_error("unavailable", 503) from None
-        if self.after_move is not None:
+        self._tell_chat(game_id, outcome)
+        return web.json_response({"ok": True, "view": await self._read_view(game_id, user)})
+
+    def _tell_chat(self, game_id: str, outcome: Outcome) -> None:
+        """Tell the chat of a page's move (its turn message) in the background, in order per game: the page's
+        answer never waits for Discord (its rate limits can hold a message for seconds)."""
+        if self.after_move is None:
+            return
+        tell, previous = self.after_move, self._tells.get(game_id)
+
+        async def run() -> None:
+            if previous is not None:
+                await asyncio.wait({previous})
             try:
-                await self.after_move(game_id, outcome)
+                await tell(game_id, outcome)
             except Exception:  # the move is stored; the chat's message is the chat's problem
                 log.exception("live map: the chat was not told of a move in game %s", game_id)
-        return web.json_response({"ok": True, "view": await self._read_view(game_id, user)})
+
+        task = asyncio.create_task(run())
+        self._tells[game_id] = task
+        task.add_done_callback(
+            lambda t: self._tells.pop(game_id, None) if self._tells.get(game_id) is t else None
+        )
 
     # ------------------------------------------------------------------ live
 
