@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.manager import lobbies, retries
@@ -105,6 +105,22 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
         )
         self._heartbeat: Heartbeat | None = None
         self._owns_repo = owns_repo
+        self._listeners: list[Callable[[str, int], None]] = []
+        self._store.on_changed = self._changed
+
+    def listen(self, listener: Callable[[str, int], None]) -> Callable[[], None]:
+        """Call ``listener(game_id, version)`` whenever this process holds a new copy of a game (a change made
+        here, or a newer stored version read); it must only take note (no I/O): it runs under the game's lock.
+        Returns the call that stops listening."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def _changed(self, game_id: str, version: int) -> None:
+        for listener in tuple(self._listeners):
+            try:
+                listener(game_id, version)
+            except Exception:  # a listener's bug never stops a move
+                log.exception("change listener failed for game %s", game_id)
 
     @property
     def timers(self) -> TurnTimers:
@@ -455,12 +471,15 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
         action: Action | Mapping[str, Any],
         *,
         expected_turn: str | None = None,
+        by: str = "player",
     ) -> Outcome:
         """Play `action` for `user_id`'s seat, then let AI seats play their turns. Refused (nothing changed)
         when the game is not running, the user has no seat or handed it to the AI, `expected_turn` is not the
         current turn token (:func:`bot.manager.events.turn_token`; code ``stale``), the rules forbid it, or
         storage cannot save it. The :class:`Outcome` holds the new game info, the new state and every event,
-        so the caller reads nothing more to show the result."""
+        so the caller reads nothing more to show the result. `by` says where the move was made: ``player``
+        (a command, whose caller tells the chat), or a place that cannot tell it (``page``: the live map served
+        apart from the bot), whose move then owes the turn message as a ``tell`` row, posted by a bot process."""
         if not isinstance(action, Action):
             try:
                 action = action_from_json(dict(action))
@@ -479,7 +498,7 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
             if expected_turn is not None and str(expected_turn) != turn_token(game.state, seat):
                 raise Refused("stale")
             out = Collector(game.id)
-            await self._moves.commit(game, seat, parsed, out, "player")
+            await self._moves.commit(game, seat, parsed, out, by)
             await self._timers.after_change(game, out)
             return outcome_of(game, out)
 

@@ -22,6 +22,8 @@ chosen values are `<token>~<arg>~...`) and parses an id once into a `Press`; the
 | `decide` | turn message, hand         |                     | the seat's pending decision (start tickets), afresh|
 | `suggest`| turn message (hints on)    |                     | the normal AI's move for my seat, privately        |
 | `again`  | final scores               |                     | a new lobby like the finished game (I host it)     |
+| `map`    | turn message (live map on) |                     | the live map: the Activity, else my personal link  |
+| `maplink`| my hand (live map on)      |                     | my personal link to the live map, privately        |
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ class PressCode(StrEnum):
     DECIDE = "decide"
     SUGGEST = "suggest"
     AGAIN = "again"
+    MAP = "map"
+    MAP_LINK = "maplink"
 
     @property
     def carries_token(self) -> bool:
