@@ -59,10 +59,8 @@ ROUTE_FILL = {
     "red": "#d9342b", "blue": "#2f6fc0", "green": "#2e9e48", "yellow": "#f5cd1e", "black": "#30343a",
     "white": "#fbfbf8", "orange": "#f2871c", "pink": "#e35ea6", "gray": "#b0aba3",
 }  # fmt: skip
-ROUTE_LETTER = {
-    "red": "R", "blue": "B", "green": "G", "yellow": "Y", "black": "K", "white": "W", "orange": "O", "pink": "P",
-    "gray": "",
-}  # fmt: skip
+# The English letters; a picture prints its words' own (PictureWords.letter: "Ve" for vert in French).
+ROUTE_LETTER = {name: ENGLISH.letter(name) for name in (*COLORS, "gray")}
 LIGHT = {"yellow", "white", "gray", "orange"}
 
 # Player piece colours, and the shape marked on every piece for colour-blind players.
@@ -161,7 +159,9 @@ def _bullet(x: float, y: float, angle: float) -> str:
     )
 
 
-def _route_static(board: Board, lay: Layout, rid: int, colorblind: bool) -> str:
+def _route_static(
+    board: Board, lay: Layout, rid: int, colorblind: bool, words: PictureWords = ENGLISH
+) -> str:
     """A route as printed on the board (nobody's trains on it)."""
     g = lay.routes[rid] if lay.routes[rid].route == rid else next(x for x in lay.routes if x.route == rid)
     r = board.routes[rid]
@@ -186,7 +186,8 @@ def _route_static(board: Board, lay: Layout, rid: int, colorblind: bool) -> str:
             out.append(_loco(s.x, s.y, s.angle))
         elif i < r.waves:
             out.append(_wave(s.x, s.y, s.angle))
-    if colorblind and ROUTE_LETTER[cname]:
+    letter = words.letter(cname)
+    if colorblind and letter:
         n = len(g.spaces)
         picks = {n // 2} if n < 5 else {0, n // 2, n - 1}
         ink = "#1b1d21" if cname in LIGHT else "#ffffff"
@@ -194,13 +195,19 @@ def _route_static(board: Board, lay: Layout, rid: int, colorblind: bool) -> str:
             s = g.spaces[i]
             out.append(
                 f'<text class="rletter" x="0" y="3.6" transform="translate({_f(s.x)},{_f(s.y)}) rotate({_f(s.angle)})" '
-                f'fill="{ink}" font-size="10" font-weight="bold" text-anchor="middle">{ROUTE_LETTER[cname]}</text>'
+                f'fill="{ink}" font-size="{_letter_size(letter)}" font-weight="bold" text-anchor="middle">'
+                f"{escape(letter)}</text>"
             )
     if r.bullet and g.spaces:
         s = g.spaces[len(g.spaces) // 2]
         out.append(_bullet(s.x, s.y, s.angle))
     out.append("</g>")
     return "".join(out)
+
+
+def _letter_size(letter: str) -> str:
+    """A colour's letter fits a train space: two letters (French "Vi") a little smaller than one."""
+    return "10" if len(letter) < 2 else "8.5"
 
 
 def _space(s, fill: str, stroke: str, sw: str, extra: str = "") -> str:
@@ -737,10 +744,10 @@ def _inset_joins(lay: Layout) -> tuple[str, str]:
     return "".join(leaders), "".join(frames)
 
 
-def _card(x: float, y: float, w: float, h: float, ctype: int) -> str:
+def _card(x: float, y: float, w: float, h: float, ctype: int, words: PictureWords = ENGLISH) -> str:
     name = "locomotive" if ctype == LOCOMOTIVE else (COLORS[ctype] if 0 <= ctype < len(COLORS) else "gray")
     fill = CARD_FILL.get(name, "#cccccc")
-    letter = "L" if name == "locomotive" else ROUTE_LETTER.get(name, "?")
+    letter = escape(words.letter(name) or "?")
     ink = "#1b1d21" if name in LIGHT else "#ffffff"
     return (
         f'<g class="card card-{name}"><rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" rx="5" '
@@ -797,7 +804,7 @@ def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool, w
         y += 24
         cw, ch = 52.0, 72.0
         for k, ct in enumerate(view.face_up):
-            out.append(_card(x0 + 16 + k * (cw + 10), y, cw, ch, ct))
+            out.append(_card(x0 + 16 + k * (cw + 10), y, cw, ch, ct, words))
         y += ch + 24
         piles = [("cards", words.text("deck", n=view.deck)), ("cards", words.text("discard", n=view.discard))]
         if view.tickets_left is not None:
@@ -1068,7 +1075,7 @@ def _legend(out: list[str], x0: float, height: float, w: float, words: PictureWo
         out.append(
             f'<rect x="{_f(cx)}" y="{_f(cy)}" width="20" height="14" rx="2" fill="{fill}" stroke="#333" stroke-width="0.8"/>'
             f'<text x="{_f(cx + 10)}" y="{_f(cy + 11)}" font-size="10" font-weight="bold" text-anchor="middle" '
-            f'fill="{ink}">{ROUTE_LETTER[name]}</text>'
+            f'fill="{ink}">{escape(words.letter(name))}</text>'
             f'<text x="{_f(cx + 24)}" y="{_f(cy + 11)}" font-size="11" fill="#444">{escape(words.color(name))}</text>'
         )
 
@@ -1129,7 +1136,7 @@ def static_layer(board: Board, *, colorblind: bool = True, words: PictureWords =
             region_tints,
             inset_leaders,
             '<g class="routes">',
-            *(_route_static(board, lay, g.route, colorblind) for g in lay.routes),
+            *(_route_static(board, lay, g.route, colorblind, words) for g in lay.routes),
             "</g>",
             inset_frames,
             _cities_svg(board, lay, colorblind),
@@ -1205,7 +1212,9 @@ def game_layer_parts(
     for rid in hl_routes:  # a highlighted free route is redrawn over its glow
         if 0 <= rid < len(board.routes) and rid not in view.routes:
             parts.append(
-                _route_static(board, lay, rid, colorblind).replace(f'id="route-{rid}"', f'id="hl-{rid}"')
+                _route_static(board, lay, rid, colorblind, words).replace(
+                    f'id="route-{rid}"', f'id="hl-{rid}"'
+                )
             )
     parts.append("</g>")
     if view.final and view.ticket_routes:
