@@ -282,13 +282,10 @@ def _route_overlay(board: Board, lay: Layout, rid: int, view: BoardView, colorbl
     owner = view.routes.get(rid)
     if owner is not None:
         player = view.players[owner].color if 0 <= owner < len(view.players) else "black"
-        fill = _player_fill(player)
-        stroke = "#000000" if player != "black" else "#8a8d92"
         pieces = "".join(_rect_d(s, s.length + 2.0, SPACE_H + 4.0) for s in g.spaces)
         out = [
             f'<g id="owned-{rid}" class="owned owner-{owner} player-{escape(player)}">'
-            f'<path class="piece" d="{pieces}" fill="{fill}" stroke="{stroke}" stroke-width="1.6" '
-            'stroke-linejoin="round"/>'
+            + _piece_path(pieces, player)
         ]
         if colorblind:
             kind = PLAYER_SHAPE.get(player, "circle")
@@ -313,11 +310,29 @@ def _claims_compact(lay: Layout, view: BoardView, colorblind: bool) -> str:
 
 
 def _piece_path(d: str, player: str, *, fill: bool = True, stroke: bool = True) -> str:
-    """The trains of `player` over the spaces of path data `d` (fill, outline or both)."""
-    ink = ("#000000" if player != "black" else "#8a8d92") if stroke else "none"
+    """The trains of `player` over the spaces of path data `d` (fill, outline or both): the outline is the white
+    line inside the dark rim (:func:`_halo_path`)."""
+    ink = PIECE_LINE if stroke else "none"
     return (
         f'<path class="piece" d="{d}" fill="{_player_fill(player) if fill else "none"}" stroke="{ink}" '
-        'stroke-width="1.6" stroke-linejoin="round"/>'
+        f'stroke-width="{_f(PIECE_LINE_W)}" stroke-linejoin="round"/>'
+    )
+
+
+#: Claimed trains wear a dark rim with a white line inside it, which no printed route (thin outline, flat colour)
+#: nor card has: a claimed route reads as claimed even where the player's colour is a card colour. The rim is a
+#: stroke of HALO_W canvas units under the trains (half of it outside them).
+HALO_W = 6.4
+HALO_INK = "#15171a"
+PIECE_LINE = "#ffffff"
+PIECE_LINE_W = 1.5
+
+
+def _halo_path(d: str) -> str:
+    """The dark rim around the trains of path data `d`."""
+    return (
+        f'<path class="halo" d="{d}" fill="{HALO_INK}" stroke="{HALO_INK}" stroke-width="{_f(HALO_W)}" '
+        'stroke-linejoin="round"/>'
     )
 
 
@@ -355,7 +370,8 @@ class CompactClaims:
         return CompactClaims(tuple(seats))
 
     def svg(self) -> str:
-        out = []
+        every = "".join(p for _player, routes in self.seats for p, _m in routes)
+        out = [_halo_path(every)] if every else []
         for player, routes in self.seats:
             out.append(_piece_path("".join(p for p, _m in routes), player))
             marks = "".join(m for _p, m in routes)
@@ -454,8 +470,8 @@ def _highlight_svg(lay: Layout, routes: tuple[int, ...], cities: tuple[int, ...]
             continue
         for s in g.spaces:
             out.append(
-                f'<rect x="{_f(-s.length / 2 - 6)}" y="{_f(-SPACE_H / 2 - 6)}" width="{_f(s.length + 12)}" '
-                f'height="{_f(SPACE_H + 12)}" rx="7" transform="translate({_f(s.x)},{_f(s.y)}) rotate({_f(s.angle)})" '
+                f'<rect x="{_f(-s.length / 2 - 8)}" y="{_f(-SPACE_H / 2 - 8)}" width="{_f(s.length + 16)}" '
+                f'height="{_f(SPACE_H + 16)}" rx="8" transform="translate({_f(s.x)},{_f(s.y)}) rotate({_f(s.angle)})" '
                 f'fill="{HILITE}" opacity="0.8"/>'
             )
     for c in cities:
@@ -1206,6 +1222,8 @@ def game_layer_parts(
     parts.append(Shadows.of(lay, set(view.routes)))
     if compact:
         parts.append(CompactClaims.of(lay, view, colorblind))
+    elif view.routes:  # every rim under every train (a rim must not cut into a neighbour's trains)
+        parts.append(_halo_path("".join(_geom_d(g, "piece") for g in lay.routes if g.route in view.routes)))
     for rid in sorted(set(view.closed) if compact else set(view.routes) | set(view.closed)):
         if 0 <= rid < len(board.routes):
             parts.append(_route_overlay(board, lay, rid, view, colorblind))
