@@ -461,7 +461,8 @@ def _geom_under(lay: Layout, g: RouteGeom) -> frozenset[int]:
     return frozenset(out)
 
 
-def _highlight_svg(lay: Layout, routes: tuple[int, ...], cities: tuple[int, ...]) -> str:
+def _highlight_svg(lay: Layout, routes: tuple[int, ...], cities: tuple[int, ...], pad: float = 8.0) -> str:
+    """The glow around the last moves' trains and cities, `pad` canvas units wide."""
     out = ['<g class="highlight">']
     by_id = {g.route: g for g in lay.routes}
     for rid in routes:
@@ -470,15 +471,15 @@ def _highlight_svg(lay: Layout, routes: tuple[int, ...], cities: tuple[int, ...]
             continue
         for s in g.spaces:
             out.append(
-                f'<rect x="{_f(-s.length / 2 - 8)}" y="{_f(-SPACE_H / 2 - 8)}" width="{_f(s.length + 16)}" '
-                f'height="{_f(SPACE_H + 16)}" rx="8" transform="translate({_f(s.x)},{_f(s.y)}) rotate({_f(s.angle)})" '
+                f'<rect x="{_f(-s.length / 2 - pad)}" y="{_f(-SPACE_H / 2 - pad)}" width="{_f(s.length + 2 * pad)}" '
+                f'height="{_f(SPACE_H + 2 * pad)}" rx="{_f(pad)}" transform="translate({_f(s.x)},{_f(s.y)}) rotate({_f(s.angle)})" '
                 f'fill="{HILITE}" opacity="0.8"/>'
             )
     for c in cities:
         for (cid, _f2), (x, y) in lay.cities.items():
             if cid == c:
                 out.append(
-                    f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R + 8)}" fill="{HILITE}" opacity="0.8"/>'
+                    f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R + pad)}" fill="{HILITE}" opacity="0.8"/>'
                 )
     out.append("</g>")
     return "".join(out)
@@ -1137,8 +1138,16 @@ def _svg_open(width: int, height: float) -> str:
     )
 
 
-def static_layer(board: Board, *, colorblind: bool = True, words: PictureWords = ENGLISH) -> str:
-    """The map as printed: sea, land, borders, every route unclaimed, cities, flags, names and the panel's frame.
+def static_layer(
+    board: Board,
+    *,
+    colorblind: bool = True,
+    words: PictureWords = ENGLISH,
+    panel: bool = True,
+    names: bool = True,
+) -> str:
+    """The map as printed: sea, land, borders, every route unclaimed, cities, flags, (with `names`) the city
+    names and (with `panel`) the panel's frame.
 
     Never changes during a game, so the PNG path renders it once per board and reuses it.
     """
@@ -1157,8 +1166,8 @@ def static_layer(board: Board, *, colorblind: bool = True, words: PictureWords =
             inset_frames,
             _cities_svg(board, lay, colorblind),
             region_names,
-            _labels_svg(board, lay),
-            _panel_chrome(lay.height, colorblind, words),
+            _labels_svg(board, lay) if names else "",
+            _panel_chrome(lay.height, colorblind, words) if panel else "",
         ]
     )
 

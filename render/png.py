@@ -86,18 +86,31 @@ def svg_to_png(svg: str, *, width: int, quantize: bool = True) -> bytes:
 
 
 def _static_surface(
-    board: Board, width: int, colorblind: bool, labels_only: bool = False, words: PictureWords = ENGLISH
+    board: Board,
+    width: int,
+    colorblind: bool,
+    labels_only: bool = False,
+    words: PictureWords = ENGLISH,
+    bare: bool = False,
 ) -> cairo.ImageSurface:
-    """The printed map (or only its names, on a transparent surface) rasterised once and cached (per language:
-    the panel's legend has words)."""
-    key = (board.id, id(layout_of(board)), width, colorblind, labels_only, None if labels_only else words)
+    """The printed map (or only its names, on a transparent surface; or, `bare`, the map without its names nor
+    the panel's frame) rasterised once and cached (per language: route letters and the panel's legend)."""
+    key = (
+        board.id,
+        id(layout_of(board)),
+        width,
+        colorblind,
+        labels_only,
+        bare,
+        None if labels_only else words,
+    )
     surface = _STATIC_CACHE.get(key)
     if surface is None:
         lay = layout_of(board)
         body = (
             _labels_svg(board, lay)
             if labels_only
-            else static_layer(board, colorblind=colorblind, words=words)
+            else static_layer(board, colorblind=colorblind, words=words, panel=not bare, names=not bare)
         )
         svg = _svg_open(width, lay.height) + body + "</svg>"
         surface = _rasterise(svg, width)
@@ -208,12 +221,13 @@ def _repaint_covered(
     width: int,
     colorblind: bool,
     origin: tuple[int, int] = (0, 0),
+    skip: frozenset[int] = frozenset(),
 ) -> None:
     """Names hidden by claimed routes painted again from the cached names layer (`surface`: the picture from
-    pixel `origin` on)."""
+    pixel `origin` on; the names of the cities in `skip` are not)."""
     lay = layout_of(board)
     hl = highlight if highlight is not None else view.last_move
-    covered = _labels_under(lay, set(view.routes) | set(hl.routes if hl is not None else ()))
+    covered = _labels_under(lay, set(view.routes) | set(hl.routes if hl is not None else ())) - skip
     if not covered:
         return
     names = _static_surface(board, width, colorblind, labels_only=True)

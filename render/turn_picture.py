@@ -31,7 +31,20 @@ import cairocffi as cairo
 
 from maps.board import Board
 
-from .board_svg import FONT, HILITE, INK, SEA, _f, _svg_open, escape, game_layer_parts, static_layer
+from .board_svg import (
+    FONT,
+    HILITE,
+    INK,
+    SEA,
+    GamePart,
+    _f,
+    _highlight_svg,
+    _labels_svg,
+    _svg_open,
+    escape,
+    game_layer_parts,
+    static_layer,
+)
 from .layout import CANVAS_W, DOT_R, FONT_SIZE, Label, Layout, layout_of, text_width
 from .model import BoardView, LastMove
 from .png import _board_game_surface, _encode, _repaint_covered, _static_surface
@@ -96,27 +109,22 @@ def label_size(lab: Label) -> float:
 
 def _focus(board: Board, lay: Layout, move: LastMove | None) -> tuple[list[tuple[float, float]], list[Label]]:
     """The points the window must hold (the moves' train spaces, flags, city dots and names) and the labels of
-    the moves' cities (those of the frames the moves are drawn in: Japan's insets repeat some cities)."""
+    the moves' cities: a route's ends in the frame it is drawn in (Japan's insets repeat some cities), a
+    station's city wherever it is."""
     if move is None:
         return [], []
     routes = {r for r in move.routes if 0 <= r < len(board.routes)}
-    cities = set(move.cities) | {c for r in routes for c in (board.routes[r].a, board.routes[r].b)}
-    frames: set[str] = set()
+    places = {(c, fr) for c in move.cities for (city, fr) in lay.cities if city == c}
     points: list[tuple[float, float]] = []
     for g in lay.routes:
         if g.route in routes:
-            frames.add(g.frame)
+            places |= {(board.routes[g.route].a, g.frame), (board.routes[g.route].b, g.frame)}
             points += [(s.x, s.y) for s in g.spaces]
     points += [(fl.x, fl.y) for fl in lay.flags if fl.route in routes]  # a dead end's flag: its country
-    labels = [
-        lab
-        for lab in lay.labels
-        if lab.city in cities and (lab.frame in frames or lab.city in move.cities or not frames)
-    ]
+    labels = [lab for lab in lay.labels if (lab.city, lab.frame) in places]
     for lab in labels:
         x0, y0, x1, y1 = lab.box
-        points += [(x0, y0), (x1, y1)]
-        points += [xy for (c, fr), xy in lay.cities.items() if c == lab.city and fr == lab.frame]
+        points += [(x0, y0), (x1, y1), lay.cities[(lab.city, lab.frame)]]
     return points, labels
 
 
@@ -184,18 +192,11 @@ def _tags(
         pad = TAG_PAD * need
         options = [_tag_where(lab, dot, need, width, pad)]
         options += [_tag_at(dot, d, need, width, pad) for d in ("e", "w", "n", "s", "ne", "nw", "se", "sw")]
-        taken = [t.box for t in tags]
-        others = [d for d in dots if not _near(d, dot)]
-        best = next(
-            (
-                t
-                for t in options
-                if _inside(t[3], window)
-                and not any(_overlap(t[3], b) for b in taken)
-                and not any(_overlap(t[3], (x - DOT_R, y - DOT_R, x + DOT_R, y + DOT_R)) for x, y in others)
-            ),
-            options[0],
-        )
+        options += [_slid(t, window) for t in options]  # at the window's edge: moved along it to fit
+        hidden = [t.box for t in tags]
+        hidden += [(x - DOT_R, y - DOT_R, x + DOT_R, y + DOT_R) for x, y in dots if not _near((x, y), dot)]
+        # the first of the best: the board's own side when it is free
+        best = min(options, key=lambda t: _cost(t, window, hidden))
         x, y, anchor, box = best
         tags.append(Tag(lab.city, x, y, anchor, need, box))
     return tuple(tags)
@@ -234,6 +235,25 @@ def _tag_at(dot: tuple[float, float], side: str, size: float, width: float, pad:
         base = cy + (asc - desc) / 2
     box = (left - pad, base - asc - pad, left + width + pad, base + desc + pad)
     return x, base, anchor, box
+
+
+def _cost(
+    t: Placed, window: tuple[float, float, float, float], hidden: list[tuple[float, float, float, float]]
+) -> float:
+    """How much of `hidden` (other tags, city dots) tag `t` would hide, and whether the window's edge cuts it."""
+    return (0 if _inside(t[3], window) else 1e9) + sum(_area(t[3], b) for b in hidden)
+
+
+def _slid(t: Placed, window: tuple[float, float, float, float]) -> Placed:
+    """Tag `t` moved left or right into the window when it sticks out of its side."""
+    x, y, anchor, (x0, y0, x1, y1) = t
+    wx, _wy, ww, _wh = window
+    dx = max(0.0, wx + 2 - x0) - max(0.0, x1 - (wx + ww - 2))
+    return x + dx, y, anchor, (x0 + dx, y0, x1 + dx, y1)
+
+
+def _area(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
 def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
@@ -304,14 +324,41 @@ def render_turn_svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{OUT_W}" height="{OUT_H}" '
         f'viewBox="{_f(x)} {_f(y)} {_f(w)} {_f(h)}" font-family="{FONT}">'
         f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" fill="{SEA}"/>'
-        + static_layer(board, colorblind=colorblind, words=words)
+        + static_layer(board, colorblind=colorblind, words=words, panel=False, names=False)
+        + _labels_svg(board, lay, {lab.city for lab in lay.labels} - {t.city for t in plan.tags})
         + "".join(
-            p if isinstance(p, str) else p.svg()
-            for p in game_layer_parts(board, view, colorblind=colorblind, height=lay.height, panel=False)
+            p if isinstance(p, str) else p.svg() for p in _game_parts(board, view, plan, colorblind, words)
         )
         + tags_svg(board, plan.tags)
         + "</svg>"
     )
+
+
+#: The last moves' glow, px as displayed at least: a window far out widens it
+GLOW_PX = 4.0
+
+
+def _game_parts(
+    board: Board, view: BoardView, plan: TurnPlan, colorblind: bool, words: PictureWords
+) -> list[GamePart]:
+    """The game layer without the panel, the last moves' glow as wide as the window's scale needs."""
+    lay = layout_of(board)
+    parts = game_layer_parts(
+        board,
+        view,
+        colorblind=colorblind,
+        highlight=LastMove(),
+        height=lay.height,
+        labels_on_top=False,
+        compact=True,
+        panel=False,
+        words=words,
+    )
+    move = view.last_move
+    if move is not None and (move.routes or move.cities):
+        pad = max(8.0, GLOW_PX * OUT_W / DISPLAY_W / plan.scale)
+        parts.insert(1, _highlight_svg(lay, tuple(move.routes), tuple(move.cities), pad))
+    return parts
 
 
 def render_turn_png(
@@ -335,22 +382,25 @@ def turn_surface(
     ctx = cairo.Context(big)
     ctx.set_source_rgb(*_rgb(SEA))
     ctx.paint()
-    ctx.set_source_surface(_static_surface(board, ZOOM_WIDTH, colorblind, words=words), -ox, -oy)
+    ctx.set_source_surface(_static_surface(board, ZOOM_WIDTH, colorblind, words=words, bare=True), -ox, -oy)
     ctx.rectangle(-ox, -oy, lay.map_w * z, lay.map_h * z)  # the map, not the panel's frame beside it
     ctx.fill()
-    parts = game_layer_parts(
-        board,
-        view,
-        colorblind=colorblind,
-        height=lay.height,
-        labels_on_top=False,
-        compact=True,
-        panel=False,
-        words=words,
-    )
+    # the names, but those the tags print again
+    tagged = frozenset(t.city for t in plan.tags)
+    names = _static_surface(board, ZOOM_WIDTH, colorblind, labels_only=True)
+    ctx.rectangle(0, 0, big.get_width(), big.get_height())
+    for lab in (*lay.labels, *lay.country_labels):
+        if lab.city in tagged:
+            x0, y0, x1, y1 = lab.box
+            ctx.rectangle(x0 * z - ox - 3, y0 * z - oy - 3, (x1 - x0) * z + 6, (y1 - y0) * z + 6)
+    ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD)
+    ctx.clip()
+    ctx.set_source_surface(names, -ox, -oy)
+    ctx.paint()
+    parts = _game_parts(board, view, plan, colorblind, words)
     head = _svg_open(ZOOM_WIDTH, lay.height)
     draw_parts(big, head, parts, width=ZOOM_WIDTH, origin=(ox, oy))
-    _repaint_covered(big, board, view, None, ZOOM_WIDTH, colorblind, origin=(ox, oy))
+    _repaint_covered(big, board, view, None, ZOOM_WIDTH, colorblind, origin=(ox, oy), skip=tagged)
     if plan.tags:  # over the names painted again
         draw_parts(big, head, [parts[0], tags_svg(board, plan.tags)], width=ZOOM_WIDTH, origin=(ox, oy))
     out = cairo.ImageSurface(cairo.FORMAT_ARGB32, OUT_W, OUT_H)
