@@ -151,7 +151,11 @@ def turn_plan(board: Board, view: BoardView) -> TurnPlan:
     wy = _clamp(cy - h / 2, lay.map_h, h)
     window = (wx, wy, w, h)
     shown = tuple(lab for lab in labels if _inside(lab.box, window))
-    tags = _tags(board, lay, shown, scale, window)
+    # tags stay inside the picture's canvas too (the sprites are drawn in it: a window wider than the map
+    # reaches beyond it)
+    rx, ry = max(wx, 0.0), max(wy, 0.0)
+    room = (rx, ry, min(wx + w, CANVAS_W) - rx, min(wy + h, lay.height) - ry)
+    tags = _tags(board, lay, shown, scale, room)
     locator = _locator(lay, window, points, tags)
     return TurnPlan(window, scale, shown, tags, locator)
 
@@ -266,8 +270,8 @@ def _locator(
     points: list[tuple[float, float]],
     tags: tuple[Tag, ...],
 ) -> tuple[float, float, float, float] | None:
-    """Where the locator goes in the picture (px): the corner with the fewest of the moves' points under it;
-    None when the window shows most of the map."""
+    """Where the locator goes in the picture (px): the first corner that hides none of the moves' trains,
+    cities and names; None when there is none, or when the window shows most of the map."""
     x, y, w, h = window
     if w >= lay.map_w * 0.75 and h >= lay.map_h * 0.75:
         return None
@@ -289,8 +293,8 @@ def _locator(
         cx, cy = c
         return sum(1 for px, py in pts if cx - 12 <= px <= cx + lw + 12 and cy - 12 <= py <= cy + lh + 12)
 
-    cx, cy = min(corners, key=hits)
-    return (cx, cy, lw, lh)
+    free = [c for c in corners if not hits(c)]
+    return (*free[0], lw, lh) if free else None
 
 
 # ------------------------------------------------------------------------------------------ drawing

@@ -109,18 +109,16 @@ def _check_readable(board: Board, view: BoardView) -> TurnPlan:
         for display_w in (DESKTOP_W, PHONE_W):
             px = _shown_px(board, plan, city, picture.width, display_w)
             assert px >= MIN_PX, (name, display_w, round(px, 2))
+    canvas = (0.0, 0.0, 1600.0, layout_of(board).height)  # the SVG's canvas: whatever lies beyond is cut
+    for t in plan.tags:
+        assert _within(t.box, plan.window) and _within(t.box, canvas), board.cities[t.city].name
     if plan.locator is not None:  # the locator hides none of those names
         lx, ly, lw, lh = plan.locator
         x, y, w, h = plan.window
         k = OUT_W / w
-        for t in plan.tags:
-            bx0, by0, bx1, by1 = (
-                (t.box[0] - x) * k,
-                (t.box[1] - y) * k,
-                (t.box[2] - x) * k,
-                (t.box[3] - y) * k,
-            )
-            assert bx1 <= lx or bx0 >= lx + lw or by1 <= ly or by0 >= ly + lh, board.cities[t.city].name
+        for city, box in [(t.city, t.box) for t in plan.tags] + [(lab.city, lab.box) for lab in plan.labels]:
+            bx0, by0, bx1, by1 = ((box[0] - x) * k, (box[1] - y) * k, (box[2] - x) * k, (box[3] - y) * k)
+            assert bx1 <= lx or bx0 >= lx + lw or by1 <= ly or by0 >= ly + lh, board.cities[city].name
     return plan
 
 
