@@ -155,7 +155,11 @@ def turn_plan(board: Board, view: BoardView) -> TurnPlan:
     # reaches beyond it)
     rx, ry = max(wx, 0.0), max(wy, 0.0)
     room = (rx, ry, min(wx + w, CANVAS_W) - rx, min(wy + h, lay.height) - ry)
-    tags = _tags(board, lay, shown, scale, room)
+    routes = set(view.last_move.routes) if view.last_move is not None else set()
+    trains = [  # the moves' trains: a tag had better not hide them
+        (sp.x - 9, sp.y - 9, sp.x + 9, sp.y + 9) for g in lay.routes if g.route in routes for sp in g.spaces
+    ]
+    tags = _tags(board, lay, shown, scale, room, trains)
     locator = _locator(lay, window, points, tags)
     return TurnPlan(window, scale, shown, tags, locator)
 
@@ -178,13 +182,15 @@ def _tags(
     labels: tuple[Label, ...],
     scale: float,
     window: tuple[float, float, float, float],
+    trains: list[tuple[float, float, float, float]],
 ) -> tuple[Tag, ...]:
     """The names too small at `scale`, again on tags just big enough, where the board prints them (their
     tag grows away from the city's dot, covering the small name), else beside it, inside the window, where no
-    other tag or city dot is."""
+    other tag, city dot, name or train of the moves is."""
     need = MIN_LABEL_PX * OUT_W / DISPLAY_W / scale  # canvas units
     dots = [xy for xy in lay.cities.values()]
     tags: list[Tag] = []
+    tagged = {lab.city for lab in labels}
     for lab in labels:
         if label_size(lab) >= need - 1e-6:
             continue
@@ -199,6 +205,8 @@ def _tags(
         options += [_slid(t, window) for t in options]  # at the window's edge: moved along it to fit
         hidden = [t.box for t in tags]
         hidden += [(x - DOT_R, y - DOT_R, x + DOT_R, y + DOT_R) for x, y in dots if not _near((x, y), dot)]
+        hidden += [b.box for b in lay.labels if b.city not in tagged]  # other names, a tag may hide them
+        hidden += trains
         # the first of the best: the board's own side when it is free
         best = min(options, key=lambda t: _cost(t, window, hidden))
         x, y, anchor, box = best
