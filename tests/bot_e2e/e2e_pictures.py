@@ -26,7 +26,13 @@ class FastPictures:
         self.words: list[tuple[str, Any]] = []  # (picture, the words it was asked to draw with)
 
     async def board(
-        self, state: Any, *, colorblind: bool = True, words: Any = None, since: Any = None
+        self,
+        state: Any,
+        *,
+        colorblind: bool = True,
+        words: Any = None,
+        since: Any = None,
+        turn: bool = False,
     ) -> bytes:
         self.calls.append("board")
         self.words.append(("board", words))

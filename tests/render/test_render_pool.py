@@ -45,6 +45,17 @@ async def test_pool_renders_without_blocking_the_loop():
     assert lag < 0.25, f"event loop stalled {lag * 1000:.0f} ms"
 
 
+async def test_pool_draws_the_turn_picture_on_a_worker_that_warmed_the_board():
+    view = midgame(load_board("usa"))
+    async with RenderPool(workers=1, warm=("usa",)) as pool:
+        pool.start()
+        await asyncio.wait_for(pool.warmed(), 120)
+        png = await asyncio.wait_for(pool.render_turn("usa", view), 60)
+        state = pool.warm_state()
+    assert Image.open(io.BytesIO(png)).size == (800, 600)
+    assert state[0].warmed == ("usa",)
+
+
 async def test_pool_runs_other_render_functions_only():
     async with RenderPool(workers=1) as pool:
         png = await pool.run("render.hand.render_hand_png", {"red": 2}, [])
