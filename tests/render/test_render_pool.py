@@ -8,8 +8,9 @@ import os
 import signal
 import time
 
+import pytest
+from helpers.render_states import midgame
 from PIL import Image
-from render_helpers import midgame
 
 from maps.board import load_board
 from render.pool import RenderPool, warm_key
@@ -25,6 +26,7 @@ async def _max_lag(stop: asyncio.Event, tick: float = 0.01) -> tuple[float, int]
     return worst, ticks
 
 
+@pytest.mark.xdist_group("timing")  # measures the loop's lag: not beside another timing-bound test
 async def test_pool_renders_without_blocking_the_loop():
     view = midgame(load_board("europe"))
     async with RenderPool(workers=2, warm=("europe",)) as pool:
