@@ -255,6 +255,24 @@ def test_a_move_is_a_whole_turn_of_its_own():
         apply(s, 0, MovePassenger(start, (bm,)))
 
 
+def test_a_move_mid_turn_is_refused_as_the_core_refuses_a_turn_action():
+    """The passenger's move and the core's turn actions share one turn-start check (engine.turn)."""
+    s = started(BOARD, 2)
+    bm = route_id(s, "Berlin", "Magdeburg")
+    own(s, 0, bm)
+    start = put_passenger(s, 0, "Magdeburg")
+    apply(s, 0, DrawBlind())
+    refusals = []
+    for action in (MovePassenger(start, (bm,)), DrawTickets()):
+        with pytest.raises(IllegalAction) as refused:
+            apply(s, 0, action)
+        refusals.append((refused.value.code, refused.value.params))
+    assert refusals == [
+        ("finish_first", {"pending": "second_draw", "action": "move_passenger"}),
+        ("finish_first", {"pending": "second_draw", "action": "draw_tickets"}),
+    ]
+
+
 @pytest.mark.xdist_group("timing")  # a time bound: not beside another timing-bound test
 def test_listed_moves_are_capped_but_any_valid_trip_is_accepted():
     s = started(BOARD, 4)
