@@ -248,29 +248,21 @@ def test_a_move_is_a_whole_turn_of_its_own():
     start = put_passenger(s, 0, "Magdeburg")
     apply(s, 0, DrawBlind())
     assert isinstance(s.pending[0], SecondDraw)
-    with pytest.raises(IllegalAction, match="Finish what you started"):
+    with pytest.raises(IllegalAction, match="Finish what you started") as moving:
         apply(s, 0, MovePassenger(start, (bm,)))
+    with pytest.raises(IllegalAction) as drawing:  # the core's turn actions share the check (engine.turn)
+        apply(s, 0, DrawTickets())
+    assert (moving.value.code, moving.value.params) == (
+        "finish_first",
+        {"pending": "second_draw", "action": "move_passenger"},
+    )
+    assert (drawing.value.code, drawing.value.params) == (
+        "finish_first",
+        {"pending": "second_draw", "action": "draw_tickets"},
+    )
     apply(s, 0, DrawBlind())
     with pytest.raises(IllegalAction, match="not your turn"):
         apply(s, 0, MovePassenger(start, (bm,)))
-
-
-def test_a_move_mid_turn_is_refused_as_the_core_refuses_a_turn_action():
-    """The passenger's move and the core's turn actions share one turn-start check (engine.turn)."""
-    s = started(BOARD, 2)
-    bm = route_id(s, "Berlin", "Magdeburg")
-    own(s, 0, bm)
-    start = put_passenger(s, 0, "Magdeburg")
-    apply(s, 0, DrawBlind())
-    refusals = []
-    for action in (MovePassenger(start, (bm,)), DrawTickets()):
-        with pytest.raises(IllegalAction) as refused:
-            apply(s, 0, action)
-        refusals.append((refused.value.code, refused.value.params))
-    assert refusals == [
-        ("finish_first", {"pending": "second_draw", "action": "move_passenger"}),
-        ("finish_first", {"pending": "second_draw", "action": "draw_tickets"}),
-    ]
 
 
 @pytest.mark.xdist_group("timing")  # a time bound: not beside another timing-bound test
