@@ -41,10 +41,12 @@ async def test_pool_renders_without_blocking_the_loop():
     assert len(pngs) == 5
     for data in pngs:
         assert Image.open(io.BytesIO(data)).size[0] == 1600
-    # Rendering inline would freeze the loop for the whole `wall`; through the pool it keeps ticking. The bounds
-    # are loose because CI machines are shared: the loop only has to stay far from blocked.
+    # Rendering inline would freeze the loop for the whole `wall`, a picture (about 2/5 of it here) at a time;
+    # through the pool it keeps ticking. The bounds are loose because the machine is shared (other work, the
+    # other test worker): the loop only has to stay far from blocked, and a stall a quarter of an inline
+    # picture's is still far (0.26 s was seen once on a loaded 2-core machine, where `wall` was 8 s).
     assert ticks >= wall / 0.01 * 0.3, (ticks, wall)
-    assert lag < 0.25, f"event loop stalled {lag * 1000:.0f} ms"
+    assert lag < max(0.25, wall / 10), f"event loop stalled {lag * 1000:.0f} ms in {wall:.1f} s"
 
 
 async def test_pool_runs_other_render_functions_only():
