@@ -14,10 +14,9 @@ PROVISIONAL_FLAG = Join(("⚠ ", Text("maps.provisional")), sep="")
 def board_list(*, share: bool = False) -> Reply:
     """Every board with its variants (the usual one and provisional data flagged), options and sizes; private
     unless `share`."""
-    fields = tuple(_board_field(board) for board in boards())
-    provisional = any(
-        is_provisional(b) or any(is_provisional(v) for v in b.variants.values()) for b in boards()
-    )
+    every = boards()
+    fields = tuple(_board_field(board) for board in every)
+    provisional = any(is_provisional(b) or any(map(is_provisional, b.variants.values())) for b in every)
     embed = EmbedSpec(
         title=Text("maps.title"),
         description=None if fields else Text("maps.none"),
