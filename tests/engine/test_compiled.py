@@ -92,7 +92,9 @@ def _copy_of_the_engine(tmp_path: Path) -> Path:
     shutil.copytree(
         ROOT / "engine" / "ai", tmp_path / "engine" / "ai", ignore=shutil.ignore_patterns("__pycache__")
     )
-    assert any(name.endswith("__mypyc") for name in sys.modules), "a compiled engine loads mypyc's shared library"
+    assert any(name.endswith("__mypyc") for name in sys.modules), (
+        "a compiled engine loads mypyc's shared library"
+    )
     # every group's library, loaded here or not (the AI's is loaded only once a test imported engine.ai)
     for library in ROOT.glob("*__mypyc.*"):
         shutil.copy(library, tmp_path)
