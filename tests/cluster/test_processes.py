@@ -22,8 +22,8 @@ from typing import Any
 
 import asyncpg
 import pytest
-from manager_helpers import play_random, random_ai, started_game, state_of
-from pg_schema import PG_URL, fresh_pg_schema
+from helpers.manager_games import play_random, random_ai, started_game, state_of
+from helpers.pg_schema import PG_URL, fresh_pg_schema
 
 from bot.i18n import default_catalog
 from bot.manager import GameManager, random_action
@@ -31,6 +31,9 @@ from bot.manager.store import TURN_TIMER
 from bot.storage import GameRepository, GameStatus, NewTimer, TimerChange, open_repository
 from engine.record import replay
 from engine.rules import apply, to_act
+
+# real OS processes on real PostgreSQL, waiting out real leases: one at a time, apart from the fast loop
+pytestmark = [pytest.mark.cluster, pytest.mark.xdist_group("timing")]
 
 WORKER = Path(__file__).with_name("worker.py")
 LEASE = 2.0

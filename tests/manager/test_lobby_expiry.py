@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 import pytest
-from manager_helpers import HUMANS, RecordingNotifier, random_ai
+from helpers.manager_games import HUMANS, RecordingNotifier, random_ai
 
 from bot.manager import GameManager, ManualClock, Refused
 from bot.manager.store import LOBBY_TIMER

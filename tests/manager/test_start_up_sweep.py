@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from manager_helpers import HUMANS, RecordingNotifier, random_ai
+from helpers.manager_games import HUMANS, RecordingNotifier, random_ai
 
 from bot.manager import GameManager, ManualClock
 from bot.manager.store import LOBBY_TIMER

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from render_helpers import midgame
+from helpers.render_states import midgame
 
 from maps.board import load_board
 from render.board_svg import render_board_svg
