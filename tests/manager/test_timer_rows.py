@@ -195,3 +195,10 @@ async def test_a_stored_row_of_an_unknown_kind_is_dropped_and_the_game_goes_on(
     assert await manager.run_due_timers() == 1
     assert [t.kind for t in await repo.timers_for_game(gid)] == [TimerKind.TURN]
     assert heard.reminders == heard.absent == heard.turns == []
+
+
+def test_the_dispatcher_has_one_handler_per_kind() -> None:
+    from bot.manager.timers import _HANDLERS  # the table a new kind must join
+
+    assert set(_HANDLERS) == set(TimerKind)
+    assert len(set(_HANDLERS.values())) == len(TimerKind)
