@@ -43,7 +43,7 @@ from bot.manager.refusals import Refused
 from bot.manager.seats import SeatCommands
 from bot.manager.store import GameStore, LiveGame
 from bot.manager.timers import Notifier, NullNotifier, TurnTimers
-from bot.messages import Text, board_name
+from bot.messages import Join, SeatRef, Text, board_name
 from bot.storage import GameRepository, GameStatus, PlaceTaken, Seat
 from engine.actions import Action, action_from_json
 from engine.errors import GameDataError, IllegalAction
@@ -412,7 +412,7 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
             game.last_move_at = self.clock.now()
             await self._store.update(game, status=GameStatus.ACTIVE, snapshot=state.to_dict())
             out = Collector(game.id)
-            names = ", ".join(s.name for s in game.seats)
+            names = Join(tuple(SeatRef(i, s.name) for i, s in enumerate(game.seats)), ", ")
             out.events.append(
                 GameEvent(
                     game.id,
@@ -424,7 +424,7 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
                         {
                             "board": board_name(board.id),
                             "players": names,
-                            "first": game.seats[state.first_player].name,
+                            "first": SeatRef(state.first_player, game.seats[state.first_player].name),
                         },
                     ),
                     {"players": [s.name for s in game.seats], "first_player": state.first_player},
