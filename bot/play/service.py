@@ -409,8 +409,8 @@ class ManagerGameService:
         lanes = route_lanes(state, route, claimable(state, seat))
         quick = None if color or len(lanes) > 1 else menus.one_click(state, seat, "claim", lanes[0])
         if quick is not None and await self._claims_at_once(caller):
-            return seated(
-                info.seats, await self._apply(caller, info, quick, turn_token(state, seat), edit=False)
+            return await seating(
+                info.seats, self._apply(caller, info, quick, turn_token(state, seat), edit=False)
             )
         return seated(info.seats, confirm_claim(info, state, seat, route, color))
 
