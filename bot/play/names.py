@@ -1,10 +1,10 @@
 """The names seats go by, in the reader's language.
 
-A person's seat goes by the name they joined with, exactly as stored. An AI seat the manager seated is stored
-with its number only (``ai_seat_name``: "🤖2"; games stored before this hold "AI 2 (hard)"), and the
-presentation names it from the catalogue and the seat's ``ai_level``: "AI 2 (hard)" in English, "IA 2
-(difficile)" in French (``seat.ai``). Only a seat without a person is an AI seat: a person who joined as "🤖1"
-keeps that name. A seat handed to the AI (a player away, or resigned) keeps its player's name.
+A person's seat goes by the name they joined with, exactly as stored. An AI seat the manager seated says its
+number (``ai_number``; stored as "🤖2", and games stored before as "AI 2 (hard)": `bot/storage/seat_marks.py`
+reads those), and the presentation names it from the catalogue and the seat's ``ai_level``: "AI 2 (hard)" in
+English, "IA 2 (difficile)" in French (``seat.ai``). A person who joined as "🤖1" keeps that name, and so does
+a seat handed to the AI (a player away, resigned or removed).
 
 Texts name seats by number (`bot.messages.SeatRef`), never by a name written into them: :func:`seat_table` is
 the name of every seat, and :func:`seated` gives it to a reply (the catalogue words each `SeatRef` from it when
@@ -14,18 +14,13 @@ the reply is shown); pictures take the same names as a parameter (`bot.play.pict
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Awaitable, Iterable
 from typing import Protocol
 
 from bot.i18n import default_catalog
 from bot.manager import AI_LEVELS
-from bot.manager.games import AI_SEAT_MARK
 from bot.messages import Message, Text
 from bot.play.reply import GameError, Reply
-
-_MARKED = re.compile(re.escape(AI_SEAT_MARK) + r"(\d+)")
-_STORED_BEFORE = re.compile(r"AI (\d+) \((\w+)\)")  # the English name AI seats were stored with before
 
 
 class Named(Protocol):
@@ -40,19 +35,13 @@ class Named(Protocol):
     @property
     def ai_level(self) -> str | int | None: ...
 
+    @property
+    def ai_number(self) -> int | None: ...
+
 
 def ai_number(seat: Named) -> int | None:
-    """The number of the AI seat the manager seated (None: a person's seat, or one handed to the AI). A seat
-    a person holds is theirs, whatever its name looks like."""
-    if seat.user_id is not None:
-        return None
-    marked = _MARKED.fullmatch(seat.name)
-    if marked:
-        return int(marked.group(1))
-    before = _STORED_BEFORE.fullmatch(seat.name)
-    if before and seat.ai_level is not None and before.group(2) == str(seat.ai_level):
-        return int(before.group(1))
-    return None
+    """The number of the AI seat the manager seated (None: a person's seat, or one handed to the AI)."""
+    return seat.ai_number
 
 
 def seat_name(seat: Named) -> Message:

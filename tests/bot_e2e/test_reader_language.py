@@ -276,9 +276,10 @@ def test_an_ai_seats_level_is_named_in_the_readers_language() -> None:
     resigned = Seat("alice", None, "normal")  # the seat of a player who resigned keeps their name
     assert catalog.render(seat_title(resigned), "fr") == "alice 🤖 normale"
     # an AI seat is named from its number and level, in the reader's language (and a game stored before too)
-    assert catalog.render(seat_title(Seat("🤖1", None, "normal")), "fr") == "IA 1 (normale) 🤖"
-    assert catalog.render(seat_title(Seat("🤖1", None, "normal")), "en") == "AI 1 (normal) 🤖"
-    assert catalog.render(seat_title(Seat("AI 2 (hard)", None, "hard")), "fr") == "IA 2 (difficile) 🤖"
+    assert catalog.render(seat_title(Seat("🤖1", None, "normal", 1)), "fr") == "IA 1 (normale) 🤖"
+    assert catalog.render(seat_title(Seat("🤖1", None, "normal", 1)), "en") == "AI 1 (normal) 🤖"
+    older = Seat.from_json({"name": "AI 2 (hard)", "user_id": None, "ai_level": "hard"})  # a row from before
+    assert catalog.render(seat_title(older), "fr") == "IA 2 (difficile) 🤖"
     assert catalog.render(seat_title(Seat("bob", 2, None)), "fr") == "bob"
 
 

@@ -23,10 +23,16 @@ from render.from_engine import summary_rows
 
 catalog = default_catalog()
 
+
+def before(name: str, user_id: int | None, level: str | None) -> Seat:
+    """A seat read from a row written before seats said their AI number."""
+    return Seat.from_json({"name": name, "user_id": user_id, "ai_level": level})
+
+
 SEATS = (
     Seat("alice", 1, None),
-    Seat(ai_seat_name(1), None, "hard"),
-    Seat("AI 2 (easy)", None, "easy"),  # stored before AI seats were named at presentation time
+    Seat(ai_seat_name(1), None, "hard", 1),
+    before("AI 2 (easy)", None, "easy"),  # stored before AI seats were named at presentation time
     Seat("bob", None, "normal"),  # bob resigned: an AI plays his seat, under his name
 )
 
@@ -40,12 +46,18 @@ def test_an_ai_seat_is_named_from_its_number_and_level() -> None:
     assert [ai_number(s) for s in SEATS] == [None, 1, 2, None]
     assert [fr(seat_name(s)) for s in SEATS] == ["alice", "IA 1 (difficile)", "IA 2 (facile)", "bob"]
     assert catalog.render(seat_name(SEATS[1]), "en") == "AI 1 (hard)"
-    # a person named like an old AI seat is not one: the level must be the seat's, and no player on it
-    assert ai_number(Seat("AI 2 (easy)", 7, None)) is None
-    assert ai_number(Seat("AI 2 (easy)", None, "hard")) is None
-    # a person who joined under an AI seat's stored name is that person
-    assert ai_number(Seat(ai_seat_name(3), 9, None)) is None
-    assert fr(seat_name(Seat(ai_seat_name(3), 9, None))) == "🤖3"
+    # in an older row, a person named like an old AI seat is not one: the level must be the seat's, and no
+    # player on it; the stored token with no player on it is an AI seat
+    assert ai_number(before("AI 2 (easy)", 7, None)) is None
+    assert ai_number(before("AI 2 (easy)", None, "hard")) is None
+    assert ai_number(before(ai_seat_name(3), 9, None)) is None
+    assert ai_number(before(ai_seat_name(3), None, "easy")) == 3
+    # rows written now say the number: a person who joined as "🤖3" is that person, even once an AI plays
+    # their seat (resigned, removed)
+    for user_id, level in ((9, None), (None, "normal")):
+        person = Seat.from_json(Seat(ai_seat_name(3), user_id, level).to_json())
+        assert ai_number(person) is None and fr(seat_name(person)) == "🤖3"
+    assert Seat.from_json(SEATS[1].to_json()) == SEATS[1]
     assert fr(seat_name(Seat("Bob🤖2x", 9, None))) == "Bob🤖2x"
 
 

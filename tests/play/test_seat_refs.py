@@ -26,9 +26,16 @@ from render.board_svg import render_board_svg
 
 catalog = default_catalog()
 
+
+def row(name: str, user_id: int | None, level: str | None) -> Seat:
+    """A seat read from a row written before seats said their AI number."""
+    return Seat.from_json({"name": name, "user_id": user_id, "ai_level": level})
+
+
 PEOPLE = (Seat("🤖1", 11, None), Seat("Bob🤖2x", 12, None))
-NEW = (*PEOPLE, Seat("🤖2", None, "hard"))  # the AI seat as the manager stores it now
-OLD = (*PEOPLE, Seat("AI 2 (hard)", None, "hard"))  # ... and as games stored before it did
+NEW = (*PEOPLE, Seat("🤖2", None, "hard", 2))  # the AI seat as the manager stores it now
+TOKEN = (row("🤖1", 11, None), row("Bob🤖2x", 12, None), row("🤖2", None, "hard"))  # stored before that
+OLD = (row("🤖1", 11, None), row("Bob🤖2x", 12, None), row("AI 2 (hard)", None, "hard"))  # ... and before
 
 
 def game(seats: tuple[Seat, ...]):  # type: ignore[no-untyped-def]
@@ -56,7 +63,7 @@ def shown(error: GameError, seats: tuple[Seat, ...], language: str) -> str:
     return catalog.seated(raised.value.seats).render(raised.value.message, language) or ""
 
 
-@pytest.mark.parametrize("seats", [NEW, OLD], ids=["stored-token", "stored-english"])
+@pytest.mark.parametrize("seats", [NEW, TOKEN, OLD], ids=["stored-now", "stored-token", "stored-english"])
 def test_the_engines_refusals_name_the_seat_by_its_number(seats: tuple[Seat, ...]) -> None:
     state = game(seats)
     give(state, 0, locomotive=8)
@@ -87,7 +94,7 @@ def test_the_engines_refusals_carry_a_board_id() -> None:
     assert (catalog.render(error.message, "fr") or "").startswith("Le plateau Allemagne se joue")
 
 
-@pytest.mark.parametrize("seats", [NEW, OLD], ids=["stored-token", "stored-english"])
+@pytest.mark.parametrize("seats", [NEW, TOKEN, OLD], ids=["stored-now", "stored-token", "stored-english"])
 def test_turn_lines_and_the_pictures_words_keep_the_peoples_names(seats: tuple[Seat, ...]) -> None:
     state = game(seats)
     give(state, 0, locomotive=8)
@@ -117,7 +124,9 @@ def test_the_live_maps_view_names_each_seat_for_its_reader() -> None:
     state = game(NEW)
     give(state, 0, locomotive=8)
     apply(state, 0, next(a for a in legal_actions(state, 0) if isinstance(a, ClaimRoute)))
-    seats = tuple(SeatInfo(i, s.name, s.user_id, s.ai_level) for i, s in enumerate(NEW))
+    seats = tuple(
+        SeatInfo(i, s.name, s.user_id, s.ai_level, ai_number=s.ai_number) for i, s in enumerate(NEW)
+    )
     info = _info(seats)
     for locale, ai in (("en", "AI 2 (hard)"), ("fr", "IA 2 (difficile)")):
         view = public_part(info, state, locale, "", [])
