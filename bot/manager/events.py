@@ -68,8 +68,9 @@ class GameEvent:
     ``absent_skip`` (the absent-player policy), ``host``, ``system``.
 
     `message` is what to show, as data: a catalogue key and its parameters (`bot.service.Text`, see
-    `bot/i18n.py`), translated by the adapter in the game's language. City and player names are parameters
-    and stay as they are; colours and counted words are catalogue keys too."""
+    `bot/i18n.py`), translated by the adapter in the game's language. City names are parameters and stay as
+    they are; a seat is a `SeatRef` (its number, named from the reply's seat table); colours and counted words are
+    catalogue keys too."""
 
     game_id: str
     seq: int  # position of the action in the game's log (0: not an action)
