@@ -4,7 +4,8 @@ A catalogue is a flat JSON object of key -> text with `{name}` placeholders. `Ca
 the exact Discord locale ("pt-BR"), then its language ("pt"), then English, then the key itself, so a missing
 translation shows English and a missing key shows the key instead of failing.
 
-A parameter may itself be a message (`Text`, `Join`): it is translated in the same language first, so a game
+A parameter may itself be a message (`Text`, `Join`, `SeatRef`: a seat's name from the seat table the
+catalogue was given with `seated`): it is translated in the same language first, so a game
 event is data (`Text("ev.claim", {"route": ..., "paid": Join(...)})`) until the adapter shows it. Plurals: when
 the parameters hold a number `n` (an int or a float) and the catalogue has `<key>.one` / `<key>.other`, the
 form follows the language's rule (French: a whole part of 0 or 1 is singular); a key with only those forms is
@@ -26,20 +27,21 @@ slash-command translator, the language of an interaction) is in `bot/discord/lan
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import math
 import re
 import string
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from enum import Enum
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bot.messages import Join, Message, Text
+from bot.messages import Join, Message, SeatRef, Text
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +71,15 @@ class Catalog:
     def __init__(self, messages: Mapping[str, Mapping[str, str]], *, default: str = FALLBACK) -> None:
         self.messages = {code: dict(table) for code, table in messages.items()}
         self.default = default if default in self.messages else FALLBACK
+        self.seats: tuple[Message, ...] = ()  # the seat table `SeatRef`s are named from (`seated`)
+
+    def seated(self, seats: Sequence[Message]) -> Catalog:
+        """This catalogue naming seat n `seats[n]` (a reply's seat table): shares the catalogues."""
+        if tuple(seats) == self.seats:
+            return self
+        other = copy.copy(self)
+        other.seats = tuple(seats)
+        return other
 
     @classmethod
     def load(cls, directory: Path = LOCALES_DIR, *, default: str = FALLBACK) -> Catalog:
@@ -143,7 +154,7 @@ class Catalog:
             found = self.template(f"{value.key}.{form}", locale, value.params.get("n"))
             if found is not None:
                 return self.render(Text(f"{value.key}.{form}", value.params), locale)
-        if isinstance(value, Text | Join):
+        if isinstance(value, Text | Join | SeatRef):
             return self.render(value, locale)
         if isinstance(value, float | Decimal):
             return number_text(value, language_of(locale) or self.default)
@@ -153,6 +164,10 @@ class Catalog:
         """A reply's text in `locale`: plain strings pass through, `Text` is looked up, `Join` joins its parts."""
         if message is None or isinstance(message, str):
             return message
+        if isinstance(message, SeatRef):
+            if 0 <= message.seat < len(self.seats):
+                return self.render(self.seats[message.seat], locale)
+            return message.stored
         if isinstance(message, Join):
             text = message.sep.join(self.render(part, locale) or "" for part in message.parts)
             if message.tail is not None and len(text) > message.tail:
@@ -206,7 +221,7 @@ class _Formatter(string.Formatter):
             return self.catalog.value_text(value, self.locale, form)
         if format_spec in ELIDING:
             return elided(format_spec, str(self.catalog.value_text(value, self.locale)))
-        if isinstance(value, Text | Join):
+        if isinstance(value, Text | Join | SeatRef):
             return self.catalog.value_text(value, self.locale, format_spec)
         shown = self.catalog.value_text(value, self.locale)
         try:

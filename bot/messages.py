@@ -1,7 +1,8 @@
 """The message model: what a player reads, as data until the adapter shows it.
 
 Text in replies, events and labels is a plain string, a `Text` (a catalogue key plus parameters, which may be
-messages themselves) or a `Join` of messages. The Discord adapter translates them (`bot/i18n.py`): a private
+messages themselves), a `Join` of messages, or a `SeatRef` (the name of a seat, by its number: words are made
+from the reply's seat table when shown, so a name is never rewritten inside a text). The Discord adapter translates them (`bot/i18n.py`): a private
 reply into the person's language, a public message (turn messages, lobbies) into the server's. The manager
 builds its events in this form, so a turn line is data until it is shown.
 """
@@ -33,7 +34,17 @@ class Join:
     head: int | None = None
 
 
-Message = str | Text | Join
+@dataclass(frozen=True, slots=True)
+class SeatRef:
+    """The name of seat `seat`, worded by the catalogue from the seat table of the reply it is shown in
+    (`Catalog.seated`): a person by the name they joined with, an AI seat "AI 2 (hard)" / "IA 2 (difficile)".
+    `stored` is the seat's stored name, shown only where no seat table is given (the manager's English logs)."""
+
+    seat: int
+    stored: str = ""
+
+
+Message = str | Text | Join | SeatRef
 
 
 def board_name(board_id: str) -> Text:

@@ -44,7 +44,9 @@ def claim_block(state: GameState, seat: int, route_id: int) -> IllegalAction | N
         if owner == seat:
             return IllegalAction("route_yours", f"{label} is already claimed by you.", route=label)
         who = state.players[owner].name
-        return IllegalAction("route_taken", f"{label} is already claimed by {who}.", route=label, player=who)
+        return IllegalAction(
+            "route_taken", f"{label} is already claimed by {who}.", route=label, player=who, seat=owner
+        )
     group = board.groups_by_route[route_id]
     if len(group) > 1:
         for other in group:
@@ -66,6 +68,7 @@ def claim_block(state: GameState, seat: int, route_id: int) -> IllegalAction | N
                     route=label,
                     n=need,
                     player=who,
+                    seat=o,
                 )
     return None
 

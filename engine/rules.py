@@ -91,7 +91,7 @@ def new_game(
         raise IllegalAction(
             "player_count",
             f"{board.name} is played by {lo} to {hi} players, not {len(names)}.",
-            board=board.name,
+            board=board.id,
             min=lo,
             max=hi,
             n=len(names),
@@ -439,7 +439,9 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
                 "wait_for_setup", "You have chosen your tickets; the game starts when everyone has."
             )
         current = state.players[state.current].name
-        raise IllegalAction("not_your_turn", f"It is not your turn: it is {current}'s.", player=current)
+        raise IllegalAction(
+            "not_your_turn", f"It is not your turn: it is {current}'s.", player=current, seat=state.current
+        )
     if phase == DEPOTS and type(action) is not PlaceDepot:
         raise IllegalAction(
             "depots_first", "Place your starting depot first: the game starts when everyone has."
@@ -460,7 +462,7 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
                     "not_in_rules",
                     f"{action.kind.replace('_', ' ')} is not part of {state.board.name}'s rules.",
                     action=action.kind,
-                    board=state.board.name,
+                    board=state.board.id,
                 )
     except IllegalAction:
         state.events = previous_events  # handlers check everything before they change anything

@@ -120,10 +120,12 @@ def board_view(
     title: str = "",
     last_move_text: Callable[[LastMove], str] | None = None,
     since: int | None = None,
+    names: Sequence[str] = (),
 ) -> BoardView:
     """The public picture of a game. At the end (state finished) the ticket routes and final scores show.
     `last_move_text` words the last move (in the reader's language); without it the picture names only what
-    the move touched. `since`: also outline every route and city taken from that log position on."""
+    the move touched. `since`: also outline every route and city taken from that log position on. `names`: each
+    seat's name as the picture writes it (the state's player names when not given)."""
     view = public_view(state)
     owner = list(view.route_owner)
     modules = view.modules
@@ -137,7 +139,7 @@ def board_view(
         extra = p.extra
         players.append(
             PlayerPanel(
-                name=p.name,
+                name=names[seat] if seat < len(names) else p.name,
                 color=seat_color(seat),
                 score=sheets[seat].total if final and sheets else p.score,
                 trains=p.trains,
@@ -229,8 +231,13 @@ def ticket_map_data(state: GameState, seat: int) -> TicketMap:
     return TicketMap(seat=seat, tickets=tuple(tickets))
 
 
-def summary_rows(state: GameState, sheets: Sequence[FinalSheet] = ()) -> list[ScoreRow]:
+def summary_rows(
+    state: GameState, sheets: Sequence[FinalSheet] = (), names: Sequence[str] = ()
+) -> list[ScoreRow]:
     """The score chart's rows: every seat's score parts under their raw keys (``routes``, ``tickets``, bonus ids),
     which the chart's :class:`~render.words.PictureWords` names in the reader's language."""
     sheets = sheets or [s.final() for s in final_scores(state)]
-    return [ScoreRow(s.name, seat_color(s.seat), s.parts) for s in sheets]
+    return [
+        ScoreRow(names[s.seat] if s.seat < len(names) else s.name, seat_color(s.seat), s.parts)
+        for s in sheets
+    ]

@@ -77,6 +77,7 @@ def message_kwargs(reply: Reply, catalog: Catalog, locale: str) -> dict[str, Any
     """Keyword arguments shared by send_message, followup.send and edits, within Discord's limits (every
     message the bot sends from a `Reply` is checked here, `bot/discord/limits.py`)."""
     cuts = Cuts()
+    catalog = catalog.seated(reply.seats)
     kwargs: dict[str, Any] = {
         "content": catalog.render(reply.content, locale),
         "embeds": [_embed(e, catalog, locale) for e in reply.embeds],
@@ -293,7 +294,8 @@ async def report_error(
 
     if isinstance(original, discord.Forbidden | discord.NotFound) and not expected:
         return  # we cannot talk there (missing access, expired token): nothing more to do
-    text = _catalog(interaction).render(message, _locale(interaction)) or ""
+    seats = original.seats if isinstance(original, GameError) else ()
+    text = _catalog(interaction).seated(seats).render(message, _locale(interaction)) or ""
     if not expected:
         text = f"{text} (ref {interaction.id})"
     text = fit_message({"content": text}, where="error note")["content"]

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import presenters
-from bot.messages import Join, Message, Text
+from bot.messages import Join, Message, SeatRef, Text
 from bot.presenters import Told
 from bot.presenters.words import and_list, card, cards, counted
 from bot.storage import GameStatus, SeatResult
@@ -68,8 +68,9 @@ class GameEvent:
     ``absent_skip`` (the absent-player policy), ``host``, ``system``.
 
     `message` is what to show, as data: a catalogue key and its parameters (`bot.service.Text`, see
-    `bot/i18n.py`), translated by the adapter in the game's language. City and player names are parameters
-    and stay as they are; colours and counted words are catalogue keys too."""
+    `bot/i18n.py`), translated by the adapter in the game's language. City names are parameters and stay as
+    they are; a seat is a `SeatRef` (its number, named from the reply's seat table); colours and counted words are
+    catalogue keys too."""
 
     game_id: str
     seq: int  # position of the action in the game's log (0: not an action)
@@ -137,7 +138,9 @@ class Outcome:
 # --------------------------------------------------------------------------- builders
 
 
-def describe(board: Board, names: Sequence[str], seat: int, kind: str, events: Sequence[Event]) -> Message:
+def describe(
+    board: Board, names: Sequence[Message], seat: int, kind: str, events: Sequence[Event]
+) -> Message:
     """The public line of one action of `kind` by `seat`, from its PUBLIC engine events: the line an event
     gives it (a tunnel's reveal), else its own (`bot.presenters`); catalogue keys ``ev.<kind>...``."""
     told = Told(board, names, seat, kind, events)
@@ -172,10 +175,9 @@ def public_events(
     (``state.events`` after it; private events are filtered out before anything is read)."""
     facts = tuple(engine_events.public_events(state.events))
     kind = action.kind
-    names = [p.name for p in state.players]
-    who = names[seat]
+    names = seat_refs(state)
     line = describe(state.board, names, seat, kind, facts)
-    data: dict[str, Any] = {"seat": seat, "player": who, "action": kind}
+    data: dict[str, Any] = {"seat": seat, "player": state.players[seat].name, "action": kind}
     words = presenters.action_words(kind)
     if words is not None and words.public_args:
         data["args"] = action.to_json()
@@ -226,6 +228,11 @@ def public_events(
     return events
 
 
+def seat_refs(state: GameState) -> list[Message]:
+    """Every seat of `state` by its number (worded from the reply's seat table; the stored name for logs)."""
+    return [SeatRef(i, p.name) for i, p in enumerate(state.players)]
+
+
 def final_sheets(state: GameState) -> tuple[FinalSheet, ...]:
     """The final score sheets, in seat order (public once the game is over: tickets are revealed at the end)."""
     end = outcome(state)
@@ -235,11 +242,14 @@ def final_sheets(state: GameState) -> tuple[FinalSheet, ...]:
 def game_over_event(game_id: str, seq: int, sheets: Sequence[FinalSheet]) -> GameEvent:
     ranking = sorted(sheets, key=lambda s: (s.rank, s.seat))
     winners = [s.name for s in ranking if s.won]
-    lines = ", ".join(f"{s.rank}. {s.name} {s.total}" for s in ranking)
+    lines = Join(
+        tuple(Join((f"{s.rank}. ", SeatRef(s.seat, s.name), f" {s.total}"), "") for s in ranking), ", "
+    )
     if not winners:
         verdict = Text("ev.no_winner")
     else:
-        verdict = Text("ev.winners", {"players": and_list(list(winners)), "n": len(winners)})
+        won: list[Message] = [SeatRef(s.seat, s.name) for s in ranking if s.won]
+        verdict = Text("ev.winners", {"players": and_list(won), "n": len(winners)})
     return GameEvent(
         game_id,
         seq,
@@ -261,8 +271,11 @@ def results_of(sheets: Sequence[FinalSheet], user_ids: list[int | None]) -> tupl
 
 def refusal_text(exc: IllegalAction) -> Text:
     """The engine's refusal as a catalogue message, ``illegal.<code>`` with its parameters (card colours, under
-    ``color``, become card words of the reader's language)."""
+    ``color``, become card words of the reader's language; the player a refusal names, by its ``seat``)."""
     params = {k: card(str(v)) if k == "color" else v for k, v in exc.params.items()}
+    seat = exc.params.get("seat")
+    if isinstance(seat, int) and "player" in params:  # the seat by its number, named when shown
+        params["player"] = SeatRef(seat, str(params["player"]))
     return Text(f"illegal.{exc.code}", params)
 
 

@@ -43,8 +43,9 @@ from bot.manager.refusals import Refused
 from bot.manager.seats import SeatCommands
 from bot.manager.store import GameStore, LiveGame
 from bot.manager.timers import Notifier, NullNotifier, TurnTimers
-from bot.messages import Text, board_name
+from bot.messages import Join, SeatRef, Text, board_name
 from bot.storage import GameRepository, GameStatus, PlaceTaken, Seat
+from bot.storage.seat_marks import AI_SEAT_MARK, ai_seat_name
 from engine.actions import Action, action_from_json
 from engine.errors import GameDataError, IllegalAction
 from engine.rules import new_game
@@ -53,16 +54,6 @@ from maps import BoardDataError, load_board
 __all__ = ["AI_SEAT_MARK", "GameManager", "ai_seat_name"]
 
 log = logging.getLogger(__name__)
-
-#: What the name of an AI seat the manager seats starts with: the name is this mark and the seat's number, no
-#: words ("🤖2"), and the presentation names the seat in the reader's language from its number and its
-#: ``ai_level`` ("AI 2 (hard)", "IA 2 (difficile)": bot/play/names.py). Games stored before held "AI 2 (hard)".
-AI_SEAT_MARK = "🤖"
-
-
-def ai_seat_name(n: int) -> str:
-    """The stored name of the `n`-th AI seat (the engine and the log know the seat by it)."""
-    return f"{AI_SEAT_MARK}{n}"
 
 
 class GameManager(SeatCommands, GameReads, PlayerQueries):
@@ -266,7 +257,7 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
             game.require_room()
             taken = {s.name for s in game.seats}
             n = next(k for k in range(1, len(game.seats) + 2) if ai_seat_name(k) not in taken)
-            seat = Seat(name or ai_seat_name(n), None, level)
+            seat = Seat(name, None, level) if name else Seat(ai_seat_name(n), None, level, n)
             await self._store.update(game, seats=(*game.seats, seat))
             return game_info_of(game)
 
@@ -412,7 +403,7 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
             game.last_move_at = self.clock.now()
             await self._store.update(game, status=GameStatus.ACTIVE, snapshot=state.to_dict())
             out = Collector(game.id)
-            names = ", ".join(s.name for s in game.seats)
+            names = Join(tuple(SeatRef(i, s.name) for i, s in enumerate(game.seats)), ", ")
             out.events.append(
                 GameEvent(
                     game.id,
@@ -424,7 +415,7 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
                         {
                             "board": board_name(board.id),
                             "players": names,
-                            "first": game.seats[state.first_player].name,
+                            "first": SeatRef(state.first_player, game.seats[state.first_player].name),
                         },
                     ),
                     {"players": [s.name for s in game.seats], "first_player": state.first_player},

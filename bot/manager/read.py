@@ -47,6 +47,7 @@ class SeatInfo:
     tickets: int | None = None
     to_act: bool = False
     next_timer: datetime | None = None  # next reminder / absent-policy moment while this seat must act
+    ai_number: int | None = None  # an AI seat the manager seated: its number (`Seat.ai_number`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,10 +143,11 @@ def game_info_of(game: LiveGame) -> GameInfo:
                     len(p.tickets),
                     i in acting,
                     next_due.get(i),
+                    s.ai_number,
                 )
             )
         else:
-            seats.append(SeatInfo(i, s.name, s.user_id, level))
+            seats.append(SeatInfo(i, s.name, s.user_id, level, ai_number=s.ai_number))
     final = final_sheets(state) if state is not None else ()
     return GameInfo(
         game.id,

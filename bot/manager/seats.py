@@ -14,7 +14,7 @@ from bot.manager.read import Outcome, outcome_of
 from bot.manager.refusals import Refused
 from bot.manager.store import GameStore, LiveGame
 from bot.manager.timers import TurnTimers
-from bot.messages import Text
+from bot.messages import SeatRef, Text
 from bot.storage import GameStatus, Seat
 
 __all__ = ["SeatCommands"]
@@ -48,7 +48,7 @@ class SeatCommands:
             seats[seat] = Seat(seats[seat].name, user_id, level)
             await self._store.update(game, seats=seats)
             out = Collector(game.id)
-            name = seats[seat].name
+            name = SeatRef(seat, seats[seat].name)
             if level is not None:
                 kind, text, data = (
                     "seat_ai",

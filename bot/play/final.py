@@ -9,9 +9,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.manager import GameInfo
-from bot.messages import Join, Text
+from bot.messages import Join, SeatRef, Text
 from bot.play import chat
-from bot.play.pictures import Pictures, drawn, named_pictures
+from bot.play.pictures import Pictures, drawn, drawn_names
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.storage import GameStatus
@@ -53,9 +53,12 @@ async def final_message(
             footer=Text("footer.game", {"game": info.game_id}),
         )
     )
+    names = drawn_names(info.seats, words)
     board_png, summary_png = await asyncio.gather(
-        drawn(pictures.board(state, colorblind=info.settings.colorblind, words=words), info.game_id),
-        drawn(pictures.summary(state, info.final, words=words), info.game_id),
+        drawn(
+            pictures.board(state, colorblind=info.settings.colorblind, words=words, names=names), info.game_id
+        ),
+        drawn(pictures.summary(state, info.final, words=words, names=names), info.game_id),
     )
     files = []
     if board_png:
@@ -82,7 +85,7 @@ def sheet_field(s: FinalSheet, budget: int) -> FieldSpec:
     routes = Text("final.routes", {"points": s.route_points})
     tickets = (chat.fit_lines("\n".join(parts), budget - 40 * (1 + len(bonuses))),) if parts else ()
     return FieldSpec(
-        Text("final.seat", {"rank": s.rank, "player": s.name, "total": s.total}),
+        Text("final.seat", {"rank": s.rank, "player": SeatRef(s.seat, s.name), "total": s.total}),
         Join((routes, *tickets, *bonuses), head=chat.MAX_FIELD),
         False,
     )
@@ -97,7 +100,7 @@ async def gif_message(
     """The game as a GIF, posted after the final scores (replaying and drawing it takes seconds: the scores
     do not wait for it); None when it could not be drawn."""
     try:
-        gif = await named_pictures(pictures, info.seats).gif(await record(), words=words)
+        gif = await pictures.gif(await record(), words=words, names=drawn_names(info.seats, words))
     except Exception:  # noqa: BLE001 - the scores matter more than the animation
         log.exception("game %s: GIF failed", info.game_id)
         return None

@@ -8,7 +8,7 @@ from bot.manager import GameInfo
 from bot.manager.events import cards as counted_cards
 from bot.messages import Join, Message, Text
 from bot.play import chat
-from bot.play.pictures import Pictures, drawn, named_pictures
+from bot.play.pictures import Pictures, drawn, drawn_names
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, ComponentSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from engine.state import GameState
@@ -22,8 +22,12 @@ async def ticket_map_reply(
     """`seat`'s tickets on the board (ephemeral, only ever to that seat): ticket cities marked, done ones ticked,
     their network bold, each open ticket's cheapest remaining path (`engine.progress.cheapest_paths`)."""
     png = await drawn(
-        named_pictures(pictures, info.seats).ticket_map(
-            state, seat, colorblind=info.settings.colorblind, words=words
+        pictures.ticket_map(
+            state,
+            seat,
+            colorblind=info.settings.colorblind,
+            words=words,
+            names=drawn_names(info.seats, words),
         ),
         info.game_id,
     )

@@ -12,7 +12,7 @@ from bot.messages import Join, Message, Text, board_name
 from bot.play import chat, labels
 from bot.play.lobby import seat_title
 from bot.play.names import seat_name
-from bot.play.pictures import Pictures, drawn, named_pictures
+from bot.play.pictures import Pictures, drawn, drawn_names
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.play.seats import mention
@@ -66,8 +66,8 @@ def face_up_row(state: GameState) -> Message:
 
 async def board_reply(info: GameInfo, state: GameState, pictures: Pictures, words: PictureWords) -> Reply:
     """The board picture (when it can be drawn), the face-up cards and a button to one's hand."""
-    board = named_pictures(pictures, info.seats).board(
-        state, colorblind=info.settings.colorblind, words=words
+    board = pictures.board(
+        state, colorblind=info.settings.colorblind, words=words, names=drawn_names(info.seats, words)
     )
     png = await drawn(board, info.game_id)
     embed = EmbedSpec(

@@ -20,9 +20,9 @@ from typing import Any, Protocol, runtime_checkable
 from bot.config import Settings
 from bot.i18n import default_catalog, language_of, plural_form
 from bot.manager import GameManager
-from bot.manager.events import describe
+from bot.manager.events import describe, seat_refs
 from bot.manager.game_settings import GameSettings
-from bot.play.names import Named, SeatNames
+from bot.play.names import Named, seat_words
 from engine.events import public_events
 from engine.scoring import FinalSheet
 from engine.state import GameState
@@ -55,32 +55,34 @@ def picture_words(locale: str | None) -> PictureWords:
     return made
 
 
-def last_move_text(state: GameState, words: PictureWords = ENGLISH) -> Callable[[LastMove], str]:
+def last_move_text(
+    state: GameState, words: PictureWords = ENGLISH, names: Sequence[str] = ()
+) -> Callable[[LastMove], str]:
     """How the board picture words its last move: the turn message's line of that action (its presenter's,
-    from the PUBLIC events only), in the language of `words`."""
+    from the PUBLIC events only), in the language of `words`, each seat named `names[seat]`."""
 
     def text(move: LastMove) -> str:
         if not state.history:
             return ""
         seat, action = state.history[-1]
-        names = [p.name for p in state.players]
-        line = describe(state.board, names, seat, action.kind, public_events(state.events))
-        return default_catalog().render(line, words_language(words)) or ""
+        line = describe(state.board, seat_refs(state), seat, action.kind, public_events(state.events))
+        return default_catalog().seated(names).render(line, words_language(words)) or ""
 
     return text
 
 
 def board_picture_view(
-    state: GameState, words: PictureWords = ENGLISH, since: int | None = None
+    state: GameState, words: PictureWords = ENGLISH, since: int | None = None, names: Sequence[str] = ()
 ) -> BoardView:
     """The public view the board picture draws, its last move worded in the picture's language; `since`: a log
-    position from which every route and city taken is outlined too."""
-    return board_view(state, last_move_text=last_move_text(state, words), since=since)
+    position from which every route and city taken is outlined too; `names`: each seat's name as drawn."""
+    return board_view(state, last_move_text=last_move_text(state, words, names), since=since, names=names)
 
 
 class Pictures(Protocol):
     """The bot's pictures. `board`: the whole board with its side panel, or with `turn` the turn message's
-    picture (the part of the board where the moves since log position `since` were, sized for the chat)."""
+    picture (the part of the board where the moves since log position `since` were, sized for the chat).
+    `names`: each seat's name as the picture writes it (`drawn_names`; the state's player names when empty)."""
 
     async def board(
         self,
@@ -90,6 +92,7 @@ class Pictures(Protocol):
         words: PictureWords = ENGLISH,
         since: int | None = None,
         turn: bool = False,
+        names: Sequence[str] = (),
     ) -> bytes: ...
 
     async def hand(
@@ -97,14 +100,27 @@ class Pictures(Protocol):
     ) -> bytes: ...
 
     async def ticket_map(
-        self, state: GameState, seat: int, *, colorblind: bool = True, words: PictureWords = ENGLISH
+        self,
+        state: GameState,
+        seat: int,
+        *,
+        colorblind: bool = True,
+        words: PictureWords = ENGLISH,
+        names: Sequence[str] = (),
     ) -> bytes: ...
 
     async def summary(
-        self, state: GameState, sheets: Sequence[FinalSheet] = (), *, words: PictureWords = ENGLISH
+        self,
+        state: GameState,
+        sheets: Sequence[FinalSheet] = (),
+        *,
+        words: PictureWords = ENGLISH,
+        names: Sequence[str] = (),
     ) -> bytes: ...
 
-    async def gif(self, record: dict[str, Any], *, words: PictureWords = ENGLISH) -> bytes: ...
+    async def gif(
+        self, record: dict[str, Any], *, words: PictureWords = ENGLISH, names: Sequence[str] = ()
+    ) -> bytes: ...
 
     def close(self) -> None: ...
 
@@ -114,55 +130,9 @@ def words_language(words: PictureWords) -> str:
     return _LANGUAGE_OF.get(words, "en")
 
 
-class NamedPictures:
-    """`pictures` drawing each seat by the name it goes by in the picture's language (an AI seat's name comes
-    from the catalogue, see `bot.play.names`): the state, score sheets and record handed on are renamed copies."""
-
-    def __init__(self, pictures: Pictures, names: SeatNames) -> None:
-        self.pictures = pictures
-        self.names = names
-
-    async def board(
-        self,
-        state: GameState,
-        *,
-        colorblind: bool = True,
-        words: PictureWords = ENGLISH,
-        since: int | None = None,
-        turn: bool = False,
-    ) -> bytes:
-        named = self.names.state(state, words_language(words))
-        return await self.pictures.board(named, colorblind=colorblind, words=words, since=since, turn=turn)
-
-    async def hand(
-        self, state: GameState, seat: int, *, colorblind: bool = True, words: PictureWords = ENGLISH
-    ) -> bytes:
-        return await self.pictures.hand(state, seat, colorblind=colorblind, words=words)
-
-    async def ticket_map(
-        self, state: GameState, seat: int, *, colorblind: bool = True, words: PictureWords = ENGLISH
-    ) -> bytes:
-        named = self.names.state(state, words_language(words))
-        return await self.pictures.ticket_map(named, seat, colorblind=colorblind, words=words)
-
-    async def summary(
-        self, state: GameState, sheets: Sequence[FinalSheet] = (), *, words: PictureWords = ENGLISH
-    ) -> bytes:
-        language = words_language(words)
-        named = self.names.state(state, language)
-        return await self.pictures.summary(named, self.names.sheets(sheets, language), words=words)
-
-    async def gif(self, record: dict[str, Any], *, words: PictureWords = ENGLISH) -> bytes:
-        return await self.pictures.gif(self.names.record(record, words_language(words)), words=words)
-
-    def close(self) -> None:
-        self.pictures.close()
-
-
-def named_pictures(pictures: Pictures, seats: Iterable[Named]) -> Pictures:
-    """`pictures` naming the AI seats among `seats` in each picture's language (`pictures` itself without any)."""
-    names = SeatNames.of(seats)
-    return NamedPictures(pictures, names) if names.shown else pictures
+def drawn_names(seats: Iterable[Named], words: PictureWords) -> tuple[str, ...]:
+    """Every seat's name as a picture in the language of `words` draws it (the `names` the pictures take)."""
+    return seat_words(seats, words_language(words))
 
 
 @runtime_checkable
@@ -222,10 +192,11 @@ class PoolPictures:
         words: PictureWords = ENGLISH,
         since: int | None = None,
         turn: bool = False,
+        names: Sequence[str] = (),
     ) -> bytes:
         """The whole board with its panel; with `turn`, the turn message's picture: the part of the board where
         the moves since log position `since` were, for the size Discord shows it (render.turn_picture)."""
-        view = board_picture_view(state, words, since)
+        view = board_picture_view(state, words, since, names)
         if turn:
             turn_png: bytes = await self.pool.render_turn(
                 state.board.id, view, colorblind=colorblind, words=words
@@ -246,10 +217,16 @@ class PoolPictures:
         return data
 
     async def ticket_map(
-        self, state: GameState, seat: int, *, colorblind: bool = True, words: PictureWords = ENGLISH
+        self,
+        state: GameState,
+        seat: int,
+        *,
+        colorblind: bool = True,
+        words: PictureWords = ENGLISH,
+        names: Sequence[str] = (),
     ) -> bytes:
         """`seat`'s private ticket map: the public view (no last-move glow) and the seat's own tickets apart."""
-        view = board_view(state)
+        view = board_view(state, names=names)
         mine = ticket_map_data(state, seat)
         data: bytes = await self.pool.run(
             "render.tickets_map.render_ticket_map_png",
@@ -263,16 +240,25 @@ class PoolPictures:
         return data
 
     async def summary(
-        self, state: GameState, sheets: Sequence[FinalSheet] = (), *, words: PictureWords = ENGLISH
+        self,
+        state: GameState,
+        sheets: Sequence[FinalSheet] = (),
+        *,
+        words: PictureWords = ENGLISH,
+        names: Sequence[str] = (),
     ) -> bytes:
         """The score chart of a finished game, from its final sheets (scored from `state` when not given)."""
-        rows = summary_rows(state, sheets)
+        rows = summary_rows(state, sheets, names)
         data: bytes = await self.pool.run("render.summary.render_summary_png", rows, words=words)
         return data
 
-    async def gif(self, record: dict[str, Any], *, words: PictureWords = ENGLISH) -> bytes:
+    async def gif(
+        self, record: dict[str, Any], *, words: PictureWords = ENGLISH, names: Sequence[str] = ()
+    ) -> bytes:
         """The game's GIF: the record crosses to a render worker, which replays it and draws the frames (no
         replay in the bot's process; the frames' captions name what each move touched, see `render.replay`)."""
+        if names:  # the replay names its players from the record
+            record = {**record, "players": list(names)}
         data: bytes = await self.pool.run(
             "render.replay.render_record_gif", record, width=self.gif_width, words=words
         )

@@ -3,9 +3,8 @@
 A refusal may quote what someone typed (a setting, a value, a board, a route): those parameters are shortened
 with `chat.quote`, so a 6,000-character slash option still gets its refusal within Discord's limits.
 
-A ``board`` parameter that names a board (the manager passes its id; the engine's refusals, inside
-``refused.illegal``, its data name) becomes the board's name in the reader's language (`board_name`); text
-someone typed that names no board stays quoted as typed.
+A ``board`` parameter that is a board's id (the manager's and the engine's refusals pass ids) becomes the board's
+name in the reader's language (`board_name`); text someone typed that names no board stays quoted as typed.
 
 ``refused.illegal`` is the engine's reason alone (``{reason}``, an ``illegal.<code>`` sentence that says by
 itself what is not allowed), so a refusal reads as one sentence, not "That move is not allowed: That move...".
@@ -22,7 +21,7 @@ from bot.messages import Join, Text, board_name
 from bot.play import chat
 from bot.play.reply import GameError
 from bot.presenters.words import DECKS, deck
-from maps.board import BoardDataError, board_ids, load_board
+from maps.board import board_ids
 
 #: Manager refusal codes shown with the presentation's own words; the others read `refused.<code>`.
 REFUSED_KEYS = {
@@ -50,26 +49,17 @@ def _param(name: str, value: Any) -> Any:
         return deck(value)
     if name == "decks" and isinstance(value, str) and set(value.split(" / ")) <= DECKS:
         return Join(tuple(deck(d, 2) for d in value.split(" / ")), " / ")  # each a pile of several tickets
-    if name == "board" and isinstance(value, str):
-        found = _board_ids().get(value)
-        if found is not None:
-            return board_name(found)
+    if name == "board" and isinstance(value, str) and value in _boards():
+        return board_name(value)
     if isinstance(value, Text):  # the engine's reason inside refused.illegal
         return Text(value.key, quoted(value.params))
     return chat.quote(value) if name in TYPED and isinstance(value, str) else value
 
 
 @cache
-def _board_ids() -> dict[str, str]:
-    """Board id, and the board's name in its data file, -> its id."""
-    found: dict[str, str] = {}
-    for bid in board_ids():
-        found[bid] = bid
-        try:
-            found.setdefault(load_board(bid).name, bid)
-        except BoardDataError:
-            continue
-    return found
+def _boards() -> frozenset[str]:
+    """The boards' ids (a directory listing, read once)."""
+    return frozenset(board_ids())
 
 
 def refusal(exc: Refused) -> GameError:

@@ -98,6 +98,7 @@ class Reply:
     `posted`: called with the channel and id of the public message once it is sent (a game remembers its
     last turn message, to take its buttons away when the next one is posted).
     `activity`: open the bot's Discord Activity (the live map) for the caller instead of a message.
+    `seats`: the name of each seat (`bot.messages.SeatRef` n is shown as `seats[n]`).
     """
 
     content: Message | None = None
@@ -108,6 +109,7 @@ class Reply:
     edit_source: bool = False
     also: tuple[Reply, ...] = ()
     posted: Callable[[int, int], Awaitable[None]] | None = field(default=None, compare=False)
+    seats: tuple[Message, ...] = ()  # the seat table its `SeatRef`s are named from (`bot.play.names.seated`)
     activity: bool = False
 
 
@@ -122,6 +124,7 @@ class Choice:
 class GameError(Exception):
     """A refusal a person should read, shown ephemerally ("It is not your turn.")."""
 
-    def __init__(self, message: Message) -> None:
+    def __init__(self, message: Message, seats: tuple[Message, ...] = ()) -> None:
         super().__init__(message.key if isinstance(message, Text) else str(message))
         self.message = message
+        self.seats = seats  # the seat table its `SeatRef`s are named from, as `Reply.seats`

@@ -28,7 +28,7 @@ from bot.play.contract import Caller, Messenger
 from bot.play.hand import hand_reply, ticket_map_reply
 from bot.play.live_map import MapLinks, link_button, link_reply, map_button, map_reply, with_button
 from bot.play.lobby import lobby_expired, lobby_reply, open_lobby, play_again
-from bot.play.names import named_reply
+from bot.play.names import seated, seating
 from bot.play.notices import TurnNotices
 from bot.play.pictures import (
     Pictures,
@@ -236,7 +236,7 @@ class ManagerGameService:
         info = await self._info(press.game_id)
         if info.guild_id != caller.guild_id:
             raise fail("button.other_server")
-        return named_reply(info.seats, await _PRESSES[press.code](self, caller, info, press))
+        return await seating(info.seats, _PRESSES[press.code](self, caller, info, press))
 
     async def _hand(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
         return await self.hand(caller, game_id=info.game_id)
@@ -379,7 +379,7 @@ class ManagerGameService:
         if self.messenger is None:
             return
         info = await self._info(game_id)
-        await self.messenger.post(info.thread_id or info.channel_id, named_reply(info.seats, reply))
+        await self.messenger.post(info.thread_id or info.channel_id, seated(info.seats, reply))
 
     async def on_turn(self, game_id: str, outcome: Outcome) -> None:
         for reply in await self._after_public(outcome, force=not outcome.events):  # empty: one owed
@@ -409,10 +409,10 @@ class ManagerGameService:
         lanes = route_lanes(state, route, claimable(state, seat))
         quick = None if color or len(lanes) > 1 else menus.one_click(state, seat, "claim", lanes[0])
         if quick is not None and await self._claims_at_once(caller):
-            return named_reply(
-                info.seats, await self._apply(caller, info, quick, turn_token(state, seat), edit=False)
+            return await seating(
+                info.seats, self._apply(caller, info, quick, turn_token(state, seat), edit=False)
             )
-        return named_reply(info.seats, confirm_claim(info, state, seat, route, color))
+        return seated(info.seats, confirm_claim(info, state, seat, route, color))
 
     async def hand(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)
@@ -420,7 +420,7 @@ class ManagerGameService:
         state = await self._running(info.game_id)
         reply = await hand_reply(info, state, seat, self.pictures, self._words(caller.locale))
         reply = with_button(reply, link_button(info.game_id)) if self.map_links is not None else reply
-        return named_reply(info.seats, reply)
+        return seated(info.seats, reply)
 
     async def board(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)
@@ -440,7 +440,7 @@ class ManagerGameService:
         if info.status == GameStatus.LOBBY:
             raise fail("play.not_running")
         events = await self._call(self.games_manager.recent_events(info.game_id, max(1, min(limit, 50))))
-        return named_reply(info.seats, overview.log_reply(info, events))
+        return seated(info.seats, overview.log_reply(info, events))
 
     async def settings(
         self, caller: Caller, *, game_id: str | None = None, key: str | None = None, value: str | None = None
@@ -508,8 +508,8 @@ class ManagerGameService:
         text: Message = Join(tuple(e.message for e in outcome.events)) if outcome.events else "-"
         if any(e.seq for e in outcome.events):
             public = await self._after_public(outcome, force=True)
-            return public[0] if public else named_reply(outcome.info.seats, Reply(content=text))
-        return named_reply(outcome.info.seats, Reply(content=text))
+            return public[0] if public else seated(outcome.info.seats, Reply(content=text))
+        return seated(outcome.info.seats, Reply(content=text))
 
     async def leave(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)
@@ -531,7 +531,7 @@ class ManagerGameService:
         self._lines.pop(info.game_id, None)
         self.notices.forget(info.game_id)
         lines = tuple(e.message for e in outcome.events)
-        return named_reply(outcome.info.seats, Reply(content=Join(lines) if lines else Text("game.ended")))
+        return seated(outcome.info.seats, Reply(content=Join(lines) if lines else Text("game.ended")))
 
     async def replace(
         self,

@@ -16,9 +16,9 @@ from bot.play import chat, layout
 from bot.play.final import final_message
 from bot.play.lobby import seat_title
 from bot.play.menus import card_buttons, menu_buttons
-from bot.play.names import SeatNames
+from bot.play.names import seated
 from bot.play.overview import face_up_row, seat_counts
-from bot.play.pictures import Pictures, drawn, named_pictures
+from bot.play.pictures import Pictures, drawn, drawn_names
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.play.seats import mention
@@ -110,10 +110,8 @@ async def turn_message(
     if len(lines) > MAX_LINES:
         lines = ["…", *lines[-MAX_LINES:]]
     text = Join(tuple(lines), tail=1500)
-    names = SeatNames.of(info.seats)
-    pictures = named_pictures(pictures, info.seats)
     if state.finished or info.status != GameStatus.ACTIVE:
-        return names.reply(await final_message(info, state, text, pictures, words))
+        return seated(info.seats, await final_message(info, state, text, pictures, words))
     gid = info.game_id
     buttons: list[ButtonSpec] = []
     cards: list[ButtonSpec] = []  # the first card of a draw, in rows of their own above the other buttons
@@ -134,7 +132,14 @@ async def turn_message(
         buttons.append(ButtonSpec(gid, PressCode.SUGGEST, Text("btn.suggest"), emoji="💡"))
     buttons.append(ButtonSpec(gid, PressCode.HAND, Text("btn.hand"), emoji="✋"))
     buttons.append(ButtonSpec(gid, PressCode.BOARD, Text("btn.board"), emoji="🗺"))
-    board = pictures.board(state, colorblind=info.settings.colorblind, words=words, since=since, turn=True)
+    board = pictures.board(
+        state,
+        colorblind=info.settings.colorblind,
+        words=words,
+        since=since,
+        turn=True,
+        names=drawn_names(info.seats, words),
+    )
     png = await drawn(board, gid)
     rnd = state.turn // max(1, state.num_players) + 1
     footer = Text("turn.footer", {"game": gid, "round": rnd, "deck": len(state.deck)})
@@ -159,4 +164,4 @@ async def turn_message(
         files=(FileSpec("board.png", png, description=alt),) if png else (),
         rows=(*layout.rows_of_buttons(cards), *layout.rows_of_buttons(buttons)),
     )
-    return names.reply(reply)
+    return seated(info.seats, reply)

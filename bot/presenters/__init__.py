@@ -55,13 +55,13 @@ class Told:
     the PUBLIC engine events it produced."""
 
     board: Board
-    names: Sequence[str]
+    names: Sequence[Message]  # each seat's name: `SeatRef`s, worded when shown
     seat: int
     kind: str
     facts: Sequence[Event]
 
     @property
-    def player(self) -> str:
+    def player(self) -> Message:
         return self.names[self.seat]
 
     def first(self, kind: type[E]) -> E | None:

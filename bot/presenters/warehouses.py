@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.messages import Message, Text
+from bot.messages import Join, Message, SeatRef, Text
 from bot.presenters import ActionWords, DrawChoice, Menu, Presenter, Told, register
 from bot.presenters.words import card, card_of, city, counted
 from engine.events import CardDrawn, DepotPlaced, WarehousesTaken, WarehouseStocked
@@ -19,7 +19,7 @@ def _draw_label(state: GameState, seat: int, a: Any) -> Message | None:
     """A card draw names the warehouse it stocks (an argument this option adds to the core draws)."""
     if a.kind not in _DRAWS or getattr(a, "warehouse", None) is None:
         return None
-    owner = state.players[a.warehouse].name
+    owner = SeatRef(a.warehouse, state.players[a.warehouse].name)
     if a.kind == "draw_blind":
         return Text("act.deck_warehouse", {"owner": owner})
     return Text("act.face_up_warehouse", {"card": card_of(state.face_up[a.slot]), "owner": owner})
@@ -45,14 +45,17 @@ def _depot_line(told: Told) -> Message:
 def _take_label(state: GameState, seat: int, a: Any) -> Message:
     if not a.owners:
         return Text("act.leave_warehouses")
-    return Text("act.take_warehouses", {"owners": ", ".join(state.players[o].name for o in a.owners)})
+    return Text(
+        "act.take_warehouses",
+        {"owners": Join(tuple(SeatRef(o, state.players[o].name) for o in a.owners), ", ")},
+    )
 
 
 def _take_line(told: Told) -> Message:
     taken = told.first(WarehousesTaken)
     if taken is None or not taken.owners:
         return Text("ev.take_warehouses_none", {"player": told.player})
-    owners = ", ".join(told.names[o] for o in taken.owners)
+    owners = Join(tuple(told.names[o] for o in taken.owners), ", ")
     return Text(
         "ev.take_warehouses",
         {"player": told.player, "owners": owners, "cards": counted("cards", taken.cards)},
@@ -88,7 +91,7 @@ register(
         # first the warehouse that gets the top card, then the card
         draw_choice=DrawChoice(
             "warehouse",
-            lambda state, w: Text("menu.warehouse_of", {"owner": state.players[w].name}),
+            lambda state, w: Text("menu.warehouse_of", {"owner": SeatRef(w, state.players[w].name)}),
             "menu.warehouse",
         ),
     )

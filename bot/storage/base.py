@@ -29,6 +29,7 @@ from .errors import (
     StorageUnavailable,
     VersionConflict,
 )
+from .seat_marks import stored_ai_number
 
 if TYPE_CHECKING:
     from .cluster import ClusterStatus, ProcessBeat
@@ -103,13 +104,21 @@ class Seat:
     name: str
     user_id: int | None = None
     ai_level: str | int | None = None
+    ai_number: int | None = None  # an AI seat the manager seated ("🤖2"): its number (`seat_marks.py`)
 
     def to_json(self) -> JSONDict:
-        return {"user_id": self.user_id, "name": self.name, "ai_level": self.ai_level}
+        return {
+            "user_id": self.user_id,
+            "name": self.name,
+            "ai_level": self.ai_level,
+            "ai_number": self.ai_number,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Seat:
-        return cls(name=str(data.get("name", "")), user_id=data.get("user_id"), ai_level=data.get("ai_level"))
+        name, user_id, level = str(data.get("name", "")), data.get("user_id"), data.get("ai_level")
+        n = data["ai_number"] if "ai_number" in data else stored_ai_number(name, user_id, level)
+        return cls(name=name, user_id=user_id, ai_level=level, ai_number=n)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from typing import Any
 
 from bot.manager import GameInfo, GameManager, Refused
 from bot.manager.events import GameEvent, final_sheets, public_events
-from bot.play.names import SeatNames
+from bot.play.names import seat_table
 from bot.storage import StorageError
 from bot.web.view import Reader, board_svg, game_view, log_lines, seat_of
 from engine.rules import apply
@@ -134,7 +134,7 @@ class LiveHub:
         reader: Reader,
         move: LastMove | None = None,
     ) -> dict[str, Any]:
-        names = SeatNames.of(info.seats)
+        names = seat_table(info.seats)
         svg = ""
         if state is not None:
             key = (reader.locale, len(state.history))
@@ -246,7 +246,7 @@ def _shown(info: GameInfo) -> tuple[Any, ...]:
 
 def _move_frame(move: tuple[LastMove, list[GameEvent]], info: GameInfo, locale: str) -> dict[str, Any]:
     last, events = move
-    lines = log_lines(events, SeatNames.of(info.seats), locale)
+    lines = log_lines(events, seat_table(info.seats), locale)
     return {
         "line": " ".join(x["line"] for x in lines if x["line"]),
         "lines": lines,

@@ -4,7 +4,7 @@ built from that player's view only (`render.from_engine.ticket_map_data`), and o
 from __future__ import annotations
 
 from bot.manager import GameInfo
-from bot.play.names import SeatNames
+from bot.play.names import seat_words
 from bot.play.pictures import board_picture_view, picture_words
 from engine.state import GameState
 from render.from_engine import ticket_map_data
@@ -13,11 +13,11 @@ from render.tickets_map import render_ticket_map_svg
 
 def ticket_map_svg(info: GameInfo, state: GameState, seat: int, language: str) -> str:
     words = picture_words(language)
-    named = SeatNames.of(info.seats).state(state, language)
+    names = seat_words(info.seats, language)
     return render_ticket_map_svg(
-        named.board,
-        board_picture_view(named, words),
-        ticket_map_data(named, seat),
+        state.board,
+        board_picture_view(state, words, names=names),
+        ticket_map_data(state, seat),
         colorblind=info.settings.colorblind,
         words=words,
     )

@@ -22,7 +22,7 @@ from bot.manager.events import GameEvent, card
 from bot.messages import Message
 from bot.play import codec, labels
 from bot.play.menus import category_of
-from bot.play.names import SeatNames, seat_name
+from bot.play.names import seat_name, seat_table, seat_words
 from bot.play.pictures import board_picture_view, picture_words
 from engine.actions import Action, KeepTickets
 from engine.pending import TicketChoice
@@ -81,8 +81,9 @@ def language(locale: str | None) -> str:
     return language_of(locale) or default_catalog().default
 
 
-def words_of(message: Message | None, names: SeatNames, locale: str) -> str:
-    return default_catalog().render(names.message(message) if message is not None else None, locale) or ""
+def words_of(message: Message | None, names: Sequence[Message], locale: str) -> str:
+    """`message` in `locale`, each seat named from the seat table `names` (`seat_table`)."""
+    return default_catalog().seated(names).render(message, locale) or ""
 
 
 def seat_of(info: GameInfo, user_id: int | None) -> int | None:
@@ -95,10 +96,10 @@ def seat_of(info: GameInfo, user_id: int | None) -> int | None:
 def board_svg(info: GameInfo, state: GameState, locale: str, highlight: Any = None) -> str:
     """The board as every reader of `locale` sees it: the public view only, with touch targets."""
     words = picture_words(locale)
-    named = SeatNames.of(info.seats).state(state, language(locale))
+    names = seat_words(info.seats, language(locale))
     return render_board_svg(
-        named.board,
-        board_picture_view(named, words),
+        state.board,
+        board_picture_view(state, words, names=names),
         colorblind=info.settings.colorblind,
         words=words,
         highlight=highlight,
@@ -111,7 +112,7 @@ def texts(locale: str) -> dict[str, str]:
     return {f"web.ui.{k}": catalog.text(f"web.ui.{k}", locale) for k in UI_KEYS}
 
 
-def log_lines(events: Sequence[GameEvent], names: SeatNames, locale: str) -> list[dict[str, Any]]:
+def log_lines(events: Sequence[GameEvent], names: Sequence[Message], locale: str) -> list[dict[str, Any]]:
     return [
         {
             "seq": e.seq,
@@ -128,7 +129,7 @@ def public_part(
 ) -> dict[str, Any]:
     """Everything every reader of `locale` sees alike."""
     catalog = default_catalog()
-    names = SeatNames.of(info.seats)
+    names = seat_table(info.seats)
     view: dict[str, Any] = {
         "game_id": info.game_id,
         "version": info.action_count,
@@ -174,7 +175,7 @@ def public_part(
 
 
 def _action(
-    state: GameState, seat: int, action: Action, pending: bool, names: SeatNames, locale: str
+    state: GameState, seat: int, action: Action, pending: bool, names: Sequence[Message], locale: str
 ) -> dict:
     words = presenters.action_words(action.kind)
     entry: dict[str, Any] = {
@@ -195,7 +196,7 @@ def _action(
 def private_part(info: GameInfo, state: GameState, seat: int, locale: str) -> dict[str, Any]:
     """What the seated reader alone sees: hand, kept tickets, their legal actions and pending decision."""
     catalog = default_catalog()
-    names = SeatNames.of(info.seats)
+    names = seat_table(info.seats)
     mine = player_view(state, seat)
     me: dict[str, Any] = {
         "seat": seat,

@@ -89,8 +89,8 @@ def test_a_refusal_names_the_board_in_the_readers_language() -> None:
     assert catalog.render(shown, "en") == "Germany is played by 2 to 5 players; this game has 1."
     variant = refusal(Refused("bad_variant", board="japan", variant="x", variants="classic")).message
     assert catalog.render(variant, "fr").startswith("Le plateau Japon n'a pas de variante x")
-    # the engine's refusals carry the board's data name: it is named in the reader's language too
-    reason = Text("illegal.not_in_rules", {"action": "build_station", "board": "Italy"})
+    # the engine's refusals carry the board's id: it is named in the reader's language too
+    reason = Text("illegal.not_in_rules", {"action": "build_station", "board": "italy"})
     illegal = refusal(Refused("illegal", reason=reason)).message
     assert (catalog.render(illegal, "fr") or "").endswith(
         "Ce coup ne fait pas partie des règles du plateau Italie."
@@ -237,7 +237,7 @@ def test_ratings_and_mean_scores_are_written_as_the_reader_writes_numbers() -> N
 
 def test_an_illegal_move_reads_as_one_sentence() -> None:
     catalog = default_catalog()
-    reason = Text("illegal.not_in_rules", {"action": "build_station", "board": "Italy"})
+    reason = Text("illegal.not_in_rules", {"action": "build_station", "board": "italy"})
     illegal = refusal(Refused("illegal", reason=reason)).message
     assert catalog.render(illegal, "fr") == "Ce coup ne fait pas partie des règles du plateau Italie."
     assert catalog.render(illegal, "en") == "That move is not part of Italy's rules."
@@ -276,9 +276,10 @@ def test_an_ai_seats_level_is_named_in_the_readers_language() -> None:
     resigned = Seat("alice", None, "normal")  # the seat of a player who resigned keeps their name
     assert catalog.render(seat_title(resigned), "fr") == "alice 🤖 normale"
     # an AI seat is named from its number and level, in the reader's language (and a game stored before too)
-    assert catalog.render(seat_title(Seat("🤖1", None, "normal")), "fr") == "IA 1 (normale) 🤖"
-    assert catalog.render(seat_title(Seat("🤖1", None, "normal")), "en") == "AI 1 (normal) 🤖"
-    assert catalog.render(seat_title(Seat("AI 2 (hard)", None, "hard")), "fr") == "IA 2 (difficile) 🤖"
+    assert catalog.render(seat_title(Seat("🤖1", None, "normal", 1)), "fr") == "IA 1 (normale) 🤖"
+    assert catalog.render(seat_title(Seat("🤖1", None, "normal", 1)), "en") == "AI 1 (normal) 🤖"
+    older = Seat.from_json({"name": "AI 2 (hard)", "user_id": None, "ai_level": "hard"})  # a row from before
+    assert catalog.render(seat_title(older), "fr") == "IA 2 (difficile) 🤖"
     assert catalog.render(seat_title(Seat("bob", 2, None)), "fr") == "bob"
 
 

@@ -74,7 +74,7 @@ def test_a_refusal_says_its_code_and_parameters() -> None:
     with pytest.raises(IllegalAction) as not_yours:
         apply(s, 1, DrawBlind())
     assert not_yours.value.code == "not_your_turn"
-    assert not_yours.value.params == {"player": s.players[0].name}
+    assert not_yours.value.params == {"player": s.players[0].name, "seat": 0}  # the seat, for the bot to name
     give(s, 0, red=1, locomotive=1)
     rid = route_id(s, "Paris", "Frankfurt", "white")
     with pytest.raises(IllegalAction) as short:

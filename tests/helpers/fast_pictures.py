@@ -24,6 +24,7 @@ class FastPictures:
     def __init__(self) -> None:
         self.calls: list[str] = []
         self.words: list[tuple[str, Any]] = []  # (picture, the words it was asked to draw with)
+        self.names: list[tuple[str, Any]] = []  # (picture, the seats' names it was asked to draw)
 
     async def board(
         self,
@@ -33,9 +34,11 @@ class FastPictures:
         words: Any = None,
         since: Any = None,
         turn: bool = False,
+        names: Any = (),
     ) -> bytes:
         self.calls.append("board")
         self.words.append(("board", words))
+        self.names.append(("board", tuple(names)))
         return PNG
 
     async def hand(self, state: Any, seat: int, *, colorblind: bool = True, words: Any = None) -> bytes:
@@ -43,17 +46,22 @@ class FastPictures:
         self.words.append(("hand", words))
         return PNG
 
-    async def ticket_map(self, state: Any, seat: int, *, colorblind: bool = True, words: Any = None) -> bytes:
+    async def ticket_map(
+        self, state: Any, seat: int, *, colorblind: bool = True, words: Any = None, names: Any = ()
+    ) -> bytes:
         self.calls.append("ticket_map")
         self.words.append(("ticket_map", words))
+        self.names.append(("ticket_map", tuple(names)))
         return PNG
 
-    async def summary(self, state: Any, sheets: Any = (), *, words: Any = None) -> bytes:
+    async def summary(self, state: Any, sheets: Any = (), *, words: Any = None, names: Any = ()) -> bytes:
         self.calls.append("summary")
+        self.names.append(("summary", tuple(names)))
         return PNG
 
-    async def gif(self, record: dict[str, Any], *, words: Any = None) -> bytes:
+    async def gif(self, record: dict[str, Any], *, words: Any = None, names: Any = ()) -> bytes:
         self.calls.append("gif")
+        self.names.append(("gif", tuple(names)))
         return b"GIF89a" + PNG
 
     def close(self) -> None:

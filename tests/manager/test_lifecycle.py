@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.manager import GameManager, GameSettings, ManualClock, Refused, SettingError
+from bot.messages import SeatRef
 from bot.storage import GameRepository, GameStatus
 from engine import scoring
 from engine.record import replay
@@ -45,8 +46,8 @@ async def test_lobby_join_leave_add_ai_remove_and_start(manager: GameManager, re
     assert outcome.status == GameStatus.ACTIVE
     assert outcome.events[0].kind == "started"
     first = (await state_of(manager, gid)).first_player
-    assert (
-        outcome.events[0].message.params["first"] == ["Ann", "Cleo"][first]
+    assert outcome.events[0].message.params["first"] == SeatRef(
+        first, ["Ann", "Cleo"][first]
     )  # the start names who plays first
     assert set(outcome.to_act) == {0, 1}  # both choose their tickets, in any order
     offered = [e for e in outcome.private if e.kind == "tickets_offered"]

@@ -92,16 +92,17 @@ class NoPictures:
         words: Any = None,
         since: Any = None,
         turn: bool = False,
+        names: Any = (),
     ) -> bytes:
         return b"png"
 
     async def hand(self, state: Any, seat: int, *, colorblind: bool = True, words: Any = None) -> bytes:
         return b"png"
 
-    async def summary(self, state: Any, sheets: Any = (), *, words: Any = None) -> bytes:
+    async def summary(self, state: Any, sheets: Any = (), *, words: Any = None, names: Any = ()) -> bytes:
         return b"png"
 
-    async def gif(self, record: Any, *, words: Any = None) -> bytes:
+    async def gif(self, record: Any, *, words: Any = None, names: Any = ()) -> bytes:
         return b"gif"
 
     def close(self) -> None:

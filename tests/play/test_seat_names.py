@@ -1,37 +1,44 @@
 """AI seats are named at presentation time, in the reader's language ("IA 1 (difficile)"), from the seat's number
 and level; a person's seat (handed to the AI or resigned) keeps its player's name; games stored with English
-names ("AI 1 (hard)") read right too. And /ttr settings reads as words."""
+names ("AI 1 (hard)") read right too. Texts name seats by number (`SeatRef`), worded from the reply's seat table;
+pictures take the names as a parameter. And /ttr settings reads as words."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from bot.i18n import default_catalog
 from bot.manager.game_settings import GameSettings
 from bot.manager.games import ai_seat_name
-from bot.messages import Join, Text
-from bot.play.names import SeatNames, ai_number, seat_name
-from bot.play.pictures import NamedPictures, named_pictures, picture_words
+from bot.messages import Join, SeatRef, Text
+from bot.play.names import ai_number, seat_name, seat_table, seated
+from bot.play.pictures import board_picture_view, drawn_names, picture_words
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, OptionSpec, Reply, SelectSpec
 from bot.play.settings_text import settings_lines
 from bot.storage import Seat
 from engine.rules import new_game
 from engine.scoring import final_scores
+from render.from_engine import summary_rows
 
 catalog = default_catalog()
 
+
+def before(name: str, user_id: int | None, level: str | None) -> Seat:
+    """A seat read from a row written before seats said their AI number."""
+    return Seat.from_json({"name": name, "user_id": user_id, "ai_level": level})
+
+
 SEATS = (
     Seat("alice", 1, None),
-    Seat(ai_seat_name(1), None, "hard"),
-    Seat("AI 2 (easy)", None, "easy"),  # stored before AI seats were named at presentation time
+    Seat(ai_seat_name(1), None, "hard", 1),
+    before("AI 2 (easy)", None, "easy"),  # stored before AI seats were named at presentation time
     Seat("bob", None, "normal"),  # bob resigned: an AI plays his seat, under his name
 )
 
 
-def fr(message: Any) -> str:
-    return catalog.render(message, "fr") or ""
+def fr(message: Any, seats: Any = ()) -> str:
+    return catalog.seated(seats).render(message, "fr") or ""
 
 
 def test_an_ai_seat_is_named_from_its_number_and_level() -> None:
@@ -39,72 +46,72 @@ def test_an_ai_seat_is_named_from_its_number_and_level() -> None:
     assert [ai_number(s) for s in SEATS] == [None, 1, 2, None]
     assert [fr(seat_name(s)) for s in SEATS] == ["alice", "IA 1 (difficile)", "IA 2 (facile)", "bob"]
     assert catalog.render(seat_name(SEATS[1]), "en") == "AI 1 (hard)"
-    # a person named like an old AI seat is not one: the level must be the seat's, and no player on it
-    assert ai_number(Seat("AI 2 (easy)", 7, None)) is None
-    assert ai_number(Seat("AI 2 (easy)", None, "hard")) is None
-    # an AI seat a person took over keeps its number, without a level
-    assert fr(seat_name(Seat(ai_seat_name(3), 9, None))) == "IA 3"
+    # in an older row, a person named like an old AI seat is not one: the level must be the seat's, and no
+    # player on it; the stored token with no player on it is an AI seat
+    assert ai_number(before("AI 2 (easy)", 7, None)) is None
+    assert ai_number(before("AI 2 (easy)", None, "hard")) is None
+    assert ai_number(before(ai_seat_name(3), 9, None)) is None
+    assert ai_number(before(ai_seat_name(3), None, "easy")) == 3
+    # rows written now say the number: a person who joined as "🤖3" is that person, even once an AI plays
+    # their seat (resigned, removed)
+    for user_id, level in ((9, None), (None, "normal")):
+        person = Seat.from_json(Seat(ai_seat_name(3), user_id, level).to_json())
+        assert ai_number(person) is None and fr(seat_name(person)) == "🤖3"
+    assert Seat.from_json(SEATS[1].to_json()) == SEATS[1]
+    assert fr(seat_name(Seat("Bob🤖2x", 9, None))) == "Bob🤖2x"
 
 
-def test_events_and_replies_name_the_ai_seats_in_the_readers_language() -> None:
-    names = SeatNames.of(SEATS)
-    line = Text("ev.next_turn", {"player": "🤖1"})
-    joined = Text("ev.started", {"players": "alice, 🤖1, AI 2 (easy), bob", "board": "x", "first": "🤖1"})
-    assert "IA 1 (difficile)" in fr(names.message(line))
-    assert "alice, IA 1 (difficile), IA 2 (facile), bob" in fr(names.message(joined))
-    reply = Reply(
-        content=Join((line, "**🤖1**")),
-        embeds=(EmbedSpec(title="🤖1", fields=(FieldSpec("AI 2 (easy)", "🤖1 12"),)),),
-        rows=(
-            (ButtonSpec("g", PressCode.DO, Text("menu.warehouse_of", {"owner": "🤖1"})),),
-            (SelectSpec("g", PressCode.DO, (OptionSpec("🤖1"),), placeholder="🤖1"),),
-        ),
-        also=(Reply(content="AI 2 (easy)"),),
+def test_texts_name_seats_by_number_from_the_replys_seat_table() -> None:
+    line = Text("ev.next_turn", {"player": SeatRef(1, "🤖1")})
+    joined = Text(
+        "ev.started",
+        {
+            "players": Join(tuple(SeatRef(i, s.name) for i, s in enumerate(SEATS)), ", "),
+            "board": "x",
+            "first": SeatRef(1),
+        },
     )
-    named = names.reply(reply)
+    table = seat_table(SEATS)
+    assert "IA 1 (difficile)" in fr(line, table)
+    assert "alice, IA 1 (difficile), IA 2 (facile), bob" in fr(joined, table)
+    assert catalog.render(line, "en") == catalog.render(Text("ev.next_turn", {"player": "🤖1"}), "en")  # logs
+    reply = Reply(
+        content=Join((line, Join(("**", SeatRef(1), "**"), ""))),
+        embeds=(EmbedSpec(title=SeatRef(1), fields=(FieldSpec(SeatRef(2), Join((SeatRef(1), " 12"), "")),)),),
+        rows=(
+            (ButtonSpec("g", PressCode.DO, Text("menu.warehouse_of", {"owner": SeatRef(1)})),),
+            (SelectSpec("g", PressCode.DO, (OptionSpec(SeatRef(1)),), placeholder=SeatRef(1)),),
+        ),
+        also=(Reply(content=SeatRef(2)),),
+    )
+    named = seated(SEATS, reply)
+    assert named.seats == table and named.also[0].seats == table
+    assert named.content == reply.content  # nothing rewritten: the seat table is given, not applied
     shown = [
-        fr(named.content),
-        fr(named.embeds[0].title),
-        fr(named.embeds[0].fields[0].name),
-        fr(named.embeds[0].fields[0].value),
-        fr(named.rows[0][0].label),
-        fr(named.rows[1][0].options[0].label),  # type: ignore[union-attr]
-        fr(named.also[0].content),
+        fr(named.content, named.seats),
+        fr(named.embeds[0].title, named.seats),
+        fr(named.embeds[0].fields[0].name, named.seats),
+        fr(named.embeds[0].fields[0].value, named.seats),
+        fr(named.rows[0][0].label, named.seats),  # type: ignore[union-attr]
+        fr(named.rows[1][0].options[0].label, named.seats),  # type: ignore[union-attr]
+        fr(named.also[0].content, named.also[0].seats),
     ]
     assert all("🤖1" not in s and "AI 2" not in s for s in shown), shown
     assert shown[1:4] == ["IA 1 (difficile)", "IA 2 (facile)", "IA 1 (difficile) 12"]
-    assert SeatNames.of(SEATS[:1]).reply(reply) is reply  # no AI seat: nothing to rename
 
 
-def test_the_pictures_draw_the_ai_seats_in_the_pictures_language() -> None:
+def test_the_pictures_draw_the_names_they_are_given() -> None:
     state = new_game("usa", [s.name for s in SEATS], seed=3)
-    asked: dict[str, Any] = {}
-
-    class Drawn:
-        async def board(self, state: Any, **kw: Any) -> bytes:
-            asked["board"] = [p.name for p in state.players]
-            return b""
-
-        async def summary(self, state: Any, sheets: Any = (), **kw: Any) -> bytes:
-            asked["sheets"] = [s.name for s in sheets]
-            return b""
-
-        async def gif(self, record: dict[str, Any], **kw: Any) -> bytes:
-            asked["record"] = record["players"]
-            return b""
-
-    pictures = named_pictures(Drawn(), SEATS)  # type: ignore[arg-type]
-    assert isinstance(pictures, NamedPictures)
-    french = picture_words("fr")
-    asyncio.run(pictures.board(state, words=french))
+    french = drawn_names(SEATS, picture_words("fr"))
+    english = drawn_names(SEATS, picture_words("en"))
+    assert french == ("alice", "IA 1 (difficile)", "IA 2 (facile)", "bob")
+    assert english == ("alice", "AI 1 (hard)", "AI 2 (easy)", "bob")
+    view = board_picture_view(state, picture_words("fr"), names=french)
+    assert [p.name for p in view.players] == list(french)
     sheets = [s.final() for s in final_scores(state)]
-    asyncio.run(pictures.summary(state, sheets, words=picture_words("en")))
-    asyncio.run(pictures.gif({"players": [s.name for s in SEATS]}, words=french))
-    assert asked["board"] == ["alice", "IA 1 (difficile)", "IA 2 (facile)", "bob"]
-    assert asked["sheets"] == ["alice", "AI 1 (hard)", "AI 2 (easy)", "bob"]
-    assert asked["record"] == asked["board"]
+    assert [r.name for r in summary_rows(state, sheets, english)] == list(english)
     assert [p.name for p in state.players] == [s.name for s in SEATS]  # the game's own state is untouched
-    assert named_pictures(Drawn(), SEATS[:1]).__class__ is Drawn  # type: ignore[arg-type]
+    assert [p.name for p in board_picture_view(state).players] == [s.name for s in SEATS]  # no names given
 
 
 def test_settings_read_as_words_in_the_readers_language() -> None:

@@ -26,6 +26,7 @@ class AskedPictures(NoPictures):
         words: Any = None,
         since: Any = None,
         turn: bool = False,
+        names: Any = (),
     ) -> bytes:
         self.asked.append(turn)
         return b"png"
