@@ -20,6 +20,16 @@ from bot.storage import GameStatus, Seat
 __all__ = ["SeatCommands"]
 
 
+def _target_seat(game: LiveGame, user_id: int, target_user_id: int, moderator: bool) -> int:
+    """The seat of `target_user_id`, which the host (or a moderator) `user_id` acts on (kick, replace)."""
+    game.require(GameStatus.LOBBY, GameStatus.ACTIVE)
+    game.require_host(user_id, moderator)
+    seat = game.seat_of(target_user_id)
+    if seat is None:
+        raise Refused("player_not_seated")
+    return seat
+
+
 class SeatCommands:
     """The seat commands of :class:`bot.manager.GameManager` (a base class of it)."""
 
@@ -70,11 +80,7 @@ class SeatCommands:
         in a running game an AI (level normal) plays the seat for good and the player gets no result."""
 
         async def body(game: LiveGame) -> Outcome:
-            game.require(GameStatus.LOBBY, GameStatus.ACTIVE)
-            game.require_host(user_id, moderator)
-            seat = game.seat_of(target_user_id)
-            if seat is None:
-                raise Refused("player_not_seated")
+            seat = _target_seat(game, user_id, target_user_id, moderator)
             if target_user_id == game.host_id:
                 raise Refused("host_stays")
             out = Collector(game.id)
@@ -106,11 +112,7 @@ class SeatCommands:
         (and its result). The seat is played by that person from now on (not by an AI)."""
 
         async def body(game: LiveGame) -> Outcome:
-            game.require(GameStatus.LOBBY, GameStatus.ACTIVE)
-            game.require_host(user_id, moderator)
-            seat = game.seat_of(target_user_id)
-            if seat is None:
-                raise Refused("player_not_seated")
+            seat = _target_seat(game, user_id, target_user_id, moderator)
             if game.seat_of(new_user_id) is not None:
                 raise Refused("new_player_seated")
             seats = list(game.seats)
