@@ -50,6 +50,9 @@ class FakeGameService:
         self.started = 0
         self.messenger: Any = None
         self.closed = 0
+        self.joined: list[
+            tuple[str, int | None]
+        ] = []  # the heartbeat rows asked for (shards as shown, count)
         self._ids = itertools.count(1)
 
     # lifecycle -------------------------------------------------------------
@@ -59,6 +62,9 @@ class FakeGameService:
 
     async def finish_posts(self, timeout: float) -> bool:
         return True
+
+    async def join_cluster(self, *, shard_ids: str, shard_count: int | None) -> None:
+        self.joined.append((shard_ids, shard_count))
 
     async def close(self) -> None:
         self.closed += 1
