@@ -1,0 +1,95 @@
+"""The composition root (bot.wiring): start-up builds the repository, the pictures, the manager and the service in
+one place, the service over them (it opens nothing itself), and closes them in reverse."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import Settings
+from bot.play.contract import Caller
+from bot.play.service import ManagerGameService
+from bot.wiring import Wiring
+
+ANN = Caller(1, 50, 101, "Ann")
+
+
+class Recorded:
+    """Pictures that draw nothing and note when they are closed."""
+
+    def __init__(self, closed: list[str]) -> None:
+        self.closed = closed
+
+    async def board(self, *args: Any, **kwargs: Any) -> bytes:
+        return b"png"
+
+    hand = summary = board
+
+    async def gif(self, *args: Any, **kwargs: Any) -> bytes:
+        return b"gif"
+
+    def close(self) -> None:
+        self.closed.append("pictures")
+
+
+class Quiet:
+    async def post(self, channel_id: int, reply: Any, *, locale: str | None = None) -> int | None:
+        return None
+
+    async def direct(self, user_id: int, reply: Any, *, locale: str | None = None) -> bool:
+        return False
+
+    def public_locale(self, channel_id: int) -> str:
+        return "en"
+
+
+async def test_the_parts_are_built_in_one_place_and_closed_in_reverse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    closed: list[str] = []
+    service_close = ManagerGameService.close
+
+    async def close_service(self: ManagerGameService) -> None:
+        closed.append("service")
+        await service_close(self)
+
+    monkeypatch.setattr(ManagerGameService, "close", close_service)
+    wiring = Wiring(Settings(database_url=f"sqlite:///{tmp_path / 'games.db'}"), pictures=Recorded(closed))
+    async with wiring as service:
+        manager = service.games_manager
+        assert service.pictures is wiring.pictures
+        assert manager._timers.notifier is service  # the timers tell the service
+        repo = manager.repository
+        for name, part in (("manager", manager), ("repository", repo)):
+            monkeypatch.setattr(part, "close", _noting(closed, name, part.close))
+        await service.start(Quiet())
+        await service.new_game(ANN, board_id="usa")  # the service works over the parts it was given
+        assert (await manager.find_open_game(channel_id=ANN.channel_id)) is not None
+    # (the pictures were built before the manager: its close finishes the messages in flight, which may draw)
+    assert closed == ["service", "manager", "repository", "pictures"]
+    assert service.manager is None  # a late call is refused ("errors.unavailable"), not run on closed parts
+
+
+async def test_a_part_that_cannot_be_built_closes_those_built_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    closed: list[str] = []
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("no service today")
+
+    monkeypatch.setattr("bot.wiring.ManagerGameService", broken)
+    wiring = Wiring(Settings(database_url=f"sqlite:///{tmp_path / 'games.db'}"), pictures=Recorded(closed))
+    with pytest.raises(RuntimeError, match="no service today"):
+        await wiring.__aenter__()
+    assert closed == ["pictures"]  # (and the manager and its repository, closed before)
+
+
+def _noting(closed: list[str], name: str, close: Any) -> Any:
+    async def noting() -> None:
+        closed.append(name)
+        await close()
+
+    return noting
