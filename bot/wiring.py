@@ -1,13 +1,17 @@
 """The composition root: the one place that builds the game service's parts and closes them.
 
-    async with Wiring(settings) as service:      # repository -> picture pool -> manager -> service
+    async with Wiring(settings) as service:      # pictures -> repository -> manager -> service (-> live map)
         bot = create_bot(settings, service=service)
-        ...                                      # closed in reverse: service, manager, pictures, repository
+        ...                                      # closed in reverse: (live map,) service, manager, repository,
+                                                 # pictures
 
 As in discord.py's ``examples/advanced_startup.py``, the process's entry (:func:`bot.discord.startup.start_bot`)
 owns these lifetimes and hands the service to the bot; a bot built without a service (tests, SimCord) enters a
 ``Wiring`` of its own in ``setup_hook`` and leaves it in ``close``. The pictures come before the manager so that
 the manager's close, which finishes the messages in flight (they may draw), still has its pool.
+
+The live map's web server (bot/web, when ``WEB_PORT`` and ``PUBLIC_URL`` are set) is run alongside the service:
+started once the service has started (so that a page's move can be told in the chat), stopped first.
 
 Nothing here decides anything: the service neither opens storage nor builds a manager, and the manager is the
 service's only door to storage (bot.manager.door).
@@ -23,11 +27,14 @@ from types import TracebackType
 from bot.config import Settings
 from bot.manager import Clock, GameManager
 from bot.manager.cluster import Member
+from bot.play.live_map import MapLinks
 from bot.play.pictures import Pictures, PoolPictures
 from bot.play.service import ManagerGameService
 from bot.storage import open_repository
+from bot.web.server import RunningWeb, enabled, link_url, start_web, tokens_of
+from bot.web.tokens import LINK_SECONDS
 
-__all__ = ["Wiring", "open_manager"]
+__all__ = ["LiveMap", "Wiring", "open_manager"]
 
 
 @contextlib.asynccontextmanager
@@ -55,6 +62,32 @@ async def open_manager(
         await repo.close()
 
 
+class LiveMap:
+    """The live map's web server inside the bot process (``WEB_PORT`` and ``PUBLIC_URL`` set), run alongside
+    the service: over its manager, a move made on a page told to the chat as the automatic moves are (the turn
+    message), and the service given the personal links (``MapLinks``) for the Map buttons."""
+
+    def __init__(self, settings: Settings, service: ManagerGameService) -> None:
+        self.settings = settings
+        self.service = service
+        self.running: RunningWeb | None = None
+
+    async def start(self) -> None:
+        settings, service = self.settings, self.service
+        tokens = tokens_of(settings)
+        self.running = await start_web(settings, service.games_manager, after_move=service.on_turn)
+        service.map_links = MapLinks(
+            lambda user_id, game_id, locale: link_url(settings, tokens, user_id, game_id, locale),
+            activity=bool(settings.discord_client_id),
+            days=LINK_SECONDS // 86400,
+        )
+
+    async def stop(self) -> None:
+        running, self.running = self.running, None
+        if running is not None:
+            await running.close()
+
+
 @dataclass
 class Wiring:
     """The game service's parts, built on entry and closed in reverse on exit. `clock` (tests: a ManualClock),
@@ -64,6 +97,7 @@ class Wiring:
     clock: Clock | None = None
     ai_budget_ms: int | None = None
     pictures: Pictures | None = None
+    live_map: LiveMap | None = None  # (set on entry when the live map runs)
     _stack: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack, repr=False)
 
     async def __aenter__(self) -> ManagerGameService:
@@ -82,6 +116,9 @@ class Wiring:
             service = ManagerGameService(self.settings, manager=manager, pictures=pictures)
             manager.set_notifier(service)  # timers' moves, reminders and notices are told through it
             stack.push_async_callback(service.close)
+            if enabled(self.settings):  # started with the service (its messages can then be posted)
+                self.live_map = LiveMap(self.settings, service)
+                service.run_with(self.live_map.start, self.live_map.stop)
         except BaseException:
             await stack.aclose()
             raise

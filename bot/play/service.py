@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Handler = Callable[["ManagerGameService", Caller, GameInfo, Press], Awaitable[Reply]]
+Starter = Callable[[], Awaitable[None]]
 
 
 def _int(text: str, default: int) -> int:
@@ -71,6 +72,7 @@ class ManagerGameService:
         self.thread = ThreadKeeper()  # one live set of buttons, the GIF after the scores
         self.notices = TurnNotices()  # who is told of each turn, and how
         self.map_links: MapLinks | None = None  # the live map (bot/web), when the start-up runs it
+        self._companions: list[tuple[Starter, Starter]] = []  # (start, stop) of the parts run alongside
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -81,6 +83,13 @@ class ManagerGameService:
         manager = self.games_manager
         await manager.start()  # with the timer dispatcher; the composition root closes the manager
         self._warming = asyncio.create_task(warm_up(self.pictures, manager, self.config))
+        for start, _ in self._companions:
+            await start()
+
+    def run_with(self, start: Starter, stop: Starter) -> None:
+        """A part the composition root runs alongside the service (the live map's server): started once the
+        service has started (its messages can be posted), stopped first when the service closes."""
+        self._companions.append((start, stop))
 
     async def join_cluster(self, *, shard_ids: str, shard_count: int | None) -> None:
         """Write this process's heartbeat row (its shards), again when Discord told the count."""
@@ -98,6 +107,12 @@ class ManagerGameService:
     async def close(self) -> None:
         """Stop the service's own tasks (the warm-up's database read, the GIFs: they read the storage) before
         the composition root closes the manager, the pictures and the repository."""
+        companions, self._companions = self._companions, []
+        for _, stop in reversed(companions):
+            try:
+                await stop()
+            except Exception:
+                log.exception("a part run alongside the game service did not stop cleanly")
         self.manager = None
         warming, self._warming = self._warming, None
         await stop_warming(warming)

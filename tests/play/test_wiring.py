@@ -3,9 +3,11 @@ one place, the service over them (it opens nothing itself), and closes them in r
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 
 from bot.config import Settings
@@ -93,3 +95,27 @@ def _noting(closed: list[str], name: str, close: Any) -> Any:
         await close()
 
     return noting
+
+
+async def test_the_live_map_runs_alongside_the_service_started_after_it_and_stopped_first(
+    tmp_path: Path,
+) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'games.db'}",
+        web_port=port,
+        public_url=f"http://127.0.0.1:{port}",
+        web_secret="w" * 40,
+    )
+    async with Wiring(settings, pictures=Recorded([])) as service:
+        assert service.map_links is None  # nothing served before the service starts: no chat to tell yet
+        await service.start(Quiet())
+        assert service.map_links is not None  # the Map buttons now answer with personal links
+        async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/") as page:
+            assert page.status < 500
+        await service.close()
+        with pytest.raises(aiohttp.ClientConnectionError):  # stopped with the service, before the manager
+            async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/"):
+                pass
