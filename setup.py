@@ -52,6 +52,7 @@ GROUPS: dict[str, list[str]] = {
         "engine/features/warehouses.py",
     ],
     "ttr_ai": [
+        "engine/ai/context.py",
         "engine/ai/infoset.py",
         "engine/ai/modules.py",
         "engine/ai/plan.py",

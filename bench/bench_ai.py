@@ -14,7 +14,7 @@ A full run at the default sizes takes about an hour of one core (the hard games 
 
 A/B runs: `--search candidates=1` plays hard's base policy alone (no search, ~100x faster), `--search
 midgame=false,eval_time_slack=1.45` changes engine.ai.search.SETTINGS, `--hard-params time_slack=2.0` changes
-hard's policy knobs (engine.ai.policy.HARD_PARAMS and HARD_MOST_TICKETS). The same --seed plays the same deals.
+hard's policy knobs (engine.ai.context.HARD_PARAMS and HARD_MOST_TICKETS). The same --seed plays the same deals.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def knobs(text: str) -> dict[str, Any]:
 
 def set_knobs(search: dict[str, Any], hard_params: dict[str, Any]) -> None:
     """Worker start-up: apply the A/B knobs in this process."""
-    from engine.ai import policy
+    from engine.ai import context
     from engine.ai import search as searching
 
     for key, value in search.items():
@@ -72,10 +72,10 @@ def set_knobs(search: dict[str, Any], hard_params: dict[str, Any]) -> None:
             raise SystemExit(f"unknown search setting {key!r}")
         setattr(searching.SETTINGS, key, value)
     for key in hard_params:
-        if key not in policy.HARD_PARAMS:
+        if key not in context.HARD_PARAMS:
             raise SystemExit(f"unknown policy knob {key!r}")
-    policy.HARD_PARAMS.update(hard_params)
-    policy.HARD_MOST_TICKETS.update(hard_params)
+    context.HARD_PARAMS.update(hard_params)
+    context.HARD_MOST_TICKETS.update(hard_params)
 
 
 def _one(job: tuple[str, list[str], int, float | None]) -> dict[str, Any]:

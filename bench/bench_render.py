@@ -7,13 +7,16 @@ mid-game pictures (every 3rd route claimed, stations, face-up row, last move), t
 comparison, and the PNG size. Then 20 pictures through a RenderPool (one worker per CPU) while a coroutine measures how late
 the event loop wakes up (the bot's responsiveness). Target: median under 150 ms. The "map ms" column is the
 median of one private ticket map (:mod:`render.tickets_map`: five tickets, each with a three-route path) over
-the same position.
+the same position. The "turn ms" columns: the turn message's picture (:mod:`render.turn_picture`, 800x600, a
+window on three routes far apart) over the same position, its first (its zoomed printed map rasterised) and
+its median.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
 import statistics
 import sys
@@ -27,6 +30,7 @@ from render.model import BoardView, LastMove, PlayerPanel  # noqa: E402
 from render.png import render_board_png  # noqa: E402
 from render.pool import RenderPool  # noqa: E402
 from render.tickets_map import MapTicket, TicketMap, render_ticket_map_png  # noqa: E402
+from render.turn_picture import render_turn_png  # noqa: E402
 
 COLORS = ("red", "blue", "green", "yellow", "black")
 
@@ -73,7 +77,18 @@ def bench_board(board_id: str, runs: int) -> dict[str, float]:
         t = time.perf_counter()
         render_ticket_map_png(board, view, mine)
         maps.append(time.perf_counter() - t)
-    return {"map": statistics.median(maps), "first": first, "median": statistics.median(times), "cpu": statistics.median(cpu), "p90": sorted(times)[int(len(times) * 0.9) - 1],
+    claimed = sorted(view.routes)
+    spread = (claimed[0], claimed[len(claimed) // 2], claimed[-1])
+    moves = dataclasses.replace(view, last_move=LastMove(seat=0, routes=spread))
+    t = time.perf_counter()
+    render_turn_png(board, moves)
+    turn_first = time.perf_counter() - t
+    turns = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        render_turn_png(board, moves)
+        turns.append(time.perf_counter() - t)
+    return {"turn_first": turn_first, "turn": statistics.median(turns), "map": statistics.median(maps), "first": first, "median": statistics.median(times), "cpu": statistics.median(cpu), "p90": sorted(times)[int(len(times) * 0.9) - 1],
             "uncached": statistics.median(full), "size": size}  # fmt: skip
 
 
@@ -111,13 +126,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{os.cpu_count()} CPUs, load average {load:.1f} (wall times grow with other work on the machine)")
     print(
         f"{'board':10} {'first ms':>9} {'median ms':>10} {'cpu ms':>7} {'p90 ms':>8} {'uncached ms':>12} {'PNG KB':>8} {'map ms':>7}"
+        f" {'turn first':>10} {'turn ms':>8}"
     )
     worst = 0.0
     for bid in args.boards:
         r = bench_board(bid, args.runs)
         worst = max(worst, r["median"])
         print(f"{bid:10} {r['first'] * 1000:9.0f} {r['median'] * 1000:10.0f} {r['cpu'] * 1000:7.0f} {r['p90'] * 1000:8.0f} "
-              f"{r['uncached'] * 1000:12.0f} {r['size'] / 1024:8.0f} {r['map'] * 1000:7.0f}")  # fmt: skip
+              f"{r['uncached'] * 1000:12.0f} {r['size'] / 1024:8.0f} {r['map'] * 1000:7.0f}"
+              f" {r['turn_first'] * 1000:10.0f} {r['turn'] * 1000:8.0f}")  # fmt: skip
     lag_max, lag_mean, wall, workers = asyncio.run(loop_lag(args.boards[0]))
     print(f"pool: 20 x {args.boards[0]} in {wall:.2f} s ({wall / 20 * 1000:.0f} ms/picture with {workers} workers); "
           f"event-loop lag max {lag_max * 1000:.1f} ms, mean {lag_mean * 1000:.2f} ms")  # fmt: skip

@@ -60,7 +60,7 @@ async def play(
 ) -> tuple[list[Any], list[Any], int]:
     """One scripted game; returns (heard, the rows at the end, waits left with a late turn row)."""
     from bot.manager import GameManager, ManualClock, Refused, random_action
-    from bot.manager.store import TURN_TIMER
+    from bot.manager.timer_rows import TimerKind, TurnWait
     from bot.storage import open_repository
 
     async def ai(state: Any, seat: int, level: str, rng: random.Random) -> Any:
@@ -111,11 +111,11 @@ async def play(
                 await b.status(gid)  # B serves the game meanwhile
                 game = await a._store.get(gid)  # the stored rows, as a fresh reader sees them
                 humans_to_act, _ai = game.waiting()
-                rows = [t for t in await repo_a.timers_for_game(gid) if t.kind == TURN_TIMER]
+                rows = [t for t in await repo_a.timers_for_game(gid) if t.kind == TimerKind.TURN]
                 if humans_to_act and rows:
-                    row = max(rows, key=lambda t: int(t.payload.get("stage", 0)))
+                    row = max(rows, key=lambda t: TurnWait.of(t).stage)
                     first = game.last_move_at + timedelta(hours=game.settings.remind_after_hours)
-                    if row.payload.get("key") != game.wait_key() and row.due_at > max(first, clock.now()):
+                    if TurnWait.of(row).key != game.wait_key() and row.due_at > max(first, clock.now()):
                         late += 1
             rows = sorted(
                 (t.kind, t.payload.get("key"), t.payload.get("stage"), round((t.due_at - clock.now()).total_seconds()))

@@ -1,15 +1,17 @@
 """Game records: a game is its setup (board, variant, options, players, seed, first player) plus its action log.
 The seed draws the first player; a record names it too, so a game saved before that draw (seat 0 first) replays.
 
-A record replays exactly through the engine; `replay` refuses a record whose actions are not legal and names the
-first bad one.
+A record replays exactly through the engine. `iter_replay` is the one replay: `replay` (the final state, `ttr
+replay`), the bot's game log and the end-of-game GIF all step through it. It refuses a record whose actions are
+not legal and names the first bad one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from engine.actions import action_from_json
+from engine.actions import Action, action_from_json
 from engine.errors import GameDataError, IllegalAction
 from engine.rules import apply, new_game
 from engine.state import GameState
@@ -17,7 +19,14 @@ from engine.state import GameState
 RECORD_FORMAT = 1
 
 
-def make_record(state: GameState) -> dict[str, Any]:
+def make_record(
+    state: GameState, actions: Iterable[tuple[int | None, dict[str, Any]]] | None = None
+) -> dict[str, Any]:
+    """The record of the game `state` is in. `actions`: its log as (seat, action as JSON) pairs, when it comes
+    from elsewhere than `state.history` (a stored log, whose seat column may be empty: the replay refuses such
+    an entry by its position); the setup is always `state`'s."""
+    if actions is None:
+        actions = ((seat, action.to_json()) for seat, action in state.history)
     return {
         "format": RECORD_FORMAT,
         "map": state.board.id,
@@ -26,11 +35,12 @@ def make_record(state: GameState) -> dict[str, Any]:
         "players": [p.name for p in state.players],
         "seed": state.seed,
         "first_player": state.first_player,
-        "actions": [{"seat": seat, "action": action.to_json()} for seat, action in state.history],
+        "actions": [{"seat": seat, "action": action} for seat, action in actions],
     }
 
 
-def replay(record: dict[str, Any]) -> GameState:
+def start_of(record: dict[str, Any]) -> GameState:
+    """The game of `record` before its first action."""
     if not isinstance(record, dict) or not isinstance(record.get("map"), str):
         raise GameDataError(
             'not a game record: a record is {"map": "...", "players": [...], "seed": ..., ...}'
@@ -38,7 +48,7 @@ def replay(record: dict[str, Any]) -> GameState:
     if not isinstance(record.get("actions", []), list) or not isinstance(record.get("players"), list):
         raise GameDataError("not a game record: its players and actions are lists")
     try:
-        state = new_game(
+        return new_game(
             record["map"],
             list(record["players"]),
             variant=record.get("variant"),
@@ -47,8 +57,17 @@ def replay(record: dict[str, Any]) -> GameState:
             # the seed draws it (engine.rules.draw_first_player); a record written before that has none
             first_player=record.get("first_player"),
         )
-        actions = record["actions"]
     except (KeyError, TypeError, ValueError, IllegalAction) as exc:
+        raise GameDataError(f"not a game record: {exc}") from exc
+
+
+def iter_replay(record: dict[str, Any]) -> Iterator[tuple[int, int, Action, GameState]]:
+    """Plays `record` back: after each action, (its position in the log from 1, seat, action, the state). The
+    state is one object, changed in place by every step: copy it to keep a position."""
+    state = start_of(record)
+    try:
+        actions = list(record["actions"])
+    except (KeyError, TypeError) as exc:
         raise GameDataError(f"not a game record: {exc}") from exc
     for i, entry in enumerate(actions, start=1):
         try:
@@ -60,4 +79,12 @@ def replay(record: dict[str, Any]) -> GameState:
             apply(state, seat, action)
         except IllegalAction as exc:
             raise GameDataError(f"action {i} (seat {seat}, {entry['action']}) is not legal: {exc}") from exc
-    return state
+        yield i, seat, action, state
+
+
+def replay(record: dict[str, Any]) -> GameState:
+    """The game of `record` after its last action."""
+    last: GameState | None = None
+    for step in iter_replay(record):
+        last = step[3]
+    return last if last is not None else start_of(record)

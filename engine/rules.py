@@ -53,7 +53,16 @@ from engine.events import (
 from engine.open_routes import open_routes, shape_table
 from engine.pending import Pending, SecondDraw, TicketChoice, TicketMix
 from engine.state import DEPOTS, FINISHED, LAST_ROUND, MAIN, SETUP, GameState
-from engine.turn import complete_claim, end_turn, features_for, finish, hooks_for, share_event, shared_event
+from engine.turn import (
+    complete_claim,
+    end_turn,
+    features_for,
+    finish,
+    hooks_for,
+    require_turn_start,
+    share_event,
+    shared_event,
+)
 from maps import COLORS, LOCOMOTIVE, LOCOMOTIVE_PLUS4, Board, BoardDataError, load_board
 
 MIN_PLAYERS = 2
@@ -566,26 +575,11 @@ def action_fields_error(action: object) -> str | None:
     return None
 
 
-def _require_turn_start(
-    state: GameState, seat: int, pending: Pending | None, action: Action, what: str
-) -> None:
-    """A turn action needs the start of one's turn in play; `what` says the action in English."""
-    if pending is not None:
-        raise IllegalAction(
-            "finish_first",
-            f"Finish what you started first ({pending.kind.replace('_', ' ')}) before {what}.",
-            pending=pending.kind,
-            action=action.kind,
-        )
-    if state.phase not in (MAIN, LAST_ROUND):
-        raise IllegalAction("not_now", f"You cannot {what} now.", action=action.kind, phase=state.phase)
-
-
 def _draw(state: GameState, seat: int, action: DrawBlind | DrawFaceUp, pending: Pending | None) -> None:
     second = type(pending) is SecondDraw
     if not second:
         if pending is not None or (state.phase != MAIN and state.phase != LAST_ROUND):
-            _require_turn_start(state, seat, pending, action, "drawing cards")
+            require_turn_start(state, seat, pending, action, "drawing cards")
         if action.warehouse is not None and not hooks_for(state).draw_choices:
             raise IllegalAction("no_warehouses", "There are no warehouses in this game.")
         if isinstance(action, DrawFaceUp) and (
@@ -640,7 +634,7 @@ _SECOND_DRAW = SecondDraw()  # no fields: one instance serves every game
 
 
 def _claim(state: GameState, seat: int, action: ClaimRoute, pending: Pending | None) -> None:
-    _require_turn_start(state, seat, pending, action, "claiming a route")
+    require_turn_start(state, seat, pending, action, "claiming a route")
     board = state.board
     if not 0 <= action.route < len(board.routes):
         raise IllegalAction("no_such_route", "There is no such route.", route=action.route)
@@ -682,7 +676,7 @@ def _claim(state: GameState, seat: int, action: ClaimRoute, pending: Pending | N
 
 
 def _draw_tickets(state: GameState, seat: int, action: DrawTickets, pending: Pending | None) -> None:
-    _require_turn_start(state, seat, pending, action, "drawing tickets")
+    require_turn_start(state, seat, pending, action, "drawing tickets")
     step = ticket_ops.draw_step(state)
     if not isinstance(step["draw"], int) and action.mix:
         raise IllegalAction("no_ticket_mix", "This board has one ticket deck: no mix to announce.")

@@ -1,15 +1,41 @@
-"""The turn's bookkeeping shared by the core and the board modules: completing a claim, ending a turn, the end
-of the game."""
+"""The turn's bookkeeping shared by the core and the board modules: the check that a turn action starts a turn,
+completing a claim, ending a turn, the end of the game."""
 
 from __future__ import annotations
 
+from engine.actions import Action
 from engine.cards import fill_empty_slots
 from engine.claims import Payment
+from engine.errors import IllegalAction
 from engine.events import TURN_STARTED, Event, GameEnded, LastRoundStarted, RouteClaimed
 from engine.features import Feature, active_features
 from engine.open_routes import note_claim
-from engine.state import FINISHED, LAST_ROUND, GameState
+from engine.pending import Pending
+from engine.state import FINISHED, LAST_ROUND, MAIN, GameState
 from maps import LOCOMOTIVE, LOCOMOTIVE_PLUS4
+
+
+def require_turn_start(
+    state: GameState, seat: int, pending: Pending | None, action: Action, what: str
+) -> None:
+    """An action that is a whole turn (drawing cards, claiming, drawing tickets, a board module's own turn such as
+    moving a passenger) needs the start of one's turn: nothing of the seat pending, the game in play. `what`
+    names the action in English, as a gerund ("drawing cards")."""
+    if pending is not None:
+        raise IllegalAction(
+            "finish_first",
+            f"Finish what you started first ({pending.kind.replace('_', ' ')}) before {what}.",
+            pending=pending.kind,
+            action=action.kind,
+        )
+    if state.phase not in (MAIN, LAST_ROUND):
+        raise IllegalAction(
+            "not_now",
+            f"{what[:1].upper()}{what[1:]} is not possible now.",
+            action=action.kind,
+            phase=state.phase,
+        )
+
 
 _FEATURE_CACHE: dict[tuple[str, tuple[str, ...]], list[Feature]] = {}
 

@@ -21,6 +21,7 @@ from maps.board import (
     load_board,
     normalize_name,
 )
+from maps.find import NotFound, find_board, find_variant, playable_boards
 
 __all__ = [
     "CARD_NAMES",
@@ -31,6 +32,7 @@ __all__ = [
     "LOCOMOTIVE_PLUS4",
     "PASSENGER_CARD",
     "Board",
+    "NotFound",
     "BoardDataError",
     "City",
     "Route",
@@ -38,8 +40,11 @@ __all__ = [
     "Ticket",
     "board_from_dict",
     "board_ids",
+    "find_board",
+    "find_variant",
     "card_index",
     "color_index",
     "load_board",
     "normalize_name",
+    "playable_boards",
 ]

@@ -21,6 +21,10 @@ Public API
 - :func:`render.tickets_map.render_ticket_map_png` ``(board_or_id, view, mine, *, width=1600, colorblind=True,
   words=...)``: the private ticket map of one player (``mine``: a :class:`render.tickets_map.TicketMap`, made by
   :func:`render.from_engine.ticket_map_data` ``(state, seat)``); only ever sent to that player.
+- :func:`render.turn_picture.render_turn_png` ``(board, view, *, colorblind=True, words=...)``: the turn
+  message's picture (800x600, shown 400x300 by Discord): a window on the view's last moves, their cities' names
+  9 px tall or more as shown; :func:`render.turn_picture.turn_plan` says what it shows;
+  ``await pool.render_turn(board_id, view, **opts)`` draws it in the pool.
 - :mod:`render.layout`: the board geometry (projection, city positions, train spaces, label places), cached per
   board; ``render/tools/extract_geo.py`` made the coastlines in ``maps/geo/`` (dev-only, run once).
 """

@@ -60,10 +60,8 @@ ROUTE_FILL = {
     "red": "#d9342b", "blue": "#2f6fc0", "green": "#2e9e48", "yellow": "#f5cd1e", "black": "#30343a",
     "white": "#fbfbf8", "orange": "#f2871c", "pink": "#e35ea6", "gray": "#b0aba3",
 }  # fmt: skip
-ROUTE_LETTER = {
-    "red": "R", "blue": "B", "green": "G", "yellow": "Y", "black": "K", "white": "W", "orange": "O", "pink": "P",
-    "gray": "",
-}  # fmt: skip
+# The English letters; a picture prints its words' own (PictureWords.letter: "Ve" for vert in French).
+ROUTE_LETTER = {name: ENGLISH.letter(name) for name in (*COLORS, "gray")}
 LIGHT = {"yellow", "white", "gray", "orange"}
 
 # Player piece colours, and the shape marked on every piece for colour-blind players.
@@ -162,7 +160,9 @@ def _bullet(x: float, y: float, angle: float) -> str:
     )
 
 
-def _route_static(board: Board, lay: Layout, rid: int, colorblind: bool) -> str:
+def _route_static(
+    board: Board, lay: Layout, rid: int, colorblind: bool, words: PictureWords = ENGLISH
+) -> str:
     """A route as printed on the board (nobody's trains on it)."""
     g = lay.routes[rid] if lay.routes[rid].route == rid else next(x for x in lay.routes if x.route == rid)
     r = board.routes[rid]
@@ -187,7 +187,8 @@ def _route_static(board: Board, lay: Layout, rid: int, colorblind: bool) -> str:
             out.append(_loco(s.x, s.y, s.angle))
         elif i < r.waves:
             out.append(_wave(s.x, s.y, s.angle))
-    if colorblind and ROUTE_LETTER[cname]:
+    letter = words.letter(cname)
+    if colorblind and letter:
         n = len(g.spaces)
         picks = {n // 2} if n < 5 else {0, n // 2, n - 1}
         ink = "#1b1d21" if cname in LIGHT else "#ffffff"
@@ -195,13 +196,19 @@ def _route_static(board: Board, lay: Layout, rid: int, colorblind: bool) -> str:
             s = g.spaces[i]
             out.append(
                 f'<text class="rletter" x="0" y="3.6" transform="translate({_f(s.x)},{_f(s.y)}) rotate({_f(s.angle)})" '
-                f'fill="{ink}" font-size="10" font-weight="bold" text-anchor="middle">{ROUTE_LETTER[cname]}</text>'
+                f'fill="{ink}" font-size="{_letter_size(letter)}" font-weight="bold" text-anchor="middle">'
+                f"{escape(letter)}</text>"
             )
     if r.bullet and g.spaces:
         s = g.spaces[len(g.spaces) // 2]
         out.append(_bullet(s.x, s.y, s.angle))
     out.append("</g>")
     return "".join(out)
+
+
+def _letter_size(letter: str) -> str:
+    """A colour's letter fits a train space: two letters (French "Vi") a little smaller than one."""
+    return "10" if len(letter) < 2 else "8.5"
 
 
 def _space(s, fill: str, stroke: str, sw: str, extra: str = "") -> str:
@@ -276,13 +283,10 @@ def _route_overlay(board: Board, lay: Layout, rid: int, view: BoardView, colorbl
     owner = view.routes.get(rid)
     if owner is not None:
         player = view.players[owner].color if 0 <= owner < len(view.players) else "black"
-        fill = _player_fill(player)
-        stroke = "#000000" if player != "black" else "#8a8d92"
         pieces = "".join(_rect_d(s, s.length + 2.0, SPACE_H + 4.0) for s in g.spaces)
         out = [
             f'<g id="owned-{rid}" class="owned owner-{owner} player-{escape(player)}">'
-            f'<path class="piece" d="{pieces}" fill="{fill}" stroke="{stroke}" stroke-width="1.6" '
-            'stroke-linejoin="round"/>'
+            + _piece_path(pieces, player)
         ]
         if colorblind:
             kind = PLAYER_SHAPE.get(player, "circle")
@@ -307,11 +311,29 @@ def _claims_compact(lay: Layout, view: BoardView, colorblind: bool) -> str:
 
 
 def _piece_path(d: str, player: str, *, fill: bool = True, stroke: bool = True) -> str:
-    """The trains of `player` over the spaces of path data `d` (fill, outline or both)."""
-    ink = ("#000000" if player != "black" else "#8a8d92") if stroke else "none"
+    """The trains of `player` over the spaces of path data `d` (fill, outline or both): the outline is the white
+    line inside the dark rim (:func:`_halo_path`)."""
+    ink = PIECE_LINE if stroke else "none"
     return (
         f'<path class="piece" d="{d}" fill="{_player_fill(player) if fill else "none"}" stroke="{ink}" '
-        'stroke-width="1.6" stroke-linejoin="round"/>'
+        f'stroke-width="{_f(PIECE_LINE_W)}" stroke-linejoin="round"/>'
+    )
+
+
+#: Claimed trains wear a dark rim with a white line inside it, which no printed route (thin outline, flat colour)
+#: nor card has: a claimed route reads as claimed even where the player's colour is a card colour. The rim is a
+#: stroke of HALO_W canvas units under the trains (half of it outside them).
+HALO_W = 6.4
+HALO_INK = "#15171a"
+PIECE_LINE = "#ffffff"
+PIECE_LINE_W = 1.5
+
+
+def _halo_path(d: str) -> str:
+    """The dark rim around the trains of path data `d`."""
+    return (
+        f'<path class="halo" d="{d}" fill="{HALO_INK}" stroke="{HALO_INK}" stroke-width="{_f(HALO_W)}" '
+        'stroke-linejoin="round"/>'
     )
 
 
@@ -349,7 +371,8 @@ class CompactClaims:
         return CompactClaims(tuple(seats))
 
     def svg(self) -> str:
-        out = []
+        every = "".join(p for _player, routes in self.seats for p, _m in routes)
+        out = [_halo_path(every)] if every else []
         for player, routes in self.seats:
             out.append(_piece_path("".join(p for p, _m in routes), player))
             marks = "".join(m for _p, m in routes)
@@ -439,7 +462,8 @@ def _geom_under(lay: Layout, g: RouteGeom) -> frozenset[int]:
     return frozenset(out)
 
 
-def _highlight_svg(lay: Layout, routes: tuple[int, ...], cities: tuple[int, ...]) -> str:
+def _highlight_svg(lay: Layout, routes: tuple[int, ...], cities: tuple[int, ...], pad: float = 8.0) -> str:
+    """The glow around the last moves' trains and cities, `pad` canvas units wide."""
     out = ['<g class="highlight">']
     by_id = {g.route: g for g in lay.routes}
     for rid in routes:
@@ -448,15 +472,15 @@ def _highlight_svg(lay: Layout, routes: tuple[int, ...], cities: tuple[int, ...]
             continue
         for s in g.spaces:
             out.append(
-                f'<rect x="{_f(-s.length / 2 - 6)}" y="{_f(-SPACE_H / 2 - 6)}" width="{_f(s.length + 12)}" '
-                f'height="{_f(SPACE_H + 12)}" rx="7" transform="translate({_f(s.x)},{_f(s.y)}) rotate({_f(s.angle)})" '
+                f'<rect x="{_f(-s.length / 2 - pad)}" y="{_f(-SPACE_H / 2 - pad)}" width="{_f(s.length + 2 * pad)}" '
+                f'height="{_f(SPACE_H + 2 * pad)}" rx="{_f(pad)}" transform="translate({_f(s.x)},{_f(s.y)}) rotate({_f(s.angle)})" '
                 f'fill="{HILITE}" opacity="0.8"/>'
             )
     for c in cities:
         for (cid, _f2), (x, y) in lay.cities.items():
             if cid == c:
                 out.append(
-                    f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R + 8)}" fill="{HILITE}" opacity="0.8"/>'
+                    f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R + pad)}" fill="{HILITE}" opacity="0.8"/>'
                 )
     out.append("</g>")
     return "".join(out)
@@ -738,10 +762,10 @@ def _inset_joins(lay: Layout) -> tuple[str, str]:
     return "".join(leaders), "".join(frames)
 
 
-def _card(x: float, y: float, w: float, h: float, ctype: int) -> str:
+def _card(x: float, y: float, w: float, h: float, ctype: int, words: PictureWords = ENGLISH) -> str:
     name = "locomotive" if ctype == LOCOMOTIVE else (COLORS[ctype] if 0 <= ctype < len(COLORS) else "gray")
     fill = CARD_FILL.get(name, "#cccccc")
-    letter = "L" if name == "locomotive" else ROUTE_LETTER.get(name, "?")
+    letter = escape(words.letter(name) or "?")
     ink = "#1b1d21" if name in LIGHT else "#ffffff"
     return (
         f'<g class="card card-{name}"><rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" rx="5" '
@@ -798,7 +822,7 @@ def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool, w
         y += 24
         cw, ch = 52.0, 72.0
         for k, ct in enumerate(view.face_up):
-            out.append(_card(x0 + 16 + k * (cw + 10), y, cw, ch, ct))
+            out.append(_card(x0 + 16 + k * (cw + 10), y, cw, ch, ct, words))
         y += ch + 24
         piles = [("cards", words.text("deck", n=view.deck)), ("cards", words.text("discard", n=view.discard))]
         if view.tickets_left is not None:
@@ -1069,7 +1093,7 @@ def _legend(out: list[str], x0: float, height: float, w: float, words: PictureWo
         out.append(
             f'<rect x="{_f(cx)}" y="{_f(cy)}" width="20" height="14" rx="2" fill="{fill}" stroke="#333" stroke-width="0.8"/>'
             f'<text x="{_f(cx + 10)}" y="{_f(cy + 11)}" font-size="10" font-weight="bold" text-anchor="middle" '
-            f'fill="{ink}">{ROUTE_LETTER[name]}</text>'
+            f'fill="{ink}">{escape(words.letter(name))}</text>'
             f'<text x="{_f(cx + 24)}" y="{_f(cy + 11)}" font-size="11" fill="#444">{escape(words.color(name))}</text>'
         )
 
@@ -1118,8 +1142,16 @@ def _svg_open(width: int, height: float) -> str:
     )
 
 
-def static_layer(board: Board, *, colorblind: bool = True, words: PictureWords = ENGLISH) -> str:
-    """The map as printed: sea, land, borders, every route unclaimed, cities, flags, names and the panel's frame.
+def static_layer(
+    board: Board,
+    *,
+    colorblind: bool = True,
+    words: PictureWords = ENGLISH,
+    panel: bool = True,
+    names: bool = True,
+) -> str:
+    """The map as printed: sea, land, borders, every route unclaimed, cities, flags, (with `names`) the city
+    names and (with `panel`) the panel's frame.
 
     Never changes during a game, so the PNG path renders it once per board and reuses it.
     """
@@ -1133,13 +1165,13 @@ def static_layer(board: Board, *, colorblind: bool = True, words: PictureWords =
             region_tints,
             inset_leaders,
             '<g class="routes">',
-            *(_route_static(board, lay, g.route, colorblind) for g in lay.routes),
+            *(_route_static(board, lay, g.route, colorblind, words) for g in lay.routes),
             "</g>",
             inset_frames,
             _cities_svg(board, lay, colorblind),
             region_names,
-            _labels_svg(board, lay),
-            _panel_chrome(lay.height, colorblind, words),
+            _labels_svg(board, lay) if names else "",
+            _panel_chrome(lay.height, colorblind, words) if panel else "",
         ]
     )
 
@@ -1203,13 +1235,17 @@ def game_layer_parts(
     parts.append(Shadows.of(lay, set(view.routes)))
     if compact:
         parts.append(CompactClaims.of(lay, view, colorblind))
+    elif view.routes:  # every rim under every train (a rim must not cut into a neighbour's trains)
+        parts.append(_halo_path("".join(_geom_d(g, "piece") for g in lay.routes if g.route in view.routes)))
     for rid in sorted(set(view.closed) if compact else set(view.routes) | set(view.closed)):
         if 0 <= rid < len(board.routes):
             parts.append(_route_overlay(board, lay, rid, view, colorblind))
     for rid in hl_routes:  # a highlighted free route is redrawn over its glow
         if 0 <= rid < len(board.routes) and rid not in view.routes:
             parts.append(
-                _route_static(board, lay, rid, colorblind).replace(f'id="route-{rid}"', f'id="hl-{rid}"')
+                _route_static(board, lay, rid, colorblind, words).replace(
+                    f'id="route-{rid}"', f'id="hl-{rid}"'
+                )
             )
     parts.append("</g>")
     if view.final and view.ticket_routes:

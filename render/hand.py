@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from maps.board import CARD_NAMES
 
-from .board_svg import CARD_FILL, FONT, INK, LIGHT, ROUTE_LETTER, _f, escape
+from .board_svg import CARD_FILL, FONT, INK, LIGHT, _f, escape
 from .png import svg_to_png
 from .words import ENGLISH, PictureWords
 
@@ -31,9 +31,6 @@ class HandTicket:
     trains_needed: int | None = (
         None  # shortest number of train spaces still to claim; None if impossible/unknown
     )
-
-
-_LETTER = {**ROUTE_LETTER, "locomotive": "L", "locomotive+4": "L4", "passenger": "Pa"}
 
 
 def render_hand_svg(
@@ -86,7 +83,7 @@ def render_hand_svg(
             out.append(
                 f'<text x="{_f(x + cw / 2)}" y="{_f(y + ch / 2 + 9)}" font-size="26" font-weight="bold" '
                 f'text-anchor="middle" fill="{ink}" stroke="{"#000" if name.startswith("loco") else "none"}" '
-                f'stroke-width="0.8">{_LETTER.get(name, "?")}</text>'
+                f'stroke-width="0.8">{escape(words.letter(name) or "?")}</text>'
             )
         out.append(
             f'<text class="count" x="{_f(x + cw / 2)}" y="{_f(y + ch + 22)}" font-size="19" font-weight="bold" '

@@ -86,18 +86,31 @@ def svg_to_png(svg: str, *, width: int, quantize: bool = True) -> bytes:
 
 
 def _static_surface(
-    board: Board, width: int, colorblind: bool, labels_only: bool = False, words: PictureWords = ENGLISH
+    board: Board,
+    width: int,
+    colorblind: bool,
+    labels_only: bool = False,
+    words: PictureWords = ENGLISH,
+    bare: bool = False,
 ) -> cairo.ImageSurface:
-    """The printed map (or only its names, on a transparent surface) rasterised once and cached (per language:
-    the panel's legend has words)."""
-    key = (board.id, id(layout_of(board)), width, colorblind, labels_only, None if labels_only else words)
+    """The printed map (or only its names, on a transparent surface; or, `bare`, the map without its names nor
+    the panel's frame) rasterised once and cached (per language: route letters and the panel's legend)."""
+    key = (
+        board.id,
+        id(layout_of(board)),
+        width,
+        colorblind,
+        labels_only,
+        bare,
+        None if labels_only else words,
+    )
     surface = _STATIC_CACHE.get(key)
     if surface is None:
         lay = layout_of(board)
         body = (
             _labels_svg(board, lay)
             if labels_only
-            else static_layer(board, colorblind=colorblind, words=words)
+            else static_layer(board, colorblind=colorblind, words=words, panel=not bare, names=not bare)
         )
         svg = _svg_open(width, lay.height) + body + "</svg>"
         surface = _rasterise(svg, width)
@@ -196,21 +209,38 @@ def _board_surface(
     surface = _board_game_surface(
         board, view, width=width, colorblind=colorblind, highlight=highlight, words=words
     )
+    _repaint_covered(surface, board, view, highlight, width, colorblind)
+    return surface
+
+
+def _repaint_covered(
+    surface: cairo.ImageSurface,
+    board: Board,
+    view: BoardView,
+    highlight: LastMove | None,
+    width: int,
+    colorblind: bool,
+    origin: tuple[int, int] = (0, 0),
+    skip: frozenset[int] = frozenset(),
+) -> None:
+    """Names hidden by claimed routes painted again from the cached names layer (`surface`: the picture from
+    pixel `origin` on; the names of the cities in `skip` are not)."""
     lay = layout_of(board)
     hl = highlight if highlight is not None else view.last_move
-    covered = _labels_under(lay, set(view.routes) | set(hl.routes if hl is not None else ()))
-    if covered:  # names hidden by claimed routes: paint them again from the cached names layer
-        names = _static_surface(board, width, colorblind, labels_only=True)
-        k = width / CANVAS_W
-        ctx = cairo.Context(surface)
-        for lab in (*lay.labels, *lay.country_labels):
-            if lab.city in covered:
-                x0, y0, x1, y1 = lab.box
-                ctx.rectangle(x0 * k - 3, y0 * k - 3, (x1 - x0) * k + 6, (y1 - y0) * k + 6)
-        ctx.clip()
-        ctx.set_source_surface(names, 0, 0)
-        ctx.paint()
-    return surface
+    covered = _labels_under(lay, set(view.routes) | set(hl.routes if hl is not None else ())) - skip
+    if not covered:
+        return
+    names = _static_surface(board, width, colorblind, labels_only=True)
+    k = width / CANVAS_W
+    ctx = cairo.Context(surface)
+    ctx.translate(-origin[0], -origin[1])
+    for lab in (*lay.labels, *lay.country_labels):
+        if lab.city in covered:
+            x0, y0, x1, y1 = lab.box
+            ctx.rectangle(x0 * k - 3, y0 * k - 3, (x1 - x0) * k + 6, (y1 - y0) * k + 6)
+    ctx.clip()
+    ctx.set_source_surface(names, 0, 0)
+    ctx.paint()
 
 
 def _board_game_surface(
@@ -221,8 +251,10 @@ def _board_game_surface(
     colorblind: bool,
     highlight: LastMove | None = None,
     words: PictureWords = ENGLISH,
+    panel: bool = True,
 ) -> cairo.ImageSurface:
-    """The cached printed map with the game layer over it, drawn from sprites (:mod:`render.sprites`)."""
+    """The cached printed map with the game layer over it, drawn from sprites (:mod:`render.sprites`); without
+    `panel`, the panel's frame is left empty."""
     height = canvas_height(layout_of(board), view)
     base = _static_surface(board, width, colorblind, words=words)
     parts = game_layer_parts(
@@ -233,6 +265,7 @@ def _board_game_surface(
         height=height,
         labels_on_top=False,
         compact=True,
+        panel=panel,
         words=words,
     )
     surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, base.get_width(), base.get_height())

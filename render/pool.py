@@ -67,10 +67,15 @@ def _warm(board_id: str, width: int, colorblind: bool, words: PictureWords) -> t
     """Draw board `board_id` once as its pictures will be drawn (the printed map and its palette cached)."""
     from maps.board import load_board
 
+    from .model import LastMove
     from .png import render_board_png
+    from .turn_picture import render_turn_png
 
     started = time.perf_counter()
-    render_board_png(load_board(board_id), None, width=width, colorblind=colorblind, words=words)
+    board = load_board(board_id)
+    render_board_png(board, None, width=width, colorblind=colorblind, words=words)
+    # the turn picture's printed map (zoomed) and its locator's
+    render_turn_png(board, BoardView(last_move=LastMove(routes=(0,))), colorblind=colorblind, words=words)
     return os.getpid(), time.perf_counter() - started
 
 
@@ -80,6 +85,14 @@ def _render_board(board_id: str, view: BoardView | None, opts: dict[str, Any]) -
     from .png import render_board_png
 
     return render_board_png(load_board(board_id), view, **opts)
+
+
+def _render_turn(board_id: str, view: BoardView, opts: dict[str, Any]) -> bytes:
+    from maps.board import load_board
+
+    from .turn_picture import render_turn_png
+
+    return render_turn_png(load_board(board_id), view, **opts)
 
 
 def _call(fn_path: str, args: tuple, kwargs: dict[str, Any]) -> bytes:
@@ -159,6 +172,13 @@ class RenderPool:
             words=opts.get("words", ENGLISH),
         )
         data: bytes = await self._submit(key, _render_board, board_id, view, opts)
+        return data
+
+    async def render_turn(self, board_id: str, view: BoardView, **opts: Any) -> bytes:
+        """The turn picture of board `board_id` (:func:`render.turn_picture.render_turn_png`; `opts`:
+        `colorblind`, `words`), by a worker that has the board warm when one is free."""
+        key = warm_key(board_id, colorblind=opts.get("colorblind", True), words=opts.get("words", ENGLISH))
+        data: bytes = await self._submit(key, _render_turn, board_id, view, opts)
         return data
 
     async def run(self, fn_path: str, *args: Any, **kwargs: Any) -> bytes:

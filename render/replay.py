@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.actions import action_from_json
-from engine.rules import apply, new_game
+from engine.record import iter_replay, start_of
 
 from .from_engine import board_view
 from .gif import render_game_gif
@@ -24,17 +23,10 @@ MAX_GIF_FRAMES = 60
 def replay_views(record: dict[str, Any], max_frames: int = MAX_GIF_FRAMES) -> list[BoardView]:
     """Public board views of a game, one per round (and the final one), replayed from its record; at most
     `max_frames`, evenly picked, the final one always last."""
-    state = new_game(
-        record["map"],
-        list(record["players"]),
-        variant=record["variant"],
-        options=tuple(record["options"]),
-        seed=int(record["seed"]),
-    )
     views: list[BoardView] = []
     last_round = -1
-    for entry in record["actions"]:
-        apply(state, int(entry["seat"]), action_from_json(dict(entry["action"])))
+    state = start_of(record)
+    for _i, _seat, _action, state in iter_replay(record):  # noqa: B007 - the last state is the final frame
         rnd = state.turn // max(1, state.num_players)
         if rnd != last_round and not state.finished:
             last_round = rnd

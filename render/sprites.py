@@ -25,7 +25,17 @@ import cairocffi as cairo
 from cairosvg.parser import Tree
 from cairosvg.surface import PNGSurface
 
-from .board_svg import SHADOW_OPACITY, CompactClaims, GamePart, Shadows, _mark_path, _piece_path, _shadow_path
+from .board_svg import (
+    HALO_INK,
+    SHADOW_OPACITY,
+    CompactClaims,
+    GamePart,
+    Shadows,
+    _halo_path,
+    _mark_path,
+    _piece_path,
+    _shadow_path,
+)
 
 SPRITE_CACHE_BYTES = 96 * 1024 * 1024
 
@@ -162,8 +172,13 @@ def _paint(ctx: cairo.Context, sprite: Sprite | None) -> None:
         ctx.paint()
 
 
-def _paint_shadows(ctx: cairo.Context, sprites: Sequence[Sprite]) -> None:
-    """The union of `sprites` as one mask, painted black at the shadows' opacity (the one path's look)."""
+def _paint_shadows(
+    ctx: cairo.Context,
+    sprites: Sequence[Sprite],
+    rgba: tuple[float, float, float, float] = (0, 0, 0, SHADOW_OPACITY),
+) -> None:
+    """The union of `sprites` as one mask, painted in `rgba` (black at the shadows' opacity by default): the look
+    of one path (the claimed trains' rims too)."""
     if not sprites:
         return
     x0 = min(s.x for s in sprites)
@@ -177,8 +192,11 @@ def _paint_shadows(ctx: cairo.Context, sprites: Sequence[Sprite]) -> None:
         mctx.set_source_surface(s.surface, s.x - x0, s.y - y0)
         mctx.paint()
     mask.flush()
-    ctx.set_source_rgba(0, 0, 0, SHADOW_OPACITY)
+    ctx.set_source_rgba(*rgba)
     ctx.mask_surface(mask, x0, y0)
+
+
+_HALO_RGBA = (int(HALO_INK[1:3], 16) / 255, int(HALO_INK[3:5], 16) / 255, int(HALO_INK[5:7], 16) / 255, 1.0)
 
 
 def draw_parts(
@@ -188,14 +206,16 @@ def draw_parts(
     *,
     width: int,
     cache: SpriteCache = SPRITES,
+    origin: tuple[int, int] = (0, 0),
 ) -> None:
     """Draw game-layer `parts` (:func:`render.board_svg.game_layer_parts`) onto `surface` from sprites.
 
     Every sprite's SVG opens with `svg_open` (the picture's ``<svg>`` tag; then the layer's defs, its first part,
     when the element refers to them), so a sprite is drawn at the size and place it has in the picture; `width`
-    is the picture's width in pixels.
+    is the picture's width in pixels; `surface` holds the part of the picture from pixel `origin` on.
     """
     ctx = cairo.Context(surface)
+    ctx.translate(-origin[0], -origin[1])
     head = svg_open + str(parts[0]) if parts else svg_open  # for the elements that use the defs
     leaves = _Leaves()
 
@@ -211,6 +231,8 @@ def draw_parts(
                 ctx, [s for s in (sprite(_shadow_path(d, 1)) for d in part.routes) if s is not None]
             )
         elif isinstance(part, CompactClaims):
+            rims = [sprite(_halo_path(p)) for _player, routes in part.seats for p, _m in routes]
+            _paint_shadows(ctx, [s for s in rims if s is not None], _HALO_RGBA)  # every rim under every train
             for player, routes in part.seats:
                 for pieces, _marks in routes:
                     _paint(ctx, sprite(_piece_path(pieces, player, stroke=False)))

@@ -57,6 +57,18 @@ class PictureWords:
     color_orange: str = "orange"
     color_pink: str = "pink"
     color_gray: str = "gray"
+    # the letter printed on each route and card colour for colour-blind players (gray routes have none); the
+    # route-letter legend pairs each with its colour's name above
+    letter_red: str = "R"
+    letter_blue: str = "B"
+    letter_green: str = "G"
+    letter_yellow: str = "Y"
+    letter_black: str = "K"
+    letter_white: str = "W"
+    letter_orange: str = "O"
+    letter_pink: str = "P"
+    letter_locomotive: str = "L"
+    letter_passenger: str = "Pa"
     # the private hand picture
     hand_title: str = "Your hand"
     hand_cards_one: str = "{n} card"
@@ -106,6 +118,11 @@ class PictureWords:
 
     def color(self, name: str) -> str:
         return str(getattr(self, f"color_{name}", name))
+
+    def letter(self, name: str) -> str:
+        """The letter of a route or card colour (``"locomotive+4"``: the locomotive's and 4); "" for gray."""
+        base, plus, rest = name.partition("+")
+        return str(getattr(self, f"letter_{base}", "")) + (plus and rest)
 
     def part(self, key: str) -> str:
         """A score part's label; an unknown part shows its key."""

@@ -1,4 +1,5 @@
-"""SimCord's ``simcord_env`` fixture, with the shard count Discord gives the bot at login and the bot's
+"""The Hypothesis profile (``HYPOTHESIS_PROFILE``: ``dev`` by default, ``ci`` in CI; see
+tests/helpers/hypothesis_profiles.py), and SimCord's ``simcord_env`` fixture, with the shard count Discord gives the bot at login and the bot's
 shutdown that SimCord leaves out.
 
 - The production bot (`create_bot` without SHARD_COUNT) is an AutoShardedBot whose ``shard_count`` is None until
@@ -23,7 +24,14 @@ import discord
 import pytest
 import pytest_asyncio
 import simcord
-from simcord_closing import ClosingEnv
+from helpers import hypothesis_profiles
+from helpers.simcord_env import ClosingEnv
+
+HYPOTHESIS_PROFILE = hypothesis_profiles.load()
+
+
+def pytest_report_header() -> str:
+    return f"hypothesis profile: {HYPOTHESIS_PROFILE} (HYPOTHESIS_PROFILE=dev|ci)"
 
 
 @pytest_asyncio.fixture

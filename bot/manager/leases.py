@@ -19,7 +19,8 @@ from datetime import timedelta
 from bot.manager.clock import Clock
 from bot.manager.cluster import Member
 from bot.manager.store import GameStore
-from bot.manager.tell import HELD_KINDS, TELL_TIMER, TOLD_THROUGH
+from bot.manager.tell import TOLD_THROUGH
+from bot.manager.timer_rows import HELD_KINDS, TimerKind
 from bot.storage import StorageError, Timer
 
 __all__ = ["MAX_POST_FAILURES", "MAX_RENEWALS", "Leases"]
@@ -154,7 +155,7 @@ class Leases:
         if self.closing:  # a clean stop: not started now, left to the next process (posted once, by it)
             self.release(game_id)
             return False
-        rows = await self._store.storage(lambda: repo.timers_for_game(game_id, TELL_TIMER))
+        rows = await self._store.storage(lambda: repo.timers_for_game(game_id, TimerKind.TELL))
         # the note is read after the rows: the other process's note clears its row in the same transaction, so
         # rows gone means that note is seen here (read the other way round, both could be missed)
         game = await self._store.get(game_id)

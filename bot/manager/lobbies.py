@@ -1,6 +1,6 @@
 """Lobby expiry: a lobby nobody starts is abandoned ``LOBBY_EXPIRE_HOURS`` after its last change.
 
-A lobby has one ``lobby`` timer row (:data:`~bot.manager.store.LOBBY_TIMER`), written in the transaction that
+A lobby has one ``lobby`` timer row (:class:`~bot.manager.timer_rows.LobbyWatch`), written in the transaction that
 creates it (:func:`first_rows`) and given at start-up to a lobby that lacks it (:meth:`LiveGame.lobby_work`,
 through ``TurnTimers.sweep``). Joins, departures, AI seats and settings do NOT rewrite it (a lobby change
 costs no timer write): when it fires (:func:`fire`, from the one dispatcher in :mod:`bot.manager.timers`,
@@ -32,10 +32,11 @@ from bot.manager.clock import Clock
 from bot.manager.events import GameEvent
 from bot.manager.moves import Collector
 from bot.manager.read import Outcome, outcome_of
-from bot.manager.store import LOBBY_TIMER, GameStore, LiveGame
+from bot.manager.store import GameStore, LiveGame
 from bot.manager.tell import EXPIRY_TOLD, LOBBY_EXPIRED
+from bot.manager.timer_rows import LobbyWatch, TimerKind
 from bot.messages import Text
-from bot.storage import GameStatus, NewTimer, Timer, TimerChange
+from bot.storage import GameStatus, Timer, TimerChange
 
 __all__ = ["EXPIRED", "expired_outcome", "expiry_of", "fire", "first_rows", "hours_text", "notice_owed"]
 
@@ -67,7 +68,7 @@ def _noted_hours(note: object) -> float:
 
 def first_rows(now: datetime, expiry: timedelta | None) -> TimerChange:
     """The rows a new lobby is created with (in the same transaction): its expiry, when lobbies expire."""
-    return TimerChange() if expiry is None else TimerChange(add=(NewTimer(LOBBY_TIMER, now + expiry, {}),))
+    return TimerChange() if expiry is None else TimerChange(add=(LobbyWatch().row(now + expiry),))
 
 
 async def fire(
@@ -89,9 +90,7 @@ async def fire(
     now = clock.now()
     due = game.last_move_at + expiry
     if due > now:  # something happened in the lobby since the row was armed: wait from then
-        await store.change_timers(
-            game, TimerChange(clear=(LOBBY_TIMER,), add=(NewTimer(LOBBY_TIMER, due, {}),))
-        )
+        await store.change_timers(game, TimerChange(clear=(TimerKind.LOBBY,), add=(LobbyWatch().row(due),)))
         return
     # the rows go with it, but the notice's, claimed by this process (LiveGame.due_work)
     noted = {**game.raw_settings, LOBBY_EXPIRED: hours_text(expiry)}

@@ -11,8 +11,7 @@ from typing import Protocol
 
 from bot.manager.read import Outcome
 from bot.manager.store import LiveGame
-from bot.manager.tell import ABSENT_TIMER, REMIND_TIMER
-from bot.storage import Timer
+from bot.manager.timer_rows import Absent, Remind
 
 __all__ = ["Notifier", "NullNotifier", "announcement", "current"]
 
@@ -47,26 +46,22 @@ class NullNotifier:
         return None
 
 
-def announcement(notifier: Notifier, game_id: str, row: Timer) -> Callable[[], Awaitable[None]]:
-    """The notifier call the ``remind`` or ``absent`` row `row` of `game_id` carries."""
-    p = row.payload
-    seat, user = int(p["seat"]), p.get("user")
-    user_id = None if user is None else int(user)
-    if row.kind == REMIND_TIMER and user_id is not None:
-        return functools.partial(notifier.on_reminder, game_id, seat, user_id, int(p["n"]))
-    return functools.partial(notifier.on_absent, game_id, seat, user_id, str(p["policy"]))
+def announcement(notifier: Notifier, game_id: str, owed: Remind | Absent) -> Callable[[], Awaitable[None]]:
+    """The notifier call a ``remind`` or ``absent`` row of `game_id` carries (its payload: `owed`)."""
+    if isinstance(owed, Remind):
+        return functools.partial(notifier.on_reminder, game_id, owed.seat, owed.user, owed.n)
+    return functools.partial(notifier.on_absent, game_id, owed.seat, owed.user, owed.policy)
 
 
-def current(game: LiveGame, row: Timer) -> bool:
+def current(game: LiveGame, owed: Remind | Absent) -> bool:
     """Whether a ``remind`` or ``absent`` row of `game` found by the dispatcher (its writer died before the
-    post) is still to be sent: the ``ai`` or ``skip`` announcement always (it was written with the move it
-    announces); a reminder, or the ``wait`` announcement, only while the game still waits for that seat's
-    player in the same wait (phase, turn and current seat): a reminder made stale by a move meanwhile is
-    dropped rather than sent late."""
-    if row.kind == ABSENT_TIMER and row.payload.get("policy") != "wait":
+    post; its payload: `owed`) is still to be sent: the ``ai`` or ``skip`` announcement always (it was written
+    with the move it announces); a reminder, or the ``wait`` announcement, only while the game still waits for
+    that seat's player in the same wait (phase, turn and current seat): a reminder made stale by a move
+    meanwhile is dropped rather than sent late."""
+    if isinstance(owed, Absent) and not owed.waits:
         return True
-    seat = int(row.payload["seat"])
     humans, _ai = game.waiting()
-    if seat not in humans or row.payload.get("key") != game.wait_key():
+    if owed.seat not in humans or owed.key != game.wait_key():
         return False
-    return game.seats[seat].user_id == row.payload.get("user")  # (not when another player took the seat)
+    return game.seats[owed.seat].user_id == owed.user  # (not when another player took the seat)

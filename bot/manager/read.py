@@ -26,8 +26,9 @@ from bot.storage import (
     SeatResult,
 )
 from engine import views
-from engine.actions import Action, action_from_json
-from engine.rules import apply, legal_actions, new_game, to_act
+from engine.actions import Action
+from engine.record import iter_replay, make_record
+from engine.rules import legal_actions, to_act
 from engine.scoring import FinalSheet
 from engine.state import GameState
 
@@ -305,17 +306,7 @@ class GameReads:
             raise Refused("not_started", game=game_id)
         repo = self._store.repo
         rows = await self._store.storage(lambda: repo.load_actions(game_id))
-        state = game.state
-        return {
-            "format": 1,
-            "map": state.board.id,
-            "variant": state.variant,
-            "options": list(state.options),
-            "players": [p.name for p in state.players],
-            "seed": state.seed,
-            "first_player": state.first_player,
-            "actions": [{"seat": r.seat, "action": r.action} for r in rows],
-        }
+        return make_record(game.state, actions=[(r.seat, r.action) for r in rows])
 
     async def recent_events(self, game_id: str, limit: int = 10) -> list[GameEvent]:
         """The public events of the last `limit` actions, rebuilt by replaying the stored log (in a worker
@@ -338,21 +329,9 @@ class GameReads:
 
 
 def _replay_events(game_id: str, record: dict[str, Any], limit: int) -> list[GameEvent]:
-    actions = record["actions"]
-    state = new_game(
-        record["map"],
-        list(record["players"]),
-        variant=record["variant"],
-        options=tuple(record["options"]),
-        seed=int(record["seed"]),
-        first_player=record.get("first_player"),
-    )
-    first = max(0, len(actions) - limit)
+    first = max(0, len(record["actions"]) - limit)
     events: list[GameEvent] = []
-    for i, entry in enumerate(actions, start=1):
-        action = action_from_json(entry["action"])
-        seat = int(entry["seat"])
-        apply(state, seat, action)
+    for i, seat, action, state in iter_replay(record):
         if i > first:
             sheets = final_sheets(state) if state.finished else None
             events.extend(public_events(game_id, i, state, seat, action, "player", sheets))

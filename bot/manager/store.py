@@ -35,7 +35,8 @@ from bot.manager.clock import Clock
 from bot.manager.game_settings import GameSettings, SettingError
 from bot.manager.refusals import Refused
 from bot.manager.retries import broken_refusal, gave_up
-from bot.manager.tell import HELD_KINDS, NOTED_KINDS, held, notice_rows, over_rows, owed_position, tell_rows
+from bot.manager.tell import held, notice_rows, over_rows, owed_position, tell_rows
+from bot.manager.timer_rows import HELD_KINDS, NOTED_KINDS, LobbyWatch, Resume, TimerKind, TurnWait
 from bot.storage import (
     OPEN_STATUSES,
     ActionRecord,
@@ -62,12 +63,6 @@ __all__ = ["GameStore", "LiveGame", "LockTable"]
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-#: Kinds of timer rows (see bot.manager.timers): a "turn" chain per game while people must act, a "resume" row
-#: while AI seats have moves to make, a "lobby" row while a lobby waits (bot.manager.lobbies: its expiry).
-TURN_TIMER = "turn"
-RESUME_TIMER = "resume"
-LOBBY_TIMER = "lobby"  # a lobby nobody started expires LOBBY_EXPIRE_HOURS after its last change
-PARKED_STAGE = 3  # "wait" policy: the chain is over for this turn; the row only marks it
 PARKED_FOR = timedelta(days=3650)
 RESUME_GRACE = timedelta(seconds=30)  # AI seats resume this long after a crash interrupted their moves
 
@@ -223,36 +218,36 @@ class LiveGame:
         clear: list[str] = []
         add: list[NewTimer] = []
         turn_rows = sorted(
-            (t for t in self.timers if t.kind == TURN_TIMER),
-            key=lambda t: (-int(t.payload.get("stage", 0)), t.due_at, t.id),
+            ((TurnWait.of(t), t) for t in self.timers if t.kind == TimerKind.TURN),
+            key=lambda wt: (-wt[0].stage, wt[1].due_at, wt[1].id),
         )
-        resume_rows = [t for t in self.timers if t.kind == RESUME_TIMER]
+        resume_rows = [t for t in self.timers if t.kind == TimerKind.RESUME]
         if humans:
             key = self.wait_key()
             due = max(now, self.last_move_at) + timedelta(hours=self.settings.remind_after_hours)
             kept = turn_rows[0] if turn_rows else None
-            if kept is not None and kept.payload.get("key") != key and kept.due_at > due:
+            if kept is not None and kept[0].key != key and kept[1].due_at > due:
                 kept = None  # a row of an earlier wait that would fire too late: this wait's own chain
             if kept is None:
-                add.append(NewTimer(TURN_TIMER, due, {"key": key, "stage": 0}))
+                add.append(TurnWait(key, 0).row(due))
             elif len(turn_rows) > 1:  # left by an older version's crash between "add" and "drop"
-                add.append(NewTimer(TURN_TIMER, kept.due_at, dict(kept.payload)))
+                add.append(kept[0].row(kept[1].due_at))
             if turn_rows and add:
-                clear.append(TURN_TIMER)
+                clear.append(TimerKind.TURN)
         elif turn_rows:
-            clear.append(TURN_TIMER)
+            clear.append(TimerKind.TURN)
         if ai and not resume_rows:
-            add.append(NewTimer(RESUME_TIMER, now + RESUME_GRACE, {}))
+            add.append(Resume().row(now + RESUME_GRACE))
         elif ai and len(resume_rows) > 1:
-            clear.append(RESUME_TIMER)
-            add.append(NewTimer(RESUME_TIMER, min(t.due_at for t in resume_rows), {}))
+            clear.append(TimerKind.RESUME)
+            add.append(Resume().row(min(t.due_at for t in resume_rows)))
         elif not ai and resume_rows:
-            clear.append(RESUME_TIMER)
+            clear.append(TimerKind.RESUME)
         tell_rows(
             self.timers, None if ai else self.turn_message_owed(automatic), now + RESUME_GRACE, clear, add
         )
-        if any(t.kind == LOBBY_TIMER for t in self.timers):  # the lobby started: it expires no more
-            clear.append(LOBBY_TIMER)
+        if any(t.kind == TimerKind.LOBBY for t in self.timers):  # the lobby started: it expires no more
+            clear.append(TimerKind.LOBBY)
         return TimerChange(clear=tuple(clear), add=tuple(add))
 
     def lobby_work(self) -> TimerChange:
@@ -261,13 +256,13 @@ class LiveGame:
         :mod:`bot.manager.lobbies` re-arms it from the lobby's last change, or expires the lobby. A lobby
         without it (from before expiry, or after a change of the setting) gets it, due one delay after its
         last change."""
-        rows = [t for t in self.timers if t.kind == LOBBY_TIMER]
+        rows = [t for t in self.timers if t.kind == TimerKind.LOBBY]
         if self.lobby_expiry is None:
             return TimerChange(clear_all=True) if self.timers else TimerChange()
         if len(rows) == 1 and len(self.timers) == 1:
             return TimerChange()
         due = min((t.due_at for t in rows), default=self.last_move_at + self.lobby_expiry)
-        return TimerChange(clear_all=bool(self.timers), add=(NewTimer(LOBBY_TIMER, due, {}),))
+        return TimerChange(clear_all=bool(self.timers), add=(LobbyWatch().row(due),))
 
     def turn_message_owed(self, automatic: bool = False) -> int | None:
         """The log position a turn message owes (None: nothing owed; :func:`bot.manager.tell.owed_position`)."""
@@ -288,14 +283,14 @@ class LiveGame:
     def reminder_due(self) -> dict[int, datetime]:
         """Seat -> next reminder or absent-policy moment, for the people who must act now (none when parked)."""
         humans, _ai = self.waiting()
-        rows = [t for t in self.timers if t.kind == TURN_TIMER]
+        rows = [(TurnWait.of(t), t) for t in self.timers if t.kind == TimerKind.TURN]
         if not humans or not rows or self.state is None:
             return {}
-        row = max(rows, key=lambda t: int(t.payload.get("stage", 0)))
-        if int(row.payload.get("stage", 0)) >= PARKED_STAGE:
+        wait, row = max(rows, key=lambda wt: wt[0].stage)
+        if wait.parked:
             return {}
         due = row.due_at
-        if row.payload.get("key") != self.wait_key():  # re-armed from the last move when it fires
+        if wait.key != self.wait_key():  # re-armed from the last move when it fires
             due = max(due, self.last_move_at + timedelta(hours=self.settings.remind_after_hours))
         return dict.fromkeys(humans, due)
 

@@ -23,35 +23,26 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot.manager.timer_rows import HELD_KINDS, Absent, Notice, Remind, Tell, TimerKind
 from bot.storage import NewTimer, Timer, TimerChange
 from engine.state import GameState
 
-TELL_TIMER = "tell"  # a turn message owed after automatic moves (served by the dispatcher if nobody posts it)
 #: the note of the log position the last posted turn message told (written by bot.play.thread)
 TOLD_THROUGH = "told_through"
-NOTICE_TIMER = "notice"  # the notice of an expired lobby, owed until posted (kept with the abandoned game)
 LOBBY_EXPIRED = "lobby_expired"  # the note of an expired lobby: the delay, in hours as players read it
 EXPIRY_TOLD = "expiry_told"  # the note written once the expiry notice is posted (bot.play.lobby)
-REMIND_TIMER = "remind"  # a reminder owed to one seat: {"key", "seat", "user", "n"}
-ABSENT_TIMER = "absent"  # an absent-player announcement owed: {"key", "seat", "user", "policy"}
-#: the rows cleared by the note the bot writes once their message is posted
-NOTED_KINDS = (TELL_TIMER, NOTICE_TIMER)
-#: the announcements deleted by the manager once the notifier returned (one row per seat)
-ANNOUNCE_KINDS = (REMIND_TIMER, ABSENT_TIMER)
-#: the rows a process claims for a lease as it writes them (it is about to post their message)
-HELD_KINDS = (*NOTED_KINDS, *ANNOUNCE_KINDS)
 
 
 def reminder(now: datetime, key: str, seat: int, user_id: int, n: int) -> NewTimer:
     """The ``remind`` row of reminder `n` to `seat` (`user_id`), owed for the wait `key`, due `now` (the
     process writing it holds it for a lease, :func:`held`)."""
-    return NewTimer(REMIND_TIMER, now, {"key": key, "seat": seat, "user": user_id, "n": n})
+    return Remind(key, seat, user_id, n).row(now)
 
 
 def absent(now: datetime, key: str, seat: int, user_id: int | None, policy: str) -> NewTimer:
     """The ``absent`` row announcing that `policy` is applied to `seat` (`user_id`) in the wait `key`, due
     `now`."""
-    return NewTimer(ABSENT_TIMER, now, {"key": key, "seat": seat, "user": user_id, "policy": policy})
+    return Absent(key, seat, user_id, policy).row(now)
 
 
 def owed_position(
@@ -67,8 +58,14 @@ def owed_position(
     told = int(notes.get(TOLD_THROUGH) or 0)
     if entries <= told:
         return None
-    rows_owe = any(int(t.payload.get("through", entries)) > told for t in timers if t.kind == TELL_TIMER)
+    rows_owe = any(_through(t, entries) > told for t in timers if t.kind == TimerKind.TELL)
     return entries if automatic or rows_owe else None
+
+
+def _through(row: Timer, entries: int) -> int:
+    """The log position the ``tell`` row `row` owes a message up to (a row without one: `entries`, the log)."""
+    through = Tell.of(row).through
+    return entries if through is None else through
 
 
 def tell_rows(
@@ -76,22 +73,22 @@ def tell_rows(
 ) -> None:
     """Adds to `clear` and `add` what makes the game's ``tell`` rows one row owing log position `owed` (due at
     `due`, or when the row it replaces was), or none."""
-    rows = [t for t in timers if t.kind == TELL_TIMER]
+    rows = [t for t in timers if t.kind == TimerKind.TELL]
     if owed is not None:
-        if len(rows) != 1 or rows[0].payload.get("through") != owed:
-            clear.extend([TELL_TIMER] if rows else [])
-            add.append(NewTimer(TELL_TIMER, min((t.due_at for t in rows), default=due), {"through": owed}))
+        if len(rows) != 1 or Tell.of(rows[0]).through != owed:
+            clear.extend([TimerKind.TELL] if rows else [])
+            add.append(Tell(owed).row(min((t.due_at for t in rows), default=due)))
     elif rows:
-        clear.append(TELL_TIMER)
+        clear.append(TimerKind.TELL)
 
 
 def over_rows(timers: Sequence[Timer], owed: int | None, due: datetime) -> TimerChange:
     """The rows of a game over: one ``tell`` row while its final scores are owed (log position `owed`, due at
     `due` or when the row it replaces was), and its ``absent`` rows (the announcement of the absent-player move
     that ended it, maybe: deleted once posted); none else."""
-    if owed is None and not any(t.kind == ABSENT_TIMER for t in timers):
+    if owed is None and not any(t.kind == TimerKind.ABSENT for t in timers):
         return TimerChange(clear_all=True) if timers else TimerChange()
-    clear = sorted({t.kind for t in timers if t.kind not in (TELL_TIMER, ABSENT_TIMER)})
+    clear = sorted({t.kind for t in timers if t.kind not in (TimerKind.TELL, TimerKind.ABSENT)})
     add: list[NewTimer] = []
     tell_rows(timers, owed, due, clear, add)
     return TimerChange(clear=tuple(clear), add=tuple(add))
@@ -102,11 +99,11 @@ def notice_rows(notes: Mapping[str, Any], timers: Sequence[Timer], now: datetime
     expired, `notes` hold ``lobby_expired`` and no ``expiry_told``), none otherwise."""
     if notes.get(LOBBY_EXPIRED) is None or notes.get(EXPIRY_TOLD):
         return TimerChange(clear_all=True) if timers else TimerChange()
-    rows = [t for t in timers if t.kind == NOTICE_TIMER]
+    rows = [t for t in timers if t.kind == TimerKind.NOTICE]
     if len(rows) == 1 and len(timers) == 1:
         return TimerChange()
     due = min((t.due_at for t in rows), default=now)
-    return TimerChange(clear_all=bool(timers), add=(NewTimer(NOTICE_TIMER, due, {}),))
+    return TimerChange(clear_all=bool(timers), add=(Notice().row(due),))
 
 
 def held(change: TimerChange, holder: tuple[str, float] | None, now: datetime) -> TimerChange:

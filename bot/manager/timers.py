@@ -1,44 +1,42 @@
 """Durable timers of asynchronous play and THE dispatcher that serves them.
 
-Timers are rows (``turn`` chains: reminder 1, reminder 2, absent-player policy; ``resume``: AI seats have moves
-to make). One "turn" row per active game watches whoever (people) must act; it is NOT rewritten when the turn
-passes (a move costs no timer write). Its payload names the wait it was armed for (``key``: phase, turn and
-current seat) and the stage reached (0: before reminder 1, 1: before reminder 2, 2: before the absent-player
-policy, 3: parked by the "wait" policy). When it fires for a wait that is over, it is re-armed for the current
-wait, counted from the game's last move. A "resume" row exists while AI seats have moves to make, so that a
-crash in the middle of them is picked up again. A "tell" row exists while moves nobody clicked (AI seats,
-the absent-player policy) owe a turn message, the final scores of a game such a move ended too (a finished
-game keeps that row, and only it): it is written with the move, claimed by the writing process for a lease; the
-bot posts the message at once, and the ``told_through`` note it writes once Discord acknowledged the post
-clears the row in the same transaction. If the process dies anywhere before that note, any process serves the
-row when the lease ends (posting once); a kill between the acknowledgement and the note posts twice (the one
-at-least-once window, one database write long). A ``notice`` row does the same for the notice of an expired
-lobby (bot.manager.lobbies). Reminders and absent-player announcements are such rows too (bot.manager.tell):
-a ``remind`` row per seat, written in the transaction of the ``turn`` row's re-arm that passes the stage, and
-an ``absent`` row per seat, written with the first move the ``ai`` or ``skip`` policy makes for it (or with
-the re-arm that parks the row, under ``wait``); each carries what to send (seat, user, n or policy), and is
-deleted once the notifier returned (:meth:`TurnTimers._announce`), so the window is between the post and that
-deletion. Found by the dispatcher after its writer died, a reminder (or ``wait`` announcement) whose wait is
-over (a move meanwhile) is dropped, not sent late (:func:`bot.manager.notifier.current`). The process that
-wrote such a row renews its lease while the message is built and posted (:meth:`bot.manager.leases.Leases.keep`), and
-checks it just before posting (:meth:`~bot.manager.leases.Leases.may_tell`, :meth:`~bot.manager.leases.Leases.post`). The rows a change
-makes due are written in the same transaction as the change (:meth:`~bot.manager.store.LiveGame.due_work`); a
-row is replaced by one write (old rows of its kind deleted, the new one inserted); every timer re-checks its
-game when it fires; and at start-up :meth:`TurnTimers.sweep` gives the rows any running game lacks. So a crash
-at any moment leaves every game with the timer that moves it on.
+Work that must outlive the process is a timer row: its kind and payload are in :mod:`bot.manager.timer_rows`. Each
+row is written in the transaction of the change that makes it due (:meth:`~bot.manager.store.LiveGame.due_work`,
+bot.manager.tell); a row is replaced by one write (the old rows of its kind deleted, the new one inserted). The
+dispatcher claims a due row for a lease and, under the game's lock, once it found the row still stored, serves it
+by the handler of its kind (:data:`_HANDLERS`; a game over meanwhile only gets the rows it needs now).
 
-The dispatcher (:meth:`TurnTimers.start`) is one task that sleeps until the next stored timer is due, or until
-it is woken: when a timer is added, or when the clock moves (a clock with ``subscribe``, like
-:class:`~bot.manager.clock.ManualClock`, wakes it at once, so tests advance time without sleeping). It tells the
-bot layer through the :class:`Notifier`, outside the game's lock.
+| kind     | payload      | written with                       | cleared by                | sends                     |
+|----------|--------------|------------------------------------|---------------------------|---------------------------|
+| `turn`   | `TurnWait`   | a wait for people; its re-arms     | no person to wait for     | (`remind`, `absent` rows) |
+| `remind` | `Remind`     | the `turn` re-arm to stage n       | its post; stale: dropped  | ``on_reminder``           |
+| `absent` | `Absent`     | its policy's move ("wait": re-arm) | its post; stale: dropped  | ``on_absent``             |
+| `resume` | `Resume`     | AI seats to move                   | their moves               | the moves: ``on_turn``    |
+| `tell`   | `Tell`       | a move nobody clicked              | the ``told_through`` note | ``on_turn``               |
+| `lobby`  | `LobbyWatch` | a new lobby; its re-arms           | the start; the expiry     | (expiry: a `notice` row)  |
+| `notice` | `Notice`     | a lobby's expiry                   | the ``expiry_told`` note  | ``on_lobby_expired``      |
 
-Across processes (PostgreSQL) each due row is served by one process: it claims the row for a lease
-(``claim_due_timers``), renews the leases of the rows it holds while it serves them (a slow AI, a slow post;
-at most ``MAX_RENEWALS`` thirds of a lease), and the timer write that completes a row is fenced by the claim
-(LeaseLost, nothing written, no notification, when another process took the row over); moves are guarded by
-the game's version. A process killed with ``kill -9`` loses its claims when their lease ends (30 s by default)
-and another process serves them then: no reminder, absent-player announcement or turn, AI move or turn message
-(but for the windows above) is done twice, and none is lost.
+The `turn` row (one per active game) is NOT rewritten when the turn passes (a move costs no timer write): its key
+names the wait it was armed for (phase, turn and current seat), its stage the step reached (0: before reminder 1,
+1: before reminder 2, 2: before the absent-player policy, 3: parked by the "wait" policy). Fired for a wait that is
+over, it is re-armed for the current wait, counted from the game's last move. A `remind` row, or a "wait" `absent`
+row, found after its writer died is dropped, not sent late, when the wait it was written for is over
+(:func:`bot.manager.notifier.current`); an "ai" or "skip" announcement is sent (it was written with its move).
+
+Exactly once. The `tell`, `notice`, `remind` and `absent` rows are claimed by the process that writes them, which
+posts their message at once, renewing the lease meanwhile (:meth:`~bot.manager.leases.Leases.keep`), and only while
+it still holds the row (:meth:`~bot.manager.leases.Leases.post`, :meth:`~bot.manager.leases.Leases.may_tell`). A
+write that completes a row is fenced by the claim (``LeaseLost``: nothing written, nothing sent, when another
+process took the row over); moves are guarded by the game's version. A process killed with ``kill -9`` loses its
+claims when their lease ends (30 s by default) and another serves the rows then. The one at-least-once window is a
+kill between Discord's acknowledgement and the write that clears the row (its note, or its deletion): one database
+write long. Every row re-checks its game when it fires, and at start-up :meth:`TurnTimers.sweep` gives the rows any
+running game lacks: a crash at any moment leaves every game with the row that moves it on.
+
+The dispatcher (:meth:`TurnTimers.start`) is one task that sleeps until the next row is servable, or until woken:
+when a row is added, or when the clock moves (a clock with ``subscribe``, like :class:`~bot.manager.clock.ManualClock`,
+wakes it at once, so tests advance time without sleeping). It tells the bot layer through the :class:`Notifier`,
+outside the game's lock.
 """
 
 from __future__ import annotations
@@ -48,9 +46,8 @@ import contextlib
 import dataclasses
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import datetime, timedelta
-from typing import Any
 
 from bot.manager import lobbies
 from bot.manager.clock import Clock
@@ -60,25 +57,9 @@ from bot.manager.moves import Collector, Moves
 from bot.manager.notifier import Notifier, NullNotifier, announcement, current
 from bot.manager.read import Outcome, outcome_of
 from bot.manager.refusals import Refused
-from bot.manager.store import (
-    LOBBY_TIMER,
-    PARKED_FOR,
-    PARKED_STAGE,
-    RESUME_GRACE,
-    RESUME_TIMER,
-    TURN_TIMER,
-    GameStore,
-    LiveGame,
-)
-from bot.manager.tell import (
-    ABSENT_TIMER,
-    ANNOUNCE_KINDS,
-    NOTICE_TIMER,
-    REMIND_TIMER,
-    TELL_TIMER,
-    absent,
-    reminder,
-)
+from bot.manager.store import PARKED_FOR, RESUME_GRACE, GameStore, LiveGame
+from bot.manager.tell import absent, reminder
+from bot.manager.timer_rows import PARKED_STAGE, Absent, Payload, Remind, Resume, TimerKind, TurnWait, kind_of
 from bot.storage import (
     OPEN_STATUSES,
     GameNotFound,
@@ -96,6 +77,11 @@ __all__ = ["Notifier", "NullNotifier", "TurnTimers"]
 
 log = logging.getLogger(__name__)
 
+#: a call made once the game's lock is released (a message to post)
+Note = Callable[[], Awaitable[None]]
+#: serves a due row of one kind: (timers, the game, the row, the moves it makes, the calls owed after the lock)
+Handler = Callable[["TurnTimers", LiveGame, Timer, Collector, list[Note]], Awaitable[None]]
+
 
 def _set_result_unless_cancelled(future: asyncio.Future[None], result: None) -> None:
     # the name asyncio.sleep's own callback has (asyncio.futures._set_result_unless_cancelled)
@@ -108,6 +94,15 @@ def _ids_of(rows: list[Timer]) -> Callable[[], Awaitable[list[int]]]:
         return [t.id for t in rows]
 
     return ids
+
+
+def _readable(rows: list[Timer], kind: type[Remind | Absent]) -> Iterator[tuple[Timer, Remind | Absent]]:
+    """`rows` (of `kind`) with their payloads; a row that cannot be read is logged and skipped."""
+    for row in rows:
+        try:
+            yield row, kind.of(row)
+        except ValueError as exc:
+            log.error("game %s: %s", row.game_id, exc)
 
 
 class TurnTimers:
@@ -177,17 +172,16 @@ class TurnTimers:
     async def _set(
         self,
         game: LiveGame,
-        kind: str,
+        payload: Payload,
         due: datetime,
-        payload: dict[str, Any],
         served: Timer,
         also: tuple[NewTimer, ...] = (),
         clear: tuple[str, ...] = (),
     ) -> None:
-        """The game's one row of `kind` is now this one (in one write, while this process holds `served`), with
-        the rows `also` (the announcements this step owes, bot.manager.tell) and none left of the kinds
-        `clear`."""
-        change = TimerChange(clear=(kind, *clear), add=(NewTimer(kind, due, payload), *also))
+        """The game's one row of the payload's kind is now one carrying `payload`, due at `due` (in one write,
+        while this process holds `served`), with the rows `also` (the announcements this step owes,
+        bot.manager.tell) and none left of the kinds `clear`."""
+        change = TimerChange(clear=(payload.kind, *clear), add=(payload.row(due), *also))
         await self._store.change_timers(game, change, fence=self._fence(game, served))
 
     async def _drop(self, game: LiveGame, timer: Timer) -> None:
@@ -278,7 +272,7 @@ class TurnTimers:
                     await repo.delete_timer(timer.id, owner=owner)
 
     async def _fire(self, timer: Timer) -> None:
-        notes: list[Callable[[], Awaitable[None]]] = []
+        notes: list[Note] = []
         store = self._store
         async with store.locks.hold(timer.game_id):
             try:
@@ -294,43 +288,13 @@ class TurnTimers:
             if mine is None:
                 return
             out = Collector(game.id)
-            if mine.kind == TELL_TIMER:  # a turn message owed (the final scores too): its note clears the row
-                if game.turn_message_owed() is not None and not game.ai_seats_to_act():
-                    post = functools.partial(self.notifier.on_turn, game.id, outcome_of(game, out))
-                    notes.append(functools.partial(self.leases.post, game.id, mine, post))
-                else:
-                    await self.ensure(game, mine)
-            elif mine.kind == NOTICE_TIMER:  # an expired lobby's notice, not posted (a crash before the post)
-                if lobbies.notice_owed(game):
-                    notes.append(
-                        functools.partial(self.announce_expiry, game.id, lobbies.expired_outcome(game))
-                    )
-                else:
-                    await self.ensure(game, mine)
-            elif mine.kind in ANNOUNCE_KINDS:  # a reminder or absent-player announcement left by a crash
-                if current(game, mine):
-                    send = announcement(self.notifier, game.id, mine)
-                    notes.append(functools.partial(self.leases.post, game.id, mine, send))
-                else:  # stale: the wait it was written for is over (a move meanwhile): dropped, not sent late
-                    log.info("timer %s of game %s: %s no longer current", mine.id, game.id, mine.kind)
-                    await store.repo.delete_timer(mine.id, owner=self.member.process_id)
-                    game.timers = [t for t in game.timers if t.id != mine.id]
-            elif game.status not in OPEN_STATUSES:  # over: no row but a final message owed
-                await self.ensure(game, mine)
-            elif mine.kind == RESUME_TIMER:
-                await self.after_change(game, out)
-                if game.waiting()[1]:  # the AI could not finish (logged): try again a little later
-                    await self._set(game, RESUME_TIMER, self._clock.now() + RESUME_GRACE, {}, mine)
-                elif any(t.id == mine.id for t in game.timers):
-                    await self._drop(game, mine)
-            elif mine.kind == TURN_TIMER:
-                await self._fire_turn(game, mine, out, notes)
-            elif mine.kind == LOBBY_TIMER:  # a lobby nobody started
-                await lobbies.fire(store, self._clock, self.announce_expiry, game, mine, notes)
+            kind = kind_of(mine)
+            if game.status not in OPEN_STATUSES and (kind is None or kind.moves_game_on):
+                await self.ensure(game, mine)  # over: no row but a final message owed
+            elif kind is None:  # a kind this version does not know: nothing to do with it
+                await self._drop(game, mine)
             else:
-                await store.change_timers(
-                    game, TimerChange(clear=(mine.kind,)), fence=self._fence(game, mine)
-                )
+                await _HANDLERS[kind](self, game, mine, out, notes)
             if out.events:
                 outcome = outcome_of(game, out)
                 notes.append(functools.partial(self.notifier.on_turn, game.id, outcome))
@@ -340,14 +304,60 @@ class TurnTimers:
             except Exception:
                 log.exception("notifier failed for game %s", timer.game_id)
 
-    async def _fire_turn(
-        self, game: LiveGame, timer: Timer, out: Collector, notes: list[Callable[[], Awaitable[None]]]
+    # ------------------------------------------------------------------ the handlers, one per kind (_HANDLERS)
+
+    async def _serve_tell(self, game: LiveGame, row: Timer, out: Collector, notes: list[Note]) -> None:
+        """A turn message owed (the final scores too): its note clears the row."""
+        if game.turn_message_owed() is not None and not game.ai_seats_to_act():
+            post = functools.partial(self.notifier.on_turn, game.id, outcome_of(game, out))
+            notes.append(functools.partial(self.leases.post, game.id, row, post))
+        else:
+            await self.ensure(game, row)
+
+    async def _serve_notice(self, game: LiveGame, row: Timer, out: Collector, notes: list[Note]) -> None:
+        """An expired lobby's notice, not posted (a crash before the post)."""
+        if lobbies.notice_owed(game):
+            notes.append(functools.partial(self.announce_expiry, game.id, lobbies.expired_outcome(game)))
+        else:
+            await self.ensure(game, row)
+
+    async def _serve_remind(self, game: LiveGame, row: Timer, out: Collector, notes: list[Note]) -> None:
+        """A reminder left by a crash."""
+        await self._serve_announcement(game, row, Remind.of(row), notes)
+
+    async def _serve_absent(self, game: LiveGame, row: Timer, out: Collector, notes: list[Note]) -> None:
+        """An absent-player announcement left by a crash."""
+        await self._serve_announcement(game, row, Absent.of(row), notes)
+
+    async def _serve_announcement(
+        self, game: LiveGame, row: Timer, owed: Remind | Absent, notes: list[Note]
     ) -> None:
+        if current(game, owed):
+            send = announcement(self.notifier, game.id, owed)
+            notes.append(functools.partial(self.leases.post, game.id, row, send))
+        else:  # stale: the wait it was written for is over (a move meanwhile): dropped, not sent late
+            log.info("timer %s of game %s: %s no longer current", row.id, game.id, row.kind)
+            await self._store.repo.delete_timer(row.id, owner=self.member.process_id)
+            game.timers = [t for t in game.timers if t.id != row.id]
+
+    async def _serve_resume(self, game: LiveGame, row: Timer, out: Collector, notes: list[Note]) -> None:
+        """AI seats have moves to make (a crash interrupted them)."""
+        await self.after_change(game, out)
+        if game.waiting()[1]:  # the AI could not finish (logged): try again a little later
+            await self._set(game, Resume(), self._clock.now() + RESUME_GRACE, row)
+        elif any(t.id == row.id for t in game.timers):
+            await self._drop(game, row)
+
+    async def _serve_lobby(self, game: LiveGame, row: Timer, out: Collector, notes: list[Note]) -> None:
+        """A lobby nobody started."""
+        await lobbies.fire(self._store, self._clock, self.announce_expiry, game, row, notes)
+
+    async def _serve_turn(self, game: LiveGame, timer: Timer, out: Collector, notes: list[Note]) -> None:
+        """People must act: the next step of the wait (a reminder, the absent-player policy), or a re-arm."""
         humans, _ai = game.waiting()
-        others = [t for t in game.timers if t.kind == TURN_TIMER and t.id != timer.id]
-        if not humans or any(
-            int(t.payload.get("stage", 0)) > int(timer.payload.get("stage", 0)) for t in others
-        ):
+        wait = TurnWait.of(timer)
+        others = [t for t in game.timers if t.kind == TimerKind.TURN and t.id != timer.id]
+        if not humans or any(TurnWait.of(t).stage > wait.stage for t in others):
             # nobody to wait for, or a duplicate behind another: the rows needed now
             await self.ensure(game, timer)
             return
@@ -355,41 +365,37 @@ class TurnTimers:
         settings = game.settings
         now = self._clock.now()
         key = game.wait_key()
-        stage = int(timer.payload.get("stage", 0))
-        if timer.payload.get("key") != key:  # armed for a wait that is over: this wait began at the last move
+        stage = wait.stage
+        if wait.key != key:  # armed for a wait that is over: this wait began at the last move
             due = game.last_move_at + timedelta(hours=settings.remind_after_hours)
             if due > now:
-                await self._set(game, TURN_TIMER, due, {"key": key, "stage": 0}, timer)
+                await self._set(game, TurnWait(key, 0), due, timer)
                 return
             stage = 0
         if stage >= PARKED_STAGE:
-            await self._set(game, TURN_TIMER, now + PARKED_FOR, {"key": key, "stage": PARKED_STAGE}, timer)
+            await self._set(game, TurnWait(key, PARKED_STAGE), now + PARKED_FOR, timer)
             return
         if stage < 2:  # reminder stage + 1: its rows are written with the re-arm that passes the stage
-            wait = settings.remind_again_hours if stage == 0 else settings.absent_after_hours
+            hours = settings.remind_again_hours if stage == 0 else settings.absent_after_hours
             owed = tuple(
                 reminder(now, key, seat, user_id, stage + 1)
                 for seat in humans
                 if (user_id := game.seats[seat].user_id) is not None
             )
-            payload = {"key": key, "stage": stage + 1}
-            due = now + timedelta(hours=wait)
-            await self._set(game, TURN_TIMER, due, payload, timer, owed, clear=(REMIND_TIMER,))
+            due = now + timedelta(hours=hours)
+            await self._set(game, TurnWait(key, stage + 1), due, timer, owed, clear=(TimerKind.REMIND,))
             if owed:
-                notes.append(functools.partial(self._announce, game.id, REMIND_TIMER, key, keep=False))
+                notes.append(functools.partial(self._announce, game.id, Remind, key, keep=False))
             return
         # a player who has started their turn is there: the takeover waits the turn's grace time (the
         # absent-player delay) after their last action, never plays the rest of a turn they are playing
         # (a seat whose takeover began, its announcement row written with the policy's first move, did not start
         # its turn itself: a process that died between the policy's moves left it half-played; it goes on now)
-        taken = {
-            int(t.payload.get("seat", -1))
-            for t in game.timers
-            if t.kind == ABSENT_TIMER and t.payload.get("key") == key
-        }
+        absent_rows = [t for t in game.timers if t.kind == TimerKind.ABSENT]
+        taken = {owed.seat for _row, owed in _readable(absent_rows, Absent) if owed.key == key}
         grace_end = game.last_move_at + timedelta(hours=settings.absent_after_hours)
         if any(game.turn_started(seat) for seat in humans if seat not in taken) and grace_end > now:
-            await self._set(game, TURN_TIMER, grace_end, {"key": key, "stage": 2}, timer)
+            await self._set(game, TurnWait(key, 2), grace_end, timer)
             return
         # the announcements: written with the re-arm that parks the row ("wait"), or with each seat's first
         # move ("ai", "skip": announced exactly when a move is made); once per seat and wait
@@ -399,11 +405,11 @@ class TurnTimers:
             for seat in humans
             if seat not in taken
         }
-        notes.append(functools.partial(self._announce, game.id, ABSENT_TIMER, key, keep=policy != "wait"))
+        notes.append(functools.partial(self._announce, game.id, Absent, key, keep=policy != "wait"))
         if policy == "wait":
-            payload = {"key": key, "stage": PARKED_STAGE}
             parked = tuple(announced.values())
-            await self._set(game, TURN_TIMER, now + PARKED_FOR, payload, timer, parked, clear=(REMIND_TIMER,))
+            parked_wait = TurnWait(key, PARKED_STAGE)
+            await self._set(game, parked_wait, now + PARKED_FOR, timer, parked, clear=(TimerKind.REMIND,))
             return
         try:
             for seat in humans:
@@ -413,26 +419,26 @@ class TurnTimers:
             return
         await self.after_change(game, out)
         # this row is spent: the next wait gets its own chain (written with the deletion)
-        game.timers = [t for t in game.timers if t.kind != TURN_TIMER]
+        game.timers = [t for t in game.timers if t.kind != TimerKind.TURN]
         change = game.due_work(self._clock.now())
         await self._store.change_timers(
             game,
-            dataclasses.replace(change, clear=tuple({*change.clear, TURN_TIMER})),
+            dataclasses.replace(change, clear=tuple({*change.clear, TimerKind.TURN})),
             fence=self._fence(game, timer),
         )
 
-    async def _announce(self, game_id: str, kind: str, key: str, *, keep: bool) -> None:
+    async def _announce(self, game_id: str, kind: type[Remind | Absent], key: str, *, keep: bool) -> None:
         """Post the reminders or absent-player announcements (rows of `kind`, one per seat) this process just
         wrote for the wait `key`, each once (:meth:`Leases.post`: while this process holds the row; deleted once
         the notifier returned). `keep`: more rows of the game are held for a message to come (the turn message
         after absent-player moves): their lease is renewed again afterwards."""
         repo = self._store.repo
-        rows = await self._store.storage(lambda: repo.timers_for_game(game_id, kind))
-        for i, row in enumerate(r for r in rows if r.payload.get("key") == key):
+        rows = await self._store.storage(lambda: repo.timers_for_game(game_id, kind.kind))
+        for i, (row, owed) in enumerate((r, o) for r, o in _readable(rows, kind) if o.key == key):
             if i:
                 self.leases.keep(game_id)  # (the post before stopped the renewal)
             try:
-                await self.leases.post(game_id, row, announcement(self.notifier, game_id, row))
+                await self.leases.post(game_id, row, announcement(self.notifier, game_id, owed))
             except Exception:  # the row stays: served again when its lease ends
                 log.exception("notifier failed for game %s", game_id)
         if keep:
@@ -441,7 +447,7 @@ class TurnTimers:
     async def announce_expiry(self, game_id: str, outcome: Outcome) -> None:
         """The notifier hears that the lobby `game_id` expired, once: through its ``notice`` row, while this
         process holds it (:mod:`bot.manager.lobbies`)."""
-        rows = await self._store.repo.timers_for_game(game_id, NOTICE_TIMER)
+        rows = await self._store.repo.timers_for_game(game_id, TimerKind.NOTICE)
         post = functools.partial(self.notifier.on_lobby_expired, game_id, outcome)
         if rows:
             await self.leases.post(game_id, rows[0], post)
@@ -531,3 +537,15 @@ class TurnTimers:
                 log.exception("timer dispatcher failed; restarting in %.0f s", backoff)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 60.0)
+
+
+#: How each kind of row is served (the module docstring has the table of what each row is).
+_HANDLERS: dict[TimerKind, Handler] = {
+    TimerKind.TURN: TurnTimers._serve_turn,
+    TimerKind.RESUME: TurnTimers._serve_resume,
+    TimerKind.LOBBY: TurnTimers._serve_lobby,
+    TimerKind.TELL: TurnTimers._serve_tell,
+    TimerKind.NOTICE: TurnTimers._serve_notice,
+    TimerKind.REMIND: TurnTimers._serve_remind,
+    TimerKind.ABSENT: TurnTimers._serve_absent,
+}

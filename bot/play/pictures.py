@@ -79,6 +79,9 @@ def board_picture_view(
 
 
 class Pictures(Protocol):
+    """The bot's pictures. `board`: the whole board with its side panel, or with `turn` the turn message's
+    picture (the part of the board where the moves since log position `since` were, sized for the chat)."""
+
     async def board(
         self,
         state: GameState,
@@ -86,6 +89,7 @@ class Pictures(Protocol):
         colorblind: bool = True,
         words: PictureWords = ENGLISH,
         since: int | None = None,
+        turn: bool = False,
     ) -> bytes: ...
 
     async def hand(
@@ -125,9 +129,10 @@ class NamedPictures:
         colorblind: bool = True,
         words: PictureWords = ENGLISH,
         since: int | None = None,
+        turn: bool = False,
     ) -> bytes:
         named = self.names.state(state, words_language(words))
-        return await self.pictures.board(named, colorblind=colorblind, words=words, since=since)
+        return await self.pictures.board(named, colorblind=colorblind, words=words, since=since, turn=turn)
 
     async def hand(
         self, state: GameState, seat: int, *, colorblind: bool = True, words: PictureWords = ENGLISH
@@ -216,8 +221,16 @@ class PoolPictures:
         colorblind: bool = True,
         words: PictureWords = ENGLISH,
         since: int | None = None,
+        turn: bool = False,
     ) -> bytes:
+        """The whole board with its panel; with `turn`, the turn message's picture: the part of the board where
+        the moves since log position `since` were, for the size Discord shows it (render.turn_picture)."""
         view = board_picture_view(state, words, since)
+        if turn:
+            turn_png: bytes = await self.pool.render_turn(
+                state.board.id, view, colorblind=colorblind, words=words
+            )
+            return turn_png
         data: bytes = await self.pool.render_board(
             state.board.id, view, width=self.width, colorblind=colorblind, words=words
         )

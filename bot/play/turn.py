@@ -133,7 +133,7 @@ async def turn_message(
         buttons.append(ButtonSpec(gid, PressCode.SUGGEST, Text("btn.suggest"), emoji="💡"))
     buttons.append(ButtonSpec(gid, PressCode.HAND, Text("btn.hand"), emoji="✋"))
     buttons.append(ButtonSpec(gid, PressCode.BOARD, Text("btn.board"), emoji="🗺"))
-    board = pictures.board(state, colorblind=info.settings.colorblind, words=words, since=since)
+    board = pictures.board(state, colorblind=info.settings.colorblind, words=words, since=since, turn=True)
     png = await drawn(board, gid)
     rnd = state.turn // max(1, state.num_players) + 1
     footer = Text("turn.footer", {"game": gid, "round": rnd, "deck": len(state.deck)})

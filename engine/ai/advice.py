@@ -38,8 +38,9 @@ from engine.actions import (
     KeepTickets,
     PayTunnel,
 )
+from engine.ai.context import Context
 from engine.ai.infoset import determinize
-from engine.ai.policy import Context, completes_ticket, ranked
+from engine.ai.policy import completes_ticket, ranked
 from engine.rules import legal_actions
 from engine.scoring import joined, network, shared_routes
 from engine.state import GameState

@@ -4,38 +4,30 @@ engine.ai.policy. Every helper reads public module state and the seat's own hold
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any
 
-from engine.actions import Action
-
-if TYPE_CHECKING:
-    from engine.ai.policy import Context, Scored
+from engine.actions import Action, MovePassenger, PlacePassenger, TakeFerryCard, TakeMeeple
+from engine.ai.context import Context, Scored
 
 
 def special_scores(ctx: Context, actions: list[Action]) -> Scored | None:
-    """Scores for module actions this file knows; None when it knows none of them (generic lookahead)."""
-    kinds = {a.kind for a in actions}
+    """Scores for module actions this file knows (by their class, in the order of `SCORERS`); None when it
+    knows none of them (generic lookahead)."""
     out: Scored = []
     known = False
-    if "take_meeple" in kinds:
-        known = True
-        out += _meeples(ctx, [a for a in actions if a.kind == "take_meeple"])
-    if "take_ferry_card" in kinds:
-        known = True
-        out += _ferry(ctx, [a for a in actions if a.kind == "take_ferry_card"])
-    if "place_passenger" in kinds:
-        known = True
-        out += _place_passenger(ctx, [a for a in actions if a.kind == "place_passenger"])
-    if "move_passenger" in kinds:
-        known = True
-        out += _move_passenger(ctx, [a for a in actions if a.kind == "move_passenger"])
+    for kind, scorer in SCORERS.items():
+        mine = [a for a in actions if type(a) is kind]
+        if mine:
+            known = True
+            out += scorer(ctx, mine)
     return out if known else None
 
 
 # ---- Germany: meeples -------------------------------------------------------------------------------------------
 
 
-def _meeples(ctx: Context, actions: list[Action]) -> Scored:
+def _meeples(ctx: Context, actions: list[TakeMeeple]) -> Scored:
     from engine.features import meeples as mod
 
     state, seat = ctx.state, ctx.seat
@@ -44,7 +36,7 @@ def _meeples(ctx: Context, actions: list[Action]) -> Scored:
     counts = [mod.holdings(state, s) for s in range(state.num_players)]
     out: Scored = []
     for a in actions:
-        ci = names.index(a.color)  # type: ignore[attr-defined]
+        ci = names.index(a.color)
         before = mod.majority_points([c[ci] for c in counts], first, second)
         after_counts = [c[ci] + (1 if s == seat else 0) for s, c in enumerate(counts)]
         after = mod.majority_points(after_counts, first, second)
@@ -64,7 +56,7 @@ def _meeples(ctx: Context, actions: list[Action]) -> Scored:
 # ---- Italy: ferry cards -------------------------------------------------------------------------------------------
 
 
-def _ferry(ctx: Context, actions: list[Action]) -> Scored:
+def _ferry(ctx: Context, actions: list[TakeFerryCard]) -> Scored:
     board = ctx.state.board
     waves = sum(board.routes[r].waves for r in ctx.targets)
     if not waves:
@@ -80,7 +72,7 @@ def _ferry(ctx: Context, actions: list[Action]) -> Scored:
 # ---- Märklin: passengers -------------------------------------------------------------------------------------------
 
 
-def _place_passenger(ctx: Context, actions: list[Action]) -> Scored:
+def _place_passenger(ctx: Context, actions: list[PlacePassenger]) -> Scored:
     from engine.features import merchandise
 
     state, seat = ctx.state, ctx.seat
@@ -88,7 +80,7 @@ def _place_passenger(ctx: Context, actions: list[Action]) -> Scored:
     owner = state.route_owner
     out: Scored = []
     for a in actions:
-        city = a.city  # type: ignore[attr-defined]
+        city = a.city
         if city is None:
             out.append((0.0, a))
             continue
@@ -104,7 +96,7 @@ def _place_passenger(ctx: Context, actions: list[Action]) -> Scored:
     return out
 
 
-def _move_passenger(ctx: Context, actions: list[Action]) -> Scored:
+def _move_passenger(ctx: Context, actions: list[MovePassenger]) -> Scored:
     from engine.features import passengers
 
     state, seat = ctx.state, ctx.seat
@@ -113,7 +105,7 @@ def _move_passenger(ctx: Context, actions: list[Action]) -> Scored:
     out: Scored = []
     for a in actions:
         try:
-            trip = passengers.check_trip(state, seat, a.start, a.routes)  # type: ignore[attr-defined]
+            trip = passengers.check_trip(state, seat, a.start, a.routes)
         except Exception:  # noqa: BLE001 - legal actions always check; be safe all the same
             continue
         gain = trip.points - 0.3 * trip.cards
@@ -121,6 +113,16 @@ def _move_passenger(ctx: Context, actions: list[Action]) -> Scored:
         if gain >= threshold:
             out.append((88.0 + gain, a))
     return out
+
+
+# The rule of thumb for each module action, by the action's class (python-chess's and the presenters' way: a
+# table, not a chain of kind strings). The order is the order of the scores' list (ties keep it).
+SCORERS: dict[type[Action], Callable[[Context, Any], Scored]] = {
+    TakeMeeple: _meeples,
+    TakeFerryCard: _ferry,
+    PlacePassenger: _place_passenger,
+    MovePassenger: _move_passenger,
+}
 
 
 # ---- Japan: bullet routes -----------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Hard level: determinized Monte Carlo over its base policy's best candidates.
 
 For a decision worth searching (the start of a turn, a ticket choice), hard's base policy (the normal policy with
-its own tuned knobs, engine.ai.policy.HARD_PARAMS) proposes its best few actions. Several determinized worlds are
+its own tuned knobs, engine.ai.context.HARD_PARAMS) proposes its best few actions. Several determinized worlds are
 dealt (engine.ai.infoset.determinize: the seat's view kept, everything hidden re-dealt); in each world every
 candidate is applied and the game is played on over a short horizon (or to the end): the seat by its base policy,
 the others by the normal policy. The final position is valued for every player (points scored,
@@ -24,8 +24,9 @@ from dataclasses import dataclass
 
 from engine.actions import Action, DrawBlind, DrawFaceUp
 from engine.ai import plan as planning
+from engine.ai.context import PARAMS, params_for, rounds_left
 from engine.ai.infoset import determinize
-from engine.ai.policy import PARAMS, completion_chance, params_for, ranked, rounds_left
+from engine.ai.policy import completion_chance, ranked
 from engine.pending import TicketChoice, TicketMix
 from engine.rules import apply, legal_actions, to_act
 from engine.scoring import ScoreSheet, final_scores, joined, network, shared_routes

@@ -27,7 +27,7 @@ from engine.features import Feature, register_feature
 from engine.features.merchandise import piles, take_token, top_token
 from engine.pending import PassengerPlacement, Pending
 from engine.state import LAST_ROUND, MAIN, NOBODY, GameState
-from engine.turn import end_turn
+from engine.turn import end_turn, require_turn_start
 from maps import PASSENGER_CARD
 
 NAME = "passengers"
@@ -318,18 +318,7 @@ class Passengers(Feature):
         end_turn(state)
 
     def _move(self, state: GameState, seat: int, action: MovePassenger) -> None:
-        pending = state.pending.get(seat)
-        if pending is not None:
-            raise IllegalAction(
-                "finish_first",
-                f"Finish what you started first ({pending.kind.replace('_', ' ')}) before moving a passenger.",
-                pending=pending.kind,
-                action=action.kind,
-            )
-        if state.phase not in (MAIN, LAST_ROUND):
-            raise IllegalAction(
-                "not_now", "You cannot move a passenger now.", action=action.kind, phase=state.phase
-            )
+        require_turn_start(state, seat, state.pending.get(seat), action, "moving a passenger")
         trip = check_trip(state, seat, action.start, tuple(action.routes))
         player = state.players[seat]
         if trip.cards:

@@ -7,7 +7,7 @@ in-memory Discord; `fake_service` is the in-memory GameService behind it.
 from __future__ import annotations
 
 import pytest
-from bot_fakes import FakeGameService
+from helpers.bot_fakes import FakeGameService
 
 from bot import Settings, create_bot
 

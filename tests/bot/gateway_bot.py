@@ -1,4 +1,4 @@
-"""`ttr bot` in its own process, with discord.py pointed at a wire-level fake Discord (tests/bot/fake_discord.py)
+"""`ttr bot` in its own process, with discord.py pointed at a wire-level fake Discord (tests/helpers/fake_discord.py)
 served by the test: ``TTR_FAKE_DISCORD=http://127.0.0.1:PORT python tests/bot/gateway_bot.py``. Settings come
 from the environment, as for `ttr bot`; the exit status is `ttr bot`'s."""
 

@@ -2,7 +2,7 @@
 reconnecting, exits non-zero with ONE line telling the host what to do, and closes its database first.
 
 The real entry point runs here: `run_bot` (what `ttr bot` calls, with the real game service on an SQLite file)
-against the wire-level fake (tests/bot/fake_discord.py) served from a thread, since `run_bot` runs its own event
+against the wire-level fake (tests/helpers/fake_discord.py) served from a thread, since `run_bot` runs its own event
 loop; one test runs `ttr bot` as a process for its exit status."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 import pytest
-from fake_discord import fake_discord_in_thread
+from helpers.fake_discord import fake_discord_in_thread
 
 from bot import Settings
 from bot.discord import startup

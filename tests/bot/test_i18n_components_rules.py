@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 import discord
 import pytest
-from bot_fakes import FakeGameService
 from discord import app_commands
 from discord.app_commands import TranslationContext, TranslationContextLocation
+from helpers.bot_fakes import FakeGameService
 
 from bot.discord.components import BUTTON_TEMPLATE, MAX_CUSTOM_ID, button_id, is_known, is_ours, select_id
 from bot.discord.language import CatalogTranslator

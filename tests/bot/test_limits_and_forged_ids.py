@@ -9,8 +9,9 @@ import logging
 
 import discord
 import pytest
-from bot_fakes import PNG, handled_errors
-from hypothesis import HealthCheck, given, settings
+from helpers.bot_fakes import PNG, handled_errors
+from helpers.hypothesis_profiles import examples
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.discord.components import ACTION, ARG, GAME_ID
@@ -167,7 +168,7 @@ async def test_an_id_on_the_wrong_kind_of_component_is_answered(
     assert fake_service.methods_called() == []
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60))
 @given(
     data=st.data(),
     as_select=st.booleans(),

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import discord
 import pytest
-from bot_fakes import PNG, handled_errors
+from helpers.bot_fakes import PNG, handled_errors
 
+from bot.discord import replies
 from bot.discord.components import button_id
 from bot.play.reply import GameError
 
@@ -149,6 +150,14 @@ async def test_board_uploads_png(simcord_env, world, fake_service):  # type: ign
     assert result.response.embeds[0].image.url == "attachment://board.png"
 
 
+@pytest.fixture
+def quick_defer(monkeypatch: pytest.MonkeyPatch) -> float:
+    """The bot defers after 0.05 s instead of DEFER_AFTER (1.5 s): what is checked is what a deferred answer
+    becomes, not how long the bot waits first. The test below keeps the real value."""
+    monkeypatch.setattr(replies, "DEFER_AFTER", 0.05)
+    return 0.05
+
+
 async def test_slow_service_defers_and_followup_replaces_thinking(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
     _guild, channel, alice, _bob = world
     fake_service.delay = 5.0
@@ -161,7 +170,7 @@ async def test_slow_service_defers_and_followup_replaces_thinking(simcord_env, w
     assert result.followups == []
 
 
-async def test_slow_private_answer_after_public_thinking(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
+async def test_slow_private_answer_after_public_thinking(simcord_env, world, fake_service, quick_defer):  # type: ignore[no-untyped-def]
     _guild, channel, alice, _bob = world
     fake_service.delay = 5.0
     before = channel.last_message
@@ -237,7 +246,7 @@ async def test_join_button_edits_the_lobby(simcord_env, world, fake_service):  #
     assert channel.last_message.id == lobby.response.id
 
 
-async def test_slow_join_button_still_edits_the_lobby(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
+async def test_slow_join_button_still_edits_the_lobby(simcord_env, world, fake_service, quick_defer):  # type: ignore[no-untyped-def]
     _guild, channel, alice, bob = world
     lobby = await alice.slash(channel, "ttr new", map="usa")
     fake_service.delay = 5.0
@@ -267,7 +276,7 @@ async def test_select_after_hand_button(simcord_env, world, fake_service):  # ty
     assert kept.response.content == "Kept t1, t2" and kept.response.ephemeral
 
 
-async def test_slow_select_on_private_message_answers_afresh(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
+async def test_slow_select_on_private_message_answers_afresh(simcord_env, world, fake_service, quick_defer):  # type: ignore[no-untyped-def]
     _guild, channel, alice, _bob = world
     lobby = await alice.slash(channel, "ttr new", map="europe")
     hand = await alice.click(lobby.response, label="My hand")
@@ -279,7 +288,7 @@ async def test_slow_select_on_private_message_answers_afresh(simcord_env, world,
     )  # the private thinking note became the answer
 
 
-async def test_slow_public_answer_after_private_thinking(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
+async def test_slow_public_answer_after_private_thinking(simcord_env, world, fake_service, quick_defer):  # type: ignore[no-untyped-def]
     _guild, channel, alice, _bob = world
     fake_service.delay = 5.0
     result = await alice.slash(channel, "ttr games", scope="server")  # guessed private, answers publicly

@@ -1,4 +1,4 @@
-"""The bot against a wire-level fake Discord (tests/bot/fake_discord.py): real HTTP, real websocket."""
+"""The bot against a wire-level fake Discord (tests/helpers/fake_discord.py): real HTTP, real websocket."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import logging
 
 import discord
 import pytest
-from bot_fakes import PNG, FakeGameService
-from fake_discord import EPHEMERAL, JSON, LOADING, FakeDiscord
+from helpers.bot_fakes import PNG, FakeGameService
+from helpers.fake_discord import EPHEMERAL, JSON, LOADING, FakeDiscord
 
 from bot import Settings, create_bot
 from bot.discord.startup import explain_startup_error, start_bot

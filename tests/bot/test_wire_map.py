@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from bot_fakes import FakeGameService
-from fake_discord import FakeDiscord
+from helpers.bot_fakes import FakeGameService
+from helpers.fake_discord import FakeDiscord
 
 from bot import create_bot
 

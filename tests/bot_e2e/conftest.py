@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 import simcord
-from e2e_pictures import PNG, FastPictures  # noqa: F401  (re-exported for the tests)
+from helpers.fast_pictures import PNG, FastPictures  # noqa: F401  (re-exported for the tests)
 
 from bot import Settings, create_bot
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers.hypothesis_profiles import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,7 +46,7 @@ def test_every_legal_action_round_trips(board, options):  # type: ignore[no-unty
 
 
 @given(st.text(max_size=40))
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120))
 def test_decoding_garbage_never_raises(code):  # type: ignore[no-untyped-def]
     press = parse_press("g1", "do", code, ())
     assert press is not None and isinstance(press.token, str)

@@ -8,8 +8,16 @@ from __future__ import annotations
 
 import discord
 import pytest
-from driver import PRIVATE_MARKERS, components, is_ephemeral, message_text, open_game, public_messages
-from hypothesis import HealthCheck, given, settings
+from helpers.hypothesis_profiles import examples
+from helpers.simcord_driver import (
+    PRIVATE_MARKERS,
+    components,
+    is_ephemeral,
+    message_text,
+    open_game,
+    public_messages,
+)
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.discord.components import ACTION
@@ -139,7 +147,7 @@ async def test_private_results_never_edit_a_public_message(simcord_env, world): 
 _ARG = st.from_regex(r"[^:*\s~][^:\s~]{0,12}", fullmatch=True)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40))
 @given(data=st.data())
 async def test_forged_presses_on_a_real_game_are_answered(simcord_env, world, data):  # type: ignore[no-untyped-def]
     """Ids the templates accept, with the game's real turn token and arguments of any shape, on a button or

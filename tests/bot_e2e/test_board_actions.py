@@ -4,7 +4,15 @@ ticket draws with a mix; each menu lists the engine's legal actions and the choi
 from __future__ import annotations
 
 import pytest
-from driver import Seen, components, follow_menu, is_ephemeral, open_game, play_until_button, public_messages
+from helpers.simcord_driver import (
+    Seen,
+    components,
+    follow_menu,
+    is_ephemeral,
+    open_game,
+    play_until_button,
+    public_messages,
+)
 
 CASES = [
     ("europe", "Build station", "Which city?", "built a station"),

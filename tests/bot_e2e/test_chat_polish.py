@@ -9,7 +9,15 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from driver import Seen, components, message_text, open_game, play_turn, play_until_over, public_messages
+from helpers.simcord_driver import (
+    Seen,
+    components,
+    message_text,
+    open_game,
+    play_turn,
+    play_until_over,
+    public_messages,
+)
 
 from bot.manager import games as games_module
 from maps import CARD_NAMES

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from driver import follow_menu, is_ephemeral, open_game, public_messages
+from helpers.simcord_driver import follow_menu, is_ephemeral, open_game, public_messages
 
 from maps import CARD_NAMES
 
@@ -10,7 +10,7 @@ ORANGE, WHITE, PINK = (CARD_NAMES.index(c) for c in ("orange", "white", "pink"))
 
 
 async def _choose_tickets(channel, members) -> None:  # type: ignore[no-untyped-def]
-    from driver import Seen
+    from helpers.simcord_driver import Seen
 
     setup = public_messages(channel)[-1]
     for m in members:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import secrets
 
 import pytest
-from driver import Seen, components, follow_menu, is_ephemeral, public_messages, turn_buttons
+from helpers.simcord_driver import Seen, components, follow_menu, is_ephemeral, public_messages, turn_buttons
 
 from bot.play import menus
 from engine.progress import routes_by_use
@@ -52,7 +52,7 @@ def _button(message, label):  # type: ignore[no-untyped-def]
 
 
 async def _started(simcord_env, channel, alice, bob):  # type: ignore[no-untyped-def]
-    from driver import open_game
+    from helpers.simcord_driver import open_game
 
     gid, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
     setup = public_messages(channel)[-1]

@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import io
+import random
 
 import pytest
 from PIL import Image
 
+import engine.record
 import engine.rules
 import render.replay
 from bot.play.pictures import PoolPictures
+from engine.playout import random_legal_action
 from engine.record import make_record
+from engine.rules import apply, new_game, to_act
 from engine.simulate import play_game
+from render.from_engine import board_view
 from render.replay import replay_views
 
 
@@ -24,6 +29,22 @@ def test_replay_views_are_one_per_round_and_the_final_one() -> None:
     assert views[-1].final and 2 <= len(views) <= 60
     assert [v.round for v in views[:-1]] == sorted(v.round for v in views[:-1])
     assert len(replay_views(make_record(state), max_frames=5)) == 5
+
+
+def test_the_gif_replays_a_game_whose_first_player_is_not_the_seeds_draw() -> None:
+    """A game saved before the seed drew the first player (seat 0 started): its record names its first player,
+    and the GIF's frames are that game's, not a replay refused at the first move out of turn."""
+    drawn = new_game("usa", 2, seed=3).first_player
+    state = new_game("usa", 2, seed=3, first_player=1 - drawn)
+    rng = random.Random(3)
+    while not state.finished:
+        seat = to_act(state)[0]
+        apply(state, seat, random_legal_action(state, seat, rng))
+    record = make_record(state)
+    assert record["first_player"] != drawn
+    views = replay_views(record)
+    assert views[-1] == board_view(state)
+    assert views[-1].final
 
 
 def test_the_gif_is_replayed_and_drawn_in_a_render_worker_not_in_the_bot(
@@ -39,7 +60,8 @@ def test_the_gif_is_replayed_and_drawn_in_a_render_worker_not_in_the_bot(
 
     # the worker processes are spawned: these patches hold in this (the bot's) process only
     monkeypatch.setattr(render.replay, "replay_views", no_replay_here)
-    monkeypatch.setattr(render.replay, "new_game", no_replay_here)
+    monkeypatch.setattr(render.replay, "iter_replay", no_replay_here)
+    monkeypatch.setattr(engine.record, "iter_replay", no_replay_here)
     monkeypatch.setattr(engine.rules, "new_game", no_replay_here)
     monkeypatch.setattr(engine.rules, "apply", no_replay_here)
     threads: list[object] = []

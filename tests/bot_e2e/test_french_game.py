@@ -10,7 +10,8 @@ import re
 import string
 from typing import Any
 
-from driver import (
+import pytest
+from helpers.simcord_driver import (
     Seen,
     components,
     is_ephemeral,
@@ -78,6 +79,7 @@ def test_the_check_finds_english() -> None:
     )
 
 
+@pytest.mark.slow  # a whole game; the fast loop keeps test_the_check_finds_english and the French guild tests
 async def test_a_french_player_reads_no_english_in_a_whole_game(simcord_env, french_users):  # type: ignore[no-untyped-def]
     guild = simcord_env.create_guild("Club du rail", preferred_locale="fr")
     channel = guild.create_text_channel("parties")

@@ -3,7 +3,7 @@ person's private replies stay in their own language, and the card drawn blind is
 
 from __future__ import annotations
 
-from driver import (
+from helpers.simcord_driver import (
     Seen,
     assert_no_leak,
     components,

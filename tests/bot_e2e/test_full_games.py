@@ -1,11 +1,11 @@
 """A complete game on every board through the production bot, from `/ttr new` to the final scores: a person
-(driven through the real messages, see `driver.py`) plays every turn against an AI seat. Handing a seat to the
+(driven through the real messages, see `tests/helpers/simcord_driver.py`) plays every turn against an AI seat. Handing a seat to the
 AI mid-game is tested on its own (`test_interactions.py`)."""
 
 from __future__ import annotations
 
 import pytest
-from driver import (
+from helpers.simcord_driver import (
     Seen,
     assert_no_leak,
     is_ephemeral,
@@ -15,21 +15,26 @@ from driver import (
     public_messages,
 )
 
+
+def _game(board: str, variant: str | None = None, options: str | None = None, *, slow: bool = True) -> object:
+    # the fast loop plays Europe only; the other boards' whole games are `slow` (CI plays them all)
+    marks = [pytest.mark.slow] if slow else []
+    return pytest.param(board, variant, options, marks=marks, id=f"{board}-{options or variant or 'classic'}")
+
+
 # (board, variant, options)
 GAMES = [
-    ("europe", None, None),
-    ("europe", None, "warehouses"),
-    ("usa", None, None),
-    ("germany", None, None),
-    ("marklin", None, None),
-    ("japan", None, None),
-    ("italy", None, None),
+    _game("europe", slow=False),
+    _game("europe", options="warehouses"),
+    _game("usa"),
+    _game("germany"),
+    _game("marklin"),
+    _game("japan"),
+    _game("italy"),
 ]
 
 
-@pytest.mark.parametrize(
-    ("board", "variant", "options"), GAMES, ids=[f"{b}-{o or v or 'classic'}" for b, v, o in GAMES]
-)
+@pytest.mark.parametrize(("board", "variant", "options"), GAMES)
 async def test_complete_game(simcord_env, world, board, variant, options):  # type: ignore[no-untyped-def]
     guild, channel, alice, bob, carol = world
     gid, _lobby = await open_game(

@@ -6,8 +6,9 @@ import random
 
 import discord
 import pytest
-from driver import components, is_ephemeral, open_game, public_messages, turn_buttons
+from helpers.simcord_driver import components, is_ephemeral, open_game, public_messages, turn_buttons
 
+from bot.manager.store import RESUME_GRACE
 from bot.play.reply import GameError
 
 ACTIONS = ["open", "menu", "grp", "do", "keep", "decide", "hand", "board", "status", "join", "leave", "start",
@@ -81,9 +82,10 @@ async def test_fuzzed_clicks_and_selects(simcord_env, world):  # type: ignore[no
     assert _unexpected(simcord_env.errors) == []
 
 
-@pytest.mark.simcord(
-    settle_timeout=30
-)  # the first picture starts the render processes: slow on a busy machine
+# The first picture starts the render processes: slow on a busy machine, hence more than SimCord's 5 s. But less
+# than the AI seat's resume row (RESUME_GRACE, 30 s after the start): SimCord waits, in real time, for every
+# timer due before its settle deadline, and a 30 s settle_timeout waited that row out on every command (31 s).
+@pytest.mark.simcord(settle_timeout=RESUME_GRACE.total_seconds() / 2)
 @pytest.mark.parametrize("fast_pictures", [False])
 async def test_real_pictures_from_the_render_pool(simcord_env, world, fast_pictures):  # type: ignore[no-untyped-def]
     guild, channel, alice, bob, carol = world
@@ -99,7 +101,7 @@ async def test_real_pictures_from_the_render_pool(simcord_env, world, fast_pictu
 
 
 async def test_a_broken_picture_does_not_hide_the_move(simcord_env, world):  # type: ignore[no-untyped-def]
-    from driver import Seen, follow_menu
+    from helpers.simcord_driver import Seen, follow_menu
 
     class Broken:
         async def board(self, *args, **kwargs):  # type: ignore[no-untyped-def]

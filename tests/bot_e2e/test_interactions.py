@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import discord
-from driver import (
+from helpers.simcord_driver import (
     Seen,
     components,
     follow_menu,
@@ -177,7 +177,7 @@ async def test_absent_player_is_played_by_the_timer_and_announced(simcord_env, w
     the service's messenger, with the board picture and the next player's buttons."""
     from datetime import timedelta
 
-    from e2e_pictures import FastPictures
+    from helpers.fast_pictures import FastPictures
 
     from bot import create_bot
     from bot.manager import ManualClock

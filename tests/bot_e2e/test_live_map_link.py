@@ -10,7 +10,7 @@ import socket
 
 import aiohttp
 import pytest
-from driver import Seen, follow_menu, is_ephemeral, message_text, open_game, public_messages
+from helpers.simcord_driver import Seen, follow_menu, is_ephemeral, message_text, open_game, public_messages
 
 from bot import Settings
 

@@ -7,7 +7,7 @@ import dataclasses
 from datetime import timedelta
 from typing import Any
 
-from driver import components, game_id_of, public_messages
+from helpers.simcord_driver import components, game_id_of, public_messages
 
 from bot import create_bot
 from bot.i18n import default_catalog
@@ -16,7 +16,7 @@ from bot.storage import GameStatus
 
 
 async def _bot_on_a_clock(simcord_env: Any, settings: Any) -> tuple[Any, ManualClock]:
-    from e2e_pictures import FastPictures
+    from helpers.fast_pictures import FastPictures
 
     clock = ManualClock()
     bot = create_bot(settings)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from driver import public_messages
+from helpers.simcord_driver import public_messages
 
 
 @pytest.fixture

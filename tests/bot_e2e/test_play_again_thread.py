@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any
 
 import pytest
-from driver import components, public_messages
+from helpers.simcord_driver import components, public_messages
 
 from bot import Settings
 

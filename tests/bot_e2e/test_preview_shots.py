@@ -8,7 +8,7 @@ import os
 import shutil
 
 import pytest
-from driver import Seen, game_id_of, play_turn, public_messages, turn_buttons
+from helpers.simcord_driver import Seen, game_id_of, play_turn, public_messages, turn_buttons
 
 SHOTS = os.environ.get("TTR_SHOTS")
 pytestmark = pytest.mark.skipif(not SHOTS or not shutil.which("chromium"), reason="TTR_SHOTS and chromium")
@@ -39,7 +39,7 @@ async def test_screenshot_a_game(simcord_env, lang):  # type: ignore[no-untyped-
 @pytest.mark.parametrize("lang", ["en", "fr"])
 async def test_screenshot_an_expired_lobby(simcord_env, bot_settings, lang):  # type: ignore[no-untyped-def]
     """A lobby nobody started, after LOBBY_EXPIRE_HOURS: the notice under it and no buttons left."""
-    from e2e_pictures import FastPictures
+    from helpers.fast_pictures import FastPictures
 
     from bot import create_bot
     from bot.manager import ManualClock

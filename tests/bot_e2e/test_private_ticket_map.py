@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import discord
 import pytest
-from driver import Seen, components, follow_menu, is_ephemeral, message_text, open_game, public_messages
+from helpers.simcord_driver import (
+    Seen,
+    components,
+    follow_menu,
+    is_ephemeral,
+    message_text,
+    open_game,
+    public_messages,
+)
 
 from bot.play.reply import GameError
 

@@ -11,7 +11,7 @@ import dataclasses
 from datetime import timedelta
 
 import pytest
-from driver import game_id_of, public_messages
+from helpers.simcord_driver import game_id_of, public_messages
 
 from bot import create_bot
 from bot.i18n import default_catalog, number_text, plural_form
@@ -114,7 +114,7 @@ def test_numbers_are_written_as_the_reader_writes_them() -> None:
 
 
 async def test_a_lobby_expired_after_one_and_a_half_hours_says_so_in_french(simcord_env, bot_settings):  # type: ignore[no-untyped-def]
-    from e2e_pictures import FastPictures
+    from helpers.fast_pictures import FastPictures
 
     notices = {}
     for language in ("fr", "en-US"):
@@ -188,7 +188,7 @@ async def test_a_french_servers_lobby_thread_is_named_in_french(simcord_env, bot
 
 
 async def test_the_games_list_gives_each_games_status_in_the_readers_language(simcord_env, world, french):  # type: ignore[no-untyped-def]
-    from driver import message_text
+    from helpers.simcord_driver import message_text
 
     _guild, channel, alice, bob, _carol = world
     french.add(alice.id)

@@ -9,7 +9,7 @@ import asyncio
 import threading
 import time
 
-from simcord_closing import ClosingEnv
+from helpers.simcord_env import ClosingEnv
 
 
 async def test_shutdown_waits_for_the_read_in_flight_and_closes_the_storage(make_bot) -> None:  # type: ignore[no-untyped-def]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from driver import (
+from helpers.simcord_driver import (
     Seen,
     components,
     follow_menu,

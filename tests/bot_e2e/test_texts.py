@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from driver import (
+from helpers.simcord_driver import (
     Seen,
     components,
     follow_menu,

@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 _TESTS = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(_TESTS.parent), str(_TESTS / "bot_e2e")]
+sys.path[:0] = [str(_TESTS.parent), str(_TESTS)]  # this checkout's code and the tests' helpers
 
 import simcord  # noqa: E402
-from driver import Seen, is_final, open_game, play_until_over  # noqa: E402
-from e2e_pictures import FastPictures  # noqa: E402
+from helpers.fast_pictures import FastPictures  # noqa: E402
+from helpers.simcord_driver import Seen, is_final, open_game, play_until_over  # noqa: E402
 
 from bot import Settings, create_bot  # noqa: E402
 from bot.discord.app import ShardedTTRBot  # noqa: E402

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from pg_schema import fresh_pg_schema
+from helpers.pg_schema import fresh_pg_schema
 
 from bot.cli import cluster_status_text
 from bot.manager import GameManager

@@ -22,15 +22,18 @@ from typing import Any
 
 import asyncpg
 import pytest
-from manager_helpers import play_random, random_ai, started_game, state_of
-from pg_schema import PG_URL, fresh_pg_schema
+from helpers.manager_games import play_random, random_ai, started_game, state_of
+from helpers.pg_schema import PG_URL, fresh_pg_schema
 
 from bot.i18n import default_catalog
 from bot.manager import GameManager, random_action
-from bot.manager.store import TURN_TIMER
+from bot.manager.timer_rows import TimerKind
 from bot.storage import GameRepository, GameStatus, NewTimer, TimerChange, open_repository
 from engine.record import replay
 from engine.rules import apply, to_act
+
+# real OS processes on real PostgreSQL, waiting out real leases: one at a time, apart from the fast loop
+pytestmark = [pytest.mark.cluster, pytest.mark.xdist_group("timing")]
 
 WORKER = Path(__file__).with_name("worker.py")
 LEASE = 2.0
@@ -123,7 +126,7 @@ async def _due_now(manager: GameManager, repo: GameRepository, gid: str, stage: 
     past = datetime.now(UTC) + (timedelta(hours=1) if later else timedelta(seconds=-1))
     payload = {"key": game.wait_key(), "stage": stage}
     await repo.change_timers(
-        gid, TimerChange(clear=(TURN_TIMER,), add=(NewTimer(TURN_TIMER, past, payload),))
+        gid, TimerChange(clear=(TimerKind.TURN,), add=(NewTimer(TimerKind.TURN, past, payload),))
     )
 
 
@@ -410,7 +413,8 @@ async def test_kill_9_while_posting_a_reminder_or_a_lobby_notice_leaves_it_to_th
             assert seats == Counter({(0, 1): 1, (1, 1): 1}), "a reminder missing or sent twice"
             assert posting["seat"] in (0, 1) and posting["n"] == 1
             assert stored.action_count == actions_before  # a reminder makes no move
-            assert [t.kind for t in await repo.timers_for_game(gid)] == [TURN_TIMER]  # re-armed: reminder 2
+            kinds = [t.kind for t in await repo.timers_for_game(gid)]
+            assert kinds == [TimerKind.TURN]  # re-armed: reminder 2
         else:
             assert len(done) == 1 and done[0]["status"] == GameStatus.ABANDONED
             assert stored.status == GameStatus.ABANDONED

@@ -8,9 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pg_schema import fresh_pg_schema
+import pytest
+from helpers.pg_schema import fresh_pg_schema
 
 from bot.storage import open_repository
+
+# two bot processes on real PostgreSQL: apart from the fast loop, one cluster test at a time
+pytestmark = [pytest.mark.cluster, pytest.mark.xdist_group("timing")]
 
 SHARD_BOT = Path(__file__).with_name("shard_bot.py")
 

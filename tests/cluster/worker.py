@@ -22,7 +22,7 @@ import signal
 import sys
 from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parents[1])]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # this checkout's code, not an installed copy
 
 from bot.manager import GameManager, Outcome, Refused, random_action  # noqa: E402
 from bot.manager.cluster import Member  # noqa: E402

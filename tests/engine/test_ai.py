@@ -225,8 +225,9 @@ def test_search_settings_limit_the_work() -> None:
 
 
 def test_hard_base_policy_draws_no_tickets_late_where_normal_does() -> None:
-    """Hard's own knobs (engine.ai.policy.HARD_PARAMS): no new tickets with fewer than 9 rounds left."""
-    from engine.ai.policy import ranked, rounds_left
+    """Hard's own knobs (engine.ai.context.HARD_PARAMS): no new tickets with fewer than 9 rounds left."""
+    from engine.ai.context import rounds_left
+    from engine.ai.policy import ranked
 
     state = tickets_done_game()
     state.players[1].trains = 17  # about 8 rounds left
@@ -239,7 +240,8 @@ def test_hard_base_policy_draws_no_tickets_late_where_normal_does() -> None:
 def test_hard_draws_tickets_later_where_the_most_tickets_score_a_bonus() -> None:
     """Germany's Globetrotter goes to the most completed tickets: there hard still draws tickets with about 6
     rounds left, with its tickets done (on the USA it does not, see above)."""
-    from engine.ai.policy import ranked, rounds_left
+    from engine.ai.context import rounds_left
+    from engine.ai.policy import ranked
 
     state = tickets_done_game("germany")
     assert state.board.rules.get("most_tickets_bonus")
@@ -253,7 +255,8 @@ def test_hard_draws_tickets_later_where_the_most_tickets_score_a_bonus() -> None
 def test_hard_search_values_tickets_as_its_base_policy_does() -> None:
     """The search's evaluation rates unfinished tickets with hard's own time slack: at the start of a game it
     keeps as many tickets as its base policy (with normal's slack it dropped one in 4 games out of 5)."""
-    from engine.ai.policy import HARD_PARAMS, ranked
+    from engine.ai.context import HARD_PARAMS
+    from engine.ai.policy import ranked
 
     assert SearchSettings().eval_time_slack is None  # hard's own: HARD_PARAMS on the USA
     assert HARD_PARAMS["time_slack"] > 2

@@ -4,7 +4,7 @@ tie-breaks, the anniversary variants and Warehouses & Depots."""
 from __future__ import annotations
 
 import pytest
-from engine_helpers import card, give, route_id, stack_deck, started
+from helpers.engine_states import card, give, route_id, stack_deck, started
 
 from engine.actions import (
     BuildStation,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import started
+from helpers.engine_states import started
 
 from engine import cards as deck_ops
 from engine.cards import EMPTY, total_cards

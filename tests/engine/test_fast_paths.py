@@ -7,6 +7,7 @@ import random
 from itertools import product
 
 import pytest
+from helpers.hypothesis_profiles import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -160,7 +161,7 @@ def test_station_choice_scores_as_well_as_trying_everything():
     assert checked > 40
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(
     board=st.sampled_from(["europe", "marklin", "italy"]),
     route_pick=st.integers(0, 10_000),
@@ -185,7 +186,7 @@ def test_payment_shapes_are_every_payment_the_rules_accept(board, route_pick, ha
     assert len(listed) == len(payment_options(state, 0, route.id))  # each once
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=examples(800))
 @given(
     color=st.sampled_from([GRAY, 0, 3, 7]),
     length=st.integers(1, 9),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from engine_helpers import card, give, route_id, stack_deck, started
+from helpers.engine_states import card, give, route_id, stack_deck, started
 
 from engine.actions import ClaimRoute, DrawBlind
 from engine.pending import TunnelPayment

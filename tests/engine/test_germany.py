@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import deque
 
 import pytest
-from engine_helpers import card, give, route_id, started
+from helpers.engine_states import card, give, route_id, started
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -10,7 +10,7 @@ import string
 from pathlib import Path
 
 import pytest
-from engine_helpers import card, give, route_id, started
+from helpers.engine_states import card, give, route_id, started
 
 from engine.actions import ClaimRoute, DrawBlind
 from engine.errors import IllegalAction

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from engine_helpers import first_choices, give_n
+from helpers.engine_states import first_choices, give_n
+from helpers.hypothesis_profiles import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -241,7 +242,7 @@ def test_ferry_card_is_useless_elsewhere():
     assert ClaimRoute(pisa, PINK, 0) in legal_actions(state, seat)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150))
 @given(
     rid=st.sampled_from([r.id for r in BOARD.routes if r.waves]),
     colors=st.lists(st.integers(0, 5), min_size=len(COLORS), max_size=len(COLORS)),

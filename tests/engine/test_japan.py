@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from engine_helpers import first_choices, give_n
+from helpers.engine_states import first_choices, give_n
 
 from engine.actions import ClaimRoute, DrawBlind
 from engine.errors import GameDataError, IllegalAction

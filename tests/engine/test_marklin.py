@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 
 import pytest
-from engine_helpers import card, give, route_id, stack_deck, started
+from helpers.engine_states import card, give, route_id, stack_deck, started
+from helpers.hypothesis_profiles import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -247,13 +248,24 @@ def test_a_move_is_a_whole_turn_of_its_own():
     start = put_passenger(s, 0, "Magdeburg")
     apply(s, 0, DrawBlind())
     assert isinstance(s.pending[0], SecondDraw)
-    with pytest.raises(IllegalAction, match="Finish what you started"):
+    with pytest.raises(IllegalAction, match="Finish what you started") as moving:
         apply(s, 0, MovePassenger(start, (bm,)))
+    with pytest.raises(IllegalAction) as drawing:  # the core's turn actions share the check (engine.turn)
+        apply(s, 0, DrawTickets())
+    assert (moving.value.code, moving.value.params) == (
+        "finish_first",
+        {"pending": "second_draw", "action": "move_passenger"},
+    )
+    assert (drawing.value.code, drawing.value.params) == (
+        "finish_first",
+        {"pending": "second_draw", "action": "draw_tickets"},
+    )
     apply(s, 0, DrawBlind())
     with pytest.raises(IllegalAction, match="not your turn"):
         apply(s, 0, MovePassenger(start, (bm,)))
 
 
+@pytest.mark.xdist_group("timing")  # a time bound: not beside another timing-bound test
 def test_listed_moves_are_capped_but_any_valid_trip_is_accepted():
     s = started(BOARD, 4)
     board = s.board
@@ -298,7 +310,7 @@ def test_listed_moves_are_capped_but_any_valid_trip_is_accepted():
     assert s.players[0].hand[PASSENGER_CARD] == 3 - trip.cards
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(st.lists(st.integers(0, 7), min_size=1, max_size=15), st.integers(0, 10))
 def test_random_trips_conserve_tokens_and_cost_what_they_cross(choices, passenger_cards):
     s = started(BOARD, 4, seed=7)

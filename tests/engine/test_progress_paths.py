@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import started
+from helpers.engine_states import started
 
 from engine.playout import random_legal_action
 from engine.progress import cheapest_paths, ticket_progress

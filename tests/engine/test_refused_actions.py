@@ -13,7 +13,8 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from helpers.hypothesis_profiles import examples
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
@@ -116,7 +117,7 @@ def _no_safety_net() -> Any:
 
 
 @pytest.mark.parametrize(("board", "variant", "options"), CONFIGS, ids=lambda v: str(v))
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100))
 @given(
     players=st.integers(2, 5),
     seed=st.integers(0, 10**6),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import started
+from helpers.engine_states import started
 
 from engine.progress import cheapest_paths, routes_by_use
 from engine.state import NOBODY

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import card, give, route_id, stack_deck, started
+from helpers.engine_states import card, give, route_id, stack_deck, started
 
 from engine.actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
 from engine.errors import IllegalAction

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from helpers.hypothesis_profiles import examples
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import BuildStation, ClaimRoute, DrawFaceUp, KeepTickets, PayTunnel
@@ -26,7 +27,10 @@ CASES = [
 
 
 @pytest.mark.parametrize(("board", "variant", "options"), CASES)
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
+# 50 games a case; the fast loop plays the 2- and 3-player tables of every case, CI the 4- and 5-player ones too
+@pytest.mark.parametrize(
+    "players", [2, 3, pytest.param(4, marks=pytest.mark.slow), pytest.param(5, marks=pytest.mark.slow)]
+)
 def test_random_games_have_no_error_and_no_invariant_violation(board, variant, options, players):
     result = simulate(board, players, games=50, seed=1000 * players, variant=variant, options=options)
     result.pop("_first")
@@ -53,7 +57,7 @@ def random_illegal(state: GameState, seat: int, rng: random.Random):  # type: ig
     return PayTunnel(rng.randrange(-1, 4))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25))
 @given(
     seed=st.integers(0, 10**6),
     players=st.integers(2, 5),

@@ -6,7 +6,7 @@ import dataclasses
 import random
 
 import pytest
-from engine_helpers import stack_deck, started
+from helpers.engine_states import stack_deck, started
 
 from engine.actions import DrawBlind, DrawTickets
 from engine.events import BlindCardSeen, CardDrawn, TicketsDrawn

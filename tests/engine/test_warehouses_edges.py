@@ -4,7 +4,7 @@ when nobody has a depot left."""
 from __future__ import annotations
 
 import pytest
-from engine_helpers import card, started
+from helpers.engine_states import card, started
 
 from engine.actions import BuildStation, DrawBlind, DrawFaceUp, KeepTickets, Pass, PlaceDepot
 from engine.cards import EMPTY

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from manager_helpers import RecordingNotifier, random_ai
+from helpers.manager_games import RecordingNotifier, random_ai
 
 from bot.manager import GameManager, ManualClock
 from bot.storage import GameRepository, open_repository

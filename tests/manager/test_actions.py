@@ -7,8 +7,8 @@ import random
 from collections.abc import AsyncIterator
 
 import pytest
-from manager_helpers import HUMANS, play_random, random_ai, started_game, state_of
-from pg_schema import fresh_pg_schema
+from helpers.manager_games import HUMANS, play_random, random_ai, started_game, state_of
+from helpers.pg_schema import fresh_pg_schema
 
 from bot.manager import GameManager, ManualClock, Refused
 from bot.manager.events import english

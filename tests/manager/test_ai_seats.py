@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from manager_helpers import started_game
+from helpers.manager_games import started_game
 
 import engine.ai
 from bot.manager import GameManager, ManualClock, ai

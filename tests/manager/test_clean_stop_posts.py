@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from manager_helpers import HUMANS, play_random, random_ai, started_game
+from helpers.manager_games import HUMANS, play_random, random_ai, started_game
 
 from bot.manager import GameManager, ManualClock, NullNotifier
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from manager_helpers import HUMANS, play_random, random_ai, started_game
-from pg_schema import PG_URL, postgres_reason
+from helpers.manager_games import HUMANS, play_random, random_ai, started_game
+from helpers.pg_schema import PG_URL, postgres_reason
 
 from bot.manager import GameManager, ManualClock, Refused
 from bot.storage import (

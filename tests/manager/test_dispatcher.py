@@ -8,7 +8,7 @@ import time
 from collections.abc import AsyncIterator
 
 import pytest
-from manager_helpers import HUMANS, RecordingNotifier, play_random, random_ai, started_game
+from helpers.manager_games import HUMANS, RecordingNotifier, play_random, random_ai, started_game
 
 from bot.manager import GameManager, ManualClock
 from bot.storage import GameRepository

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from manager_helpers import HUMANS, play_random, started_game
+from helpers.manager_games import HUMANS, play_random, started_game
 
 from bot.i18n import Catalog
 from bot.manager import GameManager, Outcome

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from manager_helpers import started_game, state_of
+from helpers.manager_games import started_game, state_of
 
 from bot.i18n import default_catalog
 from bot.manager import GameEvent, GameManager, Outcome

@@ -7,9 +7,9 @@ import random
 from datetime import timedelta
 
 import pytest
+from helpers.manager_games import HUMANS, play_random, started_game, state_of
 from hypothesis import given
 from hypothesis import strategies as st
-from manager_helpers import HUMANS, play_random, started_game, state_of
 
 from bot.manager import GameManager, GameSettings, ManualClock, Refused, SettingError
 from bot.storage import GameRepository, GameStatus

@@ -8,10 +8,10 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 import pytest
-from manager_helpers import HUMANS, RecordingNotifier, random_ai
+from helpers.manager_games import HUMANS, RecordingNotifier, random_ai
 
 from bot.manager import GameManager, ManualClock, Refused
-from bot.manager.store import LOBBY_TIMER
+from bot.manager.timer_rows import TimerKind
 from bot.storage import GameRepository, GameStatus
 
 ANN, BOB, CLEO = HUMANS[0][0], HUMANS[1][0], HUMANS[2][0]
@@ -36,7 +36,7 @@ async def test_a_lobby_nobody_touches_expires_after_the_delay_once(
     opened = clock.now()
     gid = await _lobby(manager)
     (row,) = await repo.timers_for_game(gid)  # written with the lobby
-    assert row.kind == LOBBY_TIMER and row.due_at == opened + timedelta(hours=24)
+    assert row.kind == TimerKind.LOBBY and row.due_at == opened + timedelta(hours=24)
     clock.advance(hours=23, minutes=59)
     assert await manager.run_due_timers() == 0
     assert (await manager.status(gid)).status == GameStatus.LOBBY and notifier.expired == []
@@ -90,7 +90,7 @@ async def test_activity_in_the_lobby_postpones_its_expiry(
     clock.advance(hours=4)  # the row fires: the lobby changed 4 h ago, so it waits 20 h more
     assert await manager.run_due_timers() == 1
     (rearmed,) = await repo.timers_for_game(gid)
-    assert rearmed.kind == LOBBY_TIMER and rearmed.due_at == changed + timedelta(hours=24)
+    assert rearmed.kind == TimerKind.LOBBY and rearmed.due_at == changed + timedelta(hours=24)
     assert notifier.expired == [] and (await manager.status(gid)).status == GameStatus.LOBBY
     clock.advance(hours=19, minutes=59)
     assert await manager.run_due_timers() == 0
@@ -124,7 +124,7 @@ async def test_starting_the_game_clears_the_lobby_row(
     gid = await _lobby(manager)
     await manager.join(gid, BOB, "Bob")
     await manager.start_game(gid, ANN, seed=3)
-    assert LOBBY_TIMER not in [t.kind for t in await repo.timers_for_game(gid)]
+    assert TimerKind.LOBBY not in [t.kind for t in await repo.timers_for_game(gid)]
     for _ in range(4):
         clock.advance(hours=24)
         await manager.run_due_timers()
@@ -168,8 +168,8 @@ async def test_the_start_up_sweep_gives_old_lobbies_their_row_and_drops_it_when_
     clock.advance(hours=1)
     after = GameManager(repo, lobby_expire_hours=12, **kw)  # type: ignore[arg-type]
     await after.start(dispatcher=False)  # the sweep: one row each, one delay after the lobby's last change
-    assert await _rows(repo, old) == [(LOBBY_TIMER, timedelta(hours=-19))]  # (due before it was written)
-    assert await _rows(repo, recent) == [(LOBBY_TIMER, timedelta(hours=11))]
+    assert await _rows(repo, old) == [(TimerKind.LOBBY, timedelta(hours=-19))]  # (due before it was written)
+    assert await _rows(repo, recent) == [(TimerKind.LOBBY, timedelta(hours=11))]
     await after.run_due_timers()  # the old one expires at once, the recent one waits
     assert [g for g, _ in notifier.expired] == [old]
     assert (await repo.load_game(recent)).status == GameStatus.LOBBY

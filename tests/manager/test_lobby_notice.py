@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from kill_harness import restarted_past_leases, serve_killed
-from manager_helpers import HUMANS, random_ai
-from test_no_stall import Killed
+from helpers.kill_harness import Killed, restarted_past_leases, serve_killed
+from helpers.manager_games import HUMANS, random_ai
 
 from bot.manager import GameManager, ManualClock, NullNotifier, Outcome
 from bot.manager.tell import EXPIRY_TOLD

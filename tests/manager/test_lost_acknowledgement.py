@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from manager_helpers import HUMANS, random_ai, started_game
+from helpers.manager_games import HUMANS, random_ai, started_game
 
 from bot.manager import GameManager, ManualClock, Refused
 from bot.storage import GameRepository, StorageUnavailable

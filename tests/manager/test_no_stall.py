@@ -17,44 +17,18 @@ import shutil
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
-from manager_helpers import HUMANS, random_ai
+from helpers.kill_harness import KillAt, Killed
+from helpers.manager_games import HUMANS, random_ai
 
 from bot.manager import GameManager, ManualClock
-from bot.storage import GameRepository, GameStatus, open_repository
+from bot.storage import GameStatus, open_repository
 from engine.actions import DrawBlind, KeepTickets
 from engine.pending import TicketChoice
 
 ANN, BOB = HUMANS[0][0], HUMANS[1][0]
 WAIT = {"absent_policy": "wait"}
-
-
-class Killed(BaseException):
-    """Stands for kill -9: nothing catches it, nothing after it runs."""
-
-
-class KillAt:
-    """A repository that dies instead of making its `at`-th call (every call counts, reads too)."""
-
-    def __init__(self, inner: GameRepository, at: int | None) -> None:
-        self._inner = inner
-        self._at = at
-        self.calls = 0
-
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self._inner, name)
-        if name.startswith("_") or not asyncio.iscoroutinefunction(attr):
-            return attr
-
-        async def call(*args: Any, **kwargs: Any) -> Any:
-            self.calls += 1
-            if self.calls == self._at:
-                raise Killed(name)
-            return await attr(*args, **kwargs)
-
-        return call
 
 
 Operation = Callable[[GameManager, str], Awaitable[object]]

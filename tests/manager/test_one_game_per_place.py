@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from manager_helpers import RecordingNotifier, random_ai
-from pg_schema import fresh_pg_schema
+from helpers.manager_games import RecordingNotifier, random_ai
+from helpers.pg_schema import fresh_pg_schema
 
 from bot.manager import GameManager, ManualClock, Refused
 from bot.storage import GameRepository, GameStatus, PlaceTaken, open_repository

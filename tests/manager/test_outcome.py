@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from manager_helpers import HUMANS, play_random, started_game
+from helpers.manager_games import HUMANS, play_random, started_game
 
 from bot.manager import GameManager, Outcome
 from bot.storage import GameStatus

@@ -14,8 +14,9 @@ from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from manager_helpers import HUMANS, RecordingNotifier, random_ai, started_game, state_of
-from pg_schema import fresh_pg_schema
+import pytest
+from helpers.manager_games import HUMANS, RecordingNotifier, random_ai, started_game, state_of
+from helpers.pg_schema import fresh_pg_schema
 from test_no_stall import _bob_plays_his_turn, _prepare, _run_killed
 
 from bot.manager import GameManager, ManualClock, Outcome
@@ -151,6 +152,8 @@ class SlowNotifier(RecordingNotifier):
         await super().on_turn(game_id, outcome)
 
 
+@pytest.mark.cluster  # two dispatchers on real PostgreSQL, 0.5 s leases waited out in real time
+@pytest.mark.xdist_group("timing")
 async def test_a_message_posted_for_longer_than_the_lease_is_posted_by_one_dispatcher_of_two() -> None:
     """Two dispatchers (two processes' worth, each its own connection pool) and a post four leases long: the
     serving process renews its lease, so the other never takes the row over."""
@@ -236,6 +239,8 @@ async def _writer_and_dispatcher(lease: float) -> AsyncIterator[tuple[GameManage
             await other.close()
 
 
+@pytest.mark.cluster  # two dispatchers on real PostgreSQL, 0.5 s leases waited out in real time
+@pytest.mark.xdist_group("timing")
 async def test_the_writer_renews_its_claim_while_it_builds_and_posts_a_slow_turn_message() -> None:
     """A command makes AI seats move (the final scores owed): its process claimed the ``tell`` row for one
     lease, and builds and posts the message for four: the lease is renewed meanwhile, so the other process's
@@ -255,6 +260,8 @@ async def test_the_writer_renews_its_claim_while_it_builds_and_posts_a_slow_turn
         assert await repo.timers_for_game(gid) == []
 
 
+@pytest.mark.cluster  # two dispatchers on real PostgreSQL, 0.5 s leases waited out in real time
+@pytest.mark.xdist_group("timing")
 async def test_a_writer_that_lost_its_claim_does_not_post_the_turn_message_the_other_process_posted() -> None:
     """The writer stalls past its lease (its renewal stopped): the other process serves the row and posts the
     message; the writer, checking just before it posts, leaves it."""

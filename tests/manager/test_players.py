@@ -4,7 +4,7 @@ not) and per-player preferences."""
 from __future__ import annotations
 
 import pytest
-from manager_helpers import HUMANS, started_game
+from helpers.manager_games import HUMANS, started_game
 
 from bot.manager import GameManager, PlayerPrefs, Refused
 from bot.storage import GameRepository

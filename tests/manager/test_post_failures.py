@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass
 
 import pytest
-from manager_helpers import HUMANS, RecordingNotifier, play_random, random_ai, started_game
+from helpers.manager_games import HUMANS, RecordingNotifier, play_random, random_ai, started_game
 
 from bot.manager import GameManager, ManualClock
 from bot.manager.cluster import DEFAULT_LEASE

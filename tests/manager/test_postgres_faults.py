@@ -14,12 +14,16 @@ import random
 import time
 
 import asyncpg
-from manager_helpers import random_ai, started_game
-from pg_schema import PG_URL, fresh_pg_schema
+import pytest
+from helpers.manager_games import random_ai, started_game
+from helpers.pg_schema import PG_URL, fresh_pg_schema
 
 from bot.manager import GameManager, ManualClock
 from bot.storage import open_repository
 from engine.record import replay
+
+# six real seconds of connections killed on a real PostgreSQL: apart from the fast loop
+pytestmark = [pytest.mark.cluster, pytest.mark.xdist_group("timing")]
 
 
 async def _kill_connections(app: str, stop: asyncio.Event) -> int:

@@ -19,9 +19,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from kill_harness import restarted_past_leases, serve_killed
-from manager_helpers import HUMANS, RecordingNotifier, play_random, random_ai, started_game
-from test_no_stall import Killed
+from helpers.kill_harness import Killed, restarted_past_leases, serve_killed
+from helpers.manager_games import HUMANS, RecordingNotifier, play_random, random_ai, started_game
 
 from bot.manager import GameManager, ManualClock, Outcome
 from bot.manager.ai import AIChooser

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from manager_helpers import HUMANS, RecordingNotifier, random_ai
+from helpers.manager_games import HUMANS, RecordingNotifier, random_ai
 
 from bot.manager import GameManager, ManualClock
-from bot.manager.store import LOBBY_TIMER
+from bot.manager.timer_rows import TimerKind
 from bot.storage import GameRepository, GameStatus
 
 ANN, BOB = HUMANS[0][0], HUMANS[1][0]
@@ -46,6 +46,6 @@ async def test_a_game_moved_by_another_process_during_the_sweep_is_read_again_no
     assert racing.raced == 1
     stored = await repo.load_game(info.game_id)
     assert stored.status == GameStatus.LOBBY and [s.user_id for s in stored.seats] == [ANN, BOB]
-    assert [t.kind for t in await repo.timers_for_game(info.game_id)] == [LOBBY_TIMER]
+    assert [t.kind for t in await repo.timers_for_game(info.game_id)] == [TimerKind.LOBBY]
     for m in (other, starting):
         await m.close()

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from manager_helpers import HUMANS, play_random, random_ai, started_game, state_of
+from helpers.manager_games import HUMANS, play_random, random_ai, started_game, state_of
 
 from bot.manager import GameManager, ManualClock, Refused
 from bot.storage import (

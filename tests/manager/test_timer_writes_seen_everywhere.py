@@ -9,8 +9,8 @@ import random
 from collections.abc import AsyncIterator
 
 import pytest
-from manager_helpers import HUMANS, RecordingNotifier, play_random, random_ai, started_game
-from pg_schema import fresh_pg_schema
+from helpers.manager_games import HUMANS, RecordingNotifier, play_random, random_ai, started_game
+from helpers.pg_schema import fresh_pg_schema
 
 from bot.manager import GameManager, ManualClock
 from engine.actions import DrawBlind

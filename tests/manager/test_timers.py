@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from manager_helpers import HUMANS, RecordingNotifier, play_random, random_ai, started_game, state_of
+from helpers.manager_games import HUMANS, RecordingNotifier, play_random, random_ai, started_game, state_of
 
 from bot.manager import GameManager, ManualClock
 from bot.storage import GameRepository, open_repository

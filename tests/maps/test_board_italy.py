@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from board_helpers import between, multiplicity, reference, route_facts, ticket_points
+from helpers.boards import between, multiplicity, reference, route_facts, ticket_points
 
 from maps.board import load_board, select_tickets
 

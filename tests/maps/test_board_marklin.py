@@ -6,7 +6,7 @@ import copy
 from collections import Counter
 
 import pytest
-from board_helpers import raw_board, reference, route_facts
+from helpers.boards import raw_board, reference, route_facts
 
 from maps.board import LOCOMOTIVE, PASSENGER_CARD, board_from_dict, load_board, select_tickets
 from maps.tools import build_marklin

@@ -8,7 +8,7 @@ from typing import Any
 
 import networkx as nx
 import pytest
-from board_helpers import multiplicity, raw_board
+from helpers.boards import multiplicity, raw_board
 
 from maps.board import BoardDataError, board_from_dict, board_ids, load_board, select_tickets
 

@@ -86,7 +86,13 @@ def test_mentions_and_times_are_discord_syntax() -> None:
 
 class NoPictures:
     async def board(
-        self, state: Any, *, colorblind: bool = True, words: Any = None, since: Any = None
+        self,
+        state: Any,
+        *,
+        colorblind: bool = True,
+        words: Any = None,
+        since: Any = None,
+        turn: bool = False,
     ) -> bytes:
         return b"png"
 

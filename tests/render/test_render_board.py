@@ -8,8 +8,8 @@ import math
 import re
 
 import pytest
+from helpers.render_states import midgame
 from PIL import Image, ImageChops
-from render_helpers import midgame
 
 from maps.board import board_ids, load_board
 from render.board_svg import PLAYER_FILL, render_board_svg

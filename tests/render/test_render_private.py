@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
+from helpers.render_states import midgame
 from PIL import Image
-from render_helpers import midgame
 
 from maps.board import load_board
 from render.gif import render_game_gif

@@ -68,7 +68,8 @@ def test_sprites_draw_what_cairosvg_draws(case, turns):
         got = sprites_picture(board_id, view, colorblind)
         # rounding, and where a player's routes overlap (one path's outlines and even-odd marks in cairosvg's
         # picture, a route's over the other's in the sprites'): a few pixels in a thousand, a handful visibly
-        assert differing(want, got, 2) < 0.003
+        # (the white line inside the trains' dark rim is a sharp edge: its rounding shows a little more)
+        assert differing(want, got, 2) < 0.005
         assert differing(want, got, 24) < 0.0001
 
 

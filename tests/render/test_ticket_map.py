@@ -6,7 +6,7 @@ import dataclasses
 import random
 import re
 
-from render_helpers import midgame
+from helpers.render_states import midgame
 
 from engine.playout import random_legal_action
 from engine.rules import apply, new_game, to_act

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from render_helpers import midgame
+from helpers.render_states import midgame
 
 from maps.board import load_board
 from render.board_svg import render_board_svg
@@ -77,11 +77,55 @@ def test_a_french_board_hand_and_chart_hold_no_english_word():
         drawn = _text_nodes(svg)
         leaked = {w for w in english if re.search(rf"\b{w}\b", drawn)}
         assert not leaked, leaked
-    assert "Pioche 60" in _text_nodes(svgs[0]) and "Tour 12" in _text_nodes(svgs[0])
-    assert "Lettres des routes" in _text_nodes(svgs[0]) and "rose" in _text_nodes(svgs[0])
+    # the round and the pink colour as the French text says them (the footer's "manche", the cards' "violet")
+    assert "Pioche 60" in _text_nodes(svgs[0]) and "Manche 12" in _text_nodes(svgs[0])
+    assert "Lettres des routes" in _text_nodes(svgs[0]) and "violet" in _text_nodes(svgs[0])
     assert "encore 1 wagon" in _text_nodes(svgs[2]) and "3 cartes" in _text_nodes(svgs[2])
     assert "0 carte" in _text_nodes(svgs[3])  # French: zero is singular
     assert "route la plus longue" in _text_nodes(svgs[4])
+
+
+ENGLISH_ONLY_LETTERS = {"G", "Y", "K", "W", "P"}  # green, yellow, black, white, pink: not French initials
+
+
+def _letters(svg: str) -> list[str]:
+    """The colour letters printed on the routes."""
+    return re.findall(r'<text class="rletter"[^>]*>([^<]*)</text>', svg)
+
+
+def test_a_french_board_prints_the_french_catalogue_letters_on_routes_cards_and_legend():
+    fr = catalogue_words("fr")
+    board = load_board("usa")
+    svg = render_board_svg(board, midgame(board), words=fr, colorblind=True)
+    printed = set(_letters(svg))
+    french = {
+        getattr(fr, f"letter_{c}")
+        for c in ("red", "blue", "green", "yellow", "black", "white", "orange", "pink")
+    }
+    assert printed and printed <= french, printed - french
+    assert not printed & ENGLISH_ONLY_LETTERS
+    # the legend and the face-up cards too: no English-only letter in any text of the picture
+    assert not set(_text_nodes(svg).split()) & ENGLISH_ONLY_LETTERS
+    hand = render_hand_svg({"green": 1, "pink": 2, "locomotive+4": 1}, [], words=fr)
+    assert {"Ve", "Vi", "L4"} <= set(_text_nodes(hand).split())
+    # English pictures keep their letters
+    assert set(_letters(render_board_svg(board, midgame(board)))) >= {"G", "K", "W"}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_each_colour_has_one_name_in_the_text_and_the_pictures(lang):
+    table = json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
+    for colour in ("red", "blue", "green", "yellow", "black", "white", "orange", "pink"):
+        assert table[f"picture.color_{colour}"] == table[f"card.{colour}.one"], colour
+    assert table["picture.color_gray"] == table["card.gray"]
+    letters = [
+        table[f"picture.letter_{c}"]
+        for c in ("red", "blue", "green", "yellow", "black", "white", "orange", "pink")
+    ]
+    assert len(set(letters)) == len(letters), letters  # no two colours share a letter
+    # the picture's round is the footer's word for it
+    footer_word = re.search(r"· (\w+) \{round\}", table["turn.footer"])
+    assert footer_word and table["picture.round"].lower().startswith(footer_word.group(1).lower())
 
 
 def test_english_counts_follow_english_plurals():

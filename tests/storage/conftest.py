@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from pg_schema import PG_URL, fresh_pg_schema
+from helpers.pg_schema import PG_URL, fresh_pg_schema
 
 from bot.storage import GameRepository, open_repository
 

@@ -7,7 +7,7 @@ import asyncio
 import socket
 
 import aiohttp
-from pg_schema import fresh_pg_schema
+from helpers.pg_schema import fresh_pg_schema
 
 from bot.config import Settings
 from bot.web.alone import problem, serve

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import ClientWebSocketResponse
-from pg_schema import fresh_pg_schema
+from helpers.pg_schema import fresh_pg_schema
 from web_helpers import Site, check_frame, new_game, random_ai, site
 
 from bot.config import Settings

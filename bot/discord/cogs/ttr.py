@@ -1,7 +1,8 @@
 """The `/ttr` command group.
 
-`/ttr maps` and `/ttr rules` need only board data. Every game command validates its arguments, calls one
-`GameService` method and shows the `Reply`: the rules, storage and locking live behind that interface.
+Every command shows a `Reply` built in `bot/play`: `/ttr maps` and `/ttr rules` from board data alone
+(`board_list`, `rules_page`), each game command by one `GameService` method call, after validating its arguments:
+the rules, storage and locking live behind that interface.
 """
 
 from __future__ import annotations
@@ -17,16 +18,23 @@ from discord.ext import commands
 
 from bot.discord.checks import caller
 from bot.discord.language import catalog_of, default_locale_of, interaction_locale, public_locale, tr
-from bot.discord.limits import fit_message
-from bot.discord.replies import answer
-from bot.i18n import default_catalog
+from bot.discord.replies import answer, send_reply
 from bot.messages import Text, board_name
 from bot.play import chat
-from bot.play.chat import EMBED_COLOR
+from bot.play.board_list import board_list
+from bot.play.boards import (
+    boards,
+    find_board,
+    find_variant,
+    is_provisional,
+    names_of_board,
+    names_of_variant,
+)
 from bot.play.contract import GameService
 from bot.play.reply import GameError, Reply
-from bot.rules_text import topic_ids, topic_list, topics
-from maps.board import COLORS, Board, BoardDataError, board_ids, load_board, normalize_name
+from bot.play.rules_page import rules_page
+from bot.rules_text import topic_ids, topics
+from maps.board import COLORS, Board, normalize_name
 
 if TYPE_CHECKING:
     from bot.discord.app import TTRBot
@@ -34,61 +42,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_CHOICES = 25
-PROVISIONAL = "provisional"
-
-
-def _boards() -> list[Board]:
-    out = []
-    for board_id in board_ids():
-        try:
-            out.append(load_board(board_id))
-        except BoardDataError:
-            log.exception("board file %s does not load; hidden from /ttr", board_id)
-    return out
-
-
-def _board_names(board: Board) -> list[str]:
-    """Every name of `board`: its id, its data file's name and its name in every catalogue ("Allemagne")."""
-    catalog = default_catalog()
-    return [
-        board.id,
-        board.name,
-        *(catalog.exact(f"board.{board.id}", code) or "" for code in catalog.locales),
-    ]
-
-
-def find_board(value: str) -> Board:
-    """The board named (in any language) or id'd `value` (case/accent-insensitive); GameError listing the
-    boards otherwise."""
-    wanted = normalize_name(value)
-    for board in _boards():
-        if wanted in {normalize_name(n) for n in _board_names(board) if n}:
-            return board
-    known = ", ".join(b.id for b in _boards())
-    raise GameError(Text("maps.unknown", {"value": chat.quote(value), "known": known}))
-
-
-def _variant_names(board: Board, vid: str) -> list[str]:
-    """Every name of a variant: its id, its data file's name and its name in every catalogue."""
-    catalog = default_catalog()
-    named = (catalog.exact(f"variant.{board.id}.{vid}", code) or "" for code in catalog.locales)
-    return [vid, str(board.variants[vid].get("name", vid)), *named]
-
-
-def find_variant(board: Board, value: str | None) -> str:
-    if value is None or not value.strip():
-        return board.default_variant
-    wanted = normalize_name(value)
-    for vid in board.variants:
-        if wanted in {normalize_name(n) for n in _variant_names(board, vid) if n}:
-            return vid
-    known = ", ".join(board.variants)
-    raise GameError(
-        Text(
-            "maps.unknown_variant",
-            {"value": chat.quote(value), "board": board_name(board.id), "known": known},
-        )
-    )
 
 
 def _public_text(interaction: discord.Interaction, key: str, /, **params: Any) -> str:
@@ -103,13 +56,6 @@ def _matches(current: str, *names: str) -> bool:
     return not needle or any(needle in normalize_name(n) for n in names)
 
 
-def _is_provisional(data: Any) -> bool:
-    return (
-        str(getattr(data, "status", None) or (data.get("status") if isinstance(data, dict) else ""))
-        == PROVISIONAL
-    )
-
-
 class BoardTransformer(app_commands.Transformer):
     """`map:` option: typed text -> Board, with autocomplete over board names, shown in the caller's language
     (the value sent back is the board's id)."""
@@ -121,10 +67,10 @@ class BoardTransformer(app_commands.Transformer):
         self, interaction: discord.Interaction, value: str, /
     ) -> list[app_commands.Choice[str]]:
         choices = []
-        for board in _boards():
+        for board in boards():
             shown = tr(interaction, f"board.{board.id}")
-            if _matches(value, shown, *_board_names(board)):
-                label = shown + (" ⚠" if _is_provisional(board) else "")
+            if _matches(value, shown, *names_of_board(board)):
+                label = shown + (" ⚠" if is_provisional(board) else "")
                 choices.append(app_commands.Choice(name=label[:100], value=board.id))
         return choices[:MAX_CHOICES]
 
@@ -135,16 +81,16 @@ async def variant_autocomplete(
     """Variants of the board chosen in the `map` option (all boards' variants if none yet), named in the
     caller's language."""
     chosen = getattr(interaction.namespace, "map", None)
-    boards = _boards()
+    shown = boards()
     if isinstance(chosen, str) and chosen:
         with contextlib.suppress(GameError):
-            boards = [find_board(chosen)]
+            shown = [find_board(chosen)]
     choices = []
-    for board in boards:
+    for board in shown:
         for vid in board.variants:
             name = tr(interaction, f"variant.{board.id}.{vid}")
-            if _matches(current, name, *_variant_names(board, vid)):
-                label = name if len(boards) == 1 else f"{tr(interaction, f'board.{board.id}')}: {name}"
+            if _matches(current, name, *names_of_variant(board, vid)):
+                label = name if len(shown) == 1 else f"{tr(interaction, f'board.{board.id}')}: {name}"
                 choices.append(app_commands.Choice(name=label[:100], value=vid))
     return choices[:MAX_CHOICES]
 
@@ -222,43 +168,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
     @app_commands.command(name="maps", description="List the boards and their variants")
     @app_commands.describe(share="Show the answer to the whole channel")
     async def maps(self, interaction: discord.Interaction, share: bool = False) -> None:
-        embed = discord.Embed(title=tr(interaction, "maps.title"), color=EMBED_COLOR)
-        any_provisional = False
-        for board in _boards():
-            lines = []
-            for vid, data in board.variants.items():
-                name = tr(interaction, f"variant.{board.id}.{vid}")
-                flags = []
-                if vid == board.default_variant:
-                    flags.append(tr(interaction, "maps.default"))
-                if _is_provisional(data):
-                    flags.append("⚠ " + tr(interaction, "maps.provisional"))
-                    any_provisional = True
-                suffix = f" ({', '.join(flags)})" if flags else ""
-                lines.append(f"• **{name}** `{vid}`{suffix}")
-            for oid in board.options:
-                name = tr(interaction, f"option.{board.id}.{oid}")
-                lines.append("• " + tr(interaction, "maps.option", name=name, id=oid))
-            lines.append(
-                tr(
-                    interaction,
-                    "maps.counts",
-                    cities=len(board.cities),
-                    routes=len(board.routes),
-                    tickets=len(board.tickets),
-                    trains=board.rule("trains_per_player", 45),
-                )
-            )
-            title = f"{tr(interaction, f'board.{board.id}')} — `{board.id}`"
-            if _is_provisional(board):
-                title += " ⚠ " + tr(interaction, "maps.provisional")
-                any_provisional = True
-            embed.add_field(name=title, value="\n".join(lines), inline=False)
-        if not embed.fields:
-            embed.description = tr(interaction, "maps.none")
-        if any_provisional:
-            embed.set_footer(text=tr(interaction, "maps.provisional_note"))
-        await interaction.response.send_message(**fit_message({"embed": embed}), ephemeral=not share)
+        await send_reply(interaction, board_list(share=share))
 
     @app_commands.command(name="rules", description="Short rules of a board")
     @app_commands.describe(
@@ -276,33 +186,10 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
         variant: str | None = None,
         share: bool = False,
     ) -> None:
-        boards = _boards()
-        if map is None and not boards:
-            raise GameError(Text("maps.none"))
-        board = map or boards[0]
-        locale = str(interaction.locale)
-        found = topics(board, locale, find_variant(board, variant))
-        embed = discord.Embed(color=EMBED_COLOR)
-        if topic is None:
-            overview = found[0]
-            embed.title = tr(interaction, "rules.title", board=board_name(board.id), topic=overview.title)
-            embed.description = overview.text
-            listing = topic_list(found[1:])
-            embed.add_field(name=tr(interaction, "rules.more"), value=listing or "-", inline=False)
-        else:
-            wanted = normalize_name(topic)
-            chosen = next(
-                (t for t in found if wanted in (normalize_name(t.id), normalize_name(t.title))), None
-            )
-            if chosen is None:
-                known = topic_list(found)
-                params = {"topic": chat.quote(topic), "board": board_name(board.id), "known": known}
-                raise GameError(Text("rules.unknown", params))
-            embed.title = tr(interaction, "rules.title", board=board_name(board.id), topic=chosen.title)
-            embed.description = chosen.text
-        if _is_provisional(board):
-            embed.set_footer(text=tr(interaction, "maps.provisional_note"))
-        await interaction.response.send_message(**fit_message({"embed": embed}), ephemeral=not share)
+        # the rule texts in the language the reply is read in: the caller's, or the server's once shared
+        default = default_locale_of(interaction)
+        locale = public_locale(interaction, default) if share else interaction_locale(interaction, default)
+        await send_reply(interaction, rules_page(map, topic, variant, locale=locale, share=share))
 
     # ------------------------------------------------------------ games
 

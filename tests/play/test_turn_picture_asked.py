@@ -1,0 +1,46 @@
+"""The turn message carries the turn picture (the part of the board where the last moves were, for the chat's
+size); the Board button and the final message carry the whole board."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from test_presentation_parts import ANN, NoPictures, Quiet, _started
+
+from bot.config import Settings
+from bot.wiring import Wiring
+
+
+class AskedPictures(NoPictures):
+    """Pictures that note which board picture each call asked for."""
+
+    def __init__(self) -> None:
+        self.asked: list[bool] = []
+
+    async def board(
+        self,
+        state: Any,
+        *,
+        colorblind: bool = True,
+        words: Any = None,
+        since: Any = None,
+        turn: bool = False,
+    ) -> bytes:
+        self.asked.append(turn)
+        return b"png"
+
+
+async def test_the_turn_message_asks_for_the_turn_picture_and_the_board_button_for_the_whole_board(
+    tmp_path: Path,
+) -> None:
+    pictures = AskedPictures()
+    async with Wiring(Settings(database_url=f"sqlite:///{tmp_path / 'games.db'}"), pictures=pictures) as svc:
+        await svc.start(Quiet())
+        gid = await _started(svc)
+        pictures.asked.clear()
+        reply = await svc.turn_message(gid)
+        assert pictures.asked == [True] and reply.files and reply.files[0].data == b"png"
+        pictures.asked.clear()
+        await svc.board(ANN, game_id=gid)
+        assert pictures.asked == [False]
