@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.config import Settings, format_shards
 from bot.discord.checks import caller
-from bot.discord.components import DYNAMIC_ITEMS, check_game_place, is_known, is_ours
+from bot.discord.components import DYNAMIC_ITEMS, is_known, is_ours
 from bot.discord.language import CatalogTranslator, tr
 from bot.discord.messenger import DiscordMessenger
 from bot.discord.replies import answer, report_error
@@ -143,9 +143,7 @@ class TTRBot(commands.Bot):
     async def on_game_press(self, interaction: discord.Interaction, press: Press) -> None:
         """A press on one of our persistent components (parsed by `bot.discord.components`): ask the
         service, show its reply; every failure gets an answer and a log line."""
-        try:
-            if not await check_game_place(interaction, press.game_id):
-                return
+        try:  # (the service checks the game's place, once: it exists, and is of this server)
             await answer(interaction, self.service.press(caller(interaction), press), private=True)
         except Exception as error:  # noqa: BLE001 - every failure gets an answer and a log line
             await report_error(interaction, error, where=f"button {press.code} of game {press.game_id}")

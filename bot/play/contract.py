@@ -118,7 +118,9 @@ class GameService(Protocol):
     async def press(self, caller: Caller, press: Press) -> Reply:
         """A button or select on a game message: join, start, hand, confirm claim, keep tickets, ...
 
-        A press whose turn token belongs to an earlier moment of the game is refused as stale."""
+        A press naming a game that does not exist (``button.game_gone``) or belongs to another server
+        (``button.other_server``) is refused, and one whose turn token belongs to an earlier moment of the game
+        as stale."""
 
     async def claim(
         self, caller: Caller, *, route: str, color: str | None = None, game_id: str | None = None

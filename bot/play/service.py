@@ -220,8 +220,19 @@ class ManagerGameService:
     # ------------------------------------------------------------------ presses
 
     async def press(self, caller: Caller, press: Press) -> Reply:
-        info = await self._info(press.game_id)
+        """The one check of a press's game (the bot asks nothing before): it exists, and is of this server."""
+        try:
+            info = await self.games_manager.game_info(press.game_id)
+        except Refused as exc:  # (a fault of the database is refused as such, never "gone")
+            raise (fail("button.game_gone") if exc.code == "no_game" else refusal(exc)) from None
         if info.guild_id != caller.guild_id:
+            log.warning(
+                "refused button for game %s of guild %s pressed by user %s in guild %s",
+                press.game_id,
+                info.guild_id,
+                caller.user_id,
+                caller.guild_id,
+            )
             raise fail("button.other_server")
         return named_reply(info.seats, await _PRESSES[press.code](self, caller, info, press))
 

@@ -120,6 +120,10 @@ class FakeGameService:
 
     async def press(self, caller: Caller, press: Press) -> Reply:
         game_id, user_id, action = press.game_id, caller.user_id, press.code
+        if game_id not in self.guilds:  # (the real service's one check of a press's place)
+            raise GameError(Text("button.game_gone"))
+        if self.guilds[game_id] != caller.guild_id:
+            raise GameError(Text("button.other_server"))
         values = tuple("~".join(c) for c in press.choices)
         await self._record(
             "press",

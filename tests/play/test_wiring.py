@@ -3,6 +3,7 @@ one place, the service over them (it opens nothing itself), and closes them in r
 
 from __future__ import annotations
 
+import logging
 import socket
 from pathlib import Path
 from typing import Any
@@ -11,8 +12,12 @@ import aiohttp
 import pytest
 
 from bot.config import Settings
+from bot.messages import Text
 from bot.play.contract import Caller
+from bot.play.press import Press, PressCode
+from bot.play.reply import GameError
 from bot.play.service import ManagerGameService
+from bot.storage import StorageDown
 from bot.wiring import Wiring
 
 ANN = Caller(1, 50, 101, "Ann")
@@ -119,3 +124,38 @@ async def test_the_live_map_runs_alongside_the_service_started_after_it_and_stop
         with pytest.raises(aiohttp.ClientConnectionError):  # stopped with the service, before the manager
             async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/"):
                 pass
+
+
+async def test_a_press_is_checked_once_by_the_service_gone_elsewhere_or_the_database_down(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot asks the service straight away; the service alone checks the press's game: gone, of another
+    server (logged), or unreadable for now, which is never called "gone"."""
+    async with Wiring(
+        Settings(database_url=f"sqlite:///{tmp_path / 'games.db'}"), pictures=Recorded([])
+    ) as svc:
+        await svc.start(Quiet())
+        await svc.new_game(ANN, board_id="usa")
+        found = await svc.games_manager.find_open_game(channel_id=ANN.channel_id)
+        assert found is not None
+        status = Press(found.game_id, PressCode.STATUS)
+        with pytest.raises(GameError) as gone:
+            await svc.press(ANN, Press("nosuchgame", PressCode.STATUS))
+        assert gone.value.message == Text("button.game_gone")
+        with (
+            caplog.at_level(logging.WARNING, logger="bot.play.service"),
+            pytest.raises(GameError) as elsewhere,
+        ):
+            await svc.press(Caller(2, 60, 102, "Bob"), status)
+        assert elsewhere.value.message == Text("button.other_server")
+        assert f"refused button for game {found.game_id} of guild 1" in caplog.text
+        store = svc.games_manager._store
+        store.retry_delays = ()
+
+        async def down(*args: object) -> None:
+            raise StorageDown("connection refused")
+
+        monkeypatch.setattr(store.repo, "load_game", down)
+        with pytest.raises(GameError) as unreachable:
+            await svc.press(ANN, Press("notcached", PressCode.STATUS))
+        assert unreachable.value.message == Text("refused.storage_down")
