@@ -101,9 +101,6 @@ class GameService(Protocol):
         """Stop the service's own work (called from `Bot.close`; the composition root then closes the manager,
         the pictures and the storage); may be called twice."""
 
-    async def game_guild(self, game_id: str) -> int | None:
-        """The server a game belongs to, or None when there is no such game (guards button custom ids)."""
-
     async def new_game(
         self,
         caller: Caller,

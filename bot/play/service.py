@@ -33,7 +33,7 @@ from bot.play.notices import TurnNotices
 from bot.play.pictures import Pictures, picture_words, stop_warming, warm_lobby, warm_up
 from bot.play.press import Press, PressCode
 from bot.play.refusals import fail, refusal
-from bot.play.reply import Choice, GameError, Reply
+from bot.play.reply import Choice, Reply
 from bot.play.seats import check_turn, seat_of
 from bot.play.settings_text import settings_reply
 from bot.play.thread import ThreadKeeper, gif_of, ours_to_tell, since_last_turn
@@ -123,13 +123,6 @@ class ManagerGameService:
         if self.manager is None:
             raise fail("errors.unavailable")
         return self.manager
-
-    async def game_guild(self, game_id: str) -> int | None:
-        try:
-            info = await self.games_manager.game_info(game_id)
-        except (Refused, GameError, ValueError, KeyError):
-            return None
-        return info.guild_id
 
     # ------------------------------------------------------------------ reading games
 

@@ -69,9 +69,6 @@ class FakeGameService:
     async def close(self) -> None:
         self.closed += 1
 
-    async def game_guild(self, game_id: str) -> int | None:
-        return self.guilds.get(game_id)
-
     # helpers ---------------------------------------------------------------
     async def _record(self, method: str, caller: Caller, **kw: Any) -> None:
         # what the calls carried before `Caller` existed, so the tests still read it from the same place
