@@ -39,6 +39,7 @@ from bot.play.pictures import PoolPictures  # noqa: E402
 from bot.play.press import Press, PressCode  # noqa: E402
 from bot.play.reply import Reply  # noqa: E402
 from bot.play.service import ManagerGameService  # noqa: E402
+from bot.wiring import Wiring  # noqa: E402
 from engine.actions import Action, ClaimRoute, DrawBlind, KeepTickets  # noqa: E402
 from engine.progress import routes_by_use  # noqa: E402
 from engine.rules import apply, legal_actions  # noqa: E402
@@ -317,7 +318,10 @@ async def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(database_url=f"sqlite:///{tmp}/bench.db")
-        svc = ManagerGameService(settings, pictures=PoolPictures(args.workers))
+        wiring = Wiring(
+            settings, pictures=PoolPictures(args.workers)
+        )  # the bot's parts, as start-up builds them
+        svc = await wiring.__aenter__()
         await svc.start(NullMessenger())
         boards = ["europe", "usa", "germany", "italy", "japan", "marklin"]
         games = [await open_game(svc, 1000 + i, boards[i % len(boards)]) for i in range(args.games)]
@@ -361,7 +365,7 @@ async def main() -> None:
             f"p50 {statistics.median(finals) * 1e3:.0f} ms  p95 {pct(finals, 0.95) * 1e3:.0f} ms (target < 1500 ms); "
             f"its GIF posted after: p50 {statistics.median(gifs) * 1e3:.0f} ms  p95 {pct(gifs, 0.95) * 1e3:.0f} ms"
         )
-        await svc.close()
+        await wiring.__aexit__(None, None, None)
 
 
 if __name__ == "__main__":

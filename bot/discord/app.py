@@ -1,7 +1,8 @@
 """The bot object: `create_bot(settings)` builds it without touching the network; `setup_hook` does the rest.
 
 Start-up order in `setup_hook` (runs inside `login`, before the gateway connects):
-1. open the game service (storage),
+1. start the game service (given by the process's composition root, bot.wiring; a bot given none, as in tests,
+   enters a `Wiring` of its own here and leaves it in `close`),
 2. install the command translator,
 3. load the cogs (a cog that does not load stops the start, loudly: a bot without its commands is no bot),
 4. register the persistent DynamicItems so old buttons work after a restart,
@@ -20,16 +21,14 @@ from discord.ext import commands
 
 from bot.config import Settings, format_shards
 from bot.discord.checks import caller
-from bot.discord.components import DYNAMIC_ITEMS, check_game_place, is_known, is_ours
+from bot.discord.components import DYNAMIC_ITEMS, is_known, is_ours
 from bot.discord.language import CatalogTranslator, tr
-from bot.discord.live_map import start_live_map
 from bot.discord.messenger import DiscordMessenger
 from bot.discord.replies import answer, report_error
 from bot.i18n import Catalog, default_catalog
 from bot.play.contract import GameService
 from bot.play.press import Press
-from bot.play.service import ManagerGameService
-from bot.web.server import RunningWeb
+from bot.wiring import Wiring
 
 log = logging.getLogger(__name__)
 #: seconds a clean stop (SIGTERM) waits for the messages in flight (docker stop gives 10 s before SIGKILL)
@@ -73,6 +72,9 @@ class TTRCommandTree(app_commands.CommandTree):
 class TTRBot(commands.Bot):
     """Ticket to Ride bot: slash commands only, no privileged intents."""
 
+    #: the games (set by the constructor, or in `setup_hook` from `wiring` when none was given)
+    service: GameService
+
     def __init__(
         self,
         settings: Settings,
@@ -90,18 +92,23 @@ class TTRBot(commands.Bot):
             **options,
         )
         self.config = settings
-        # The real service unless a test gives another: a broken import fails here, loudly, at start-up.
-        self.service: GameService = service if service is not None else ManagerGameService(settings)
+        # Without a service, the real one is built in setup_hook by a Wiring of the bot's own (its clock,
+        # pictures... may be set before); a broken import fails at start-up, loudly.
+        self.wiring: Wiring | None = None
+        if service is not None:
+            self.service = service
+        else:
+            self.wiring = Wiring(settings)
         self.catalog = catalog or default_catalog()
         self.synced: list[app_commands.AppCommand] = []
         self._service_started = False
-        self.live_map: RunningWeb | None = None
 
     async def setup_hook(self) -> None:
+        if self.wiring is not None:
+            self.service = await self.wiring.__aenter__()
         self.messenger = DiscordMessenger(self, self.catalog, self.config.default_locale)
         await self.service.start(self.messenger)
         self._service_started = True
-        self.live_map = await start_live_map(self.config, self.service)  # (None: WEB_PORT / PUBLIC_URL unset)
         await self._join_cluster()
         await self.tree.set_translator(CatalogTranslator(self.catalog))
         for extension in INITIAL_EXTENSIONS:
@@ -112,14 +119,12 @@ class TTRBot(commands.Bot):
 
     async def _join_cluster(self, ids: tuple[int, ...] | None = None, count: int | None = None) -> None:
         """Write this process's heartbeat row (its shards: the settings', or `ids` of `count` once Discord
-        told the count), when the service runs on the game manager."""
-        manager = getattr(self.service, "manager", None)
-        join = getattr(manager, "join_cluster", None)
-        if join is None:
-            return
+        told the count)."""
         if ids is None:
             ids, count = self.config.shard_ids, self.config.shard_count
-        await join(shard_ids="all" if ids is None else format_shards(ids), shard_count=count)
+        await self.service.join_cluster(
+            shard_ids="all" if ids is None else format_shards(ids), shard_count=count
+        )
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         guild_id = self.config.test_guild_id
@@ -138,9 +143,7 @@ class TTRBot(commands.Bot):
     async def on_game_press(self, interaction: discord.Interaction, press: Press) -> None:
         """A press on one of our persistent components (parsed by `bot.discord.components`): ask the
         service, show its reply; every failure gets an answer and a log line."""
-        try:
-            if not await check_game_place(interaction, press.game_id):
-                return
+        try:  # (the service checks the game's place, once: it exists, and is of this server)
             await answer(interaction, self.service.press(caller(interaction), press), private=True)
         except Exception as error:  # noqa: BLE001 - every failure gets an answer and a log line
             await report_error(interaction, error, where=f"button {press.code} of game {press.game_id}")
@@ -182,15 +185,18 @@ class TTRBot(commands.Bot):
         try:
             await super().close()
         finally:
-            live_map, self.live_map = self.live_map, None
-            if live_map is not None:
-                await live_map.close()
             if self._service_started:
                 self._service_started = False
                 try:
                     await self.service.close()
                 except Exception:
                     log.exception("game service did not close cleanly")
+            wiring, self.wiring = self.wiring, None
+            if wiring is not None:  # the parts this bot built itself: manager, pictures, repository
+                try:
+                    await wiring.__aexit__(None, None, None)
+                except Exception:
+                    log.exception("game service's parts did not close cleanly")
 
 
 class ShardedTTRBot(TTRBot, commands.AutoShardedBot):

@@ -11,8 +11,8 @@ service (and thus storage) what to do. Nothing about a game is kept in a view.
 
 Every press gets an answer, whatever its id: an id a template matches but that cannot be read (a select's id
 on a button, a part that no longer fits) rebuilds an item that answers "expired button" (discord.py would
-answer nothing); `check_game_place`, run by the bot before the service is asked, refuses an id naming a game
-that does not exist or belongs to another server.
+answer nothing); an id naming a game that does not exist or belongs to another server is refused by the
+service (`GameService.press`).
 """
 
 from __future__ import annotations
@@ -98,29 +98,6 @@ def is_ours(custom_id: str) -> bool:
 
 def is_known(custom_id: str) -> bool:
     return bool(_BUTTON_RE.fullmatch(custom_id) or _SELECT_RE.fullmatch(custom_id))
-
-
-async def check_game_place(interaction: discord.Interaction, game_id: str) -> bool:
-    """Allow a press only for an existing game of this server; otherwise answer why, ephemerally."""
-    service = getattr(interaction.client, "service", None)
-    if service is None:
-        await _refuse(interaction, "errors.unavailable")
-        return False
-    guild_id = await service.game_guild(game_id)
-    if guild_id is None:
-        await _refuse(interaction, "button.game_gone")
-        return False
-    if guild_id != interaction.guild_id:
-        log.warning(
-            "refused button for game %s of guild %s pressed by user %s in guild %s",
-            game_id,
-            guild_id,
-            interaction.user.id,
-            interaction.guild_id,
-        )
-        await _refuse(interaction, "button.other_server")
-        return False
-    return True
 
 
 async def _refuse(interaction: discord.Interaction, key: str) -> None:

@@ -29,6 +29,7 @@ from bot.storage import (
     parse_database_url,
 )
 from bot.storage.file_lock import FileLocked, hold_database_lock
+from bot.wiring import Wiring
 
 log = logging.getLogger("bot")
 
@@ -216,7 +217,19 @@ def open_database(settings: Settings) -> None:
 
 
 async def start_bot(settings: Settings, *, service: GameService | None = None) -> None:
-    """Log in, connect and serve until the bot is closed; start-up problems propagate as exceptions."""
+    """Log in, connect and serve until the bot is closed; start-up problems propagate as exceptions.
+
+    As discord.py's ``advanced_startup.py``: this entry owns the game service's parts (the composition root,
+    bot.wiring: repository, pictures, manager, service), hands the service to the bot, and closes them in
+    reverse once the bot is closed. A given `service` (tests) is the caller's."""
+    if service is not None:
+        await _run_bot(settings, service)
+        return
+    async with Wiring(settings) as built:
+        await _run_bot(settings, built)
+
+
+async def _run_bot(settings: Settings, service: GameService) -> None:
     bot = create_bot(settings, service=service)
     loop = asyncio.get_running_loop()
     stopping: set[asyncio.Task[None]] = set()

@@ -11,8 +11,10 @@ Modules, one concern each: :mod:`~bot.manager.games` (GameManager: lifecycle, lo
 and absent-player moves), :mod:`~bot.manager.seats` (who plays a seat), :mod:`~bot.manager.timers` (durable
 timers and the dispatcher), :mod:`~bot.manager.read` (GameInfo, Outcome, queries),
 :mod:`~bot.manager.players` (ratings and player preferences), :mod:`~bot.manager.refusals`
-(Refused), :mod:`~bot.manager.events` (events and turn tokens), :mod:`~bot.manager.game_settings` (settings of
-asynchronous play), :mod:`~bot.manager.ai`, :mod:`~bot.manager.clock`.
+(Refused), :mod:`~bot.manager.door` (only Refused leaves the manager: storage faults become refusals),
+:mod:`~bot.manager.events` (events and turn tokens), :mod:`~bot.manager.game_settings` (settings of
+asynchronous play), :mod:`~bot.manager.ai`, :mod:`~bot.manager.clock`. The queries' read types (GameStatus,
+GameSummary, PlayerStats, Rating...) are exported here: the presentation imports the manager, never bot.storage.
 """
 
 from bot.manager.ai import choose_ai_action, minimal_action, random_action
@@ -25,6 +27,9 @@ from bot.manager.read import GameInfo, Outcome, SeatInfo
 from bot.manager.refusals import Refused
 from bot.manager.timers import Notifier, NullNotifier, TurnTimers
 
+# the read types of the queries, so that the presentation knows the manager alone (never bot.storage)
+from bot.storage import GameStatus, GameSummary, LeaderboardRow, PlayerStats, Rating
+
 __all__ = [
     "ABSENT_POLICIES",
     "AI_LEVELS",
@@ -33,11 +38,16 @@ __all__ = [
     "GameInfo",
     "GameManager",
     "GameSettings",
+    "GameStatus",
+    "GameSummary",
+    "LeaderboardRow",
     "ManualClock",
     "Notifier",
     "NullNotifier",
     "Outcome",
     "PlayerPrefs",
+    "PlayerStats",
+    "Rating",
     "PrivateEvent",
     "Refused",
     "SeatInfo",

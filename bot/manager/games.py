@@ -34,6 +34,7 @@ from bot.manager import lobbies, retries
 from bot.manager.ai import AIChooser
 from bot.manager.clock import Clock, SystemClock
 from bot.manager.cluster import Heartbeat, Member
+from bot.manager.door import only_refusals
 from bot.manager.events import GameEvent, private_events, turn_token
 from bot.manager.game_settings import AI_LEVELS, GameSettings, SettingError
 from bot.manager.moves import Collector, Moves
@@ -56,6 +57,7 @@ __all__ = ["AI_SEAT_MARK", "GameManager", "ai_seat_name"]
 log = logging.getLogger(__name__)
 
 
+@only_refusals
 class GameManager(SeatCommands, GameReads, PlayerQueries):
     """Owns every game's lifecycle between the bot layer and the engine. See the module docstring.
 
@@ -112,6 +114,11 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
                 listener(game_id, version)
             except Exception:  # a listener's bug never stops a move
                 log.exception("change listener failed for game %s", game_id)
+
+    def set_notifier(self, notifier: Notifier) -> None:
+        """Who hears what the timers did: the service, which the composition root (bot.wiring) builds after
+        the manager."""
+        self._timers.notifier = notifier
 
     @property
     def timers(self) -> TurnTimers:

@@ -13,7 +13,6 @@ from bot.messages import Join, board_name
 from bot.play import chat, labels
 from bot.play.contract import Caller
 from bot.play.reply import Choice, GameError
-from bot.storage import StorageError
 from engine.actions import ClaimRoute
 from engine.progress import routes_by_use
 from engine.rules import legal_actions
@@ -33,7 +32,7 @@ async def complete(
         for gid in (await manager.games_of(caller.user_id))[: chat.MAX_OPTIONS]:
             try:
                 info = await manager.game_info(gid)
-            except (Refused, StorageError):
+            except Refused:
                 continue
             board = board_name(info.board)
             shown = default_catalog().render(board, caller.locale) or info.board

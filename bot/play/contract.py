@@ -86,17 +86,20 @@ class GameService(Protocol):
     """The games as the Discord adapter sees them. All methods are coroutines."""
 
     async def start(self, messenger: Messenger) -> None:
-        """Open storage and keep `messenger` for later announcements (called once from `setup_hook`)."""
+        """Keep `messenger` for later announcements and start serving the timers (called once from
+        `setup_hook`; the composition root, bot.wiring, has opened the storage)."""
+
+    async def join_cluster(self, *, shard_ids: str, shard_count: int | None) -> None:
+        """Write this process's heartbeat row: its shards as an operator reads them ("all", "0-3"), and their
+        count (None until Discord told it); called again once Discord chose the count."""
 
     async def finish_posts(self, timeout: float) -> bool:
         """A clean stop (called from `Bot.close` before Discord is closed): the messages owed as rows that are in
         flight are posted and recorded within `timeout` s, none starts any more; whether they all were."""
 
     async def close(self) -> None:
-        """Close storage and workers (called from `Bot.close`); must leave no open connection."""
-
-    async def game_guild(self, game_id: str) -> int | None:
-        """The server a game belongs to, or None when there is no such game (guards button custom ids)."""
+        """Stop the service's own work (called from `Bot.close`; the composition root then closes the manager,
+        the pictures and the storage); may be called twice."""
 
     async def new_game(
         self,
@@ -112,7 +115,9 @@ class GameService(Protocol):
     async def press(self, caller: Caller, press: Press) -> Reply:
         """A button or select on a game message: join, start, hand, confirm claim, keep tickets, ...
 
-        A press whose turn token belongs to an earlier moment of the game is refused as stale."""
+        A press naming a game that does not exist (``button.game_gone``) or belongs to another server
+        (``button.other_server``) is refused, and one whose turn token belongs to an earlier moment of the game
+        as stale."""
 
     async def claim(
         self, caller: Caller, *, route: str, color: str | None = None, game_id: str | None = None

@@ -8,13 +8,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.manager import GameInfo
+from bot.manager import GameInfo, GameStatus
 from bot.messages import Join, SeatRef, Text
 from bot.play import chat
 from bot.play.pictures import Pictures, drawn, drawn_names
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
-from bot.storage import GameStatus
 from engine.scoring import FinalSheet
 from engine.state import GameState
 from render.words import ENGLISH, PictureWords

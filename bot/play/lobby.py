@@ -7,7 +7,7 @@ import dataclasses
 import functools
 import logging
 
-from bot.manager import GameInfo, GameManager, Outcome, Refused
+from bot.manager import GameInfo, GameManager, GameStatus, Outcome, Refused
 from bot.manager.game_settings import AI_LEVELS
 from bot.manager.tell import EXPIRY_TOLD
 from bot.messages import Join, Message, Text, board_name, option_name, variant_name
@@ -17,7 +17,6 @@ from bot.play.names import Named, is_ai_seat, seat_name
 from bot.play.press import PressCode
 from bot.play.refusals import fail, refusal
 from bot.play.reply import ButtonSpec, ComponentSpec, EmbedSpec, FieldSpec, OptionSpec, Reply, SelectSpec
-from bot.storage import GameStatus, StorageError
 from maps import Board, load_board
 
 log = logging.getLogger(__name__)
@@ -173,14 +172,14 @@ async def play_again(manager: GameManager, caller: Caller, done: GameInfo) -> Re
 async def _note_lobby_message(manager: GameManager, game_id: str, channel_id: int, message_id: int) -> None:
     try:
         await manager.swap_note(game_id, LOBBY_MESSAGE, [channel_id, message_id])
-    except (Refused, StorageError):
+    except Refused:
         log.info("game %s: could not note where its lobby message is", game_id)
 
 
 async def _note_expiry_told(manager: GameManager, game_id: str, channel_id: int, message_id: int) -> None:
     try:
         await manager.swap_note(game_id, EXPIRY_TOLD, True)
-    except (Refused, StorageError):  # the row stays: the notice may be posted again when its lease ends
+    except Refused:  # the row stays: the notice may be posted again when its lease ends
         log.warning("game %s: could not note that its expiry notice is posted", game_id)
 
 
@@ -202,7 +201,7 @@ async def lobby_expired(manager: GameManager, messenger: Messenger | None, outco
     await messenger.post(place, dataclasses.replace(expired_reply(outcome), posted=told))
     try:
         where = await manager.note(outcome.game_id, LOBBY_MESSAGE)
-    except (Refused, StorageError):
+    except Refused:
         where = None
     if where:  # the lobby message now reads closed, its buttons gone
         await messenger.edit(int(where[0]), int(where[1]), lobby_reply(outcome.info))

@@ -8,12 +8,11 @@ is this process's: after a restart a player may be told once more about the turn
 
 from __future__ import annotations
 
-from bot.manager import GameInfo, GameManager
+from bot.manager import GameInfo, GameManager, GameStatus
 from bot.messages import Text
 from bot.play import chat
 from bot.play.contract import Messenger
 from bot.play.reply import Reply
-from bot.storage import GameStatus
 from engine.state import GameState
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from bot.manager import GameEvent, GameInfo
+from bot.manager import GameEvent, GameInfo, GameSummary
 from bot.manager.read import SeatInfo
 from bot.messages import Join, Message, Text, board_name
 from bot.play import chat, labels
@@ -17,7 +17,6 @@ from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.play.seats import mention
 from bot.presenters.words import card, counted
-from bot.storage import GameSummary
 from engine.state import GameState
 from maps import CARD_NAMES
 from render.words import PictureWords

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from bot.manager import GameInfo
+from bot.manager import GameInfo, GameStatus
 from bot.messages import Join, Message
 from bot.play import chat
 from bot.play.names import seat_name
 from bot.play.refusals import fail
-from bot.storage import GameStatus
 from engine.state import SETUP, GameState
 
 

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from bot.config import Settings
-from bot.manager import Clock, GameEvent, GameInfo, GameManager, Outcome, Refused, turn_token
+from bot.manager import GameEvent, GameInfo, GameManager, GameStatus, Outcome, Refused, turn_token
 from bot.manager.game_settings import GameSettings
 from bot.messages import Join, Message, Text
 from bot.play import chat, codec, completion, menus, overview, social
@@ -30,22 +30,14 @@ from bot.play.live_map import MapLinks, link_button, link_reply, map_button, map
 from bot.play.lobby import lobby_expired, lobby_reply, open_lobby, play_again
 from bot.play.names import seated, seating
 from bot.play.notices import TurnNotices
-from bot.play.pictures import (
-    Pictures,
-    PoolPictures,
-    picture_words,
-    stop_warming,
-    warm_lobby,
-    warm_up,
-)
+from bot.play.pictures import Pictures, picture_words, stop_warming, warm_lobby, warm_up
 from bot.play.press import Press, PressCode
 from bot.play.refusals import fail, refusal
-from bot.play.reply import Choice, GameError, Reply
+from bot.play.reply import Choice, Reply
 from bot.play.seats import check_turn, seat_of
 from bot.play.settings_text import settings_reply
 from bot.play.thread import ThreadKeeper, gif_of, ours_to_tell, since_last_turn
 from bot.play.turn import should_publish, told_lines, turn_message
-from bot.storage import GameNotFound, GameStatus, StorageError, open_repository
 from engine.actions import Action, KeepTickets
 from engine.ai.advice import suggest
 from engine.state import GameState
@@ -56,6 +48,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Handler = Callable[["ManagerGameService", Caller, GameInfo, Press], Awaitable[Reply]]
+Starter = Callable[[], Awaitable[None]]
 
 
 def _int(text: str, default: int) -> int:
@@ -66,46 +59,41 @@ def _int(text: str, default: int) -> int:
 
 
 class ManagerGameService:
-    """The game service of the production bot. `pictures` may be replaced (tests, benchmarks)."""
+    """The game service of the production bot, over a manager and pictures that the composition root
+    (bot.wiring) builds and closes; `pictures` may be others (tests, benchmarks)."""
 
-    def __init__(
-        self,
-        config: Settings,
-        *,
-        pictures: Pictures | None = None,
-        ai_budget_ms: int | None = None,
-        manager: GameManager | None = None,
-        clock: Clock | None = None,
-    ) -> None:
+    def __init__(self, config: Settings, *, manager: GameManager, pictures: Pictures) -> None:
         self.config = config
-        self.pictures: Pictures = pictures or PoolPictures(config.render_workers)
+        self.pictures = pictures
         self._warming: asyncio.Task[None] | None = None
-        self.ai_budget_ms = ai_budget_ms
-        self.clock = clock  # None: the system clock (tests set a ManualClock before start)
-        self.manager: GameManager | None = manager
+        self.manager: GameManager | None = manager  # None once closed: a late call is refused
         self.messenger: Messenger | None = None
         self._lines: dict[str, list[GameEvent]] = {}  # public events not yet posted, per game
         self.thread = ThreadKeeper()  # one live set of buttons, the GIF after the scores
         self.notices = TurnNotices()  # who is told of each turn, and how
         self.map_links: MapLinks | None = None  # the live map (bot/web), when the start-up runs it
+        self._companions: list[tuple[Starter, Starter]] = []  # (start, stop) of the parts run alongside
 
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self, messenger: Messenger) -> None:
+        """Keep `messenger`, then start the manager (its timer dispatcher tells through it) and warm the
+        pictures."""
         self.messenger = messenger
-        if self.manager is None:
-            repo = open_repository(self.config.database_url)
-            await repo.connect()
-            self.manager = GameManager(
-                repo,
-                notifier=self,
-                owns_repo=True,
-                ai_budget_ms=self.ai_budget_ms,
-                clock=self.clock,
-                lobby_expire_hours=self.config.lobby_expire_hours,
-            )
-            await self.manager.start()  # with the timer dispatcher; manager.close() stops it
-        self._warming = asyncio.create_task(warm_up(self.pictures, self.manager, self.config))
+        manager = self.games_manager
+        await manager.start()  # with the timer dispatcher; the composition root closes the manager
+        self._warming = asyncio.create_task(warm_up(self.pictures, manager, self.config))
+        for start, _ in self._companions:
+            await start()
+
+    def run_with(self, start: Starter, stop: Starter) -> None:
+        """A part the composition root runs alongside the service (the live map's server): started once the
+        service has started (its messages can be posted), stopped first when the service closes."""
+        self._companions.append((start, stop))
+
+    async def join_cluster(self, *, shard_ids: str, shard_count: int | None) -> None:
+        """Write this process's heartbeat row (its shards), again when Discord told the count."""
+        await self.games_manager.join_cluster(shard_ids=shard_ids, shard_count=shard_count)
 
     def set_messenger(self, messenger: Messenger) -> None:
         """Where unsolicited messages (AI and timer moves, reminders) go; `start` sets it from the bot."""
@@ -117,27 +105,24 @@ class ManagerGameService:
         return True if self.manager is None else await self.manager.finish_posts(timeout)
 
     async def close(self) -> None:
-        manager, self.manager = self.manager, None
-        try:  # the warm-up's database read and the GIF tasks first: they read the storage
-            await stop_warming(self._warming)
-            await self.thread.close()  # never raises (waits for the cancelled tasks, errors and all)
-            if manager is not None:
-                await manager.close()
-        finally:
-            self.pictures.close()
+        """Stop the service's own tasks (the warm-up's database read, the GIFs: they read the storage) before
+        the composition root closes the manager, the pictures and the repository."""
+        companions, self._companions = self._companions, []
+        for _, stop in reversed(companions):
+            try:
+                await stop()
+            except Exception:
+                log.exception("a part run alongside the game service did not stop cleanly")
+        self.manager = None
+        warming, self._warming = self._warming, None
+        await stop_warming(warming)
+        await self.thread.close()  # never raises (waits for the cancelled tasks, errors and all)
 
     @property
     def games_manager(self) -> GameManager:
         if self.manager is None:
             raise fail("errors.unavailable")
         return self.manager
-
-    async def game_guild(self, game_id: str) -> int | None:
-        try:
-            info = await self.games_manager.game_info(game_id)
-        except (Refused, StorageError, GameError, ValueError, KeyError):
-            return None
-        return info.guild_id
 
     # ------------------------------------------------------------------ reading games
 
@@ -151,15 +136,10 @@ class ManagerGameService:
         return state
 
     async def _info(self, game_id: str) -> GameInfo:
-        try:
+        try:  # (a fault of the database is refused as such by the manager, never "no such game")
             return await self.games_manager.game_info(game_id)
         except Refused as exc:
             raise refusal(exc) from None
-        except GameNotFound:
-            raise fail("game.none") from None
-        except StorageError as exc:  # any other fault: the database, not the game (never "no such game")
-            log.error("game %s: storage fault: %s", game_id, exc)
-            raise fail("refused.storage_down") from None
 
     async def _find(self, caller: Caller, game_id: str | None) -> GameInfo:
         """The game named, or else the open game of the caller's thread or channel."""
@@ -233,8 +213,19 @@ class ManagerGameService:
     # ------------------------------------------------------------------ presses
 
     async def press(self, caller: Caller, press: Press) -> Reply:
-        info = await self._info(press.game_id)
+        """The one check of a press's game (the bot asks nothing before): it exists, and is of this server."""
+        try:
+            info = await self.games_manager.game_info(press.game_id)
+        except Refused as exc:  # (a fault of the database is refused as such, never "gone")
+            raise (fail("button.game_gone") if exc.code == "no_game" else refusal(exc)) from None
         if info.guild_id != caller.guild_id:
+            log.warning(
+                "refused button for game %s of guild %s pressed by user %s in guild %s",
+                press.game_id,
+                info.guild_id,
+                caller.user_id,
+                caller.guild_id,
+            )
             raise fail("button.other_server")
         return await seating(info.seats, _PRESSES[press.code](self, caller, info, press))
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
+from bot.manager import PlayerPrefs, PlayerStats, Rating
 from bot.messages import Join, Message, Text, board_name
 from bot.play import chat
 from bot.play.reply import EmbedSpec, FieldSpec, Reply
-from bot.storage import PlayerPrefs, PlayerStats, Rating
 from maps import load_board
 
 

@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.manager import GameEvent, GameInfo, GameManager, Outcome, Refused
+from bot.manager import GameEvent, GameInfo, GameManager, GameStatus, Outcome, Refused
 from bot.manager.tell import TOLD_THROUGH  # the log position the last posted turn message told up to
 from bot.messages import Text
 from bot.play.contract import Messenger
@@ -25,7 +25,6 @@ from bot.play.final import gif_message
 from bot.play.pictures import Pictures
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, GameError, Reply
-from bot.storage import GameStatus, StorageError
 from engine.state import GameState
 from render.words import PictureWords
 
@@ -44,7 +43,7 @@ async def since_last_turn(
     told = len(state.history)
     try:  # read only: the note moves once the message is posted (ThreadKeeper.posted)
         before = await manager.note(info.game_id, TOLD_THROUGH)
-    except (Refused, StorageError):
+    except Refused:
         before = None
     first = told + 1 if before is None else int(before) + 1
     for seat in info.to_act:
@@ -69,7 +68,7 @@ async def ours_to_tell(manager: GameManager, outcome: Outcome) -> bool:
         return True
     try:
         return await manager.may_tell(outcome.game_id, max(e.seq for e in outcome.events))
-    except (Refused, StorageError):
+    except Refused:
         return True  # unknown: posted (at least once rather than never)
 
 
@@ -95,7 +94,7 @@ class ThreadKeeper:
         notes = {TURN_MESSAGE: [channel_id, message_id], TOLD_THROUGH: info.action_count}
         try:  # remembered with the game, so a restarted bot still retires the message before it
             previous = (await manager.swap_notes(game_id, notes, rising=(TOLD_THROUGH,)))[TURN_MESSAGE]
-        except (Refused, StorageError, GameError):
+        except (Refused, GameError):
             previous = None
         if info.status == GameStatus.FINISHED and game_id not in self._gifs:
             # the final scores are out: the GIF follows when drawn (in the render pool)

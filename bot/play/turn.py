@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from bot import presenters
-from bot.manager import GameEvent, GameInfo
+from bot.manager import GameEvent, GameInfo, GameStatus
 from bot.messages import Join, Message, Text
 from bot.play import chat, layout
 from bot.play.final import final_message
@@ -23,7 +23,6 @@ from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.play.seats import mention
 from bot.presenters.words import counted
-from bot.storage import GameStatus
 from engine.state import SETUP, GameState
 from render.words import ENGLISH, PictureWords
 

@@ -13,10 +13,10 @@ import signal
 from collections.abc import Callable
 
 from bot.config import Settings, SettingsError
-from bot.manager import GameManager
 from bot.manager.cluster import Member
-from bot.storage import StorageError, open_repository, parse_database_url
+from bot.storage import StorageError, parse_database_url
 from bot.web.server import WebSetupError, start_web
+from bot.wiring import open_manager
 
 log = logging.getLogger("bot.web")
 
@@ -25,12 +25,12 @@ WEB_LEASE = 0.5
 
 
 async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> None:
-    """Serve until `stop` is set (or SIGTERM / Ctrl-C)."""
+    """Serve until `stop` is set (or SIGTERM / Ctrl-C). This entry is `ttr web`'s composition root: the
+    repository and the manager come from bot.wiring, as the bot's do."""
     stop = stop or asyncio.Event()
-    async with open_repository(settings.database_url) as repo:
-        # no dispatcher here: the turn message a page's move owes is a row left free at once (a lease of a
-        # moment) for a bot process to post, within its dispatcher's look-again period (a lease, 30 s)
-        manager = GameManager(repo, member=Member(lease=WEB_LEASE))
+    # no dispatcher here: the turn message a page's move owes is a row left free at once (a lease of a
+    # moment) for a bot process to post, within its dispatcher's look-again period (a lease, 30 s)
+    async with open_manager(settings, member=Member(lease=WEB_LEASE)) as manager:
         await manager.start(dispatcher=False)
         running = await start_web(settings, manager, moves_by="page")
         loop = asyncio.get_running_loop()
@@ -40,7 +40,6 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> Non
             await stop.wait()
         finally:
             await running.close()
-            await manager.close()
 
 
 def problem(settings: Settings) -> str | None:

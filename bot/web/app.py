@@ -21,9 +21,8 @@ import aiohttp
 from aiohttp import WSMsgType, web
 
 from bot.i18n import default_catalog
-from bot.manager import GameManager, Outcome, Refused, turn_token
+from bot.manager import GameManager, GameStatus, Outcome, Refused, turn_token
 from bot.play import codec
-from bot.storage import GameStatus, StorageError
 from bot.web.discord_oauth import SignInFailed, exchange_code
 from bot.web.errors import WebError, from_refused, web_error
 from bot.web.guard import RateLimit, middlewares
@@ -168,8 +167,6 @@ class MapServer:
             raise (
                 web_error("no_game", 404) if exc.code in ("no_game", "unreadable") else from_refused(exc)
             ) from None
-        except StorageError:
-            raise web_error("unavailable", 503) from None
 
     # ------------------------------------------------------------------ routes
 
@@ -196,7 +193,7 @@ class MapServer:
                 raise web_error("link_expired" if exc.reason == "expired" else "link", 401) from None
             wanted = found.locale or str(data.get("locale") or "") or self.config.default_locale
             user = SessionUser(found.user_id, str(found.user_id), language(wanted), found.game_id)
-            with contextlib.suppress(Refused, StorageError):
+            with contextlib.suppress(Refused):
                 info = await self.manager.game_info(found.game_id)
                 seat = seat_of(info, found.user_id)
                 name = info.seats[seat].name if seat is not None else user.name
@@ -233,7 +230,7 @@ class MapServer:
             found = await self.manager.find_open_game(
                 thread_id=int(channel)
             ) or await self.manager.find_open_game(channel_id=int(channel))
-        except (Refused, StorageError):
+        except Refused:
             found = None
         if found is None:
             raise web_error("no_game_here", 404)
@@ -286,8 +283,6 @@ class MapServer:
             state = await self.manager.state_of(game_id)
         except Refused:
             raise web_error("no_game", 404) from None
-        except StorageError:
-            raise web_error("unavailable", 503) from None
         seat = seat_of(info, user.user_id)
         if seat is None:
             raise web_error("not_seated", 403)
@@ -311,8 +306,6 @@ class MapServer:
             )
         except Refused as exc:
             raise from_refused(exc) from None
-        except StorageError:
-            raise web_error("unavailable", 503) from None
         self._tell_chat(game_id, outcome)
         return web.json_response({"ok": True, "view": await self._read_view(game_id, user)})
 
@@ -372,7 +365,7 @@ class MapServer:
                     await ws.send_str('{"type":"pong"}')
         except WebError as exc:
             await _send_error(ws, exc, locale)
-        except (Refused, StorageError):
+        except Refused:
             await _send_error(ws, web_error("no_game", 404), locale)
         except TimeoutError:
             await _send_error(ws, web_error("session", 401), locale)

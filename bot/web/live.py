@@ -26,7 +26,6 @@ from typing import Any
 from bot.manager import GameInfo, GameManager, Refused
 from bot.manager.events import GameEvent, final_sheets, public_events
 from bot.play.names import seat_table
-from bot.storage import StorageError
 from bot.web.view import Reader, board_svg, game_view, log_lines, seat_of
 from engine.rules import apply
 from engine.state import GameState
@@ -112,7 +111,7 @@ class LiveHub:
     # ------------------------------------------------------------------ views
 
     async def view_of(self, game_id: str, reader: Reader) -> dict[str, Any]:
-        """`reader`'s view of the game now (Refused / StorageError propagate)."""
+        """`reader`'s view of the game now (Refused propagates)."""
         return (await self._read(game_id, reader))[0]
 
     async def _read(self, game_id: str, reader: Reader) -> tuple[dict[str, Any], tuple[Any, ...]]:
@@ -170,7 +169,7 @@ class LiveHub:
                 target = game.version
                 try:
                     await self._push(game_id, game)
-                except (Refused, StorageError) as exc:
+                except Refused as exc:
                     log.warning("game %s: live push skipped (%s)", game_id, type(exc).__name__)
                 game.pushed = max(game.pushed, target)
         except Exception:

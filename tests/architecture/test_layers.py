@@ -2,7 +2,8 @@
 modules, and module size. They read the source with `ast` (nothing is imported), so they also see imports
 inside functions; imports under `if TYPE_CHECKING:` are left out, since they never run.
 
-    bot.discord  ->  bot.play  ->  bot.manager  ->  bot.storage
+    bot.discord  ->  bot.play  ->  bot.manager  ->  bot.storage    (bot.play never imports bot.storage)
+    bot.wiring (the composition root) builds storage, manager, pictures and service for bot.discord
                                  bot.play, bot.manager  ->  bot.presenters  (each feature's words)
         (all of bot)         ->  render  ->  engine  ->  maps
 
@@ -104,6 +105,8 @@ RULES: list[tuple[tuple[str, ...], tuple[str, ...], str]] = [
     (("bot.messages",), ("bot", "engine", "render", "maps", "discord"), "the message model is the ground floor"),
     (("bot.manager",), ("discord", "bot.discord", "bot.play", "bot.config"), "the manager knows no presentation"),
     (("bot.play",), ("discord", "bot.discord"), "the presentation is plain data; the adapter shows it"),
+    (("bot.play",), ("bot.storage",), "the manager is the presentation's only door: its refusals, its read types"),
+    (("bot.play", "bot.manager", "bot.storage", "bot.presenters"), ("bot.wiring",), "the composition root builds them; none knows it"),
     (("bot.presenters",), ("discord", "bot.discord", "bot.play", "bot.manager", "bot.storage", "render"), "feature words, below manager and play"),
     (("bot.i18n", "bot.config", "bot.rules_text"), ("discord", "bot.discord", "bot.play"), "shared below play"),
     (("bot.web",), ("discord", "bot.discord", "bot.storage.postgres", "bot.storage.sqlite"), "the live map serves pages over play and the manager; the adapter may start it"),
@@ -121,6 +124,22 @@ def test_layers_import_only_below_them(who: tuple[str, ...], forbidden: tuple[st
         if _in(target, *forbidden) and not _in(target, *who)
     )
     assert offenders == [], why
+
+
+#: The live map's modules that start it: they read the database URL (`ttr web` opens it, through bot.wiring).
+WEB_ENTRIES = frozenset({"bot.web.alone", "bot.web.server", "bot.web.pg_changes"})
+
+
+def test_the_live_map_reaches_storage_only_through_the_manager() -> None:
+    """As bot.play: only Refused leaves the manager, whose read types are its own (bot.manager.door)."""
+    offenders = sorted(
+        f"{name} imports {target}"
+        for name in modules()
+        if _in(name, "bot.web") and name not in WEB_ENTRIES
+        for target in imports_of(name)
+        if _in(target, "bot.storage") or (_in(target, "bot.wiring") and name != "bot.web.alone")
+    )
+    assert offenders == []
 
 
 def test_only_bot_discord_imports_discord() -> None:
@@ -147,7 +166,8 @@ def test_nothing_below_the_adapter_imports_it() -> None:
 
 def test_the_guards_see_the_layers() -> None:
     """The graph is not empty by mistake: known edges are found."""
-    assert "bot.play.service" in internal_imports("bot.discord.app")
+    assert "bot.play.service" in internal_imports("bot.wiring")
+    assert "bot.wiring" in internal_imports("bot.discord.app")
     assert "bot.messages" in internal_imports("bot.play.reply")
     assert "discord" in tops("bot.discord.components")
     assert "engine.state" in internal_imports("render.from_engine")

@@ -164,10 +164,10 @@ def test_fakes_satisfy_the_protocol() -> None:
 
 def test_the_bot_runs_the_real_service_by_default() -> None:
     from bot import Settings, create_bot
-    from bot.play.service import ManagerGameService
+    from bot.wiring import Wiring
 
     bot = create_bot(Settings())
-    assert isinstance(bot.service, ManagerGameService)
+    assert isinstance(bot.wiring, Wiring)  # (entered in setup_hook: the real service, manager, pictures)
 
 
 def test_a_broken_service_import_fails_at_start_up(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -175,7 +175,9 @@ def test_a_broken_service_import_fails_at_start_up(monkeypatch) -> None:  # type
     import importlib
     import sys
 
-    for name in [n for n in sys.modules if n == "bot.discord.app" or n.startswith("bot.play")]:
+    for name in [
+        n for n in sys.modules if n in ("bot.discord.app", "bot.wiring") or n.startswith("bot.play")
+    ]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "bot.play.service", None)  # "import bot.play.service" now raises
     with pytest.raises(ImportError):

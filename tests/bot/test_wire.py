@@ -173,20 +173,9 @@ async def test_test_guild_gets_a_copy_of_the_commands(fake_discord, bot_settings
 # --------------------------------------------------------------------- shards
 
 
-class _ClusterManager:
-    """Records the heartbeat rows the bot asks for (shards as shown, count)."""
-
-    def __init__(self) -> None:
-        self.rows: list[tuple[str, int | None]] = []
-
-    async def join_cluster(self, *, shard_ids: str, shard_count: int | None) -> None:
-        self.rows.append((shard_ids, shard_count))
-
-
 async def _start_sharded(fake: FakeDiscord, settings: Settings, shards: int):  # type: ignore[no-untyped-def]
     """The production bot started on the fake, once `shards` shards have dispatched their shard_ready."""
     service = FakeGameService()
-    service.manager = _ClusterManager()  # type: ignore[attr-defined]
     bot = create_bot(settings, service=service, guild_ready_timeout=0.05)
     bot.identify_interval = 0.0  # Discord's 5 s between two IDENTIFYs: the fake has no such limit
     ready: list[int] = []
@@ -243,7 +232,7 @@ async def test_the_default_bot_runs_every_shard_discord_recommends(bot_settings,
             assert "connecting to Discord: shards 0-1 of 2 (count recommended by Discord)" in caplog.text
             assert "shards 0-1 of 2 (count recommended by Discord)" in caplog.text.split("ready as", 1)[1]
             # the heartbeat row first says "all" (count unknown), then the shards Discord gave
-            assert bot.service.manager.rows == [("all", None), ("0-1", 2)]
+            assert bot.service.joined == [("all", None), ("0-1", 2)]
         finally:
             await _stop(bot, task)
 
@@ -267,6 +256,6 @@ async def test_shard_ids_run_exactly_those_shards(tmp_path, caplog):  # type: ig
             for guild_id in guilds[2:]:
                 assert (await _answered_on(fake, guild_id))["type"] == 4
             assert "connecting to Discord: shards 2-3 of 4" in caplog.text
-            assert bot.service.manager.rows == [("2-3", 4)]  # the settings' shards, written once
+            assert bot.service.joined == [("2-3", 4)]  # the settings' shards, written once
         finally:
             await _stop(bot, task)

@@ -52,9 +52,9 @@ def make_bot(bot_settings, fast_pictures):  # type: ignore[no-untyped-def]
 
     def build():  # type: ignore[no-untyped-def]
         bot = create_bot(bot_settings)
-        bot.service.ai_budget_ms = 20  # type: ignore[attr-defined]
+        bot.wiring.ai_budget_ms = 20  # type: ignore[union-attr]
         if fast_pictures:
-            bot.service.pictures = FastPictures()  # type: ignore[attr-defined]
+            bot.wiring.pictures = FastPictures()  # type: ignore[union-attr]
         return bot
 
     return build

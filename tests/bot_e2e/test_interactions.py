@@ -185,9 +185,9 @@ async def test_absent_player_is_played_by_the_timer_and_announced(simcord_env, w
     guild, channel, alice, bob, carol = world
     clock = ManualClock()
     bot = create_bot(bot_settings)
-    bot.service.clock = clock  # type: ignore[attr-defined]
-    bot.service.pictures = FastPictures()  # type: ignore[attr-defined]
-    bot.service.ai_budget_ms = 20  # type: ignore[attr-defined]
+    bot.wiring.clock = clock  # type: ignore[union-attr]
+    bot.wiring.pictures = FastPictures()  # type: ignore[union-attr]
+    bot.wiring.ai_budget_ms = 20  # type: ignore[union-attr]
     await simcord_env.restart_bot(bot)
     gid, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
     seen = Seen()

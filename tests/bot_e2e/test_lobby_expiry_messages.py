@@ -20,8 +20,8 @@ async def _bot_on_a_clock(simcord_env: Any, settings: Any) -> tuple[Any, ManualC
 
     clock = ManualClock()
     bot = create_bot(settings)
-    bot.service.clock = clock  # type: ignore[attr-defined]
-    bot.service.pictures = FastPictures()  # type: ignore[attr-defined]
+    bot.wiring.clock = clock  # type: ignore[union-attr]
+    bot.wiring.pictures = FastPictures()  # type: ignore[union-attr]
     await simcord_env.restart_bot(bot)
     return bot, clock
 

@@ -46,8 +46,8 @@ async def test_screenshot_an_expired_lobby(simcord_env, bot_settings, lang):  # 
 
     clock = ManualClock()
     bot = create_bot(bot_settings)
-    bot.service.clock = clock
-    bot.service.pictures = FastPictures()
+    bot.wiring.clock = clock  # type: ignore[union-attr]
+    bot.wiring.pictures = FastPictures()  # type: ignore[union-attr]
     await simcord_env.restart_bot(bot)
     guild = simcord_env.create_guild("Rail Club", preferred_locale=lang)
     channel = guild.create_text_channel("games")

@@ -123,8 +123,8 @@ async def test_a_lobby_expired_after_one_and_a_half_hours_says_so_in_french(simc
         alice = guild.add_member(simcord_env.create_user(f"alice-{language}"))
         clock = ManualClock()
         bot = create_bot(dataclasses.replace(bot_settings, lobby_expire_hours=1.5))
-        bot.service.clock = clock  # type: ignore[attr-defined]
-        bot.service.pictures = FastPictures()  # type: ignore[attr-defined]
+        bot.wiring.clock = clock  # type: ignore[union-attr]
+        bot.wiring.pictures = FastPictures()  # type: ignore[union-attr]
         await simcord_env.restart_bot(bot)
         await alice.slash(channel, "ttr new", map="usa")
         clock.advance(timedelta(hours=1.5))

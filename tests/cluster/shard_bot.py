@@ -26,8 +26,8 @@ async def main(url: str, shard: int) -> None:
     )
     bot = create_bot(settings)
     assert isinstance(bot, ShardedTTRBot) and bot.shard_ids == [shard]
-    bot.service.ai_budget_ms = 20  # type: ignore[attr-defined]
-    bot.service.pictures = FastPictures()  # type: ignore[attr-defined]
+    bot.wiring.ai_budget_ms = 20  # type: ignore[union-attr]
+    bot.wiring.pictures = FastPictures()  # type: ignore[union-attr]
     env = simcord.Env(bot, shard_count=2, settle_timeout=60.0)
     await env.start()
     # SimCord's virtual time cannot tell a background task waiting on PostgreSQL's socket from a stuck one: the

@@ -50,6 +50,9 @@ class FakeGameService:
         self.started = 0
         self.messenger: Any = None
         self.closed = 0
+        self.joined: list[
+            tuple[str, int | None]
+        ] = []  # the heartbeat rows asked for (shards as shown, count)
         self._ids = itertools.count(1)
 
     # lifecycle -------------------------------------------------------------
@@ -60,11 +63,11 @@ class FakeGameService:
     async def finish_posts(self, timeout: float) -> bool:
         return True
 
+    async def join_cluster(self, *, shard_ids: str, shard_count: int | None) -> None:
+        self.joined.append((shard_ids, shard_count))
+
     async def close(self) -> None:
         self.closed += 1
-
-    async def game_guild(self, game_id: str) -> int | None:
-        return self.guilds.get(game_id)
 
     # helpers ---------------------------------------------------------------
     async def _record(self, method: str, caller: Caller, **kw: Any) -> None:
@@ -114,6 +117,10 @@ class FakeGameService:
 
     async def press(self, caller: Caller, press: Press) -> Reply:
         game_id, user_id, action = press.game_id, caller.user_id, press.code
+        if game_id not in self.guilds:  # (the real service's one check of a press's place)
+            raise GameError(Text("button.game_gone"))
+        if self.guilds[game_id] != caller.guild_id:
+            raise GameError(Text("button.other_server"))
         values = tuple("~".join(c) for c in press.choices)
         await self._record(
             "press",

@@ -17,6 +17,7 @@ from bot.play.press import Press, PressCode
 from bot.play.reply import ButtonSpec, Reply
 from bot.play.service import ManagerGameService
 from bot.storage import StorageUnavailable
+from bot.wiring import Wiring
 
 ANN = Caller(1, 50, 101, "Ann")
 BOB = Caller(1, 50, 102, "Bob")
@@ -72,18 +73,15 @@ class Quiet:
 
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[tuple[ManagerGameService, CommitsThenFails]]:
-    svc = ManagerGameService(
+    async with Wiring(
         Settings(database_url=f"sqlite:///{tmp_path / 'games.db'}"), pictures=NoPictures()
-    )
-    await svc.start(Quiet())
-    store = svc.games_manager._store
-    flaky = CommitsThenFails(store.repo)
-    store.repo = flaky  # type: ignore[assignment]
-    store.retry_delays = (0.0,)
-    try:
+    ) as svc:
+        await svc.start(Quiet())
+        store = svc.games_manager._store
+        flaky = CommitsThenFails(store.repo)
+        store.repo = flaky  # type: ignore[assignment]
+        store.retry_delays = (0.0,)
         yield svc, flaky
-    finally:
-        await svc.close()
 
 
 def _key(message: Any) -> str | None:

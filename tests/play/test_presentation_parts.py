@@ -21,6 +21,7 @@ from bot.play.layout import paged_selects
 from bot.play.press import Press, PressCode
 from bot.play.reply import ButtonSpec, GameError, OptionSpec, SelectSpec
 from bot.play.service import _PRESSES, ManagerGameService
+from bot.wiring import Wiring
 from engine.actions import ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets
 from engine.rules import legal_actions
 
@@ -126,14 +127,11 @@ BOB = Caller(1, 50, 102, "Bob")
 
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[ManagerGameService]:
-    svc = ManagerGameService(
+    async with Wiring(
         Settings(database_url=f"sqlite:///{tmp_path / 'games.db'}"), pictures=NoPictures()
-    )
-    await svc.start(Quiet())
-    try:
+    ) as svc:
+        await svc.start(Quiet())
         yield svc
-    finally:
-        await svc.close()
 
 
 async def _started(svc: ManagerGameService) -> str:

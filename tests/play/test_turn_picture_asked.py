@@ -9,7 +9,7 @@ from typing import Any
 from test_presentation_parts import ANN, NoPictures, Quiet, _started
 
 from bot.config import Settings
-from bot.play.service import ManagerGameService
+from bot.wiring import Wiring
 
 
 class AskedPictures(NoPictures):
@@ -36,9 +36,8 @@ async def test_the_turn_message_asks_for_the_turn_picture_and_the_board_button_f
     tmp_path: Path,
 ) -> None:
     pictures = AskedPictures()
-    svc = ManagerGameService(Settings(database_url=f"sqlite:///{tmp_path / 'games.db'}"), pictures=pictures)
-    await svc.start(Quiet())
-    try:
+    async with Wiring(Settings(database_url=f"sqlite:///{tmp_path / 'games.db'}"), pictures=pictures) as svc:
+        await svc.start(Quiet())
         gid = await _started(svc)
         pictures.asked.clear()
         reply = await svc.turn_message(gid)
@@ -46,5 +45,3 @@ async def test_the_turn_message_asks_for_the_turn_picture_and_the_board_button_f
         pictures.asked.clear()
         await svc.board(ANN, game_id=gid)
         assert pictures.asked == [False]
-    finally:
-        await svc.close()

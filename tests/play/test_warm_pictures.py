@@ -16,8 +16,8 @@ from bot.discord.startup import run_bot
 from bot.manager import GameManager
 from bot.play.contract import Caller
 from bot.play.pictures import PoolPictures, picture_words
-from bot.play.service import ManagerGameService
 from bot.storage import open_repository
+from bot.wiring import Wiring
 from maps.board import board_ids
 
 
@@ -78,7 +78,8 @@ async def test_start_starts_the_pool_and_warms_the_boards_of_the_games_in_play(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'games.db'}"
     await _games_in_play(url)
-    svc = ManagerGameService(Settings(database_url=url, render_warm=("japan", "usa")))
+    wiring = Wiring(Settings(database_url=url, render_warm=("japan", "usa")))
+    svc = await wiring.__aenter__()
     assert isinstance(svc.pictures, PoolPictures) and fake_pool.made == []  # nothing started before start()
     await svc.start(French())  # type: ignore[arg-type]
     assert svc._warming is not None
@@ -95,17 +96,18 @@ async def test_start_starts_the_pool_and_warms_the_boards_of_the_games_in_play(
     await svc.new_game(Caller(3, 20, 4, "Dee", public_locale="fr"), board_id="Italy")
     assert pool.keys[-1] == ("italy", 1600, True, picture_words("fr"))
     await svc.close()
+    assert not pool.closed  # the composition root closes the pictures, after the manager
+    await wiring.__aexit__(None, None, None)
     assert pool.closed
 
 
 async def test_nothing_to_warm_still_starts_the_workers(tmp_path: Path, fake_pool: type[FakePool]) -> None:
-    svc = ManagerGameService(Settings(database_url=f"sqlite:///{tmp_path / 'games.db'}"))
-    await svc.start(French())  # type: ignore[arg-type]
-    assert svc._warming is not None
-    await asyncio.wait_for(svc._warming, 10)
-    (pool,) = fake_pool.made
-    assert pool.started and pool.keys == []
-    await svc.close()
+    async with Wiring(Settings(database_url=f"sqlite:///{tmp_path / 'games.db'}")) as svc:
+        await svc.start(French())  # type: ignore[arg-type]
+        assert svc._warming is not None
+        await asyncio.wait_for(svc._warming, 10)
+        (pool,) = fake_pool.made
+        assert pool.started and pool.keys == []
 
 
 def test_render_warm_takes_all_a_list_or_nothing() -> None:

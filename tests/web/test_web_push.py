@@ -19,10 +19,10 @@ from bot.manager import GameManager, turn_token
 from bot.play import codec
 from bot.play.contract import Caller
 from bot.play.press import Press, PressCode
-from bot.play.service import ManagerGameService
 from bot.storage import open_repository
 from bot.web.pg_changes import PgChanges
 from bot.web.view import seat_of
+from bot.wiring import Wiring
 from engine.actions import KeepTickets
 from engine.rules import legal_actions
 
@@ -95,9 +95,8 @@ async def _keep_all(manager: GameManager, gid: str, users: tuple[int, ...]) -> N
 
 
 async def test_a_chat_press_reaches_every_page_in_its_readers_language(tmp_path: Path) -> None:
-    service = ManagerGameService(
-        Settings(database_url=f"sqlite:///{tmp_path / 'g.db'}"), pictures=NoPictures()
-    )
+    wiring = Wiring(Settings(database_url=f"sqlite:///{tmp_path / 'g.db'}"), pictures=NoPictures())
+    service = await wiring.__aenter__()
     await service.start(Quiet())  # type: ignore[arg-type]
     try:
         manager = service.games_manager
@@ -128,7 +127,7 @@ async def test_a_chat_press_reaches_every_page_in_its_readers_language(tmp_path:
             for ws in pages.values():
                 await ws.close()
     finally:
-        await service.close()
+        await wiring.__aexit__(None, None, None)
 
 
 async def test_an_ai_seats_moves_reach_the_page(db_url: str) -> None:
