@@ -1,0 +1,325 @@
+// The live map: sign in, show the game's view, keep it live, and send the actions the server listed.
+import "./style.css";
+import { ApiFailure, fetchWithSession, Live, request } from "./api";
+import { PanZoom } from "./panzoom";
+import { signIn } from "./signin";
+import { applyStaticTexts, setTexts, t } from "./texts";
+import type { Action, View } from "./types";
+import {
+  $,
+  actionButton,
+  el,
+  highlight,
+  renderActions,
+  renderLog,
+  renderMarket,
+  renderMine,
+  renderPlayers,
+  renderStatus,
+  statusWords,
+} from "./ui";
+
+let view: View | null = null;
+let gameId = "";
+let busy = false;
+const board = $("board");
+const zoom = new PanZoom($("board-wrap"), board, { onTap: (target) => onBoardTap(target) });
+
+// ---- messages -------------------------------------------------------------------------------------------
+
+let toastTimer = 0;
+function toast(text: string, error = false): void {
+  const box = $("toast");
+  box.textContent = text;
+  box.className = error ? "error" : "";
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = window.setTimeout(() => (box.hidden = true), error ? 6000 : 3500);
+}
+
+let moveTimer = 0;
+function showMove(line: string): void {
+  const box = $("move-line");
+  box.textContent = line;
+  box.hidden = false;
+  clearTimeout(moveTimer);
+  moveTimer = window.setTimeout(() => (box.hidden = true), 6000);
+}
+
+function failure(e: unknown): string {
+  if (e instanceof ApiFailure) return e.error?.text ?? e.message;
+  return e instanceof Error ? e.message : String(e);
+}
+
+// ---- the view -------------------------------------------------------------------------------------------
+
+function svgSize(svg: SVGSVGElement): [number, number] {
+  const vb = svg.viewBox.baseVal;
+  if (vb && vb.width) return [vb.width, vb.height];
+  return [svg.width.baseVal.value || 1000, svg.height.baseVal.value || 1000];
+}
+
+function show(next: View): void {
+  if (view && next.game_id === view.game_id && next.version < view.version) return; // an older frame
+  const boardChanged = !view || view.svg !== next.svg;
+  view = next;
+  setTexts(next.texts);
+  document.documentElement.lang = next.locale || "en";
+  if (next.texts["web.ui.title"]) document.title = next.texts["web.ui.title"];
+  applyStaticTexts(document);
+  if (boardChanged) {
+    board.innerHTML = next.svg;
+    const svg = board.querySelector("svg");
+    if (svg) {
+      svg.removeAttribute("width");
+      svg.removeAttribute("height");
+      const [w, h] = svgSize(svg);
+      board.style.width = `${w}px`;
+      board.style.height = `${h}px`;
+      zoom.setContentSize(w, h);
+    }
+  }
+  renderPlayers(next);
+  renderStatus(next);
+  renderMarket(next);
+  renderMine(next, () => void openTicketMap());
+  renderActions(next, (a) => openPicker([a], a.label));
+  renderPending(next);
+  renderLog(next);
+  const move = next.move ?? null;
+  highlight(board, move);
+  if (move?.line) showMove(move.line);
+  markTappable(next);
+  $("app").classList.remove("loading");
+  $("app").dataset.version = String(next.version);
+  closePickerIfStale();
+}
+
+/** Routes, cities and cards with actions get a class, so a player sees what can be tapped. */
+function markTappable(v: View): void {
+  board.querySelectorAll(".can").forEach((n) => n.classList.remove("can"));
+  for (const a of v.actions) {
+    if (a.route != null) board.querySelectorAll(`[data-route="${CSS.escape(String(a.route))}"]`).forEach((n) => n.classList.add("can"));
+    if (a.city != null) board.querySelectorAll(`[data-city="${CSS.escape(String(a.city))}"]`).forEach((n) => n.classList.add("can"));
+  }
+  document.querySelectorAll<HTMLElement>("#market [data-face-up], #market [data-deck]").forEach((b) => {
+    b.classList.toggle("can", actionsForMarket(v, b).length > 0);
+  });
+}
+
+// ---- taps -> the actions listed for that thing ----------------------------------------------------------
+
+function actionsForMarket(v: View, b: HTMLElement): Action[] {
+  if (b.dataset.faceUp != null) {
+    const i = Number(b.dataset.faceUp);
+    return v.actions.filter((a) => (a.slot ?? a.face_up) === i && a.kind.startsWith("draw"));
+  }
+  const kind = b.dataset.deck === "tickets" ? "draw_tickets" : "draw_blind";
+  return v.actions.filter((a) => a.kind === kind);
+}
+
+function onBoardTap(target: Element): void {
+  if (!view) return;
+  const route = target.closest("[data-route]")?.getAttribute("data-route");
+  const city = target.closest("[data-city]")?.getAttribute("data-city");
+  let acts: Action[] = [];
+  if (route != null) acts = view.actions.filter((a) => String(a.route) === route);
+  if (!acts.length && city != null) acts = view.actions.filter((a) => String(a.city) === city);
+  if (route == null && city == null) return;
+  highlight(board, { line: "", routes: route != null ? [route] : [], cities: city != null ? [city] : [] }, "picked");
+  if (!acts.length) {
+    toast(view.me && view.actions.length ? t("web.ui.no_action_here") : statusWords(view));
+    return;
+  }
+  openPicker(acts, acts[0].label);
+}
+
+document.addEventListener("click", (e) => {
+  const b = (e.target as Element).closest<HTMLElement>("#market [data-face-up], #market [data-deck]");
+  if (!b || !view) return;
+  const acts = actionsForMarket(view, b);
+  if (!acts.length) {
+    toast(view.me && view.actions.length ? t("web.ui.no_action_here") : statusWords(view));
+    return;
+  }
+  openPicker(acts, acts[0].label);
+});
+
+// The picker: the listed actions (e.g. the ways to pay for a route), one chosen, then Confirm.
+let pickerVersion = -1;
+function openPicker(acts: Action[], title: string): void {
+  const box = $("picker");
+  const card = box.querySelector(".card")!;
+  let chosen: Action | null = acts.length === 1 ? acts[0] : null;
+  const confirm = el("button", { type: "button", class: "primary", id: "confirm" }, t("web.ui.confirm"));
+  const cancel = el("button", { type: "button", id: "cancel" }, t("web.ui.cancel"));
+  const choices = acts.map((a) => {
+    const b = actionButton(a, () => {
+      chosen = a;
+      choices.forEach((c) => c.classList.toggle("chosen", c === b));
+      confirm.disabled = false;
+    });
+    if (a === chosen) b.classList.add("chosen");
+    return b;
+  });
+  confirm.disabled = !chosen;
+  confirm.addEventListener("click", () => {
+    if (chosen) void act(chosen);
+  });
+  cancel.addEventListener("click", closePicker);
+  card.replaceChildren(
+    el("h3", {}, acts.length === 1 ? title : t("web.ui.other_actions")),
+    el("div", { class: "choices" }, ...choices),
+    el("div", { class: "buttons" }, cancel, confirm),
+  );
+  pickerVersion = view?.version ?? -1;
+  box.hidden = false;
+}
+
+function closePicker(): void {
+  $("picker").hidden = true;
+  highlight(board, null, "picked");
+}
+
+function closePickerIfStale(): void {
+  if (!$("picker").hidden && view && view.version !== pickerVersion) closePicker();
+}
+
+$("picker").addEventListener("click", (e) => {
+  if (e.target === $("picker")) closePicker();
+});
+
+async function act(a: Action, extra: Record<string, unknown> = {}): Promise<void> {
+  if (!view || busy) return;
+  busy = true;
+  document.body.classList.add("busy");
+  try {
+    const reply = await request<{ ok: boolean; view?: View }>("POST", `api/games/${encodeURIComponent(gameId)}/act`, {
+      code: a.code,
+      version: view.version,
+      ...extra,
+    });
+    closePicker();
+    if (reply.view) show(reply.view);
+  } catch (e) {
+    toast(failure(e), true);
+  } finally {
+    busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+// ---- pending decisions (tunnels, tickets, stations, ...): the server's label and choices, nothing more ----
+
+function renderPending(v: View): void {
+  const box = $("pending");
+  const p = v.pending;
+  box.hidden = !p;
+  if (!p) {
+    box.replaceChildren();
+    return;
+  }
+  // A choice that offers tickets (keep some of them): one box per ticket, all ticked at first; the server
+  // checks how many may be kept and says so in its hint.
+  const parts: HTMLElement[] = [el("h2", {}, t("web.ui.pending")), el("p", { class: "label" }, p.label)];
+  if (p.hint) parts.push(el("p", { class: "hint" }, p.hint));
+  const buttons: HTMLElement[] = [];
+  for (const c of p.choices) {
+    const offered = c.offered ?? (c === p.choices[0] ? p.tickets : undefined);
+    if (!offered) {
+      buttons.push(actionButton(c, (a) => void act(a)));
+      continue;
+    }
+    const picks = new Set(offered.map((tk) => String(tk.id)));
+    const boxes = offered.map((tk) => {
+      const input = el("input", { type: "checkbox", checked: "", "data-ticket": String(tk.id) });
+      input.addEventListener("change", () => (input.checked ? picks.add(String(tk.id)) : picks.delete(String(tk.id))));
+      const pts = tk.points != null ? [el("b", {}, String(tk.points))] : [];
+      return el("label", { class: "ticket-choice" }, input, el("span", {}, tk.label), ...pts);
+    });
+    parts.push(el("div", { class: "ticket-list" }, ...boxes));
+    if (c.min != null) parts.push(el("p", { class: "hint" }, t("web.ui.keep_hint", { min: c.min, max: c.max ?? offered.length })));
+    buttons.push(actionButton(c, (a) => void act(a, { tickets: [...picks].map((id) => (/^\d+$/.test(id) ? Number(id) : id)) })));
+  }
+  parts.push(el("div", { class: "choices" }, ...buttons));
+  box.replaceChildren(...parts);
+  document.body.classList.add("sheet-open");
+}
+
+// ---- the ticket map (own page only) --------------------------------------------------------------------
+
+async function openTicketMap(): Promise<void> {
+  const me = view?.me;
+  if (!me) return;
+  const box = $("overlay");
+  const close = el("button", { type: "button", class: "close" }, "×");
+  close.addEventListener("click", () => (box.hidden = true));
+  const pic = el("div", { class: "pic" });
+  try {
+    if (me.ticket_map_svg) pic.innerHTML = me.ticket_map_svg;
+    else if (me.ticket_map) {
+      const res = await fetchWithSession(me.ticket_map);
+      const type = res.headers.get("Content-Type") ?? "";
+      if (type.includes("svg")) pic.innerHTML = await res.text();
+      else pic.append(el("img", { src: URL.createObjectURL(await res.blob()), alt: t("web.ui.ticket_map") }));
+    }
+  } catch (e) {
+    toast(failure(e), true);
+    return;
+  }
+  pic.querySelector("svg")?.removeAttribute("height");
+  box.querySelector(".card")!.replaceChildren(close, el("h3", {}, t("web.ui.ticket_map")), pic);
+  box.hidden = false;
+}
+
+// ---- controls -------------------------------------------------------------------------------------------
+
+$("zoom-in").addEventListener("click", () => zoom.zoomBy(1.5));
+$("zoom-out").addEventListener("click", () => zoom.zoomBy(1 / 1.5));
+$("zoom-fit").addEventListener("click", () => zoom.fit());
+$("grip").addEventListener("click", () => document.body.classList.toggle("sheet-open"));
+let resizeTimer = 0;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = window.setTimeout(() => zoom.fit(), 100);
+});
+
+// ---- start ----------------------------------------------------------------------------------------------
+
+async function start(): Promise<void> {
+  const q = new URLSearchParams(location.search);
+  $("splash-text").textContent = t("web.ui.loading");
+  try {
+    const who = await signIn(q);
+    gameId = who.gameId;
+    const first = await request<View>("GET", `api/games/${encodeURIComponent(gameId)}/view`);
+    show(first);
+    $("splash").hidden = true;
+  } catch (e) {
+    $("splash").classList.add("failed");
+    $("splash-text").textContent = `${t("web.ui.signin_failed")}: ${failure(e)}`;
+    return;
+  }
+  let fatal = false;
+  const live = new Live(
+    gameId,
+    (frame) => {
+      if (frame.type === "view") {
+        fatal = false;
+        show(frame.view);
+      }
+      else if (frame.type === "error") {
+        toast(frame.error.text, true);
+        fatal = true;
+      }
+    },
+    (up) => {
+      document.body.classList.toggle("offline", !up);
+      if (!up && fatal) live.stop();
+      else if (!up) toast(t("web.ui.reconnecting"));
+    },
+  );
+  live.start();
+}
+
+void start();

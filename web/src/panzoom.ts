@@ -1,0 +1,145 @@
+// Zoom and pan of the board with mouse drag, wheel and pinch (pointer events), and taps told apart from drags.
+// The content is scaled with a CSS transform; the SVG keeps its own coordinates, so data-route hit areas work
+// at any zoom.
+
+export interface PanZoomOptions {
+  onTap: (target: Element, clientX: number, clientY: number) => void;
+  maxZoom?: number; // times the fitted scale
+}
+
+const TAP_SLOP = 8; // px a finger may move and still be a tap
+
+export class PanZoom {
+  private s = 1;
+  private x = 0;
+  private y = 0;
+  private fitScale = 1;
+  private pointers = new Map<number, { x: number; y: number }>();
+  private down: { x: number; y: number; target: Element | null; moved: boolean } | null = null;
+  private pinch: { dist: number; mx: number; my: number } | null = null;
+  private contentW = 1;
+  private contentH = 1;
+
+  constructor(
+    private wrap: HTMLElement,
+    private content: HTMLElement,
+    private opts: PanZoomOptions,
+  ) {
+    wrap.addEventListener("pointerdown", (e) => this.onDown(e));
+    wrap.addEventListener("pointermove", (e) => this.onMove(e));
+    wrap.addEventListener("pointerup", (e) => this.onUp(e));
+    wrap.addEventListener("pointercancel", (e) => this.onUp(e, true));
+    wrap.addEventListener("wheel", (e) => this.onWheel(e), { passive: false });
+  }
+
+  /** The content's natural size changed (a new drawing): keep the zoom if the size is the same. */
+  setContentSize(w: number, h: number): void {
+    const same = w === this.contentW && h === this.contentH;
+    this.contentW = w;
+    this.contentH = h;
+    if (!same) this.fit();
+  }
+
+  fit(): void {
+    const r = this.wrap.getBoundingClientRect();
+    this.fitScale = Math.min(r.width / this.contentW, r.height / this.contentH) || 1;
+    this.s = this.fitScale;
+    this.x = (r.width - this.contentW * this.s) / 2;
+    this.y = Math.max(0, (r.height - this.contentH * this.s) / 2);
+    this.apply();
+  }
+
+  /** Zooms by a factor around a point of the wrapper (its centre by default). */
+  zoomBy(factor: number, px?: number, py?: number): void {
+    const r = this.wrap.getBoundingClientRect();
+    const cx = px ?? r.width / 2;
+    const cy = py ?? r.height / 2;
+    const max = this.fitScale * (this.opts.maxZoom ?? 8);
+    const next = Math.min(max, Math.max(this.fitScale * 0.8, this.s * factor));
+    const k = next / this.s;
+    this.x = cx - (cx - this.x) * k;
+    this.y = cy - (cy - this.y) * k;
+    this.s = next;
+    this.apply();
+  }
+
+  get scale(): number {
+    return this.s / this.fitScale;
+  }
+
+  private apply(): void {
+    // Keep at least a quarter of the board on screen.
+    const r = this.wrap.getBoundingClientRect();
+    const w = this.contentW * this.s;
+    const h = this.contentH * this.s;
+    this.x = Math.min(r.width - w / 4, Math.max(-w * 0.75, this.x));
+    this.y = Math.min(r.height - h / 4, Math.max(-h * 0.75, this.y));
+    this.content.style.transform = `translate(${this.x}px, ${this.y}px) scale(${this.s})`;
+  }
+
+  private local(e: PointerEvent | WheelEvent): { x: number; y: number } {
+    const r = this.wrap.getBoundingClientRect();
+    return { x: e.clientX - r.left, y: e.clientY - r.top };
+  }
+
+  private onDown(e: PointerEvent): void {
+    if ((e.target as Element).closest("button")) return;
+    this.wrap.setPointerCapture(e.pointerId);
+    this.pointers.set(e.pointerId, this.local(e));
+    if (this.pointers.size === 1) {
+      this.down = { ...this.local(e), target: e.target as Element, moved: false };
+    } else {
+      if (this.down) this.down.moved = true; // a second finger: never a tap
+      this.pinch = this.pinchOf();
+    }
+  }
+
+  private pinchOf(): { dist: number; mx: number; my: number } {
+    const [a, b] = [...this.pointers.values()];
+    return { dist: Math.hypot(a.x - b.x, a.y - b.y) || 1, mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2 };
+  }
+
+  private onMove(e: PointerEvent): void {
+    const prev = this.pointers.get(e.pointerId);
+    if (!prev) return;
+    const p = this.local(e);
+    this.pointers.set(e.pointerId, p);
+    if (this.pointers.size >= 2 && this.pinch) {
+      const next = this.pinchOf();
+      this.x += next.mx - this.pinch.mx;
+      this.y += next.my - this.pinch.my;
+      this.zoomBy(next.dist / this.pinch.dist, next.mx, next.my);
+      this.pinch = next;
+      return;
+    }
+    if (this.down && !this.down.moved && Math.hypot(p.x - this.down.x, p.y - this.down.y) < TAP_SLOP) return;
+    if (this.down) this.down.moved = true;
+    this.x += p.x - prev.x;
+    this.y += p.y - prev.y;
+    this.apply();
+  }
+
+  private onUp(e: PointerEvent, cancelled = false): void {
+    if (!this.pointers.has(e.pointerId)) return;
+    this.pointers.delete(e.pointerId);
+    if (this.pointers.size < 2) this.pinch = null;
+    if (this.pointers.size === 0) {
+      const d = this.down;
+      this.down = null;
+      if (d && !d.moved && !cancelled && d.target) this.opts.onTap(d.target, e.clientX, e.clientY);
+    }
+  }
+
+  private onWheel(e: WheelEvent): void {
+    e.preventDefault();
+    const p = this.local(e);
+    if (e.ctrlKey || Math.abs(e.deltaY) >= Math.abs(e.deltaX)) {
+      // Mouse wheel and trackpad pinch (ctrlKey) zoom around the pointer.
+      this.zoomBy(Math.exp(-e.deltaY * (e.ctrlKey ? 0.01 : 0.0015)), p.x, p.y);
+    } else {
+      this.x -= e.deltaX;
+      this.y -= e.deltaY;
+      this.apply();
+    }
+  }
+}

@@ -1,0 +1,176 @@
+// Draws a view into the page: players, the board drawing, the market, the hand, tickets, actions and moves.
+// Only what the server listed is shown; every word is the view's.
+import { t } from "./texts";
+import type { Action, Card, Move, View } from "./types";
+
+export const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: (Node | string | null | undefined)[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) if (c != null) node.append(c);
+  return node;
+}
+
+function heading(key: string): HTMLElement {
+  return el("h2", {}, t(key));
+}
+
+/** A colour chip: a CSS colour, or a card/player colour name styled by the stylesheet (.c-red, ...). */
+function swatch(color: string | null | undefined): HTMLElement {
+  const s = el("span", { class: "swatch" });
+  if (!color) s.classList.add("c-none");
+  else if (/^(#|rgb|hsl)/.test(color)) s.style.background = color;
+  else s.classList.add(`c-${color.replace(/[^a-z0-9]/gi, "-")}`);
+  return s;
+}
+
+export function renderPlayers(view: View): void {
+  const box = $("players");
+  box.replaceChildren(
+    ...view.players.map((p) => {
+      const chip = el(
+        "div",
+        { class: `player${p.is_turn ? " turn" : ""}${view.me?.seat === p.seat ? " me" : ""}`, "data-seat": String(p.seat) },
+        swatch(p.color),
+        el("b", {}, p.name),
+        el("span", { class: "stat", title: t("web.ui.score") }, `★${p.score}`),
+        el("span", { class: "stat", title: t("web.ui.trains") }, `🚂${p.trains}`),
+        el("span", { class: "stat", title: t("web.ui.cards") }, `🂠${p.cards}`),
+      );
+      return chip;
+    }),
+  );
+}
+
+/** Whose turn it is, in words, for this reader. */
+export function statusWords(view: View): string {
+  const turn = view.players.filter((p) => p.is_turn);
+  const waiting = turn.length ? t("web.ui.waiting_for", { name: turn.map((p) => p.name).join(", ") }) : "";
+  if (view.finished || view.status === "finished") return t("web.ui.game_over");
+  if (!view.me) return [t("web.ui.spectator"), waiting].filter(Boolean).join(" · ");
+  if (view.actions.length || view.pending) return t("web.ui.your_turn");
+  return waiting;
+}
+
+export function renderStatus(view: View): void {
+  const words = statusWords(view);
+  const status = $("status");
+  status.className = view.me && (view.actions.length || view.pending) ? "mine" : "";
+  status.textContent = words;
+}
+
+function cardFace(c: Card, extra: Record<string, string> = {}): HTMLElement {
+  const b = el("button", { type: "button", class: "cardface", ...extra }, swatch(c.color), el("span", {}, c.label));
+  if (c.count != null) b.append(el("b", { class: "count" }, `×${c.count}`));
+  return b;
+}
+
+export function renderMarket(view: View): void {
+  const cards = view.face_up.map((c, i) => cardFace(c, { "data-face-up": String(c.index ?? i) }));
+  const deck = el(
+    "button",
+    { type: "button", class: "cardface deck", "data-deck": "cards" },
+    el("span", {}, t("web.ui.deck")),
+    el("b", { class: "count" }, String(view.deck.cards)),
+  );
+  const tickets = el(
+    "button",
+    { type: "button", class: "cardface deck tickets", "data-deck": "tickets" },
+    el("span", {}, t("web.ui.tickets_deck")),
+    el("b", { class: "count" }, String(view.deck.tickets)),
+  );
+  $("market").replaceChildren(heading("web.ui.face_up"), el("div", { class: "row" }, ...cards, deck, tickets));
+}
+
+export function renderMine(view: View, openTicketMap: () => void): void {
+  const hand = $("hand");
+  const tickets = $("tickets");
+  hand.hidden = tickets.hidden = !view.me;
+  if (!view.me) {
+    hand.replaceChildren();
+    tickets.replaceChildren();
+    return;
+  }
+  const counters = (view.me.counters ?? []).map((c) => el("span", { class: "counter" }, `${c.emoji ?? ""} ${c.label}`.trim()));
+  hand.replaceChildren(
+    heading("web.ui.hand"),
+    el("div", { class: "row" }, ...view.me.hand.map((c) => cardFace(c, { disabled: "" }))),
+    ...(counters.length ? [el("div", { class: "row counters" }, ...counters)] : []),
+  );
+  const list = el(
+    "ul",
+    { class: "tickets" },
+    ...view.me.tickets.map((tk) =>
+      el(
+        "li",
+        { class: tk.done ? "done" : "" },
+        el("span", {}, tk.label),
+        el("b", {}, `${tk.points}`),
+        tk.done ? el("em", {}, t("web.ui.done")) : null,
+      ),
+    ),
+  );
+  const mapButton = view.me.ticket_map_svg || view.me.ticket_map
+    ? el("button", { type: "button", class: "link", id: "ticket-map-open" }, t("web.ui.ticket_map"))
+    : null;
+  mapButton?.addEventListener("click", openTicketMap);
+  tickets.replaceChildren(heading("web.ui.tickets"), list, ...(mapButton ? [mapButton] : []));
+}
+
+export function actionButton(a: Action, onPick: (a: Action) => void): HTMLElement {
+  const b = el("button", { type: "button", class: "action", "data-code": a.code, "data-kind": a.kind }, el("span", {}, a.label));
+  if (a.payment && !a.label.includes(a.payment)) b.append(el("small", {}, a.payment));
+  b.addEventListener("click", () => onPick(a));
+  return b;
+}
+
+export function renderActions(view: View, onPick: (a: Action) => void): void {
+  const box = $("actions");
+  box.hidden = view.actions.length === 0;
+  const groups = new Map<string, Action[]>();
+  for (const a of view.actions) {
+    const g = a.group_label ?? (a.group ? t(`web.group.${a.group}`) : a.label);
+    if (!groups.has(g)) groups.set(g, []);
+    groups.get(g)!.push(a);
+  }
+  const parts: HTMLElement[] = [heading("web.ui.other_actions")];
+  for (const [g, acts] of groups) {
+    const det = el("details", { "data-group": g }, el("summary", {}, `${g} (${acts.length})`));
+    det.append(el("div", { class: "choices" }, ...acts.map((a) => actionButton(a, onPick))));
+    parts.push(det);
+  }
+  box.replaceChildren(...parts);
+}
+
+export function renderLog(view: View): void {
+  const lines = [...view.log].reverse().slice(0, 40);
+  $("log").replaceChildren(
+    heading("web.ui.log"),
+    el(
+      "ol",
+      {},
+      ...lines.map((m) => {
+        const li = el("li", {}, m.line);
+        const p = view.players.find((pl) => pl.seat === m.seat);
+        if (p) li.style.borderLeftColor = p.color;
+        return li;
+      }),
+    ),
+  );
+}
+
+/** Marks the routes and cities of a move on the board (and of the tapped route while choosing). */
+export function highlight(board: HTMLElement, move: Move | null | undefined, cls = "hl"): void {
+  board.querySelectorAll(`.${cls}`).forEach((n) => n.classList.remove(cls));
+  if (!move) return;
+  for (const r of move.routes ?? []) board.querySelectorAll(`[data-route="${CSS.escape(String(r))}"]`).forEach((n) => n.classList.add(cls));
+  for (const c of move.cities ?? []) board.querySelectorAll(`[data-city="${CSS.escape(String(c))}"]`).forEach((n) => n.classList.add(cls));
+}
