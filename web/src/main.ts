@@ -76,7 +76,8 @@ function show(next: View): void {
       const [w, h] = svgSize(svg);
       board.style.width = `${w}px`;
       board.style.height = `${h}px`;
-      zoom.setContentSize(w, h);
+      const box = next.map_box;
+      zoom.setContentSize(w, h, box && box.length === 4 ? [box[0], box[1], box[2], box[3]] : null);
     }
   }
   renderPlayers(next);
@@ -84,6 +85,7 @@ function show(next: View): void {
   renderMarket(next);
   renderMine(next, () => void openTicketMap());
   renderActions(next, (a) => openPicker([a], a.label));
+  if (next.pending) $("actions").hidden = true; // the decision's choices are in the pending box
   renderPending(next);
   renderLog(next);
   const move = next.move ?? null;
@@ -153,8 +155,11 @@ function openPicker(acts: Action[], title: string): void {
   let chosen: Action | null = acts.length === 1 ? acts[0] : null;
   const confirm = el("button", { type: "button", class: "primary", id: "confirm" }, t("web.ui.confirm"));
   const cancel = el("button", { type: "button", id: "cancel" }, t("web.ui.cancel"));
+  // Several ways to do one thing (pay for one route): the thing is the title, each button says how.
+  const same = acts.length > 1 && acts.every((a) => a.label === acts[0].label);
   const choices = acts.map((a) => {
-    const b = actionButton(a, () => {
+    const shown = same && a.payment ? { ...a, label: a.payment, payment: null } : a;
+    const b = actionButton(shown, () => {
       chosen = a;
       choices.forEach((c) => c.classList.toggle("chosen", c === b));
       confirm.disabled = false;
@@ -168,11 +173,12 @@ function openPicker(acts: Action[], title: string): void {
   });
   cancel.addEventListener("click", closePicker);
   card.replaceChildren(
-    el("h3", {}, acts.length === 1 ? title : t("web.ui.other_actions")),
+    el("h3", {}, acts.length === 1 || same ? title : t("web.ui.other_actions")),
     el("div", { class: "choices" }, ...choices),
     el("div", { class: "buttons" }, cancel, confirm),
   );
   pickerVersion = view?.version ?? -1;
+  pickerOpenedAt = performance.now();
   box.hidden = false;
 }
 
@@ -185,8 +191,10 @@ function closePickerIfStale(): void {
   if (!$("picker").hidden && view && view.version !== pickerVersion) closePicker();
 }
 
+// The click that follows the tap which opened the picker lands on its backdrop: only a later tap closes it.
+let pickerOpenedAt = 0;
 $("picker").addEventListener("click", (e) => {
-  if (e.target === $("picker")) closePicker();
+  if (e.target === $("picker") && performance.now() - pickerOpenedAt > 400) closePicker();
 });
 
 async function act(a: Action, extra: Record<string, unknown> = {}): Promise<void> {

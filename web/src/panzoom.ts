@@ -19,6 +19,8 @@ export class PanZoom {
   private pinch: { dist: number; mx: number; my: number } | null = null;
   private contentW = 1;
   private contentH = 1;
+  private focus: [number, number, number, number] | null = null;
+  private touched = false; // the reader zoomed or panned since the last fit
 
   constructor(
     private wrap: HTMLElement,
@@ -30,22 +32,33 @@ export class PanZoom {
     wrap.addEventListener("pointerup", (e) => this.onUp(e));
     wrap.addEventListener("pointercancel", (e) => this.onUp(e, true));
     wrap.addEventListener("wheel", (e) => this.onWheel(e), { passive: false });
+    // The wrapper changes size when the sheet grows or the window turns: fit again unless the reader moved.
+    new ResizeObserver(() => {
+      if (!this.touched) this.fit();
+      else this.apply();
+    }).observe(wrap);
   }
 
-  /** The content's natural size changed (a new drawing): keep the zoom if the size is the same. */
-  setContentSize(w: number, h: number): void {
-    const same = w === this.contentW && h === this.contentH;
+  /** The content's natural size (a new drawing) and the box to fit (the map without its side panel, when the
+   * server says where it is): keeps the zoom if nothing changed. */
+  setContentSize(w: number, h: number, focus: [number, number, number, number] | null = null): void {
+    const same = w === this.contentW && h === this.contentH && String(focus) === String(this.focus);
     this.contentW = w;
     this.contentH = h;
+    this.focus = focus;
     if (!same) this.fit();
   }
 
   fit(): void {
     const r = this.wrap.getBoundingClientRect();
-    this.fitScale = Math.min(r.width / this.contentW, r.height / this.contentH) || 1;
+    if (!r.width || !r.height) return;
+    // A wide screen shows the whole drawing; a narrow one (a phone) fits the map's box to its width.
+    const [fx, fy, fw, fh] = this.focus && r.width < 700 ? this.focus : [0, 0, this.contentW, this.contentH];
+    this.fitScale = Math.min(r.width / fw, r.height / fh) || 1;
     this.s = this.fitScale;
-    this.x = (r.width - this.contentW * this.s) / 2;
-    this.y = Math.max(0, (r.height - this.contentH * this.s) / 2);
+    this.x = (r.width - fw * this.s) / 2 - fx * this.s;
+    this.y = Math.max(0, (r.height - fh * this.s) / 2) - fy * this.s;
+    this.touched = false;
     this.apply();
   }
 
@@ -60,6 +73,7 @@ export class PanZoom {
     this.x = cx - (cx - this.x) * k;
     this.y = cy - (cy - this.y) * k;
     this.s = next;
+    this.touched = true;
     this.apply();
   }
 
@@ -114,6 +128,7 @@ export class PanZoom {
     }
     if (this.down && !this.down.moved && Math.hypot(p.x - this.down.x, p.y - this.down.y) < TAP_SLOP) return;
     if (this.down) this.down.moved = true;
+    this.touched = true;
     this.x += p.x - prev.x;
     this.y += p.y - prev.y;
     this.apply();
@@ -137,6 +152,7 @@ export class PanZoom {
       // Mouse wheel and trackpad pinch (ctrlKey) zoom around the pointer.
       this.zoomBy(Math.exp(-e.deltaY * (e.ctrlKey ? 0.01 : 0.0015)), p.x, p.y);
     } else {
+      this.touched = true;
       this.x -= e.deltaX;
       this.y -= e.deltaY;
       this.apply();

@@ -81,6 +81,7 @@ export interface View {
   board: { id: string; name: string };
   locale: string;
   svg: string;
+  map_box?: number[] | null; // [x, y, w, h] of the map inside the drawing (without its side panel)
   players: Player[];
   face_up: Card[];
   deck: { cards: number; tickets: number };

@@ -32,6 +32,20 @@ function swatch(color: string | null | undefined): HTMLElement {
   return s;
 }
 
+const ICONS: Record<string, string> = {
+  score: '<path d="M8 1l2.2 4.6 5 .7-3.6 3.5.9 5L8 12.4 3.5 14.8l.9-5L.8 6.3l5-.7z"/>',
+  trains: '<rect x="1" y="5" width="14" height="7" rx="1.5"/><circle cx="4.5" cy="13.5" r="1.5"/><circle cx="11.5" cy="13.5" r="1.5"/>',
+  cards: '<rect x="3" y="1.5" width="10" height="13" rx="1.5" fill="none" stroke="currentColor" stroke-width="1.6"/>',
+};
+
+/** A number with a small drawn icon (no emoji: not every system has their font); the words are its title. */
+function stat(icon: string, value: number, words: string): HTMLElement {
+  const s = el("span", { class: "stat", title: words, "aria-label": `${value} ${words}` });
+  s.innerHTML = `<svg viewBox="0 0 16 16" width="13" height="13" fill="currentColor" aria-hidden="true">${ICONS[icon]}</svg>`;
+  s.append(String(value));
+  return s;
+}
+
 export function renderPlayers(view: View): void {
   const box = $("players");
   box.replaceChildren(
@@ -41,9 +55,9 @@ export function renderPlayers(view: View): void {
         { class: `player${p.is_turn ? " turn" : ""}${view.me?.seat === p.seat ? " me" : ""}`, "data-seat": String(p.seat) },
         swatch(p.color),
         el("b", {}, p.name),
-        el("span", { class: "stat", title: t("web.ui.score") }, `★${p.score}`),
-        el("span", { class: "stat", title: t("web.ui.trains") }, `🚂${p.trains}`),
-        el("span", { class: "stat", title: t("web.ui.cards") }, `🂠${p.cards}`),
+        stat("score", p.score, t("web.ui.score")),
+        stat("trains", p.trains, t("web.ui.trains")),
+        stat("cards", p.cards, t("web.ui.cards")),
       );
       return chip;
     }),

@@ -1,0 +1,106 @@
+"""Debian's chromium driven by Playwright for Python (never `playwright install`), and the helpers the live-map
+browser tests share: pages at a phone or desktop size, every WebSocket frame a page receives, screenshots."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+DESKTOP = {"viewport": {"width": 1366, "height": 820}}
+#: Screenshots go here (outside git); the tests look at nothing, people do.
+SHOTS = Path(os.environ.get("TTR_WEB_SHOTS", "/tmp/shots"))
+
+needs_chromium = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM), reason=f"Debian's chromium is not installed at {CHROMIUM}"
+)
+
+
+@dataclass
+class Watched:
+    """One page and every frame its WebSockets received (as parsed JSON)."""
+
+    page: Any
+    frames: list[Any] = field(default_factory=list)
+    raw: list[str] = field(default_factory=list)
+
+    def views(self) -> list[dict[str, Any]]:
+        return [f["view"] for f in self.frames if isinstance(f, dict) and f.get("type") == "view"]
+
+
+async def launch(playwright: Any) -> Any:
+    return await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+
+
+async def open_page(browser: Any, url: str, *, phone: bool = False, locale: str = "en-US") -> Watched:
+    context = await browser.new_context(**(PHONE if phone else DESKTOP), locale=locale)
+    page = await context.new_page()
+    watched = Watched(page)
+
+    def on_socket(ws: Any) -> None:
+        def received(payload: Any) -> None:
+            text = payload if isinstance(payload, str) else bytes(payload).decode("utf-8", "replace")
+            watched.raw.append(text)
+            try:
+                watched.frames.append(json.loads(text))
+            except ValueError:
+                watched.frames.append(text)
+
+        ws.on("framereceived", received)
+
+    page.on("websocket", on_socket)
+    await page.goto(url)
+    return watched
+
+
+async def shot(page: Any, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / name
+    await page.screenshot(path=str(path))
+    return path
+
+
+async def tap(page: Any, selector: str, *, touch: bool) -> None:
+    """A finger (or mouse) on the visible centre of an element: for board paths the middle of the path itself,
+    not the centre of its box (a diagonal route's box centre is off the route)."""
+    point = await page.evaluate(
+        """(sel) => {
+          const el = document.querySelector(sel);
+          if (!el) return null;
+          if (el instanceof SVGGeometryElement && el.tagName === 'path') {
+            const p = el.getPointAtLength(el.getTotalLength() / 2);
+            const m = el.getScreenCTM();
+            const x = p.x * m.a + p.y * m.c + m.e, y = p.x * m.b + p.y * m.d + m.f;
+            const hit = document.elementFromPoint(x, y);
+            return hit && (hit === el || el.contains(hit)) ? {x, y} : null;
+          }
+          el.scrollIntoView({block: 'center'});
+          const r = el.getBoundingClientRect();
+          return {x: r.left + r.width / 2, y: r.top + r.height / 2};
+        }""",
+        selector,
+    )
+    assert point is not None, f"nothing to tap at {selector} (absent or covered)"
+    if touch:
+        await page.touchscreen.tap(point["x"], point["y"])
+    else:
+        await page.mouse.click(point["x"], point["y"])

@@ -1,0 +1,77 @@
+"""The page against a scripted server that speaks the protocol (contract_fake.py), in Debian's chromium: sign-in
+through DiscordSDKMock, the board drawn and zoomable, a route tapped on a phone -> its payment choices ->
+Confirm -> the code posted, the other page updated live with the move highlighted, tickets kept, a spectator
+page with no hand. English and French."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from aiohttp import web
+from browser import launch, needs_chromium, open_page, shot, tap
+from contract_fake import FakeGame, make_app
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture
+async def fake_server():  # type: ignore[no-untyped-def]
+    game = FakeGame()
+    runner = web.AppRunner(make_app(game))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    yield game, f"http://127.0.0.1:{port}/"
+    await runner.cleanup()
+
+
+async def test_tap_a_route_confirm_and_see_it_live(fake_server):  # type: ignore[no-untyped-def]
+    from playwright.async_api import async_playwright
+
+    game, base = fake_server
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        ann = await open_page(browser, f"{base}?mock_code=code-a&channel=c1", phone=True)
+        bob = await open_page(browser, f"{base}?mock_code=code-b&channel=c1", locale="fr-FR")
+        wes = await open_page(browser, f"{base}?mock_code=code-w&channel=c1")
+        for w in (ann, bob, wes):
+            await w.page.wait_for_selector("#board svg [data-route]")
+            await w.page.wait_for_function("document.querySelector('#splash').hidden")
+        assert await ann.page.text_content("#status") == "Your turn"
+        assert await bob.page.text_content("#status") == "En attente de Ann"
+        assert await wes.page.is_hidden("#hand")
+        await shot(ann.page, "contract-phone-en.png")
+        await shot(bob.page, "contract-desktop-fr.png")
+
+        # A tap on a route on the phone: its two ways to pay, the first chosen, Confirm posts its code.
+        rid = game.routes[0]
+        await tap(ann.page, f'#board [data-route="{rid}"]', touch=True)
+        await ann.page.wait_for_selector("#picker:not([hidden])")
+        choices = await ann.page.locator("#picker button.action").all_text_contents()
+        assert len(choices) == 2
+        await shot(ann.page, "contract-phone-picker-en.png")
+        await ann.page.locator("#picker button.action").first.tap()
+        sent = time.perf_counter()
+        await ann.page.locator("#picker #confirm").tap()
+        await bob.page.wait_for_selector(f'#board [data-route="{rid}"].hl')
+        assert time.perf_counter() - sent < 1.0
+        assert game.acts[0]["code"] == f"cr.{rid}.red" and game.acts[0]["version"] == 1
+        assert "cr." in (await bob.page.text_content("#move-line") or "")
+        assert await bob.page.text_content("#status") == "À vous de jouer"
+
+        # Bob draws tickets from the ticket deck, then keeps two of the three offered.
+        await tap(bob.page, '#market [data-deck="tickets"]', touch=False)
+        await bob.page.locator("#picker #confirm").click()
+        await bob.page.wait_for_selector("#pending:not([hidden]) input[data-ticket]")
+        await bob.page.locator('input[data-ticket="12"]').uncheck()
+        await shot(bob.page, "contract-desktop-tickets-fr.png")
+        await bob.page.locator('#pending button.action[data-kind="keep_tickets"]').click()
+        await ann.page.wait_for_function("document.querySelector('#app').dataset.version === '4'")
+        assert game.acts[-1] == {"code": "kt.", "version": 3, "tickets": [11, 13]}
+
+        # The spectator's page received views, none with a hand or tickets.
+        assert wes.views() and all(v["me"] is None and v["actions"] == [] for v in wes.views())
+        assert await wes.page.is_hidden("#hand") and await wes.page.is_hidden("#actions")
+        await browser.close()
