@@ -53,6 +53,14 @@ class Settings:
     #: them) and which this process runs (None: all of ``shard_count``). Several processes need PostgreSQL.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    #: The live map (bot/web, issue 21): served on WEB_PORT at PUBLIC_URL when both are set; the Activity needs
+    #: the application's OAuth2 client id and secret; WEB_SECRET signs sessions and personal links.
+    web_port: int | None = None
+    public_url: str = ""
+    discord_client_id: str = ""
+    discord_client_secret: str = field(default="", repr=False)
+    web_secret: str = field(default="", repr=False)
+    discord_api: str = "https://discord.com/api/v10"
 
     # Environment variable for each field (the field name upper-cased).
     @staticmethod
@@ -122,7 +130,8 @@ class Settings:
 
     def secrets(self) -> tuple[str, ...]:
         """Every secret these settings hold (the token, what the database URL carries): never in a log."""
-        return tuple(s for s in (self.discord_token, *url_secrets(self.database_url)) if s)
+        held = (self.discord_token, self.discord_client_secret, self.web_secret, *url_secrets(self.database_url))
+        return tuple(s for s in held if s)
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
@@ -201,6 +210,14 @@ def _parse(name: str, raw: str) -> Any:
             return parse_shard_ids(raw)
         except ValueError as exc:
             raise SettingsError(f"{env}: {exc}") from None
+    if name == "web_port":
+        if not raw.isdigit() or not 1 <= int(raw) <= 65535:
+            raise SettingsError(f"{env} must be a TCP port number (1-65535), got {raw!r}")
+        return int(raw)
+    if name in ("public_url", "discord_api"):
+        if not raw.startswith(("https://", "http://")):
+            raise SettingsError(f"{env} must be an http(s):// address, got {raw!r}")
+        return raw.rstrip("/")
     if name == "test_guild_id":
         if not raw.isdigit():
             raise SettingsError(f"{env} must be a server (guild) id made of digits, got {raw!r}")

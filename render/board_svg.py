@@ -19,6 +19,7 @@ from xml.sax.saxutils import escape as _xml_escape
 
 from maps.board import COLORS, GRAY, LOCOMOTIVE, Board
 
+from .hit_areas import hit_areas_svg
 from .layout import (
     CANVAS_W,
     DOT_R,
@@ -1081,6 +1082,7 @@ def render_board_svg(
     colorblind: bool = True,
     highlight: LastMove | None = None,
     words: PictureWords = ENGLISH,
+    hit_areas: bool = False,
 ) -> str:
     """The board with the public state of a game, as SVG text.
 
@@ -1089,6 +1091,7 @@ def render_board_svg(
     `colorblind` adds a letter to every route colour and a shape to every player colour.
     `highlight` replaces the view's ``last_move`` as the thing outlined on the map (pass ``LastMove()`` for none).
     `words` are the panel's words, in the reader's language (:mod:`render.words`).
+    `hit_areas` adds the invisible touch targets of the live map (:mod:`render.hit_areas`).
     """
     view = view or BoardView()
     lay = layout_of(board)
@@ -1097,6 +1100,7 @@ def render_board_svg(
         _svg_open(width, height)
         + static_layer(board, colorblind=colorblind, words=words)
         + game_layer(board, view, colorblind=colorblind, highlight=highlight, height=height, words=words)
+        + (hit_areas_svg(board, lay) if hit_areas else "")
         + "</svg>"
     )
 

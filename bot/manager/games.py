@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.manager import lobbies
@@ -105,6 +105,22 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
         )
         self._heartbeat: Heartbeat | None = None
         self._owns_repo = owns_repo
+        self._listeners: list[Callable[[str, int], None]] = []
+        self._store.on_changed = self._changed
+
+    def listen(self, listener: Callable[[str, int], None]) -> Callable[[], None]:
+        """Call ``listener(game_id, version)`` whenever this process holds a new copy of a game (a change made
+        here, or a newer stored version read); it must only take note (no I/O): it runs under the game's lock.
+        Returns the call that stops listening."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def _changed(self, game_id: str, version: int) -> None:
+        for listener in tuple(self._listeners):
+            try:
+                listener(game_id, version)
+            except Exception:  # a listener's bug never stops a move
+                log.exception("change listener failed for game %s", game_id)
 
     @property
     def timers(self) -> TurnTimers:

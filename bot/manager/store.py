@@ -339,6 +339,7 @@ class GameStore:
         #: while the message is built and posted, bot.manager.timers)
         self.on_held: Callable[[str], None] = lambda game_id: None
         self.on_released: Callable[[str], None] = lambda game_id: None  # this process's write cleared it
+        self.on_changed: Callable[[str, int], None] = lambda gid, v: None  # cached at version v (live map)
         self.locks = LockTable()
         self.open_ids: set[str] = set()  # lobby/active games, known since start and kept up to date
         #: how long a lobby waits after its last change before it expires (None: lobbies never expire)
@@ -355,7 +356,6 @@ class GameStore:
         self.open_ids = {gid async for gid in self.repo.iter_game_ids(status=OPEN_STATUSES)}
 
     # ------------------------------------------------------------------ the cache
-
     def evict(self, game_id: str) -> None:
         self._cache.pop(game_id, None)
 
@@ -363,6 +363,7 @@ class GameStore:
         """After a write: this object is the newest copy (a reader may have loaded an older one meanwhile)."""
         self._cache[game.id] = game
         self._cache.move_to_end(game.id)
+        self.on_changed(game.id, game.version)
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
 
@@ -404,7 +405,6 @@ class GameStore:
         return game
 
     # ------------------------------------------------------------------ storage calls
-
     async def storage(self, op: Callable[[], Awaitable[T]]) -> T:
         """Run a storage call, retrying while the database is unavailable; then refuse. A fault no retry can
         fix is refused at once (``storage_unavailable``) and logged once, as what the host must do."""

@@ -1,0 +1,414 @@
+"""The live map's routes (see PROTOCOL.md): the page, sign-in, reading a game, acting on it, and its WebSocket.
+
+Every request that touches a game is checked here against the session: who the user is (a signed session
+token, ``Authorization: Bearer``), which game (a link's session is for its game only), their seat and the turn
+(the manager checks both again under the game's lock). A refused action changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import WSMsgType, web
+
+from bot.i18n import default_catalog
+from bot.manager import GameManager, Outcome, Refused, turn_token
+from bot.play import codec
+from bot.storage import StorageError
+from bot.web.discord_oauth import SignInFailed, exchange_code
+from bot.web.errors import WebError, from_refused, web_error
+from bot.web.guard import RateLimit, middlewares
+from bot.web.live import LiveHub, Page
+from bot.web.tokens import Link, SessionUser, TokenRefused, Tokens
+from bot.web.view import Reader, language, seat_of
+from engine.actions import KeepTickets
+from engine.rules import legal_actions
+from engine.state import SETUP, GameState
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: The largest request body read (an action is a few dozen bytes).
+MAX_BODY = 16 * 1024
+#: The largest WebSocket frame read from a page.
+MAX_FRAME = 4 * 1024
+USER = web.RequestKey("user", SessionUser)
+PLACEHOLDER = (
+    "<!doctype html><meta charset=utf-8><title>Ticket to Ride</title><p>The map page is not built.</p>"
+)
+
+
+@dataclass
+class WebConfig:
+    """What the server needs besides the games."""
+
+    client_id: str = ""
+    client_secret: str = ""
+    discord_api: str = "https://discord.com/api/v10"
+    default_locale: str = "en"
+    static: Path = STATIC
+    act_rate: float = 4.0  # actions per second per user, on average
+    act_burst: int = 8
+    ws_rate: float = 5.0  # frames per second a page may send, on average
+    ws_burst: int = 20
+
+
+AfterMove = Callable[[str, Outcome], Awaitable[None]]
+
+
+class MapServer:
+    """The aiohttp application of the live map over one manager. `after_move` is told of each move made on a
+    page (the chat's turn message: `ManagerGameService.on_turn`)."""
+
+    def __init__(
+        self,
+        manager: GameManager,
+        tokens: Tokens,
+        config: WebConfig,
+        *,
+        after_move: AfterMove | None = None,
+        hub: LiveHub | None = None,
+    ) -> None:
+        self.manager = manager
+        self.tokens = tokens
+        self.config = config
+        self.after_move = after_move
+        self.hub = hub or LiveHub(manager, expired=self._expired)
+        self.acts = RateLimit(config.act_rate, config.act_burst)
+        self.sign_ins = RateLimit(1.0, 10)
+        self._http: aiohttp.ClientSession | None = None
+        self._sockets: set[web.WebSocketResponse] = set()
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY, middlewares=middlewares(self._locale_of))
+        app.router.add_get("/", self.index)
+        app.router.add_get("/api/config", self.api_config)
+        app.router.add_post("/api/session", self.api_session)
+        app.router.add_get("/api/context", self.api_context)
+        app.router.add_get("/api/games/{game_id}/view", self.api_view)
+        app.router.add_get("/api/games/{game_id}/ticket_map", self.api_ticket_map)
+        app.router.add_post("/api/games/{game_id}/act", self.api_act)
+        app.router.add_get("/api/games/{game_id}/live", self.api_live)
+        if (self.config.static / "assets").is_dir():
+            app.router.add_static("/assets", self.config.static / "assets", follow_symlinks=False)
+        app.on_shutdown.append(self._shutdown)
+        return app
+
+    async def _shutdown(self, _app: web.Application) -> None:
+        for ws in list(self._sockets):
+            with contextlib.suppress(Exception):
+                await ws.close(code=aiohttp.WSCloseCode.GOING_AWAY)
+        self.hub.close()
+        if self._http is not None:
+            await self._http.close()
+
+    # ------------------------------------------------------------------ helpers
+
+    def _locale_of(self, request: web.Request) -> str:
+        user = request.get(USER)
+        if user is not None and user.locale:
+            return language(user.locale)
+        wanted = request.headers.get("Accept-Language", "").split(",")[0].split(";")[0].strip()
+        return language(wanted if wanted in default_catalog().locales else self.config.default_locale)
+
+    def _session(self, request: web.Request) -> SessionUser:
+        auth = request.headers.get("Authorization", "")
+        token = auth[7:] if auth.startswith("Bearer ") else ""
+        user = self._read_session(token)
+        request[USER] = user
+        return user
+
+    def _read_session(self, token: Any) -> SessionUser:
+        try:
+            return self.tokens.read_session(token)
+        except TokenRefused as exc:
+            raise web_error("session_expired" if exc.reason == "expired" else "session", 401) from None
+
+    def _may_see(self, user: SessionUser, game_id: str) -> None:
+        if user.game and user.game != game_id:
+            raise web_error("other_game", 403)
+
+    async def _json(self, request: web.Request) -> dict[str, Any]:
+        if request.content_length is not None and request.content_length > MAX_BODY:
+            raise web_error("too_big", 413)
+        try:
+            raw = await request.read()
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise web_error("bad_request", 400) from None
+        if not isinstance(data, dict):
+            raise web_error("bad_request", 400)
+        return data
+
+    async def _read_view(self, game_id: str, user: SessionUser) -> dict[str, Any]:
+        try:
+            return await self.hub.view_of(game_id, Reader(user.user_id, language(user.locale)))
+        except Refused as exc:
+            raise (
+                web_error("no_game", 404) if exc.code in ("no_game", "unreadable") else from_refused(exc)
+            ) from None
+        except StorageError:
+            raise web_error("unavailable", 503) from None
+
+    # ------------------------------------------------------------------ routes
+
+    async def index(self, request: web.Request) -> web.StreamResponse:
+        page = self.config.static / "index.html"
+        if page.is_file():
+            return web.FileResponse(page, headers={"Cache-Control": "no-cache"})
+        return web.Response(text=PLACEHOLDER, content_type="text/html")
+
+    async def api_config(self, request: web.Request) -> web.Response:
+        return web.json_response(
+            {"client_id": self.config.client_id, "locale_default": language(self.config.default_locale)}
+        )
+
+    async def api_session(self, request: web.Request) -> web.Response:
+        if not self.sign_ins.allow(request.remote):
+            raise web_error("rate", 429)
+        data = await self._json(request)
+        link, code = data.get("link"), data.get("code")
+        if isinstance(link, str):
+            try:
+                found: Link = self.tokens.read_link(link)
+            except TokenRefused as exc:
+                raise web_error("link_expired" if exc.reason == "expired" else "link", 401) from None
+            user = SessionUser(found.user_id, str(found.user_id), self.config.default_locale, found.game_id)
+            with contextlib.suppress(Refused, StorageError):
+                info = await self.manager.game_info(found.game_id)
+                seat = seat_of(info, found.user_id)
+                name = info.seats[seat].name if seat is not None else user.name
+                user = SessionUser(
+                    found.user_id, name, language(str(data.get("locale") or "")), found.game_id
+                )
+            return web.json_response(
+                {"session": self.tokens.session(user), "user": _user(user), "game_id": found.game_id}
+            )
+        if not isinstance(code, str):
+            raise web_error("bad_request", 400)
+        if self._http is None:
+            self._http = aiohttp.ClientSession()
+        try:
+            who = await exchange_code(
+                self._http,
+                code,
+                api=self.config.discord_api,
+                client_id=self.config.client_id,
+                client_secret=self.config.client_secret,
+            )
+        except SignInFailed as exc:
+            log.info("live map: a sign-in failed (%s)", exc)
+            raise web_error("signin", 401) from None
+        user = SessionUser(who.user_id, who.name, language(who.locale or self.config.default_locale))
+        return web.json_response(
+            {"session": self.tokens.session(user), "access_token": who.access_token, "user": _user(user)}
+        )
+
+    async def api_context(self, request: web.Request) -> web.Response:
+        self._session(request)
+        channel = request.query.get("channel", "")
+        if not channel.isdigit() or len(channel) > 25:
+            raise web_error("no_game_here", 404)
+        try:
+            found = await self.manager.find_open_game(
+                thread_id=int(channel)
+            ) or await self.manager.find_open_game(channel_id=int(channel))
+        except (Refused, StorageError):
+            found = None
+        if found is None:
+            raise web_error("no_game_here", 404)
+        return web.json_response({"game_id": found.game_id})
+
+    async def api_view(self, request: web.Request) -> web.Response:
+        user = self._session(request)
+        game_id = request.match_info["game_id"]
+        self._may_see(user, game_id)
+        return web.json_response(await self._read_view(game_id, user))
+
+    async def api_ticket_map(self, request: web.Request) -> web.Response:
+        """The reader's own ticket map (SVG), only ever for their own seat."""
+        from bot.web.private_map import ticket_map_svg
+
+        user = self._session(request)
+        game_id = request.match_info["game_id"]
+        self._may_see(user, game_id)
+        try:
+            info = await self.manager.game_info(game_id)
+            state = await self.manager.state_of(game_id)
+        except Refused:
+            raise web_error("no_game", 404) from None
+        seat = seat_of(info, user.user_id)
+        if seat is None or state is None:
+            raise web_error("not_seated", 403)
+        svg = await asyncio.to_thread(ticket_map_svg, info, state, seat, language(user.locale))
+        return web.json_response({"svg": svg})
+
+    async def api_act(self, request: web.Request) -> web.Response:
+        user = self._session(request)
+        game_id = request.match_info["game_id"]
+        self._may_see(user, game_id)
+        if not self.acts.allow(user.user_id):
+            raise web_error("rate", 429)
+        data = await self._json(request)
+        code, version, tickets = data.get("code"), data.get("version"), data.get("tickets")
+        if (
+            not isinstance(code, str)
+            or len(code) > 200
+            or not isinstance(version, int)
+            or isinstance(version, bool)
+        ):
+            raise web_error("bad_request", 400)
+        action = codec.decode(code)
+        if action is None:
+            raise web_error("bad_code", 400)
+        try:
+            info = await self.manager.game_info(game_id)
+            state = await self.manager.state_of(game_id)
+        except Refused:
+            raise web_error("no_game", 404) from None
+        except StorageError:
+            raise web_error("unavailable", 503) from None
+        seat = seat_of(info, user.user_id)
+        if seat is None:
+            raise web_error("not_seated", 403)
+        if state is None or info.status.value != "active":
+            raise web_error("not_running", 409)
+        if _token_at(state, seat, version) != turn_token(state, seat):
+            raise web_error("stale", 409)
+        if seat not in info.to_act or info.seats[seat].ai_level is not None:
+            raise web_error("not_your_turn", 403)
+        if isinstance(action, KeepTickets):
+            if not isinstance(tickets, list) or not all(
+                isinstance(t, int) and not isinstance(t, bool) for t in tickets
+            ):
+                raise web_error("bad_request", 400)
+            action = KeepTickets(tuple(sorted(set(tickets))))
+        if action not in legal_actions(state, seat):
+            raise web_error("illegal", 400)
+        try:
+            outcome = await self.manager.act(
+                game_id, user.user_id, action, expected_turn=turn_token(state, seat)
+            )
+        except Refused as exc:
+            raise from_refused(exc) from None
+        except StorageError:
+            raise web_error("unavailable", 503) from None
+        if self.after_move is not None:
+            try:
+                await self.after_move(game_id, outcome)
+            except Exception:  # the move is stored; the chat's message is the chat's problem
+                log.exception("live map: the chat was not told of a move in game %s", game_id)
+        return web.json_response({"ok": True, "view": await self._read_view(game_id, user)})
+
+    # ------------------------------------------------------------------ live
+
+    async def api_live(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME)
+        await ws.prepare(request)
+        self._sockets.add(ws)
+        page: Page | None = None
+        limit = RateLimit(self.config.ws_rate, self.config.ws_burst)
+        locale = self._locale_of(request)
+        try:
+            hello = await ws.receive(timeout=15)
+            user = self._hello(hello)
+            locale = language(user.locale)
+            game_id = request.match_info["game_id"]
+            self._may_see(user, game_id)
+            expires = time.time() + self._left(hello)
+            page = Page(game_id, Reader(user.user_id, locale), ws.send_str, expires, ws.close)
+            view = await self.hub.open(page)
+            await ws.send_str(json.dumps({"type": "view", "view": view}, ensure_ascii=False))
+            while not ws.closed:
+                left = page.expires - time.time()
+                if left <= 0:
+                    raise web_error("session_expired", 401)
+                try:
+                    msg = await ws.receive(timeout=min(left, 60.0))
+                except TimeoutError:
+                    continue
+                if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+                    break
+                if not limit.allow(0):
+                    raise web_error("flood", 429)
+                if msg.type == WSMsgType.TEXT and _frame_type(msg.data) == "ping":
+                    await ws.send_str('{"type":"pong"}')
+        except WebError as exc:
+            await _send_error(ws, exc, locale)
+        except (Refused, StorageError):
+            await _send_error(ws, web_error("no_game", 404), locale)
+        except TimeoutError:
+            await _send_error(ws, web_error("session", 401), locale)
+        except (ConnectionError, RuntimeError, asyncio.CancelledError):
+            pass
+        finally:
+            if page is not None:
+                self.hub.leave(page)
+            self._sockets.discard(ws)
+            if not ws.closed:
+                await ws.close()
+        return ws
+
+    def _hello(self, msg: aiohttp.WSMessage) -> SessionUser:
+        if msg.type != WSMsgType.TEXT:
+            raise web_error("bad_request", 400)
+        try:
+            data = json.loads(msg.data)
+        except ValueError:
+            raise web_error("bad_request", 400) from None
+        if not isinstance(data, dict) or data.get("type") != "hello":
+            raise web_error("bad_request", 400)
+        return self._read_session(data.get("session"))
+
+    def _left(self, msg: aiohttp.WSMessage) -> float:
+        """Seconds the hello's session has left."""
+        try:
+            return self.tokens.seconds_left(json.loads(msg.data)["session"])
+        except (TokenRefused, ValueError, KeyError, TypeError):
+            return 0.0
+
+    async def _expired(self, page: Page) -> None:
+        """A page whose session ended: told so, in its language, then closed."""
+        error = web_error("session_expired", 401)
+        with contextlib.suppress(Exception):
+            await page.send(json.dumps({"type": "error", "error": error.body(page.reader.locale)}))
+            await page.close()
+
+
+def _token_at(state: GameState, seat: int, version: int) -> str:
+    """The turn token `seat` had when the game was at `version` (its number of actions): what the page saw.
+    In the setup phase each seat keeps its tickets in any order, so only the seat's own moves count there."""
+    if not 0 <= version <= len(state.history):
+        return ""
+    if state.phase == SETUP:
+        return f"s{seat}.{sum(1 for s, _ in state.history[:version] if s == seat)}"
+    return f"t{version}"
+
+
+def _frame_type(data: str) -> str:
+    try:
+        parsed = json.loads(data)
+    except ValueError:
+        return ""
+    return str(parsed.get("type", "")) if isinstance(parsed, dict) else ""
+
+
+def _user(user: SessionUser) -> dict[str, Any]:
+    return {"id": str(user.user_id), "name": user.name, "locale": user.locale}
+
+
+async def _send_error(ws: web.WebSocketResponse, error: WebError, locale: str) -> None:
+    if ws.closed:
+        return
+    with contextlib.suppress(Exception):
+        await ws.send_str(json.dumps({"type": "error", "error": error.body(locale)}, ensure_ascii=False))
+        await ws.close(code=aiohttp.WSCloseCode.POLICY_VIOLATION)

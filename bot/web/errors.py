@@ -1,0 +1,43 @@
+"""The one error family of the web API: a reason code, an HTTP status and the catalogue message the reader
+reads, in their language. Nothing else (no token, no secret, no traceback) ever reaches an error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import default_catalog
+from bot.manager import Refused
+from bot.messages import Message, Text
+from bot.play.refusals import refusal
+from bot.play.reply import GameError
+
+
+class WebError(Exception):
+    """A refusal of the web API: `code` for the page's logic, `message` for the reader, `status` for HTTP."""
+
+    def __init__(self, code: str, message: Message, status: int = 400) -> None:
+        super().__init__(code)
+        self.code = code
+        self.message = message
+        self.status = status
+
+    def body(self, locale: str | None) -> dict[str, Any]:
+        text = default_catalog().render(self.message, locale) or ""
+        return {"code": self.code, "text": text}
+
+
+def web_error(code: str, status: int = 400, **params: Any) -> WebError:
+    """An error worded by the catalogue key ``web.error.<code>``."""
+    return WebError(code, Text(f"web.error.{code}", params), status)
+
+
+def from_refused(exc: Refused) -> WebError:
+    """The manager's refusal, worded as the chat words it."""
+    status = (
+        409 if exc.code in ("stale", "conflict") else 403 if exc.code in ("not_seated", "seat_ai") else 400
+    )
+    return WebError(exc.code, refusal(exc).message, status)
+
+
+def from_game_error(exc: GameError, code: str = "refused", status: int = 400) -> WebError:
+    return WebError(code, exc.message, status)

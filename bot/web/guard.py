@@ -1,0 +1,91 @@
+"""The limits and headers of the live map's server: rate limits (token buckets per user or address), the
+security headers (a CSP that works inside Discord's ``/.proxy/`` and in a browser), and the middleware that
+turns every failure into the one error shape, in the reader's language, without a secret or a traceback."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from bot.web.errors import WebError, web_error
+
+log = logging.getLogger(__name__)
+
+#: Inside Discord the page is framed by discord.com (through <client id>.discordsays.com/.proxy/); every URL
+#: of the page is relative, so 'self' covers scripts, styles, images and the WebSocket.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
+    "connect-src 'self' wss: https://discord.com; font-src 'self' data:; object-src 'none'; base-uri 'self'; "
+    "form-action 'none'; frame-ancestors 'self' https://discord.com https://*.discord.com "
+    "https://*.discordsays.com"
+)
+
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",  # a personal link carries its token: never sent on
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+    "Cross-Origin-Opener-Policy": "same-origin-allow-popups",
+}
+
+
+class RateLimit:
+    """A token bucket per key: `rate` per second on average, bursts of `burst`. `clock` for tests."""
+
+    def __init__(self, rate: float, burst: int, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self._buckets: dict[Any, tuple[float, float]] = {}
+
+    def allow(self, key: Any) -> bool:
+        now = self._clock()
+        tokens, then = self._buckets.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+        if len(self._buckets) > 50_000:  # forget idle keys rather than grow without end
+            self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
+        if tokens < 1.0:
+            self._buckets[key] = (tokens, now)
+            return False
+        self._buckets[key] = (tokens - 1.0, now)
+        return True
+
+
+Locale = Callable[[web.Request], str]
+
+
+def error_response(error: WebError, locale: str) -> web.Response:
+    return web.json_response(
+        {"ok": False, "error": error.body(locale)}, status=error.status, headers={"Cache-Control": "no-store"}
+    )
+
+
+def middlewares(locale_of: Locale) -> list[Callable[..., Awaitable[web.StreamResponse]]]:
+    @web.middleware
+    async def guarded(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
+        try:
+            response = await handler(request)
+        except WebError as exc:
+            response = error_response(exc, locale_of(request))
+        except web.HTTPRequestEntityTooLarge:
+            response = error_response(web_error("too_big", 413), locale_of(request))
+        except web.HTTPNotFound:
+            response = error_response(web_error("not_found", 404), locale_of(request))
+        except web.HTTPMethodNotAllowed:
+            response = error_response(web_error("bad_request", 405), locale_of(request))
+        except web.HTTPException:
+            raise
+        except Exception:  # a bug: logged with its traceback (no request body), the reader gets an apology
+            log.exception("live map: %s %s failed", request.method, request.path)
+            response = error_response(web_error("internal", 500), locale_of(request))
+        if not response.prepared:
+            response.headers.update(HEADERS)
+            if request.path.startswith("/api/"):
+                response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    return [guarded]

@@ -1,0 +1,229 @@
+"""Live pages: every open page of a game gets its reader's new view within moments of any change of the game,
+wherever it was made (a page, a chat button or command, an AI seat, a timer, another process).
+
+In one process the manager tells the hub of each new version it holds (`GameManager.listen`: called under the
+game's lock, so the hub only takes note and schedules). Across processes on PostgreSQL, every new version of a
+game row is announced by the database (migration V005's trigger, channel ``ttr_game_changed``, payload
+"<schema> <game id> <version>": no game data); `PgChanges` listens with asyncpg's ``add_listener`` and hands
+the id to the same hub, which reads the game again through the manager. On SQLite, in-process only.
+
+One push per game at a time: changes that arrive meanwhile are folded into the next push. A view is built once
+per (seat, language) and sent to every page of that reader kind; the board SVG once per language. The move's
+log lines come from replaying the new actions on the previous state the hub saw (the same words as the chat's
+turn message, `bot.manager.events.public_events`), with the routes and cities it took to highlight.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.manager import GameInfo, GameManager, Refused
+from bot.manager.events import GameEvent, final_sheets, public_events
+from bot.play.names import SeatNames
+from bot.storage import StorageError
+from bot.web.view import Reader, board_svg, game_view, log_lines, seat_of
+from engine.rules import apply
+from engine.state import GameState
+from render.from_engine import moves_since
+from render.model import LastMove
+
+log = logging.getLogger(__name__)
+
+#: How many log lines a view carries.
+LOG_LINES = 12
+
+
+@dataclass(eq=False)
+class Page:
+    """One open page: its reader, and how to send it a frame (a WebSocket in production, a list in tests)."""
+
+    game_id: str
+    reader: Reader
+    send: Callable[[str], Awaitable[None]]
+    expires: float  # time.time() when its session ends
+    close: Callable[[], Awaitable[object]] = field(default=lambda: asyncio.sleep(0))
+
+
+@dataclass
+class _Game:
+    """What the hub keeps of one watched game."""
+
+    pages: set[Page] = field(default_factory=set)
+    state: GameState | None = None  # the state of the last push (to word the next moves)
+    events: list[GameEvent] = field(default_factory=list)  # the latest public events, oldest first
+    version: int = -1  # the newest version heard of
+    pushed: int = -1  # the version of the last push
+    task: asyncio.Task[None] | None = None
+    svg: dict[tuple[str, int], str] = field(default_factory=dict)  # (language, action count) -> board
+
+
+class LiveHub:
+    """The open pages of every game of this process, and the pushes to them."""
+
+    def __init__(self, manager: GameManager, *, expired: Callable[[Page], Awaitable[None]] | None = None):
+        self.manager = manager
+        self._games: dict[str, _Game] = {}
+        self._stop = manager.listen(self.changed)
+        self._expired = expired
+        self.pushes = 0  # frames sent (benchmarks)
+
+    def close(self) -> None:
+        self._stop()
+        for game in self._games.values():
+            if game.task is not None:
+                game.task.cancel()
+        self._games.clear()
+
+    # ------------------------------------------------------------------ pages
+
+    async def open(self, page: Page) -> dict[str, Any]:
+        """Register `page` and return its first view (sent by the caller)."""
+        game = self._games.setdefault(page.game_id, _Game())
+        game.pages.add(page)
+        return await self.view_of(page.game_id, page.reader)
+
+    def leave(self, page: Page) -> None:
+        game = self._games.get(page.game_id)
+        if game is None:
+            return
+        game.pages.discard(page)
+        if not game.pages and game.task is None:
+            del self._games[page.game_id]
+
+    def pages(self, game_id: str) -> int:
+        game = self._games.get(game_id)
+        return len(game.pages) if game else 0
+
+    # ------------------------------------------------------------------ views
+
+    async def view_of(self, game_id: str, reader: Reader) -> dict[str, Any]:
+        """`reader`'s view of the game now (Refused / StorageError propagate)."""
+        info = await self.manager.game_info(game_id)
+        state = await self.manager.state_of(game_id)
+        game = self._games.setdefault(game_id, _Game())
+        if game.state is None and state is not None:
+            game.state = state
+            game.events = await self.manager.recent_events(game_id, LOG_LINES)
+        return self._view(game, info, state, reader)
+
+    def _view(
+        self,
+        game: _Game,
+        info: GameInfo,
+        state: GameState | None,
+        reader: Reader,
+        move: LastMove | None = None,
+    ) -> dict[str, Any]:
+        names = SeatNames.of(info.seats)
+        svg = ""
+        if state is not None:
+            key = (reader.locale, len(state.history))
+            svg = game.svg.get(key) or ""
+            if not svg:
+                svg = board_svg(info, state, reader.locale, move)
+                game.svg = {k: v for k, v in game.svg.items() if k[1] == key[1]}
+                game.svg[key] = svg
+        lines = log_lines(game.events[-LOG_LINES:], names, reader.locale)
+        return game_view(info, state, reader, svg=svg, log=lines)
+
+    # ------------------------------------------------------------------ changes
+
+    def refresh(self) -> None:
+        """Read every watched game again (after the change announcements could have been missed)."""
+        for game_id, game in list(self._games.items()):
+            self.changed(game_id, game.pushed + 1)
+
+    def changed(self, game_id: str, version: int) -> None:
+        """A new version of a game is held or was announced: push it to its pages (soon, once)."""
+        game = self._games.get(game_id)
+        if game is None or not game.pages or version <= game.pushed:
+            return
+        game.version = max(game.version, version)
+        if game.task is None:
+            game.task = asyncio.get_running_loop().create_task(self._push_loop(game_id, game))
+
+    async def _push_loop(self, game_id: str, game: _Game) -> None:
+        try:
+            while game.version > game.pushed and game.pages:
+                target = game.version
+                try:
+                    await self._push(game_id, game)
+                except (Refused, StorageError) as exc:
+                    log.warning("game %s: live push skipped (%s)", game_id, type(exc).__name__)
+                game.pushed = max(game.pushed, target)
+        except Exception:
+            log.exception("game %s: live push failed", game_id)
+        finally:
+            game.task = None
+            if not game.pages:
+                self._games.pop(game_id, None)
+
+    async def _push(self, game_id: str, game: _Game) -> None:
+        info = await self.manager.game_info(game_id)
+        state = await self.manager.state_of(game_id)
+        move = self._moves(game_id, game, state)
+        frames: dict[tuple[int | None, str], str] = {}
+        now = time.time()
+        for page in list(game.pages):
+            if page.expires <= now:
+                game.pages.discard(page)
+                if self._expired is not None:
+                    await self._expired(page)
+                continue
+            seat = seat_of(info, page.reader.user_id)
+            key = (seat, page.reader.locale)
+            frame = frames.get(key)
+            if frame is None:
+                view = self._view(game, info, state, page.reader, move[0] if move else None)
+                payload: dict[str, Any] = {"type": "view", "view": view}
+                if move is not None:
+                    payload["move"] = _move_frame(move, info, page.reader.locale, game.events)
+                frame = frames[key] = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+            try:
+                await page.send(frame)
+                self.pushes += 1
+            except (ConnectionError, RuntimeError):
+                game.pages.discard(page)
+
+    def _moves(
+        self, game_id: str, game: _Game, state: GameState | None
+    ) -> tuple[LastMove, list[GameEvent]] | None:
+        """The new actions since the last push, worded, and what they took on the board."""
+        before, game.state = game.state, state
+        if state is None or before is None or len(state.history) <= len(before.history):
+            return None
+        first = len(before.history) + 1
+        work = before.copy()
+        events: list[GameEvent] = []
+        try:
+            for seq, (seat, action) in enumerate(state.history[len(before.history) :], start=first):
+                apply(work, seat, action)
+                sheets = final_sheets(work) if work.finished else None
+                events.extend(public_events(game_id, seq, work, seat, action, "player", sheets))
+        except Exception:  # noqa: BLE001 - a state the hub saw from another line of history: no words
+            log.warning("game %s: moves since %d not replayed", game_id, first - 1)
+            return None
+        game.events = [*game.events, *events][-LOG_LINES:]
+        routes, cities = moves_since(state, first)
+        seat = state.history[-1][0]
+        return LastMove(seat=seat, routes=routes, cities=cities), events
+
+
+def _move_frame(
+    move: tuple[LastMove, list[GameEvent]], info: GameInfo, locale: str, _events: list[GameEvent]
+) -> dict[str, Any]:
+    last, events = move
+    lines = log_lines(events, SeatNames.of(info.seats), locale)
+    return {
+        "line": " ".join(x["line"] for x in lines if x["line"]),
+        "lines": lines,
+        "seat": last.seat,
+        "routes": list(last.routes),
+        "cities": list(last.cities),
+    }

@@ -1,0 +1,85 @@
+"""Starting the live map's web server: inside ``ttr bot`` (when ``WEB_PORT`` and ``PUBLIC_URL`` are set) or
+alone with ``ttr web``. Without those settings nothing starts and the bot runs as before.
+
+``WEB_SECRET`` signs the sessions and the personal links: it must be set (32 characters or more); without it
+the web server refuses to start with one line saying how to make one (nothing weaker is derived). On
+PostgreSQL the server also listens for changes made by other processes (`bot.web.pg_changes`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import dataclass
+
+from aiohttp import web
+
+from bot.config import Settings
+from bot.manager import GameManager
+from bot.storage import parse_database_url
+from bot.web.app import AfterMove, MapServer, WebConfig
+from bot.web.pg_changes import PgChanges
+from bot.web.tokens import MIN_SECRET, Link, Tokens
+
+log = logging.getLogger(__name__)
+
+
+class WebSetupError(RuntimeError):
+    """The web server cannot start; the message says what to set."""
+
+
+def enabled(settings: Settings) -> bool:
+    """Whether the live map runs in this process (WEB_PORT and PUBLIC_URL both set)."""
+    return bool(settings.web_port and settings.public_url)
+
+
+def tokens_of(settings: Settings) -> Tokens:
+    secret = settings.web_secret
+    if len(secret) < MIN_SECRET:
+        raise WebSetupError(
+            f"WEB_SECRET must be set to a random text of at least {MIN_SECRET} characters to run the live map "
+            '(it signs sessions and personal links); make one with: python -c "import secrets; '
+            'print(secrets.token_urlsafe(48))"'
+        )
+    return Tokens(secret)
+
+
+def link_url(settings: Settings, tokens: Tokens, user_id: int, game_id: str) -> str:
+    """The personal link of `user_id` to `game_id` (send it privately: it opens the map as that user)."""
+    return f"{settings.public_url.rstrip('/')}/?link={tokens.link(Link(user_id, game_id))}"
+
+
+@dataclass
+class RunningWeb:
+    runner: web.AppRunner
+    server: MapServer
+    changes: PgChanges | None
+
+    async def close(self) -> None:
+        if self.changes is not None:
+            await self.changes.close()
+        with contextlib.suppress(Exception):
+            await self.runner.cleanup()
+
+
+async def start_web(
+    settings: Settings, manager: GameManager, *, after_move: AfterMove | None = None, host: str = "0.0.0.0"
+) -> RunningWeb:
+    """Serve the live map on WEB_PORT until closed (raises WebSetupError on a missing setting)."""
+    tokens = tokens_of(settings)
+    config = WebConfig(
+        client_id=settings.discord_client_id,
+        client_secret=settings.discord_client_secret,
+        discord_api=settings.discord_api,
+        default_locale=settings.default_locale,
+    )
+    server = MapServer(manager, tokens, config, after_move=after_move)
+    runner = web.AppRunner(server.app(), access_log=None)  # an access log would show personal links
+    await runner.setup()
+    await web.TCPSite(runner, host, settings.web_port).start()
+    changes = None
+    if parse_database_url(settings.database_url).backend == "postgres":
+        changes = PgChanges(settings.database_url, server.hub.changed, on_reconnect=server.hub.refresh)
+        await changes.start()
+    log.info("live map on port %d (%s)", settings.web_port, settings.public_url)
+    return RunningWeb(runner, server, changes)

@@ -1,0 +1,254 @@
+"""What one reader's page shows of a game (the contract's ``view``), built from the same parts the chat uses:
+the legal actions of the engine, each as its `bot.play.codec` code with its presenter's label, the menus'
+categories, the hand and tickets from `engine.views.player_view` of the reader's own seat only, and the board
+drawn by `render/` (the same SVG as the PNG, with touch targets).
+
+Hidden information: the public part (players' counts, face-up row, deck sizes, the board, the log) is built from
+public views only and is the same for every reader; the private part (``me``, ``actions``, ``pending``) is
+built only for the seat of the reader, and only when they sit there. The seed and the deck order never leave
+the engine; the SVG is drawn from the public view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot import presenters
+from bot.i18n import default_catalog, language_of
+from bot.manager import GameInfo
+from bot.manager.events import GameEvent, card
+from bot.messages import Message
+from bot.play import codec, labels
+from bot.play.menus import category_of
+from bot.play.names import SeatNames, seat_name
+from bot.play.pictures import board_picture_view, picture_words
+from engine.actions import Action, KeepTickets
+from engine.pending import TicketChoice
+from engine.rules import legal_actions
+from engine.state import GameState
+from engine.views import player_view, public_view
+from maps import CARD_NAMES
+from render.board_svg import render_board_svg
+from render.from_engine import seat_color
+
+#: The catalogue keys of every word the page shows (``web.ui.*``), sent with each view in the reader's language.
+UI_KEYS = (
+    "title",
+    "loading",
+    "your_turn",
+    "waiting_for",
+    "spectator",
+    "hand",
+    "tickets",
+    "deck",
+    "tickets_deck",
+    "face_up",
+    "players",
+    "log",
+    "claim",
+    "cancel",
+    "keep",
+    "keep_hint",
+    "pay_with",
+    "trains",
+    "cards",
+    "score",
+    "done",
+    "points",
+    "ticket_map",
+    "zoom_in",
+    "zoom_out",
+    "fit",
+    "reconnecting",
+    "game_over",
+    "pending",
+    "other_actions",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """Who reads: a Discord user (None: nobody signed in) and their language."""
+
+    user_id: int | None
+    locale: str
+
+
+def language(locale: str | None) -> str:
+    return language_of(locale) or default_catalog().default
+
+
+def words_of(message: Message | None, names: SeatNames, locale: str) -> str:
+    return default_catalog().render(names.message(message) if message is not None else None, locale) or ""
+
+
+def seat_of(info: GameInfo, user_id: int | None) -> int | None:
+    """The reader's seat, when they sit in the game themself (an AI plays no reader's seat)."""
+    if user_id is None:
+        return None
+    return next((s.seat for s in info.seats if s.user_id == user_id), None)
+
+
+def board_svg(info: GameInfo, state: GameState, locale: str, highlight: Any = None) -> str:
+    """The board as every reader of `locale` sees it: the public view only, with touch targets."""
+    words = picture_words(locale)
+    named = SeatNames.of(info.seats).state(state, language(locale))
+    return render_board_svg(
+        named.board,
+        board_picture_view(named, words),
+        colorblind=info.settings.colorblind,
+        words=words,
+        highlight=highlight,
+        hit_areas=True,
+    )
+
+
+def texts(locale: str) -> dict[str, str]:
+    catalog = default_catalog()
+    return {f"web.ui.{k}": catalog.text(f"web.ui.{k}", locale) for k in UI_KEYS}
+
+
+def log_lines(events: Sequence[GameEvent], names: SeatNames, locale: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "seq": e.seq,
+            "line": words_of(e.message, names, locale),
+            "seat": e.seat,
+            "routes": [r] if isinstance(r := (e.data.get("args") or {}).get("route"), int) else [],
+        }
+        for e in events
+    ]
+
+
+def public_part(
+    info: GameInfo, state: GameState | None, locale: str, svg: str, log: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Everything every reader of `locale` sees alike."""
+    catalog = default_catalog()
+    names = SeatNames.of(info.seats)
+    view: dict[str, Any] = {
+        "game_id": info.game_id,
+        "version": info.action_count,
+        "status": info.status.value,
+        "board": {"id": info.board, "name": catalog.text(f"board.{info.board}", locale)},
+        "locale": locale,
+        "svg": svg,
+        "log": log,
+        "texts": texts(locale),
+        "players": [
+            {
+                "seat": s.seat,
+                "name": words_of(seat_name(s), names, locale),
+                "color": seat_color(s.seat),
+                "trains": s.trains,
+                "cards": s.cards,
+                "tickets": s.tickets,
+                "score": s.score,
+                "is_turn": s.to_act,
+                "ai": s.ai_level is not None,
+            }
+            for s in info.seats
+        ],
+        "face_up": [],
+        "deck": {"cards": 0, "tickets": 0},
+    }
+    if state is not None:
+        pub = public_view(state)
+        view["face_up"] = [
+            {
+                "index": i,
+                "color": None if c is None else CARD_NAMES[c],
+                "label": "" if c is None else catalog.render(card(CARD_NAMES[c]), locale),
+            }
+            for i, c in enumerate(pub.face_up)
+        ]
+        view["deck"] = {"cards": pub.deck, "tickets": sum(pub.ticket_decks.values())}
+    return view
+
+
+def _action(
+    state: GameState, seat: int, action: Action, pending: bool, names: SeatNames, locale: str
+) -> dict:
+    words = presenters.action_words(action.kind)
+    entry: dict[str, Any] = {
+        "code": codec.encode(action),
+        "kind": action.kind,
+        "short": words.short if words is not None else action.kind,
+        "label": words_of(labels.message(state, seat, action), names, locale),
+        "route": getattr(action, "route", None),
+        "city": getattr(action, "city", None),
+        "slot": getattr(action, "slot", None),
+        "group": category_of(action, pending),
+    }
+    if entry["route"] is not None or entry["city"] is not None:
+        entry["payment"] = words_of(labels.payment_of(state, seat, action), names, locale)
+    return entry
+
+
+def private_part(info: GameInfo, state: GameState, seat: int, locale: str) -> dict[str, Any]:
+    """What the seated reader alone sees: hand, kept tickets, their legal actions and pending decision."""
+    catalog = default_catalog()
+    names = SeatNames.of(info.seats)
+    mine = player_view(state, seat)
+    me: dict[str, Any] = {
+        "seat": seat,
+        "hand": [
+            {"color": name, "label": catalog.render(card(name), locale), "count": n}
+            for name, n in mine.hand.items()
+        ],
+        "tickets": [
+            {"id": t.id, "label": f"{t.a} – {t.b}", "points": t.points, "done": bool(t.done)}
+            for t in mine.tickets
+        ],
+        "ticket_map": f"api/games/{info.game_id}/ticket_map",
+        "counters": [
+            {"label": words_of(m, names, locale), "emoji": e} for m, e in presenters.counters(state, seat)
+        ],
+    }
+    actions: list[dict[str, Any]] = []
+    pending: dict[str, Any] | None = None
+    acting = seat in info.to_act and info.seats[seat].ai_level is None
+    if acting:
+        waiting = state.pending.get(seat)
+        legal = legal_actions(state, seat)
+        if isinstance(waiting, TicketChoice):
+            keep = KeepTickets(())
+            offered = [
+                {"id": t.id, "label": f"{t.a} – {t.b}", "points": t.points, "deck": t.deck}
+                for t in mine.offered
+            ]
+            choice = {
+                "code": codec.encode(keep),
+                "kind": keep.kind,
+                "label": catalog.text("web.ui.keep", locale),
+                "min": waiting.keep_min,
+                "max": min(waiting.keep_max, len(waiting.offered)),
+                "offered": offered,
+            }
+            legal = [a for a in legal if not isinstance(a, KeepTickets)]
+            pending = {"kind": waiting.kind, "label": words_of(presenters.hint(state, seat), names, locale)}
+            pending["choices"] = [choice, *(_action(state, seat, a, True, names, locale) for a in legal)]
+            actions = pending["choices"]
+        else:
+            actions = [_action(state, seat, a, waiting is not None, names, locale) for a in legal]
+            if waiting is not None:
+                label = words_of(presenters.hint(state, seat), names, locale)
+                pending = {"kind": waiting.kind, "label": label, "choices": actions}
+    return {"me": me, "actions": actions, "pending": pending}
+
+
+def game_view(
+    info: GameInfo, state: GameState | None, reader: Reader, *, svg: str, log: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The whole view of `reader` (public part, and the private part when they sit in the game)."""
+    view = public_part(info, state, reader.locale, svg, log)
+    seat = seat_of(info, reader.user_id)
+    private = (
+        private_part(info, state, seat, reader.locale)
+        if state is not None and seat is not None
+        else {"me": None, "actions": [], "pending": None}
+    )
+    view.update(private)
+    return view

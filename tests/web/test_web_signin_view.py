@@ -1,0 +1,126 @@
+"""Sign-in through a fake Discord OAuth2 server, personal links, and the view each reader gets."""
+
+from __future__ import annotations
+
+import json
+
+from web_helpers import CLIENT_SECRET, SECRET, check_frame, new_game, site
+
+from bot.web.tokens import Link, Tokens
+
+
+async def test_sign_in_with_a_good_code_gives_a_session_of_that_user(db_url: str) -> None:
+    async with site(db_url) as s:
+        resp = await s.client.post("/api/session", json={"code": "code-bob"})
+        assert resp.status == 200
+        body = await resp.json()
+        assert body["user"] == {"id": "102", "name": "bob", "locale": "fr"}
+        assert body["access_token"] == "access-token-for-code-bob"  # for the SDK's authenticate()
+        assert s.tokens.read_session(body["session"]).user_id == 102
+        # the server sent Discord the client id and secret, and the code
+        assert s.discord.posted[-1]["client_id"] == "4242" and s.discord.posted[-1]["code"] == "code-bob"
+        assert s.discord.posted[-1]["client_secret"] == CLIENT_SECRET
+
+
+async def test_sign_in_with_a_bad_code_is_refused_in_the_readers_language(db_url: str) -> None:
+    async with site(db_url) as s:
+        resp = await s.client.post("/api/session", json={"code": "stolen"}, headers={"Accept-Language": "fr"})
+        assert resp.status == 401
+        body = await resp.json()
+        assert body["ok"] is False and body["error"]["code"] == "signin"
+        assert "Discord n'a pas permis" in body["error"]["text"]
+        text = json.dumps(body)
+        assert CLIENT_SECRET not in text and "stolen" not in text
+
+
+async def test_config_gives_the_client_id_never_the_secret(db_url: str) -> None:
+    async with site(db_url) as s:
+        resp = await s.client.get("/api/config")
+        text = await resp.text()
+        assert json.loads(text)["client_id"] == "4242"
+        assert CLIENT_SECRET not in text and SECRET not in text
+        assert "frame-ancestors" in resp.headers["Content-Security-Policy"]
+        assert resp.headers["Referrer-Policy"] == "no-referrer"
+
+
+async def test_context_finds_the_game_of_the_channel(db_url: str) -> None:
+    async with site(db_url) as s:
+        gid = await new_game(s.manager)
+        resp = await s.client.get("/api/context?channel=10", headers=s.auth(103))
+        assert (await resp.json()) == {"game_id": gid}
+        resp = await s.client.get("/api/context?channel=99", headers=s.auth(103))
+        assert resp.status == 404 and (await resp.json())["error"]["code"] == "no_game_here"
+
+
+async def test_each_reader_sees_their_own_hand_only(db_url: str) -> None:
+    async with site(db_url) as s:
+        gid = await new_game(s.manager)
+        state = await s.manager.state_of(gid)
+        assert state is not None
+        for user, seat in ((101, 0), (102, 1), (103, None)):
+            resp = await s.client.get(f"/api/games/{gid}/view", headers=s.auth(user))
+            text = await resp.text()
+            check_frame(text, state, seat, session=s.session(user))
+            view = json.loads(text)
+            assert (
+                view["svg"].startswith("<svg")
+                and 'data-route="' in view["svg"]
+                and 'data-city="' in view["svg"]
+            )
+            assert [p["name"] for p in view["players"]] == ["ann", "bob"]
+            if seat is None:
+                assert view["me"] is None and view["actions"] == []
+                continue
+            hand = {c["color"]: c["count"] for c in view["me"]["hand"]}
+            own = {
+                k: v
+                for k, v in __import__("engine.views", fromlist=["x"]).player_view(state, seat).hand.items()
+            }
+            assert hand == own
+            # setup: each seat chooses its tickets, offered to it alone
+            assert view["pending"]["kind"] == "ticket_choice"
+            keep = view["pending"]["choices"][0]
+            assert keep["kind"] == "keep_tickets" and len(keep["offered"]) >= 2
+
+
+async def test_a_personal_link_opens_that_game_as_that_user_only(db_url: str) -> None:
+    async with site(db_url) as s:
+        gid = await new_game(s.manager)
+        link = s.tokens.link(Link(102, gid))
+        resp = await s.client.post("/api/session", json={"link": link})
+        body = await resp.json()
+        assert body["game_id"] == gid and body["user"]["id"] == "102"
+        headers = {"Authorization": f"Bearer {body['session']}"}
+        view = await (await s.client.get(f"/api/games/{gid}/view", headers=headers)).json()
+        assert view["me"]["seat"] == 1
+        other = await s.client.get("/api/games/zzzz/view", headers=headers)
+        assert other.status == 403 and (await other.json())["error"]["code"] == "other_game"
+
+
+async def test_forged_and_expired_links_and_sessions_are_refused(db_url: str) -> None:
+    async with site(db_url) as s:
+        gid = await new_game(s.manager)
+        link = s.tokens.link(Link(102, gid))
+        forged = link[:-3] + ("aaa" if not link.endswith("aaa") else "bbb")
+        resp = await s.client.post("/api/session", json={"link": forged})
+        assert resp.status == 401 and (await resp.json())["error"]["code"] == "link"
+        other_key = Tokens("another-secret-" + "y" * 40).link(Link(102, gid))
+        resp = await s.client.post("/api/session", json={"link": other_key})
+        assert (await resp.json())["error"]["code"] == "link"
+        expired = Tokens(SECRET, link_seconds=-1, session_seconds=-1)
+        s.server.tokens = expired
+        resp = await s.client.post("/api/session", json={"link": link})
+        assert (await resp.json())["error"]["code"] == "link_expired"
+        session = s.session(101)
+        resp = await s.client.get(f"/api/games/{gid}/view", headers={"Authorization": f"Bearer {session}"})
+        assert resp.status == 401 and (await resp.json())["error"]["code"] == "session_expired"
+        s.server.tokens = s.tokens
+        resp = await s.client.get(
+            f"/api/games/{gid}/view", headers={"Authorization": "Bearer " + session[:-2]}
+        )
+        assert resp.status == 401 and (await resp.json())["error"]["code"] == "session"
+        # a link is not a session, nor a session a link (different salts)
+        resp = await s.client.get(f"/api/games/{gid}/view", headers={"Authorization": f"Bearer {link}"})
+        assert resp.status == 401
+        resp = await s.client.post("/api/session", json={"link": session})
+        assert resp.status == 401
