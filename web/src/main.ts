@@ -76,8 +76,11 @@ function show(next: View): void {
       const [w, h] = svgSize(svg);
       board.style.width = `${w}px`;
       board.style.height = `${h}px`;
-      const box = next.map_box;
-      zoom.setContentSize(w, h, box && box.length === 4 ? [box[0], box[1], box[2], box[3]] : null);
+      // The map's box (without the drawing's side panel): the server's, else the drawing's own map clip.
+      let box = next.map_box ?? null;
+      const clip = svg.querySelector("clipPath#mapclip rect");
+      if (!box && clip) box = ["x", "y", "width", "height"].map((k) => Number(clip.getAttribute(k)));
+      zoom.setContentSize(w, h, box && box.length === 4 && box.every(Number.isFinite) ? [box[0], box[1], box[2], box[3]] : null);
     }
   }
   renderPlayers(next);
@@ -224,6 +227,8 @@ function renderPending(v: View): void {
   const p = v.pending;
   box.hidden = !p;
   if (!p) {
+    // The sheet was opened wide for the decision: back to its size once the decision is made.
+    if (box.childElementCount) document.body.classList.remove("sheet-open");
     box.replaceChildren();
     return;
   }

@@ -67,7 +67,7 @@ export function renderPlayers(view: View): void {
 /** Whose turn it is, in words, for this reader. */
 export function statusWords(view: View): string {
   const turn = view.players.filter((p) => p.is_turn);
-  const waiting = turn.length ? t("web.ui.waiting_for", { name: turn.map((p) => p.name).join(", ") }) : "";
+  const waiting = turn.length ? t("web.ui.waiting_for", { player: turn.map((p) => p.name).join(", ") }) : "";
   if (view.finished || view.status === "finished") return t("web.ui.game_over");
   if (!view.me) return [t("web.ui.spectator"), waiting].filter(Boolean).join(" · ");
   if (view.actions.length || view.pending) return t("web.ui.your_turn");
@@ -113,7 +113,8 @@ export function renderMine(view: View, openTicketMap: () => void): void {
     tickets.replaceChildren();
     return;
   }
-  const counters = (view.me.counters ?? []).map((c) => el("span", { class: "counter" }, `${c.emoji ?? ""} ${c.label}`.trim()));
+  // The counters' words only: an emoji needs a font not every system has.
+  const counters = (view.me.counters ?? []).map((c) => el("span", { class: "counter" }, c.label));
   hand.replaceChildren(
     heading("web.ui.hand"),
     el("div", { class: "row" }, ...view.me.hand.map((c) => cardFace(c, { disabled: "" }))),
@@ -149,16 +150,22 @@ export function actionButton(a: Action, onPick: (a: Action) => void): HTMLElemen
 export function renderActions(view: View, onPick: (a: Action) => void): void {
   const box = $("actions");
   box.hidden = view.actions.length === 0;
+  // Grouped under the server's menu words when it sends them; a flat list otherwise.
   const groups = new Map<string, Action[]>();
   for (const a of view.actions) {
-    const g = a.group_label ?? (a.group ? t(`web.group.${a.group}`) : a.label);
+    const g = a.group_label ?? "";
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g)!.push(a);
   }
   const parts: HTMLElement[] = [heading("web.ui.other_actions")];
   for (const [g, acts] of groups) {
+    const buttons = el("div", { class: "choices" }, ...acts.map((a) => actionButton(a, onPick)));
+    if (!g) {
+      parts.push(buttons);
+      continue;
+    }
     const det = el("details", { "data-group": g }, el("summary", {}, `${g} (${acts.length})`));
-    det.append(el("div", { class: "choices" }, ...acts.map((a) => actionButton(a, onPick))));
+    det.append(buttons);
     parts.push(det);
   }
   box.replaceChildren(...parts);
