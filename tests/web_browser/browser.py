@@ -3,6 +3,7 @@ browser tests share: pages at a phone or desktop size, every WebSocket frame a p
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ class Watched:
     page: Any
     frames: list[Any] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # uncaught exceptions and console errors (CSP, 404s)
 
     def views(self) -> list[dict[str, Any]]:
         return [f["view"] for f in self.frames if isinstance(f, dict) and f.get("type") == "view"]
@@ -68,6 +70,10 @@ async def open_page(browser: Any, url: str, *, phone: bool = False, locale: str 
         ws.on("framereceived", received)
 
     page.on("websocket", on_socket)
+    page.on("pageerror", lambda exc: watched.errors.append(f"pageerror: {exc}"))
+    page.on(
+        "console", lambda msg: watched.errors.append(f"console: {msg.text}") if msg.type == "error" else None
+    )
     await page.goto(url)
     return watched
 
@@ -83,7 +89,9 @@ async def tap(page: Any, selector: str, *, touch: bool) -> None:
     """A finger (or mouse) on the visible centre of an element: for board paths the middle of the path itself,
     not the centre of its box (a diagonal route's box centre is off the route)."""
     point = await page.evaluate(
-        """(sel) => {
+        """async (sel) => {
+          // after two frames: the layout of the last view drawn has settled
+          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
           const el = document.querySelector(sel);
           if (!el) return null;
           if (el instanceof SVGGeometryElement && el.tagName === 'path') {
@@ -91,16 +99,32 @@ async def tap(page: Any, selector: str, *, touch: bool) -> None:
             const m = el.getScreenCTM();
             const x = p.x * m.a + p.y * m.c + m.e, y = p.x * m.b + p.y * m.d + m.f;
             const hit = document.elementFromPoint(x, y);
-            return hit && (hit === el || el.contains(hit)) ? {x, y} : null;
+            return hit && (hit === el || el.contains(hit)) ? {x, y} : {covered: hit ? hit.outerHTML.slice(0, 120) : 'nothing'};
           }
           el.scrollIntoView({block: 'center'});
           const r = el.getBoundingClientRect();
-          return {x: r.left + r.width / 2, y: r.top + r.height / 2};
+          if (!r.width || !r.height) return null;
+          const x = r.left + r.width / 2, y = r.top + r.height / 2;
+          const hit = document.elementFromPoint(x, y);
+          return hit && (hit === el || el.contains(hit)) ? {x, y} : {covered: hit ? hit.outerHTML.slice(0, 120) : 'nothing'};
         }""",
         selector,
     )
-    assert point is not None, f"nothing to tap at {selector} (absent or covered)"
+    assert point is not None and "covered" not in point, f"cannot tap {selector}: {point}"
     if touch:
         await page.touchscreen.tap(point["x"], point["y"])
     else:
         await page.mouse.click(point["x"], point["y"])
+
+
+async def wait_version(page: Any, version: int, timeout: float = 10.0) -> None:
+    """Until the page has drawn a view of at least `version` (polled from here: the server's CSP forbids the
+    eval that Playwright's wait_for_function needs)."""
+    end = asyncio.get_running_loop().time() + timeout
+    while True:
+        seen = await page.evaluate("() => Number(document.querySelector('#app').dataset.version ?? -1)")
+        if seen >= version:
+            return
+        if asyncio.get_running_loop().time() > end:
+            raise AssertionError(f"the page shows version {seen}, not {version}")
+        await asyncio.sleep(0.005)

@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 import pytest
-from browser import Watched, launch, needs_chromium, open_page, shot, tap
+from browser import Watched, launch, needs_chromium, open_page, shot, tap, wait_version
 from web_helpers import check_frame, new_game, site
 
 pytestmark = needs_chromium
@@ -132,9 +132,7 @@ async def test_two_players_play_a_whole_game_by_tapping(
             view = views[actor]
             assert view is not None
             # the page has drawn that view before a finger goes down
-            await w.page.wait_for_function(
-                f"Number(document.querySelector('#app').dataset.version) >= {view['version']}"
-            )
+            await wait_version(w.page, view["version"])
             try:
                 taps.append(await _play_one(w, view, touch=actor == phone_seat))
                 t0 = time.perf_counter()
@@ -161,7 +159,7 @@ async def test_two_players_play_a_whole_game_by_tapping(
         state = await s.manager.state_of(gid)
         assert state is not None and state.finished, taps[-5:]
         for seat, w in seated.items():
-            await w.page.wait_for_function("document.querySelector('#status').textContent.length > 0")
+            await wait_version(w.page, info.action_count)
             await shot(w.page, f"{board}-end-{'phone' if seat == phone_seat else 'desktop'}-{lang[seat]}.png")
         assert await seated[0].page.text_content("#status") == "The game is over."
         assert await seated[1].page.text_content("#status") == "La partie est terminée."
@@ -172,6 +170,8 @@ async def test_two_players_play_a_whole_game_by_tapping(
             for text in w.raw:
                 check_frame(text, state, seat)
         assert all(v["me"] is None for v in eve.views())
+        for w in pages:
+            assert w.errors == [], w.errors
         assert await eve.page.is_hidden("#hand") and await eve.page.is_hidden("#tickets")
         # the words are the reader's
         assert {v["locale"][:2] for v in seated[1].views()} == {"fr"}

@@ -9,7 +9,7 @@ import time
 
 import pytest
 from aiohttp import web
-from browser import launch, needs_chromium, open_page, shot, tap
+from browser import launch, needs_chromium, open_page, shot, tap, wait_version
 from contract_fake import FakeGame, make_app
 
 pytestmark = needs_chromium
@@ -38,7 +38,7 @@ async def test_tap_a_route_confirm_and_see_it_live(fake_server):  # type: ignore
         wes = await open_page(browser, f"{base}?mock_code=code-w&channel=c1")
         for w in (ann, bob, wes):
             await w.page.wait_for_selector("#board svg [data-route]")
-            await w.page.wait_for_function("document.querySelector('#splash').hidden")
+            await w.page.wait_for_selector("#splash", state="hidden")
         assert await ann.page.text_content("#status") == "Your turn"
         assert await bob.page.text_content("#status") == "En attente de Ann"
         assert await wes.page.is_hidden("#hand")
@@ -68,7 +68,7 @@ async def test_tap_a_route_confirm_and_see_it_live(fake_server):  # type: ignore
         await bob.page.locator('input[data-ticket="12"]').uncheck()
         await shot(bob.page, "contract-desktop-tickets-fr.png")
         await bob.page.locator('#pending button.action[data-kind="keep_tickets"]').click()
-        await ann.page.wait_for_function("document.querySelector('#app').dataset.version === '4'")
+        await wait_version(ann.page, 4)
         assert game.acts[-1] == {"code": "kt.", "version": 3, "tickets": [11, 13]}
 
         # The spectator's page received views, none with a hand or tickets.

@@ -32,6 +32,15 @@ export class PanZoom {
     wrap.addEventListener("pointerup", (e) => this.onUp(e));
     wrap.addEventListener("pointercancel", (e) => this.onUp(e, true));
     wrap.addEventListener("wheel", (e) => this.onWheel(e), { passive: false });
+    // A finger's tap is handled on pointerup; the click the browser makes up afterwards would land on whatever
+    // the tap opened (the picker's buttons) at that spot. The zoom buttons keep their clicks.
+    wrap.addEventListener(
+      "touchend",
+      (e) => {
+        if (!(e.target as Element).closest("button")) e.preventDefault();
+      },
+      { passive: false },
+    );
     // The wrapper changes size when the sheet grows or the window turns: fit again unless the reader moved.
     new ResizeObserver(() => {
       if (!this.touched) this.fit();
