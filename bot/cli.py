@@ -1,4 +1,5 @@
-"""`ttr bot` (run the Discord bot, settings from the environment and `.env`) and `ttr cluster-status`."""
+"""`ttr bot` (run the Discord bot, settings from the environment and `.env`), `ttr web` (the live map alone)
+and `ttr cluster-status`."""
 
 from __future__ import annotations
 
@@ -10,6 +11,13 @@ def cmd_bot(args: argparse.Namespace) -> int:
     from bot.discord.startup import run_bot
 
     return run_bot(database_url=args.database_url, shard_ids=args.shard_ids, shard_count=args.shard_count)
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    from bot.discord.startup import setup_logging
+    from bot.web.alone import run_web
+
+    return run_web(setup_logging, database_url=args.database_url)
 
 
 def cmd_cluster_status(args: argparse.Namespace) -> int:
@@ -68,6 +76,11 @@ def register(sub: Any) -> None:
         "--shard-count", help="overrides SHARD_COUNT: how many shards in all, across every process"
     )
     p.set_defaults(func=cmd_bot)
+    w = sub.add_parser(
+        "web", help="run the live map's web server alone (WEB_PORT, PUBLIC_URL, WEB_SECRET; PostgreSQL)"
+    )
+    w.add_argument("--database-url", help="overrides DATABASE_URL (postgresql://...)")
+    w.set_defaults(func=cmd_web)
     s = sub.add_parser(
         "cluster-status",
         help="the bot processes seen recently, their shards, the games in play and the due work",

@@ -130,7 +130,12 @@ class Settings:
 
     def secrets(self) -> tuple[str, ...]:
         """Every secret these settings hold (the token, what the database URL carries): never in a log."""
-        held = (self.discord_token, self.discord_client_secret, self.web_secret, *url_secrets(self.database_url))
+        held = (
+            self.discord_token,
+            self.discord_client_secret,
+            self.web_secret,
+            *url_secrets(self.database_url),
+        )
         return tuple(s for s in held if s)
 
     def __repr__(self) -> str:

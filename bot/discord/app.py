@@ -22,12 +22,14 @@ from bot.config import Settings, format_shards
 from bot.discord.checks import caller
 from bot.discord.components import DYNAMIC_ITEMS, check_game_place, is_known, is_ours
 from bot.discord.language import CatalogTranslator, tr
+from bot.discord.live_map import start_live_map
 from bot.discord.messenger import DiscordMessenger
 from bot.discord.replies import answer, report_error
 from bot.i18n import Catalog, default_catalog
 from bot.play.contract import GameService
 from bot.play.press import Press
 from bot.play.service import ManagerGameService
+from bot.web.server import RunningWeb
 
 log = logging.getLogger(__name__)
 
@@ -91,11 +93,13 @@ class TTRBot(commands.Bot):
         self.catalog = catalog or default_catalog()
         self.synced: list[app_commands.AppCommand] = []
         self._service_started = False
+        self.live_map: RunningWeb | None = None
 
     async def setup_hook(self) -> None:
         self.messenger = DiscordMessenger(self, self.catalog, self.config.default_locale)
         await self.service.start(self.messenger)
         self._service_started = True
+        self.live_map = await start_live_map(self.config, self.service)  # (None: WEB_PORT / PUBLIC_URL unset)
         await self._join_cluster()
         await self.tree.set_translator(CatalogTranslator(self.catalog))
         for extension in INITIAL_EXTENSIONS:
@@ -171,6 +175,9 @@ class TTRBot(commands.Bot):
         try:
             await super().close()
         finally:
+            live_map, self.live_map = self.live_map, None
+            if live_map is not None:
+                await live_map.close()
             if self._service_started:
                 self._service_started = False
                 try:

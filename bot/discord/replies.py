@@ -143,8 +143,14 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
     person's language, a public one (a turn message, a lobby) in the server's."""
     catalog = _catalog(interaction)
     locale = _locale(interaction) if reply.ephemeral else _public_locale(interaction)
-    kwargs = message_kwargs(reply, catalog, locale)
     response = interaction.response
+    if reply.activity:  # the live map: Discord opens the Activity for the caller, as the first answer only
+        if not response.is_done():
+            await response.launch_activity()
+            return
+        reply = Reply(content=Text("web.activity_late"), ephemeral=True)
+        locale = _locale(interaction)
+    kwargs = message_kwargs(reply, catalog, locale)
     is_component = interaction.type is discord.InteractionType.component
 
     source = interaction.message if is_component else None

@@ -108,6 +108,17 @@ def check_token(settings: Settings) -> None:
         )
 
 
+def check_live_map(settings: Settings) -> None:
+    """The live map runs only with a signing key: refused here, in one line, rather than half-started."""
+    from bot.web.server import WebSetupError, enabled, tokens_of
+
+    if enabled(settings):
+        try:
+            tokens_of(settings)
+        except WebSetupError as exc:
+            raise StartupError(str(exc)) from None
+
+
 def check_shards(settings: Settings) -> None:
     """Several processes share the work only through PostgreSQL: shard settings that leave shards to other
     processes are refused on SQLite (a file has one writer process)."""
@@ -338,6 +349,7 @@ def run_bot(
     try:
         check_token(settings)
         check_shards(settings)
+        check_live_map(settings)
         check_database(settings)
         open_database(settings)
         log.info(

@@ -121,6 +121,9 @@ class GameService(Protocol):
     async def board(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         """The board image and face-up cards."""
 
+    async def map(self, caller: Caller, *, game_id: str | None = None) -> Reply:
+        """The live map of the game: opens the Activity (`Reply.activity`), else the caller's personal link."""
+
     async def status(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         """Whose turn, scores so far, trains and cards left."""
 

@@ -21,6 +21,8 @@ chosen values are `<token>~<arg>~...`) and parses an id once into a `Press`; the
 | `keep`   | private multi-select       | token, ticket each  | keep these tickets                                 |
 | `decide` | turn message, hand         |                     | the seat's pending decision (start tickets), afresh|
 | `suggest`| turn message (hints on)    |                     | the normal AI's move for my seat, privately        |
+| `map`    | turn message (live map on) |                     | the live map: the Activity, else my personal link  |
+| `maplink`| my hand (live map on)      |                     | my personal link to the live map, privately        |
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ class PressCode(StrEnum):
     KEEP = "keep"
     DECIDE = "decide"
     SUGGEST = "suggest"
+    MAP = "map"
+    MAP_LINK = "maplink"
 
     @property
     def carries_token(self) -> bool:

@@ -97,6 +97,7 @@ class Reply:
     announcement mentioning the next player).
     `posted`: called with the channel and id of the public message once it is sent (a game remembers its
     last turn message, to take its buttons away when the next one is posted).
+    `activity`: open the bot's Discord Activity (the live map) for the caller instead of a message.
     """
 
     content: Message | None = None
@@ -107,6 +108,7 @@ class Reply:
     edit_source: bool = False
     also: tuple[Reply, ...] = ()
     posted: Callable[[int, int], Awaitable[None]] | None = field(default=None, compare=False)
+    activity: bool = False
 
 
 @dataclass(frozen=True, slots=True)

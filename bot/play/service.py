@@ -26,6 +26,7 @@ from bot.play.advice import suggestion_reply
 from bot.play.confirm import claimable, confirm_claim, route_id
 from bot.play.contract import Caller, Messenger
 from bot.play.hand import hand_reply, ticket_map_reply
+from bot.play.live_map import MapLinks, link_button, link_reply, map_button, map_reply, with_button
 from bot.play.lobby import lobby_expired, lobby_reply, open_lobby
 from bot.play.names import named_reply
 from bot.play.notices import TurnNotices
@@ -86,6 +87,7 @@ class ManagerGameService:
         self._lines: dict[str, list[GameEvent]] = {}  # public events not yet posted, per game
         self.thread = ThreadKeeper()  # one live set of buttons, the GIF after the scores
         self.notices = TurnNotices()  # who is told of each turn, and how
+        self.map_links: MapLinks | None = None  # the live map (bot/web), when the start-up runs it
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -283,6 +285,16 @@ class ManagerGameService:
         suggestion = await asyncio.to_thread(suggest, state.copy(), seat)  # CPU work, off the event loop
         return suggestion_reply(info.game_id, state, seat, suggestion)
 
+    async def _map(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        return map_reply(self.map_links, info, caller.user_id)
+
+    async def _map_link(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        return link_reply(self.map_links, info, caller.user_id)
+
+    async def map(self, caller: Caller, *, game_id: str | None = None) -> Reply:
+        """`/ttr map`: the live map of the game here (the Activity, else the caller's personal link)."""
+        return map_reply(self.map_links, await self._find(caller, game_id), caller.user_id)
+
     async def _do(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
         chosen = codec.decode(press.arg(0))
         if chosen is None:
@@ -337,6 +349,7 @@ class ManagerGameService:
         words = self._public_words(info)
         quiet = await self.notices.turn(self.games_manager, self.messenger, info, state)
         reply = await turn_message(info, state, lines, self.pictures, words, quiet=quiet, since=since)
+        reply = with_button(reply, map_button(game_id)) if self.map_links is not None else reply
         gif = gif_of(info, self.pictures, lambda: self._record(game_id), words)  # after the final scores
         posted = lambda ch, mid: self.thread.posted(self.games_manager, self.messenger, info, ch, mid, gif)  # noqa: E731
         return dataclasses.replace(reply, posted=posted)
@@ -394,9 +407,9 @@ class ManagerGameService:
         info = await self._find(caller, game_id)
         seat = seat_of(info, caller.user_id)
         state = await self._running(info.game_id)
-        return named_reply(
-            info.seats, await hand_reply(info, state, seat, self.pictures, self._words(caller.locale))
-        )
+        reply = await hand_reply(info, state, seat, self.pictures, self._words(caller.locale))
+        reply = with_button(reply, link_button(info.game_id)) if self.map_links is not None else reply
+        return named_reply(info.seats, reply)
 
     async def board(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)
@@ -569,4 +582,6 @@ _PRESSES: dict[PressCode, Handler] = {
     PressCode.DO: ManagerGameService._do,
     PressCode.KEEP: ManagerGameService._keep,
     PressCode.SUGGEST: ManagerGameService._suggest,
+    PressCode.MAP: ManagerGameService._map,
+    PressCode.MAP_LINK: ManagerGameService._map_link,
 }

@@ -60,6 +60,8 @@ class WebConfig:
     act_burst: int = 8
     ws_rate: float = 5.0  # frames per second a page may send, on average
     ws_burst: int = 20
+    signin_rate: float = 1.0  # sign-ins per second per address, on average
+    signin_burst: int = 10
 
 
 AfterMove = Callable[[str, Outcome], Awaitable[None]]
@@ -84,7 +86,7 @@ class MapServer:
         self.after_move = after_move
         self.hub = hub or LiveHub(manager, expired=self._expired)
         self.acts = RateLimit(config.act_rate, config.act_burst)
-        self.sign_ins = RateLimit(1.0, 10)
+        self.sign_ins = RateLimit(config.signin_rate, config.signin_burst)
         self._http: aiohttp.ClientSession | None = None
         self._sockets: set[web.WebSocketResponse] = set()
 
@@ -250,7 +252,7 @@ class MapServer:
         if seat is None or state is None:
             raise web_error("not_seated", 403)
         svg = await asyncio.to_thread(ticket_map_svg, info, state, seat, language(user.locale))
-        return web.json_response({"svg": svg})
+        return web.Response(text=svg, content_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
     async def api_act(self, request: web.Request) -> web.Response:
         user = self._session(request)

@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 
 #: How many log lines a view carries.
 LOG_LINES = 12
+#: How many games the hub keeps what it drew for when no page of theirs is open.
+MAX_IDLE_GAMES = 500
 
 
 @dataclass(eq=False)
@@ -85,8 +87,14 @@ class LiveHub:
     async def open(self, page: Page) -> dict[str, Any]:
         """Register `page` and return its first view (sent by the caller)."""
         game = self._games.setdefault(page.game_id, _Game())
+        heard = game.version
+        view = await self.view_of(
+            page.game_id, page.reader
+        )  # (sets the state the next moves are worded from)
         game.pages.add(page)
-        return await self.view_of(page.game_id, page.reader)
+        if game.version > heard:  # a change heard while the view was built: pushed now, not lost
+            self.changed(page.game_id, game.version)
+        return view
 
     def leave(self, page: Page) -> None:
         game = self._games.get(page.game_id)
@@ -106,6 +114,8 @@ class LiveHub:
         """`reader`'s view of the game now (Refused / StorageError propagate)."""
         info = await self.manager.game_info(game_id)
         state = await self.manager.state_of(game_id)
+        if len(self._games) > MAX_IDLE_GAMES:  # games read without a page open: their caches go first
+            self._games = {k: g for k, g in self._games.items() if g.pages or g.task is not None}
         game = self._games.setdefault(game_id, _Game())
         if game.state is None and state is not None:
             game.state = state
@@ -142,9 +152,11 @@ class LiveHub:
     def changed(self, game_id: str, version: int) -> None:
         """A new version of a game is held or was announced: push it to its pages (soon, once)."""
         game = self._games.get(game_id)
-        if game is None or not game.pages or version <= game.pushed:
+        if game is None:
             return
         game.version = max(game.version, version)
+        if not game.pages or version <= game.pushed:
+            return
         if game.task is None:
             game.task = asyncio.get_running_loop().create_task(self._push_loop(game_id, game))
 
@@ -170,26 +182,30 @@ class LiveHub:
         move = self._moves(game_id, game, state)
         frames: dict[tuple[int | None, str], str] = {}
         now = time.time()
+        sends = []
         for page in list(game.pages):
             if page.expires <= now:
                 game.pages.discard(page)
                 if self._expired is not None:
-                    await self._expired(page)
+                    sends.append(self._expired(page))
                 continue
             seat = seat_of(info, page.reader.user_id)
             key = (seat, page.reader.locale)
             frame = frames.get(key)
             if frame is None:
                 view = self._view(game, info, state, page.reader, move[0] if move else None)
+                view["move"] = None if move is None else _move_frame(move, info, page.reader.locale)
                 payload: dict[str, Any] = {"type": "view", "view": view}
-                if move is not None:
-                    payload["move"] = _move_frame(move, info, page.reader.locale, game.events)
                 frame = frames[key] = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-            try:
-                await page.send(frame)
-                self.pushes += 1
-            except (ConnectionError, RuntimeError):
-                game.pages.discard(page)
+            sends.append(self._send(game, page, frame))
+        await asyncio.gather(*sends)  # together: a slow page does not hold the others back
+
+    async def _send(self, game: _Game, page: Page, frame: str) -> None:
+        try:
+            await page.send(frame)
+            self.pushes += 1
+        except (ConnectionError, RuntimeError):
+            game.pages.discard(page)
 
     def _moves(
         self, game_id: str, game: _Game, state: GameState | None
@@ -215,9 +231,7 @@ class LiveHub:
         return LastMove(seat=seat, routes=routes, cities=cities), events
 
 
-def _move_frame(
-    move: tuple[LastMove, list[GameEvent]], info: GameInfo, locale: str, _events: list[GameEvent]
-) -> dict[str, Any]:
+def _move_frame(move: tuple[LastMove, list[GameEvent]], info: GameInfo, locale: str) -> dict[str, Any]:
     last, events = move
     lines = log_lines(events, SeatNames.of(info.seats), locale)
     return {

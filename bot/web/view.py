@@ -32,6 +32,7 @@ from engine.views import player_view, public_view
 from maps import CARD_NAMES
 from render.board_svg import render_board_svg
 from render.from_engine import seat_color
+from render.layout import layout_of
 
 #: The catalogue keys of every word the page shows (``web.ui.*``), sent with each view in the reader's language.
 UI_KEYS = (
@@ -153,6 +154,8 @@ def public_part(
         ],
         "face_up": [],
         "deck": {"cards": 0, "tickets": 0},
+        "map_box": None,
+        "move": None,
     }
     if state is not None:
         pub = public_view(state)
@@ -165,6 +168,8 @@ def public_part(
             for i, c in enumerate(pub.face_up)
         ]
         view["deck"] = {"cards": pub.deck, "tickets": sum(pub.ticket_decks.values())}
+        lay = layout_of(state.board)
+        view["map_box"] = [0, 0, lay.map_w, lay.map_h]  # the map inside the drawing, without its side panel
     return view
 
 

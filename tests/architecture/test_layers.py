@@ -107,6 +107,8 @@ RULES: list[tuple[tuple[str, ...], tuple[str, ...], str]] = [
     (("bot.play",), ("discord", "bot.discord"), "the presentation is plain data; the adapter shows it"),
     (("bot.presenters",), ("discord", "bot.discord", "bot.play", "bot.manager", "bot.storage", "render"), "feature words, below manager and play"),
     (("bot.i18n", "bot.config", "bot.rules_text"), ("discord", "bot.discord", "bot.play"), "shared below play"),
+    (("bot.web",), ("discord", "bot.discord", "bot.storage.postgres", "bot.storage.sqlite"), "the live map serves pages over play and the manager; the adapter may start it"),
+    (("bot.play", "bot.manager", "bot.presenters", "bot.storage"), ("bot.web",), "nothing below the live map knows it"),
 ]  # fmt: skip
 
 

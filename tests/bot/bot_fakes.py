@@ -165,6 +165,10 @@ class FakeGameService:
         await self._record("hand", caller, **kw)
         return Reply(content=Text("fake.hand", {"user": f"<@{caller.user_id}>"}), ephemeral=True)
 
+    async def map(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("map", caller, **kw)
+        return Reply(activity=True)
+
     async def board(self, caller: Caller, **kw: Any) -> Reply:
         await self._record("board", caller, **kw)
         return Reply(

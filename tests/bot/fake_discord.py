@@ -414,6 +414,8 @@ class FakeDiscord:
             state["message_id"] = state["source_id"]
         elif kind == 8:  # autocomplete
             state["choices"] = data.get("choices", [])
+        elif kind == 12:  # LAUNCH_ACTIVITY: Discord opens the application's Activity for the user; no message
+            state["activity"] = True
         return result
 
     def _followup(self, token: str, r: Recorded) -> tuple[int, Any]:

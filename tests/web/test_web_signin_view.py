@@ -124,3 +124,19 @@ async def test_forged_and_expired_links_and_sessions_are_refused(db_url: str) ->
         assert resp.status == 401
         resp = await s.client.post("/api/session", json={"link": session})
         assert resp.status == 401
+
+
+async def test_the_ticket_map_goes_to_its_owner_only(db_url: str) -> None:
+    async with site(db_url) as s:
+        gid = await new_game(s.manager)
+        state = await s.manager.state_of(gid)
+        resp = await s.client.get(f"/api/games/{gid}/ticket_map", headers=s.auth(102))
+        assert resp.status == 200 and resp.content_type == "image/svg+xml"
+        assert (await resp.text()).startswith("<svg")
+        for user in (103,):  # a spectator has no ticket map (and a player only ever gets their own seat's)
+            resp = await s.client.get(f"/api/games/{gid}/ticket_map", headers=s.auth(user))
+            assert resp.status == 403 and (await resp.json())["error"]["code"] == "not_seated"
+        view = await (await s.client.get(f"/api/games/{gid}/view", headers=s.auth(102))).json()
+        assert view["me"]["ticket_map"] == f"api/games/{gid}/ticket_map" and view["move"] is None
+        assert view["map_box"][2] > 0 and view["map_box"][3] > 0
+        assert state is not None

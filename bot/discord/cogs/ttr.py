@@ -408,6 +408,15 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
         call = self.service.board(caller(interaction), game_id=game)
         await answer(interaction, call, private=False, defer_after=0)
 
+    @app_commands.command(name="map", description="The game's live map, played by tapping the board")
+    @app_commands.describe(game=GAME_DESCRIBE)
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def map(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        # no deferring: an Activity can only be launched as the interaction's first answer
+        await answer(
+            interaction, self.service.map(caller(interaction), game_id=game), private=True, defer_after=3
+        )
+
     @app_commands.command(name="status", description="Whose turn it is, scores and cards left")
     @app_commands.describe(game=GAME_DESCRIBE)
     @app_commands.autocomplete(game=game_autocomplete)
