@@ -58,6 +58,7 @@ class FakeGame:
         "code-a": ("1001", "Ann", "en"),
         "code-b": ("1002", "Bob", "fr"),
         "code-w": ("1003", "Wes", "en"),
+        "code-x": ("1009", "Xia", "en"),  # the live socket says the session expired
     }
 
     def __init__(self) -> None:
@@ -66,6 +67,7 @@ class FakeGame:
         self.turn = 0  # seat to act
         self.acts: list[dict[str, Any]] = []
         self.sockets: list[tuple[web.WebSocketResponse, str]] = []
+        self.hellos: list[str] = []
         self.move: dict[str, Any] | None = None
         self.log: list[dict[str, Any]] = []
         self.pending_tickets = False
@@ -212,6 +214,12 @@ def make_app(game: FakeGame) -> web.Application:
         await ws.prepare(request)
         hello = json.loads((await ws.receive()).data)
         uid = sessions.get(hello.get("session", ""))
+        game.hellos.append(str(uid))
+        if uid == "1009":
+            error = {"code": "session_expired", "text": "Your session has expired. Open the map again."}
+            await ws.send_str(json.dumps({"type": "error", "error": error}))
+            await ws.close()
+            return ws
         if uid is None:
             await ws.send_str(json.dumps({"type": "error", "error": {"code": "session", "text": "no"}}))
             await ws.close()

@@ -75,3 +75,79 @@ async def test_tap_a_route_confirm_and_see_it_live(fake_server):  # type: ignore
         assert wes.views() and all(v["me"] is None and v["actions"] == [] for v in wes.views())
         assert await wes.page.is_hidden("#hand") and await wes.page.is_hidden("#actions")
         await browser.close()
+
+
+async def _scale(page) -> float:  # type: ignore[no-untyped-def]
+    transform = await page.evaluate("() => document.querySelector('#board').style.transform")
+    return float(transform.split("scale(")[1].rstrip(")"))
+
+
+async def _translate(page) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    transform = await page.evaluate("() => document.querySelector('#board').style.transform")
+    x, y = transform.split("translate(")[1].split(")")[0].replace("px", "").split(",")
+    return float(x), float(y)
+
+
+async def test_wheel_drag_and_pinch_zoom_and_pan_the_board_without_tapping(fake_server):  # type: ignore[no-untyped-def]
+    from playwright.async_api import async_playwright
+
+    game, base = fake_server
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        desk = await open_page(browser, f"{base}?mock_code=code-a&channel=c1")
+        await desk.page.wait_for_selector("#board svg [data-route]")
+        page = desk.page
+        fitted = await _scale(page)
+        box = await page.locator("#board-wrap").bounding_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        # the wheel zooms in around the pointer
+        await page.mouse.move(cx, cy)
+        await page.mouse.wheel(0, -400)
+        await page.wait_for_timeout(50)
+        assert await _scale(page) > fitted * 1.5
+        # a drag pans, and is no tap: no picker
+        before = await _translate(page)
+        await page.mouse.down()
+        await page.mouse.move(cx - 120, cy - 60, steps=5)
+        await page.mouse.up()
+        after = await _translate(page)
+        assert after[0] == pytest.approx(before[0] - 120, abs=2) and after[1] == pytest.approx(
+            before[1] - 60, abs=2
+        )
+        assert await page.is_hidden("#picker")
+        # the fit button puts the whole board back
+        await page.click("#zoom-fit")
+        assert await _scale(page) == pytest.approx(fitted)
+
+        # two fingers spreading apart on a phone zoom in
+        phone = await open_page(browser, f"{base}?mock_code=code-b&channel=c1", phone=True)
+        await phone.page.wait_for_selector("#board svg [data-route]")
+        fitted = await _scale(phone.page)
+        box = await phone.page.locator("#board-wrap").bounding_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        cdp = await phone.page.context.new_cdp_session(phone.page)
+
+        def fingers(d: float) -> list[dict[str, float]]:
+            return [{"x": cx - d, "y": cy, "id": 0}, {"x": cx + d, "y": cy, "id": 1}]
+
+        await cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": fingers(30)})
+        for d in (45, 60, 75, 90):
+            await cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": fingers(d)})
+        await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        assert await _scale(phone.page) == pytest.approx(fitted * 3, rel=0.1)
+        assert await phone.page.is_hidden("#picker")
+        await browser.close()
+
+
+async def test_an_expired_session_on_the_live_socket_is_said_and_not_retried(fake_server):  # type: ignore[no-untyped-def]
+    from playwright.async_api import async_playwright
+
+    game, base = fake_server
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        w = await open_page(browser, f"{base}?mock_code=code-x&channel=c1")
+        await w.page.wait_for_selector("#toast.error:not([hidden])")
+        assert await w.page.text_content("#toast") == "Your session has expired. Open the map again."
+        await w.page.wait_for_timeout(1500)  # the page's first retry would come after 0.5 s
+        assert game.hellos == ["1009"]
+        await browser.close()

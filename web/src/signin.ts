@@ -30,7 +30,8 @@ function insideDiscord(q: URLSearchParams): boolean {
 export async function signIn(q: URLSearchParams): Promise<SignedIn> {
   const link = q.get("link");
   if (link) {
-    const reply = await request<SessionReply>("POST", "api/session", { link });
+    // The browser's language names the words of a link's session (a link carries no Discord locale).
+    const reply = await request<SessionReply>("POST", "api/session", { link, locale: navigator.language });
     setSession(reply.session);
     return { gameId: reply.game_id ?? q.get("game") ?? "", user: reply.user };
   }

@@ -68,7 +68,7 @@ export function renderPlayers(view: View): void {
 export function statusWords(view: View): string {
   const turn = view.players.filter((p) => p.is_turn);
   const waiting = turn.length ? t("web.ui.waiting_for", { player: turn.map((p) => p.name).join(", ") }) : "";
-  if (view.finished || view.status === "finished") return t("web.ui.game_over");
+  if (view.finished || view.status === "finished" || view.status === "abandoned") return t("web.ui.game_over");
   if (!view.me) return [t("web.ui.spectator"), waiting].filter(Boolean).join(" · ");
   if (view.actions.length || view.pending) return t("web.ui.your_turn");
   return waiting;
