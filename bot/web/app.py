@@ -175,7 +175,7 @@ class MapServer:
         )
 
     async def api_session(self, request: web.Request) -> web.Response:
-        if not self.sign_ins.allow(request.remote):
+        if not self.sign_ins.allow(_client_address(request)):
             raise web_error("rate", 429)
         data = await self._json(request)
         link, code = data.get("link"), data.get("code")
@@ -394,6 +394,16 @@ def _token_at(state: GameState, seat: int, version: int) -> str:
     if state.phase == SETUP:
         return f"s{seat}.{sum(1 for s, _ in state.history[:version] if s == seat)}"
     return f"t{version}"
+
+
+def _client_address(request: web.Request) -> str:
+    """Who signs in, for the sign-in rate limit: the address a reverse proxy on this host forwarded (it is the
+    only one that can set the header on a loopback connection), else the connection's own."""
+    remote = request.remote or ""
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    if forwarded and remote in ("127.0.0.1", "::1"):
+        return forwarded.split(",")[-1].strip()[:64]
+    return remote
 
 
 def _frame_type(data: str) -> str:

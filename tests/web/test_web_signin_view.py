@@ -140,3 +140,16 @@ async def test_the_ticket_map_goes_to_its_owner_only(db_url: str) -> None:
         assert view["me"]["ticket_map"] == f"api/games/{gid}/ticket_map" and view["move"] is None
         assert view["map_box"][2] > 0 and view["map_box"][3] > 0
         assert state is not None
+
+
+async def test_sign_ins_are_limited_per_address_behind_a_local_proxy(db_url: str) -> None:
+    async with site(db_url, signin_rate=0.001, signin_burst=2) as s:
+        first = {"X-Forwarded-For": "203.0.113.7"}
+        statuses = [
+            (await s.client.post("/api/session", json={"code": "code-ann"}, headers=first)).status
+            for _ in range(3)
+        ]
+        assert statuses == [200, 200, 429]
+        other = {"X-Forwarded-For": "198.51.100.2"}
+        assert (await s.client.post("/api/session", json={"code": "code-ann"}, headers=other)).status == 200
+        assert len(s.discord.posted) == 3  # the refused one never reached Discord
