@@ -95,11 +95,22 @@ async def tap(page: Any, selector: str, *, touch: bool) -> None:
           const el = document.querySelector(sel);
           if (!el) return null;
           if (el instanceof SVGGeometryElement && el.tagName === 'path') {
-            const p = el.getPointAtLength(el.getTotalLength() / 2);
+            // A point of the path well inside the board and away from any button: a phone snaps a finger
+            // that lands near a button onto it (touch adjustment), as it would a real one.
+            const wrap = el.closest('#board-wrap').getBoundingClientRect();
+            const buttons = [...document.querySelectorAll('button')].map((b) => b.getBoundingClientRect())
+              .filter((r) => r.width > 0);
             const m = el.getScreenCTM();
-            const x = p.x * m.a + p.y * m.c + m.e, y = p.x * m.b + p.y * m.d + m.f;
-            const hit = document.elementFromPoint(x, y);
-            return hit && (hit === el || el.contains(hit)) ? {x, y} : {covered: hit ? hit.outerHTML.slice(0, 120) : 'nothing'};
+            const total = el.getTotalLength();
+            for (const f of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.15, 0.85]) {
+              const p = el.getPointAtLength(total * f);
+              const x = p.x * m.a + p.y * m.c + m.e, y = p.x * m.b + p.y * m.d + m.f;
+              if (x < wrap.left + 16 || x > wrap.right - 16 || y < wrap.top + 16 || y > wrap.bottom - 16) continue;
+              if (buttons.some((r) => x > r.left - 20 && x < r.right + 20 && y > r.top - 20 && y < r.bottom + 20)) continue;
+              const hit = document.elementFromPoint(x, y);
+              if (hit === el) return {x, y};
+            }
+            return null;
           }
           el.scrollIntoView({block: 'center'});
           const r = el.getBoundingClientRect();

@@ -47,6 +47,9 @@ async def test_two_players_play_a_whole_game_of_europe_with_warehouses_by_tappin
         info = await s.manager.game_info(gid)
         assert state is not None and state.finished and info.status.value == "finished"
         assert any(t.startswith("pending") for t in played.taps)  # the depots, warehouses, tunnels: decisions
+        assert "tickets" in played.taps and any(t.startswith("face-up") for t in played.taps)
+        assert any(t.startswith("city") for t in played.taps)  # the depots, placed by tapping their cities
+        print(sorted({t.split()[0] for t in played.taps}))
         assert await seated[0].page.text_content("#status") == "The game is over."
         assert await seated[1].page.text_content("#status") == "La partie est terminée."
 

@@ -94,7 +94,7 @@ async def test_a_whole_game_tapped_on_two_pages_while_the_thread_gets_the_turn_m
     # next player, then the final result.
     posted = public_messages(where)[before:]
     turn_messages = [m for m in posted if re.search(rf"<@({alice.id}|{bob.id})>", m.content or "")]
-    claims = sum(t.startswith("route") for t in played.taps)
+    claims = sum("route" in t for t in played.taps)
     print(f"thread: {len(posted)} posts, {len(turn_messages)} turn messages, {claims} claims")
     assert len(turn_messages) >= claims
     assert any(f"<@{alice.id}>" in (m.content or "") for m in turn_messages)

@@ -59,6 +59,7 @@ async def test_tap_a_route_confirm_and_see_it_live(fake_server):  # type: ignore
         assert time.perf_counter() - sent < 1.0
         assert game.acts[0]["code"] == f"cr.{rid}.red" and game.acts[0]["version"] == 1
         assert "cr." in (await bob.page.text_content("#move-line") or "")
+        await shot(bob.page, "contract-desktop-highlight-fr.png")
         assert await bob.page.text_content("#status") == "À vous de jouer"
 
         # Bob draws tickets from the ticket deck, then keeps two of the three offered.

@@ -228,7 +228,7 @@ function renderPending(v: View): void {
   box.hidden = !p;
   if (!p) {
     // The sheet was opened wide for the decision: back to its size once the decision is made.
-    if (box.childElementCount) document.body.classList.remove("sheet-open");
+    if (box.querySelector(".ticket-list")) document.body.classList.remove("sheet-open");
     box.replaceChildren();
     return;
   }
@@ -256,7 +256,8 @@ function renderPending(v: View): void {
   }
   parts.push(el("div", { class: "choices" }, ...buttons));
   box.replaceChildren(...parts);
-  document.body.classList.add("sheet-open");
+  // A list of tickets needs the room; other decisions fit in the sheet as it is, the board stays large.
+  if (p.choices.some((c) => c.offered)) document.body.classList.add("sheet-open");
 }
 
 // ---- the ticket map (own page only) --------------------------------------------------------------------

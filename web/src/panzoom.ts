@@ -31,6 +31,7 @@ export class PanZoom {
     wrap.addEventListener("pointermove", (e) => this.onMove(e));
     wrap.addEventListener("pointerup", (e) => this.onUp(e));
     wrap.addEventListener("pointercancel", (e) => this.onUp(e, true));
+    wrap.addEventListener("lostpointercapture", (e) => this.onUp(e, true));
     wrap.addEventListener("wheel", (e) => this.onWheel(e), { passive: false });
     // A finger's tap is handled on pointerup; the click the browser makes up afterwards would land on whatever
     // the tap opened (the picker's buttons) at that spot. The zoom buttons keep their clicks.
@@ -107,6 +108,12 @@ export class PanZoom {
 
   private onDown(e: PointerEvent): void {
     if ((e.target as Element).closest("button")) return;
+    // A first finger (or the mouse) starts a new gesture: a pointer whose end was never seen is forgotten, or
+    // it would turn the next tap into a pinch.
+    if (e.isPrimary) {
+      this.pointers.clear();
+      this.pinch = null;
+    }
     this.wrap.setPointerCapture(e.pointerId);
     this.pointers.set(e.pointerId, this.local(e));
     if (this.pointers.size === 1) {
