@@ -23,7 +23,7 @@ async def start_live_map(settings: Settings, service: GameService) -> RunningWeb
     tokens = tokens_of(settings)
     running = await start_web(settings, service.manager, after_move=service.on_turn)
     service.map_links = MapLinks(
-        lambda user_id, game_id: link_url(settings, tokens, user_id, game_id),
+        lambda user_id, game_id, locale: link_url(settings, tokens, user_id, game_id, locale),
         activity=bool(settings.discord_client_id),
         days=LINK_SECONDS // 86400,
     )

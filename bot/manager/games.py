@@ -466,12 +466,15 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
         action: Action | Mapping[str, Any],
         *,
         expected_turn: str | None = None,
+        by: str = "player",
     ) -> Outcome:
         """Play `action` for `user_id`'s seat, then let AI seats play their turns. Refused (nothing changed)
         when the game is not running, the user has no seat or handed it to the AI, `expected_turn` is not the
         current turn token (:func:`bot.manager.events.turn_token`; code ``stale``), the rules forbid it, or
         storage cannot save it. The :class:`Outcome` holds the new game info, the new state and every event,
-        so the caller reads nothing more to show the result."""
+        so the caller reads nothing more to show the result. `by` says where the move was made: ``player``
+        (a command, whose caller tells the chat), or a place that cannot tell it (``page``: the live map served
+        apart from the bot), whose move then owes the turn message as a ``tell`` row, posted by a bot process."""
         if not isinstance(action, Action):
             try:
                 action = action_from_json(dict(action))
@@ -490,7 +493,7 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
             if expected_turn is not None and str(expected_turn) != turn_token(game.state, seat):
                 raise Refused("stale")
             out = Collector(game.id)
-            await self._moves.commit(game, seat, parsed, out, "player")
+            await self._moves.commit(game, seat, parsed, out, by)
             await self._timers.after_change(game, out)
             return outcome_of(game, out)
 

@@ -24,28 +24,29 @@ MAX_ROWS = 5
 
 @dataclass(frozen=True, slots=True)
 class MapLinks:
-    """How the live map is reached: `link(user_id, game_id)` makes a personal link; `activity`: the
+    """How the live map is reached: `link(user_id, game_id, locale)` makes a personal link (the page speaks
+    `locale`, the person's Discord language); `activity`: the
     Activity is set up (the application's client id is known), so the Map button opens it in Discord."""
 
-    link: Callable[[int, str], str]
+    link: Callable[[int, str, str], str]
     activity: bool
     days: int = 7
 
 
-def map_reply(links: MapLinks | None, info: GameInfo, user_id: int) -> Reply:
+def map_reply(links: MapLinks | None, info: GameInfo, user_id: int, locale: str | None = None) -> Reply:
     """The answer to the Map button or ``/ttr map``."""
     if links is None:
         return Reply(content=Text("web.off"), ephemeral=True)
     if links.activity:
         return Reply(activity=True)
-    return link_reply(links, info, user_id)
+    return link_reply(links, info, user_id, locale)
 
 
-def link_reply(links: MapLinks | None, info: GameInfo, user_id: int) -> Reply:
+def link_reply(links: MapLinks | None, info: GameInfo, user_id: int, locale: str | None = None) -> Reply:
     """The caller's personal link to the game's live map, privately."""
     if links is None:
         return Reply(content=Text("web.off"), ephemeral=True)
-    url = links.link(user_id, info.game_id)
+    url = links.link(user_id, info.game_id, locale or "")
     return Reply(
         content=Text("web.link", {"game": info.game_id, "url": url, "days": links.days}), ephemeral=True
     )

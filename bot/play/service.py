@@ -286,14 +286,14 @@ class ManagerGameService:
         return suggestion_reply(info.game_id, state, seat, suggestion)
 
     async def _map(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
-        return map_reply(self.map_links, info, caller.user_id)
+        return map_reply(self.map_links, info, caller.user_id, caller.locale)
 
     async def _map_link(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
-        return link_reply(self.map_links, info, caller.user_id)
+        return link_reply(self.map_links, info, caller.user_id, caller.locale)
 
     async def map(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         """`/ttr map`: the live map of the game here (the Activity, else the caller's personal link)."""
-        return map_reply(self.map_links, await self._find(caller, game_id), caller.user_id)
+        return map_reply(self.map_links, await self._find(caller, game_id), caller.user_id, caller.locale)
 
     async def _do(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
         chosen = codec.decode(press.arg(0))

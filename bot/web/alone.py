@@ -1,6 +1,8 @@
 """``ttr web``: the live map's web server alone, for hosts who run it apart from the bot processes. It shares the
 games with them through PostgreSQL (an SQLite file has one process: run the map inside ``ttr bot`` then) and
-serves no timer (the bot processes do); changes made anywhere reach its pages through LISTEN/NOTIFY."""
+serves no timer (the bot processes do); changes made anywhere reach its pages through LISTEN/NOTIFY. A move
+made on a page owes the chat's turn message as a ``tell`` row (as an AI seat's move does), which a bot process
+posts when its dispatcher next looks (within a lease, 30 s), not at once as inside ``ttr bot``."""
 
 from __future__ import annotations
 
@@ -12,19 +14,25 @@ from collections.abc import Callable
 
 from bot.config import Settings, SettingsError
 from bot.manager import GameManager
+from bot.manager.cluster import Member
 from bot.storage import StorageError, open_repository, parse_database_url
 from bot.web.server import WebSetupError, start_web
 
 log = logging.getLogger("bot.web")
+
+#: How long a row written by `ttr web` stays its own: a moment (it serves no row; a bot process does).
+WEB_LEASE = 0.5
 
 
 async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> None:
     """Serve until `stop` is set (or SIGTERM / Ctrl-C)."""
     stop = stop or asyncio.Event()
     async with open_repository(settings.database_url) as repo:
-        manager = GameManager(repo)
+        # no dispatcher here: the turn message a page's move owes is a row left free at once (a lease of a
+        # moment) for a bot process to post, within its dispatcher's look-again period (a lease, 30 s)
+        manager = GameManager(repo, member=Member(lease=WEB_LEASE))
         await manager.start(dispatcher=False)
-        running = await start_web(settings, manager)
+        running = await start_web(settings, manager, moves_by="page")
         loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signal.SIGTERM, stop.set)

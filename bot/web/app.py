@@ -23,11 +23,12 @@ from aiohttp import WSMsgType, web
 from bot.i18n import default_catalog
 from bot.manager import GameManager, Outcome, Refused, turn_token
 from bot.play import codec
-from bot.storage import StorageError
+from bot.storage import GameStatus, StorageError
 from bot.web.discord_oauth import SignInFailed, exchange_code
 from bot.web.errors import WebError, from_refused, web_error
 from bot.web.guard import RateLimit, middlewares
 from bot.web.live import LiveHub, Page
+from bot.web.private_map import ticket_map_svg
 from bot.web.tokens import Link, SessionUser, TokenRefused, Tokens
 from bot.web.view import Reader, language, seat_of
 from engine.actions import KeepTickets
@@ -62,6 +63,9 @@ class WebConfig:
     ws_burst: int = 20
     signin_rate: float = 1.0  # sign-ins per second per address, on average
     signin_burst: int = 10
+    #: who the manager is told made a page's move: "player" inside the bot (it tells the chat, `after_move`),
+    #: "page" in `ttr web` (the turn message is owed as a row a bot process posts)
+    moves_by: str = "player"
 
 
 AfterMove = Callable[[str, Outcome], Awaitable[None]]
@@ -184,14 +188,13 @@ class MapServer:
                 found: Link = self.tokens.read_link(link)
             except TokenRefused as exc:
                 raise web_error("link_expired" if exc.reason == "expired" else "link", 401) from None
-            user = SessionUser(found.user_id, str(found.user_id), self.config.default_locale, found.game_id)
+            wanted = found.locale or str(data.get("locale") or "") or self.config.default_locale
+            user = SessionUser(found.user_id, str(found.user_id), language(wanted), found.game_id)
             with contextlib.suppress(Refused, StorageError):
                 info = await self.manager.game_info(found.game_id)
                 seat = seat_of(info, found.user_id)
                 name = info.seats[seat].name if seat is not None else user.name
-                user = SessionUser(
-                    found.user_id, name, language(str(data.get("locale") or "")), found.game_id
-                )
+                user = SessionUser(found.user_id, name, user.locale, found.game_id)
             return web.json_response(
                 {"session": self.tokens.session(user), "user": _user(user), "game_id": found.game_id}
             )
@@ -238,8 +241,6 @@ class MapServer:
 
     async def api_ticket_map(self, request: web.Request) -> web.Response:
         """The reader's own ticket map (SVG), only ever for their own seat."""
-        from bot.web.private_map import ticket_map_svg
-
         user = self._session(request)
         game_id = request.match_info["game_id"]
         self._may_see(user, game_id)
@@ -282,7 +283,7 @@ class MapServer:
         seat = seat_of(info, user.user_id)
         if seat is None:
             raise web_error("not_seated", 403)
-        if state is None or info.status.value != "active":
+        if state is None or info.status != GameStatus.ACTIVE:
             raise web_error("not_running", 409)
         if _token_at(state, seat, version) != turn_token(state, seat):
             raise web_error("stale", 409)
@@ -298,7 +299,7 @@ class MapServer:
             raise web_error("illegal", 400)
         try:
             outcome = await self.manager.act(
-                game_id, user.user_id, action, expected_turn=turn_token(state, seat)
+                game_id, user.user_id, action, expected_turn=turn_token(state, seat), by=self.config.moves_by
             )
         except Refused as exc:
             raise from_refused(exc) from None

@@ -63,6 +63,7 @@ class _Game:
     pushed: int = -1  # the version of the last push
     task: asyncio.Task[None] | None = None
     svg: dict[tuple[str, int], str] = field(default_factory=dict)  # (language, action count) -> board
+    shown: tuple[Any, ...] = ()  # what the last push showed (actions, status, seats, settings)
 
 
 class LiveHub:
@@ -88,9 +89,9 @@ class LiveHub:
         """Register `page` and return its first view (sent by the caller)."""
         game = self._games.setdefault(page.game_id, _Game())
         heard = game.version
-        view = await self.view_of(
-            page.game_id, page.reader
-        )  # (sets the state the next moves are worded from)
+        view, shown = await self._read(page.game_id, page.reader)  # (sets the state moves are worded from)
+        if not game.pages:  # the first page: what it shows is what the next push compares with
+            game.shown = shown
         game.pages.add(page)
         if game.version > heard:  # a change heard while the view was built: pushed now, not lost
             self.changed(page.game_id, game.version)
@@ -112,6 +113,9 @@ class LiveHub:
 
     async def view_of(self, game_id: str, reader: Reader) -> dict[str, Any]:
         """`reader`'s view of the game now (Refused / StorageError propagate)."""
+        return (await self._read(game_id, reader))[0]
+
+    async def _read(self, game_id: str, reader: Reader) -> tuple[dict[str, Any], tuple[Any, ...]]:
         info = await self.manager.game_info(game_id)
         state = await self.manager.state_of(game_id)
         if len(self._games) > MAX_IDLE_GAMES:  # games read without a page open: their caches go first
@@ -120,7 +124,7 @@ class LiveHub:
         if game.state is None and state is not None:
             game.state = state
             game.events = await self.manager.recent_events(game_id, LOG_LINES)
-        return self._view(game, info, state, reader)
+        return self._view(game, info, state, reader), _shown(info)
 
     def _view(
         self,
@@ -179,6 +183,10 @@ class LiveHub:
     async def _push(self, game_id: str, game: _Game) -> None:
         info = await self.manager.game_info(game_id)
         state = await self.manager.state_of(game_id)
+        shown = _shown(info)
+        if shown == game.shown:  # a new version that changes nothing a page shows (the chat's own notes)
+            return
+        game.shown = shown
         move = self._moves(game_id, game, state)
         frames: dict[tuple[int | None, str], str] = {}
         now = time.time()
@@ -229,6 +237,11 @@ class LiveHub:
         routes, cities = moves_since(state, first)
         seat = state.history[-1][0]
         return LastMove(seat=seat, routes=routes, cities=cities), events
+
+
+def _shown(info: GameInfo) -> tuple[Any, ...]:
+    """What of a game its pages show, to compare: its moves, status, seats and settings."""
+    return (info.action_count, info.status, repr(info.seats), repr(info.settings))
 
 
 def _move_frame(move: tuple[LastMove, list[GameEvent]], info: GameInfo, locale: str) -> dict[str, Any]:

@@ -44,9 +44,10 @@ def tokens_of(settings: Settings) -> Tokens:
     return Tokens(secret)
 
 
-def link_url(settings: Settings, tokens: Tokens, user_id: int, game_id: str) -> str:
-    """The personal link of `user_id` to `game_id` (send it privately: it opens the map as that user)."""
-    return f"{settings.public_url.rstrip('/')}/?link={tokens.link(Link(user_id, game_id))}"
+def link_url(settings: Settings, tokens: Tokens, user_id: int, game_id: str, locale: str = "") -> str:
+    """The personal link of `user_id` to `game_id` (send it privately: it opens the map as that user, in
+    `locale`)."""
+    return f"{settings.public_url.rstrip('/')}/?link={tokens.link(Link(user_id, game_id, locale))}"
 
 
 @dataclass
@@ -63,15 +64,22 @@ class RunningWeb:
 
 
 async def start_web(
-    settings: Settings, manager: GameManager, *, after_move: AfterMove | None = None, host: str = "0.0.0.0"
+    settings: Settings,
+    manager: GameManager,
+    *,
+    after_move: AfterMove | None = None,
+    host: str = "0.0.0.0",
+    moves_by: str = "player",
 ) -> RunningWeb:
-    """Serve the live map on WEB_PORT until closed (raises WebSetupError on a missing setting)."""
+    """Serve the live map on WEB_PORT until closed (raises WebSetupError on a missing setting). `after_move`
+    tells the chat of a page's move; without it (``ttr web``), `moves_by` "page" leaves that to a bot process."""
     tokens = tokens_of(settings)
     config = WebConfig(
         client_id=settings.discord_client_id,
         client_secret=settings.discord_client_secret,
         discord_api=settings.discord_api,
         default_locale=settings.default_locale,
+        moves_by=moves_by,
     )
     server = MapServer(manager, tokens, config, after_move=after_move)
     runner = web.AppRunner(server.app(), access_log=None)  # an access log would show personal links

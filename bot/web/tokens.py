@@ -46,6 +46,7 @@ class Link:
 
     user_id: int
     game_id: str
+    locale: str = ""  # the user's Discord language when the link was made: the page's words
 
 
 class Tokens:
@@ -83,12 +84,12 @@ class Tokens:
         return max(0.0, signed.timestamp() + self.session_seconds - time.time())
 
     def link(self, link: Link) -> str:
-        return str(self._links.dumps({"u": str(link.user_id), "g": link.game_id}))
+        return str(self._links.dumps({"u": str(link.user_id), "g": link.game_id, "l": link.locale[:10]}))
 
     def read_link(self, token: str) -> Link:
         data = _read(self._links, token, self.link_seconds)
         try:
-            return Link(int(data["u"]), str(data["g"]))
+            return Link(int(data["u"]), str(data["g"]), str(data.get("l") or ""))
         except (KeyError, TypeError, ValueError):
             raise TokenRefused("invalid") from None
 

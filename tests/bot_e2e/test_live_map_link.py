@@ -44,8 +44,11 @@ def _link(message) -> str:  # type: ignore[no-untyped-def]
     return found.group(1)
 
 
-async def test_the_map_button_and_my_hand_send_a_personal_link_that_opens_the_game(simcord_env, world):  # type: ignore[no-untyped-def]
+async def test_the_map_button_and_my_hand_send_a_personal_link_that_opens_the_game(
+    simcord_env, world, french_users
+):  # type: ignore[no-untyped-def]
     guild, channel, alice, bob, carol = world
+    french_users.add(bob.id)  # bob's Discord speaks French: his link, and the map it opens, too
     gid, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
     setup = public_messages(channel)[-1]
     for m in (alice, bob):
@@ -53,7 +56,7 @@ async def test_the_map_button_and_my_hand_send_a_personal_link_that_opens_the_ga
     turn = public_messages(channel)[-1]
     shown = await bob.click(turn, label="Map")
     assert is_ephemeral(shown.response)
-    assert "do not share it" in message_text(shown.response)
+    assert "ne le partagez pas" in message_text(shown.response)
     link = _link(shown.response)
     hand = await alice.slash(channel, "ttr hand")
     from_hand = await alice.click(hand.response, label="Open the map in your browser")
@@ -69,6 +72,8 @@ async def test_the_map_button_and_my_hand_send_a_personal_link_that_opens_the_ga
             async with http.get(f"/api/games/{gid}/view", headers=headers) as resp:
                 view = await resp.json()
             assert view["me"]["seat"] == seat
+            assert view["locale"] == ("fr" if seat == 1 else "en-US")
+            assert view["texts"]["web.ui.hand"] == ("Vos cartes" if seat == 1 else "Your cards")
             assert SECRET not in str(view)
     # a spectator has a link of their own (to watch); no seat, no hand
     watching = await carol.click(turn, label="Map")

@@ -48,3 +48,65 @@ async def test_ttr_web_serves_the_map_over_postgresql_until_stopped() -> None:
         finally:
             stop.set()
             await asyncio.wait_for(task, 10)
+
+
+class Told:
+    """A bot process's notifier: the turn messages it was asked to post."""
+
+    def __init__(self) -> None:
+        self.turns: list[str] = []
+        self.event = asyncio.Event()
+
+    async def on_turn(self, game_id: str, outcome: object) -> None:
+        self.turns.append(game_id)
+        self.event.set()
+
+    async def on_reminder(self, *args: object) -> None:
+        return None
+
+    async def on_absent(self, *args: object) -> None:
+        return None
+
+    async def on_lobby_expired(self, *args: object) -> None:
+        return None
+
+
+async def test_a_move_on_a_page_of_ttr_web_is_told_in_the_chat_by_a_bot_process() -> None:
+    from web_helpers import new_game, random_ai, site
+
+    from bot.manager import GameManager
+    from bot.manager.cluster import Member
+    from bot.storage import open_repository
+    from bot.web.alone import WEB_LEASE
+
+    async with fresh_pg_schema() as (url, _schema):
+        bot_repo, web_repo = open_repository(url), open_repository(url)
+        await bot_repo.connect()
+        await web_repo.connect()
+        told = Told()
+        bot = GameManager(
+            bot_repo, ai=random_ai, notifier=told, max_sleep=0.2
+        )  # (a short look-again, for the test)
+        web = GameManager(web_repo, ai=random_ai, member=Member(lease=WEB_LEASE))
+        await bot.start()
+        await web.start(dispatcher=False)
+        try:
+            gid = await new_game(bot, "italy")
+            async with site("", manager=web, moves_by="page") as s:
+                for user in (101, 102):  # the tickets kept on the page: play begins, a turn message is owed
+                    view = await (await s.client.get(f"/api/games/{gid}/view", headers=s.auth(user))).json()
+                    keep = view["pending"]["choices"][0]
+                    body = {
+                        "code": keep["code"],
+                        "version": view["version"],
+                        "tickets": [t["id"] for t in keep["offered"]],
+                    }
+                    resp = await s.client.post(f"/api/games/{gid}/act", json=body, headers=s.auth(user))
+                    assert resp.status == 200
+                await asyncio.wait_for(told.event.wait(), 10)
+                assert told.turns == [gid]
+        finally:
+            await bot.close()
+            await web.close()
+            await bot_repo.close()
+            await web_repo.close()

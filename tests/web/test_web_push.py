@@ -223,3 +223,14 @@ async def test_a_move_on_one_process_reaches_a_page_of_another_on_postgresql() -
             await b.close()
             await repo_a.close()
             await repo_b.close()
+
+
+async def test_a_change_no_page_shows_pushes_nothing(db_url: str) -> None:
+    async with site(db_url) as s:
+        gid = await new_game(s.manager, "italy")
+        page = await _page(s, gid, 103, "en")
+        await s.manager.swap_note(gid, "turn_message", [1, 2])  # the chat's own note: a new version, no news
+        await _keep_all(s.manager, gid, (101,))
+        frame = json.loads(await asyncio.wait_for(page.receive_str(), 5))
+        assert frame["view"]["move"] is not None  # the first frame is the move's, not the note's
+        await page.close()
