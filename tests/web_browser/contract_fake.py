@@ -29,26 +29,16 @@ TEXTS = {
 }  # fmt: skip
 
 
-def sample_svg() -> str:
-    """An Italy board drawn by render/, with a touch target on a few routes and cities."""
+def sample_svg() -> tuple[str, list[float]]:
+    """An Italy board drawn by render/ with its touch targets, and the map's box inside the drawing."""
     from engine.rules import new_game
     from render.board_svg import render_board_svg
     from render.from_engine import board_view
     from render.layout import layout_of
 
     state = new_game("italy", 2, seed=1)
-    svg = render_board_svg(state.board, board_view(state))
     lay = layout_of(state.board)
-    hits = ['<g class="hits" fill="none" stroke="#000" stroke-opacity="0">']
-    for g in lay.routes[:40]:
-        d = "M" + "L".join(f"{x:.1f},{y:.1f}" for x, y in g.path)
-        hits.append(f'<path data-route="{g.route}" d="{d}" stroke-width="16" pointer-events="stroke"/>')
-    for (c, _frame), (x, y) in sorted(lay.cities.items())[:20]:
-        hits.append(
-            f'<circle data-city="{c}" cx="{x:.1f}" cy="{y:.1f}" r="12" fill="#000" fill-opacity="0"/>'
-        )
-    hits.append("</g>")
-    return svg.replace("</svg>", "".join(hits) + "</svg>"), [0, 0, lay.map_w, lay.map_h]
+    return render_board_svg(state.board, board_view(state), hit_areas=True), [0, 0, lay.map_w, lay.map_h]
 
 
 class FakeGame:

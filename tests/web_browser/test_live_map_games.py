@@ -61,6 +61,10 @@ async def test_two_players_play_a_whole_game_of_europe_with_warehouses_by_tappin
                 check_frame(text, state, seat)
         assert all(v["me"] is None for v in eve.views())
         assert await eve.page.is_hidden("#hand") and await eve.page.is_hidden("#tickets")
+        # the private ticket map, asked by its owner's page with the session
+        await seated[0].page.click("#ticket-map-open")
+        await seated[0].page.wait_for_selector("#overlay:not([hidden]) .pic svg")
+        await shot(seated[0].page, "europe-ticket-map-desktop-en.png")
         assert {v["locale"][:2] for v in seated[1].views()} == {"fr"}
         assert {v["locale"][:2] for v in seated[0].views()} == {"en"}
         # every move made on a page was told to the chat side
