@@ -61,6 +61,19 @@ async def test_two_players_play_a_whole_game_of_europe_with_warehouses_by_tappin
                 check_frame(text, state, seat)
         assert all(v["me"] is None for v in eve.views())
         assert await eve.page.is_hidden("#hand") and await eve.page.is_hidden("#tickets")
+        # every word on the pages is the catalogue's, in the reader's language: no key, no English on Bob's page
+        from bot.i18n import default_catalog
+        from bot.web.view import UI_KEYS
+
+        catalog = default_catalog()
+        bob_text = await seated[1].page.inner_text("body")
+        ann_text = await seated[0].page.inner_text("body")
+        assert "web.ui." not in bob_text and "web.ui." not in ann_text
+        for key in UI_KEYS:
+            en, fr = catalog.text(f"web.ui.{key}", "en"), catalog.text(f"web.ui.{key}", "fr")
+            if en != fr and "{" not in en:
+                assert en not in bob_text, (key, en)
+
         # the private ticket map, asked by its owner's page with the session
         await seated[0].page.click("#ticket-map-open")
         await seated[0].page.wait_for_selector("#overlay:not([hidden]) .pic svg")

@@ -3,7 +3,7 @@ import "./style.css";
 import { ApiFailure, fetchWithSession, Live, request } from "./api";
 import { PanZoom } from "./panzoom";
 import { signIn } from "./signin";
-import { applyStaticTexts, setTexts, t } from "./texts";
+import { applyStaticTexts, setTexts, t, tOr } from "./texts";
 import type { Action, View } from "./types";
 import {
   $,
@@ -133,7 +133,7 @@ function onBoardTap(target: Element): void {
   if (route == null && city == null) return;
   highlight(board, { line: "", routes: route != null ? [route] : [], cities: city != null ? [city] : [] }, "picked");
   if (!acts.length) {
-    toast(view.me && view.actions.length ? t("web.ui.no_action_here") : statusWords(view));
+    toast(view.me && view.actions.length ? tOr("web.ui.no_action_here", "✕") : statusWords(view));
     return;
   }
   openPicker(acts, acts[0].label);
@@ -144,7 +144,7 @@ document.addEventListener("click", (e) => {
   if (!b || !view) return;
   const acts = actionsForMarket(view, b);
   if (!acts.length) {
-    toast(view.me && view.actions.length ? t("web.ui.no_action_here") : statusWords(view));
+    toast(view.me && view.actions.length ? tOr("web.ui.no_action_here", "✕") : statusWords(view));
     return;
   }
   openPicker(acts, acts[0].label);
@@ -156,7 +156,7 @@ function openPicker(acts: Action[], title: string): void {
   const box = $("picker");
   const card = box.querySelector(".card")!;
   let chosen: Action | null = acts.length === 1 ? acts[0] : null;
-  const confirm = el("button", { type: "button", class: "primary", id: "confirm" }, t("web.ui.confirm"));
+  const confirm = el("button", { type: "button", class: "primary", id: "confirm" }, tOr("web.ui.confirm", "✓"));
   const cancel = el("button", { type: "button", id: "cancel" }, t("web.ui.cancel"));
   // Several ways to do one thing (pay for one route): the thing is the title, each button says how.
   const same = acts.length > 1 && acts.every((a) => a.label === acts[0].label);
@@ -302,7 +302,7 @@ window.addEventListener("resize", () => {
 
 async function start(): Promise<void> {
   const q = new URLSearchParams(location.search);
-  $("splash-text").textContent = t("web.ui.loading");
+  $("splash-text").textContent = tOr("web.ui.loading", "");
   try {
     const who = await signIn(q);
     gameId = who.gameId;
@@ -311,7 +311,7 @@ async function start(): Promise<void> {
     $("splash").hidden = true;
   } catch (e) {
     $("splash").classList.add("failed");
-    $("splash-text").textContent = `${t("web.ui.signin_failed")}: ${failure(e)}`;
+    $("splash-text").textContent = [tOr("web.ui.signin_failed", ""), failure(e)].filter(Boolean).join(": ");
     return;
   }
   let fatal = false;

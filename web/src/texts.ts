@@ -13,6 +13,11 @@ export function t(key: string, vars: Record<string, string | number> = {}): stri
   return s;
 }
 
+/** The words of `key`, or `otherwise` (no word: a symbol, or nothing) when the catalogue has none yet. */
+export function tOr(key: string, otherwise: string, vars: Record<string, string | number> = {}): string {
+  return key in texts ? t(key, vars) : otherwise;
+}
+
 /** Fills the static page's titles from data-text-title keys. */
 export function applyStaticTexts(root: ParentNode): void {
   root.querySelectorAll<HTMLElement>("[data-text-title]").forEach((el) => {
