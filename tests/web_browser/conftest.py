@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import functools
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,3 +49,22 @@ def simcord_bot(tmp_path: Path, web_port: int):  # type: ignore[no-untyped-def]
     bot.service.ai_budget_ms = 20  # type: ignore[attr-defined]
     bot.service.pictures = FastPictures()  # type: ignore[attr-defined]
     return bot
+
+
+@pytest.fixture
+def french_users(monkeypatch: pytest.MonkeyPatch) -> set[int]:
+    """The ids of the users whose Discord client is in French (as tests/bot_e2e's fixture of that name)."""
+    import simcord
+
+    users: set[int] = set()
+    made = simcord.interactions.base_payload
+
+    @functools.wraps(made)
+    def payload(*args: Any, **kwargs: Any) -> Any:
+        record, data = made(*args, **kwargs)
+        if kwargs.get("user_id") in users:
+            data["locale"] = "fr"
+        return record, data
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", payload)
+    return users

@@ -18,6 +18,8 @@ MAX_MOVES = 400
 @dataclass
 class Played:
     taps: list[str] = field(default_factory=list)
+    pickers_shot: set[str] = field(default_factory=set)  # "phone", "desktop": a picker photographed once each
+    name: str = ""
     waits: list[float] = field(default_factory=list)  # Confirm -> every page has the new view
     seconds: float = 0.0
 
@@ -81,6 +83,10 @@ async def play_one(w: Watched, view: dict[str, Any], touch: bool, played: Played
         await tap(page, f'#actions button.action[data-code="{first["code"]}"]', touch=touch)
         what = f"action {first['code']}"
     await page.wait_for_selector("#picker:not([hidden])", timeout=5000)
+    kind = "phone" if touch else "desktop"
+    if what.startswith("route") and kind not in played.pickers_shot and played.name:
+        played.pickers_shot.add(kind)
+        await shot(page, f"{played.name}-picker-{kind}.png")
     await tap(page, "#picker button.action", touch=touch)
     await tap(page, "#picker #confirm", touch=touch)
     return what
@@ -108,7 +114,7 @@ async def play_to_the_end(
 ) -> Played:
     """Plays until a page's view says the game is finished; screenshots at the start, after `shots_at` moves."""
     pages = [*seated.values(), *watchers]
-    played = Played()
+    played = Played(name=name)
     started = time.perf_counter()
 
     def kind(seat: int) -> str:

@@ -14,6 +14,8 @@ from driver import button_id, game_id_of, is_final, message_text, public_message
 from play import play_to_the_end
 from web_helpers import check_frame
 
+from bot.i18n import default_catalog
+
 pytestmark = needs_chromium
 
 
@@ -26,7 +28,8 @@ def _link(result, port: int) -> str:  # type: ignore[no-untyped-def]
 async def test_a_whole_game_tapped_on_two_pages_while_the_thread_gets_the_turn_messages(
     simcord_env,
     simcord_bot,
-    web_port,  # type: ignore[no-untyped-def]
+    web_port,
+    french_users,  # type: ignore[no-untyped-def]
 ) -> None:
     from playwright.async_api import async_playwright
 
@@ -35,6 +38,7 @@ async def test_a_whole_game_tapped_on_two_pages_while_the_thread_gets_the_turn_m
     alice = guild.add_member(simcord_env.create_user("alice"))
     bob = guild.add_member(simcord_env.create_user("bob"))
     carol = guild.add_member(simcord_env.create_user("carol"))
+    french_users.add(bob.id)  # Bob's Discord speaks French: his link opens the map in French
     await alice.slash(channel, "ttr new", map="italy")
     assert len(channel.threads) == 1
     where = channel.threads[0]  # the game's own thread (LOBBY_THREADS)
@@ -45,9 +49,9 @@ async def test_a_whole_game_tapped_on_two_pages_while_the_thread_gets_the_turn_m
     await simcord_env.settle()
 
     links = {}
-    for seat, member in ((0, alice), (1, bob)):
+    for seat, member, lang in ((0, alice, "en"), (1, bob, "fr")):
         hand = await member.slash(where, "ttr hand")
-        opened = await member.click(hand.response, label="Open the map in your browser")
+        opened = await member.click(hand.response, label=default_catalog().text("web.btn.browser", lang))
         links[seat] = _link(opened, web_port)
     # The watcher asks for the map in the thread (a link of their own, no seat).
     carol_link = _link(await carol.slash(where, "ttr map"), web_port)

@@ -175,8 +175,10 @@ function openPicker(acts: Action[], title: string): void {
     if (chosen) void act(chosen);
   });
   cancel.addEventListener("click", closePicker);
+  // One action: its button says it all; several: what they have in common (one route), or "Other moves".
+  const heading = acts.length === 1 ? [] : [el("h3", {}, same ? title : t("web.ui.other_actions"))];
   card.replaceChildren(
-    el("h3", {}, acts.length === 1 || same ? title : t("web.ui.other_actions")),
+    ...heading,
     el("div", { class: "choices" }, ...choices),
     el("div", { class: "buttons" }, cancel, confirm),
   );
