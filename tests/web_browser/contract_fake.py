@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -58,10 +59,12 @@ class FakeGame:
         self.acts: list[dict[str, Any]] = []
         self.sockets: list[tuple[web.WebSocketResponse, str]] = []
         self.hellos: list[str] = []
+        self.refuse: set[str] = set()  # codes answered 400 illegal
+        self.views_read = 0
         self.move: dict[str, Any] | None = None
         self.log: list[dict[str, Any]] = []
         self.pending_tickets = False
-        self.routes = [int(x) for x in __import__("re").findall(r'data-route="(\d+)"', self.svg)]
+        self.routes = list(dict.fromkeys(int(x) for x in re.findall(r'data-route="(\d+)"', self.svg)))
 
     def seat_of(self, user: str) -> int | None:
         return {"1001": 0, "1002": 1}.get(user)
@@ -187,11 +190,15 @@ def make_app(game: FakeGame) -> web.Application:
 
     async def view(request: web.Request) -> web.Response:
         uid = user_of(request)
+        game.views_read += 1
         return web.json_response(game.view(uid, "fr" if uid == "1002" else "en"))
 
     async def act(request: web.Request) -> web.Response:
         uid = user_of(request)
         body = await request.json()
+        if body["code"] in game.refuse:
+            error = {"code": "illegal", "text": "That move is not possible now."}
+            return web.json_response({"ok": False, "error": error}, status=400)
         if game.seat_of(uid) != game.turn:
             return web.json_response(
                 {"ok": False, "error": {"code": "turn", "text": "not your turn"}}, status=409

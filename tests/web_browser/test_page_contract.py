@@ -45,6 +45,18 @@ async def test_tap_a_route_confirm_and_see_it_live(fake_server):  # type: ignore
         await shot(ann.page, "contract-phone-en.png")
         await shot(bob.page, "contract-desktop-fr.png")
 
+        # A move the server refuses: its words, the picker closed, the game read again, nothing else.
+        refused = game.routes[1]
+        game.refuse.add(f"cr.{refused}.red")
+        reads = game.views_read
+        await tap(ann.page, f'#board [data-route="{refused}"]', touch=True)
+        await ann.page.locator("#picker button.action").first.tap()
+        await ann.page.locator("#picker #confirm").tap()
+        await ann.page.wait_for_selector("#toast.error:not([hidden])")
+        assert await ann.page.text_content("#toast") == "That move is not possible now."
+        await ann.page.wait_for_selector("#picker", state="hidden")
+        assert game.views_read == reads + 1 and game.acts == []
+
         # A tap on a route on the phone: its two ways to pay, the first chosen, Confirm posts its code.
         rid = game.routes[0]
         await tap(ann.page, f'#board [data-route="{rid}"]', touch=True)

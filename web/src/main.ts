@@ -216,6 +216,15 @@ async function act(a: Action, extra: Record<string, unknown> = {}): Promise<void
     if (reply.view) show(reply.view);
   } catch (e) {
     toast(failure(e), true);
+    // The game moved on (409) or the move was refused: show the game as it is now.
+    if (e instanceof ApiFailure && e.status >= 400 && e.status < 500 && e.status !== 429) {
+      closePicker();
+      try {
+        show(await request<View>("GET", `api/games/${encodeURIComponent(gameId)}/view`));
+      } catch {
+        /* the live socket brings it */
+      }
+    }
   } finally {
     busy = false;
     document.body.classList.remove("busy");
