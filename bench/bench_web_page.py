@@ -5,7 +5,8 @@ SQLite and the tests' fake Discord OAuth2 server, a game of Italy in play:
   until the board is drawn and the hand shown (sign-in through DiscordSDKMock, config, session, context, view);
   phone (390x844) and desktop pages alternate;
 - move seen: from the tap on Confirm on the acting player's page until the other player's page has drawn the
-  new view (the act, the server's push over the WebSocket, the page's redraw).
+  new view (the act, the server's push over the WebSocket, the page's redraw), and the redraw alone (the page's
+  own measure of its `show`, parsing the new SVG and filling the sheet).
 
     python bench/bench_web_page.py [--pages 20] [--moves 30]
 
@@ -69,6 +70,7 @@ async def main(pages: int, moves: int) -> None:
             print(line("page ready (board drawn, hand shown)", ready))
 
             seen: list[float] = []
+            draw: list[float] = []
             ann = await open_page(browser, f"{base}?mock_code=code-ann&channel=10")
             bob = await open_page(browser, f"{base}?mock_code=code-bob&channel=10")
             pages_by_seat = {0: ann, 1: bob}
@@ -111,9 +113,14 @@ async def main(pages: int, moves: int) -> None:
                     await tap(me.page, "#picker #confirm", touch=False)
                 await wait_version(other.page, v["version"] + 1)
                 seen.append(time.perf_counter() - t0)
+                draw.append(
+                    float(await other.page.evaluate("() => document.querySelector('#app').dataset.drawMs"))
+                    / 1000
+                )
                 while not all(w.views() and w.views()[-1]["version"] > v["version"] for w in (me, other)):
                     await asyncio.sleep(0.005)  # both pages' sockets have the new view before the next move
             print(line("move seen on the other page (tap on Confirm -> redrawn)", seen))
+            print(line("  of which the page's own redraw (the new SVG and the sheet)", draw))
             await browser.close()
 
 

@@ -61,6 +61,7 @@ function svgSize(svg: SVGSVGElement): [number, number] {
 
 function show(next: View): void {
   if (view && next.game_id === view.game_id && next.version < view.version) return; // an older frame
+  const t0 = performance.now();
   const boardChanged = !view || view.svg !== next.svg;
   view = next;
   setTexts(next.texts);
@@ -98,6 +99,7 @@ function show(next: View): void {
   $("app").classList.remove("loading");
   $("app").dataset.version = String(next.version);
   closePickerIfStale();
+  $("app").dataset.drawMs = (performance.now() - t0).toFixed(1); // read by bench/bench_web_page.py
 }
 
 /** Routes, cities and cards with actions get a class, so a player sees what can be tapped. */
