@@ -301,6 +301,14 @@ async function openTicketMap(): Promise<void> {
 
 // ---- controls -------------------------------------------------------------------------------------------
 
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "Escape") return;
+  closePicker();
+  $("overlay").hidden = true;
+});
+$("overlay").addEventListener("click", (e) => {
+  if (e.target === $("overlay")) $("overlay").hidden = true;
+});
 $("zoom-in").addEventListener("click", () => zoom.zoomBy(1.5));
 $("zoom-out").addEventListener("click", () => zoom.zoomBy(1 / 1.5));
 $("zoom-fit").addEventListener("click", () => zoom.fit());
