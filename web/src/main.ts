@@ -177,8 +177,10 @@ function openPicker(acts: Action[], title: string): void {
     if (chosen) void act(chosen);
   });
   cancel.addEventListener("click", closePicker);
-  // One action: its button says it all; several: what they have in common (one route), or "Other moves".
-  const heading = acts.length === 1 ? [] : [el("h3", {}, same ? title : t("web.ui.other_actions"))];
+  // One action: its button says it all; several ways to pay for one thing: "Pay with"; else "Other moves".
+  const oneThing = acts.every((a) => a.payment && a.route === acts[0].route && a.city === acts[0].city);
+  const words = same ? title : oneThing ? t("web.ui.pay_with") : t("web.ui.other_actions");
+  const heading = acts.length === 1 ? [] : [el("h3", {}, words)];
   card.replaceChildren(
     ...heading,
     el("div", { class: "choices" }, ...choices),
