@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from browser import launch, needs_chromium, open_page, shot, wait_version
+from browser import Watched, launch, needs_chromium, open_page, shot, wait_version
 from driver import button_id, game_id_of, is_final, message_text, public_messages
 from play import play_to_the_end
 from web_helpers import check_frame
@@ -79,7 +79,8 @@ async def test_a_whole_game_tapped_on_two_pages_while_the_thread_gets_the_turn_m
 
         state = await simcord_bot.service.manager.state_of(game_id)
         assert state is not None and state.finished
-        for seat, w in ((0, seated[0]), (1, seated[1]), (None, watcher)):
+        readers: list[tuple[int | None, Watched]] = [(0, seated[0]), (1, seated[1]), (None, watcher)]
+        for seat, w in readers:
             assert w.raw and w.errors == [], w.errors
             for text in w.raw:
                 check_frame(text, state, seat)
