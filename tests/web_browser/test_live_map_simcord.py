@@ -80,10 +80,10 @@ async def test_a_whole_game_tapped_on_two_pages_while_the_thread_gets_the_turn_m
         state = await simcord_bot.service.manager.state_of(game_id)
         assert state is not None and state.finished
         readers: list[tuple[int | None, Watched]] = [(0, seated[0]), (1, seated[1]), (None, watcher)]
-        for seat, w in readers:
+        for reader, w in readers:
             assert w.raw and w.errors == [], w.errors
             for text in w.raw:
-                check_frame(text, state, seat)
+                check_frame(text, state, reader)
         assert all(v["me"] is None for v in watcher.views())
         assert await watcher.page.is_hidden("#hand")
         assert await seated[1].page.text_content("#status") == "La partie est terminée."
