@@ -50,6 +50,7 @@ class FakeGame:
         "code-b": ("1002", "Bob", "fr"),
         "code-w": ("1003", "Wes", "en"),
         "code-x": ("1009", "Xia", "en"),  # the live socket says the session expired
+        "code-y": ("1010", "Yan", "en"),  # ... the first time only
     }
 
     def __init__(self) -> None:
@@ -61,6 +62,7 @@ class FakeGame:
         self.hellos: list[str] = []
         self.refuse: set[str] = set()  # codes answered 400 illegal
         self.views_read = 0
+        self.sign_ins: list[str] = []
         self.move: dict[str, Any] | None = None
         self.log: list[dict[str, Any]] = []
         self.pending_tickets = False
@@ -178,6 +180,7 @@ def make_app(game: FakeGame) -> web.Application:
                 {"ok": False, "error": {"code": "signin", "text": "bad code"}}, status=401
             )
         uid, name, locale = game.USERS[body["code"]]
+        game.sign_ins.append(uid)
         token = f"s{random.getrandbits(64):x}"
         sessions[token] = uid
         return web.json_response(
@@ -212,7 +215,7 @@ def make_app(game: FakeGame) -> web.Application:
         hello = json.loads((await ws.receive()).data)
         uid = sessions.get(hello.get("session", ""))
         game.hellos.append(str(uid))
-        if uid == "1009":
+        if uid == "1009" or (uid == "1010" and game.hellos.count("1010") == 1):
             error = {"code": "session_expired", "text": "Your session has expired. Open the map again."}
             await ws.send_str(json.dumps({"type": "error", "error": error}))
             await ws.close()

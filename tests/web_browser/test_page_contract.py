@@ -152,7 +152,9 @@ async def test_wheel_drag_and_pinch_zoom_and_pan_the_board_without_tapping(fake_
         await browser.close()
 
 
-async def test_an_expired_session_on_the_live_socket_is_said_and_not_retried(fake_server):  # type: ignore[no-untyped-def]
+async def test_an_expired_session_on_the_live_socket_signs_in_again_once(fake_server):  # type: ignore[no-untyped-def]
+    """A page left open past its session: the socket's error is said, the page signs in again the same way
+    (here DiscordSDKMock's authorize) and reconnects; refused again at once, it stops there."""
     from playwright.async_api import async_playwright
 
     game, base = fake_server
@@ -161,6 +163,23 @@ async def test_an_expired_session_on_the_live_socket_is_said_and_not_retried(fak
         w = await open_page(browser, f"{base}?mock_code=code-x&channel=c1")
         await w.page.wait_for_selector("#toast.error:not([hidden])")
         assert await w.page.text_content("#toast") == "Your session has expired. Open the map again."
-        await w.page.wait_for_timeout(1500)  # the page's first retry would come after 0.5 s
-        assert game.hellos == ["1009"]
+        await w.page.wait_for_timeout(1500)  # a plain reconnection would come after 0.5 s, then 1 s
+        assert game.sign_ins == ["1009", "1009"] and game.hellos == ["1009", "1009"]
+
+        # signed in again, the page is live again: a move made elsewhere reaches it
+        y = await open_page(browser, f"{base}?mock_code=code-y&channel=c1")
+        await y.page.wait_for_selector("#toast.error:not([hidden])")
+        await _until(lambda: game.hellos.count("1010") == 2 and len(y.views()) == 1)
+        await game.apply("db.n", {})
+        await wait_version(y.page, 2)
         await browser.close()
+
+
+async def _until(check, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+
+    for _ in range(int(timeout / 0.02)):
+        if check():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("never came")

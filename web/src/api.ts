@@ -101,4 +101,11 @@ export class Live {
     this.closed = true;
     this.ws?.close();
   }
+
+  /** Connects again after `stop` (with the session set since). */
+  restart(): void {
+    this.closed = false;
+    this.delay = 500;
+    this.start();
+  }
 }

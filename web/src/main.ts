@@ -2,7 +2,7 @@
 import "./style.css";
 import { ApiFailure, fetchWithSession, Live, request } from "./api";
 import { PanZoom } from "./panzoom";
-import { signIn } from "./signin";
+import { SignIn } from "./signin";
 import { applyStaticTexts, setTexts, t, tOr } from "./texts";
 import type { Action, View } from "./types";
 import {
@@ -325,9 +325,10 @@ window.addEventListener("resize", () => {
 
 async function start(): Promise<void> {
   const q = new URLSearchParams(location.search);
+  const signing = new SignIn(q);
   $("splash-text").textContent = tOr("web.ui.loading", "");
   try {
-    const who = await signIn(q);
+    const who = await signing.first();
     gameId = who.gameId;
     const first = await request<View>("GET", `api/games/${encodeURIComponent(gameId)}/view`);
     show(first);
@@ -337,23 +338,35 @@ async function start(): Promise<void> {
     $("splash-text").textContent = [tOr("web.ui.signin_failed", ""), failure(e)].filter(Boolean).join(": ");
     return;
   }
-  let fatal = false;
+  // An error frame closes the socket: the session ended (a page left open past it) or the page was refused.
+  // The page signs in again once, the same way, and reconnects; a second refusal within a minute stays said.
+  let refused: string | null = null;
+  let signedAgainAt = -Infinity;
   const live = new Live(
     gameId,
     (frame) => {
       if (frame.type === "view") {
-        fatal = false;
+        refused = null;
         show(frame.view);
-      }
-      else if (frame.type === "error") {
+      } else if (frame.type === "error") {
         toast(frame.error.text, true);
-        fatal = true;
+        refused = frame.error.code;
       }
     },
     (up) => {
       document.body.classList.toggle("offline", !up);
-      if (!up && fatal) live.stop();
-      else if (!up) toast(t("web.ui.reconnecting"));
+      if (up || refused === null) {
+        if (!up) toast(t("web.ui.reconnecting"));
+        return;
+      }
+      live.stop();
+      const expired = refused === "session_expired" || refused === "session";
+      if (!expired || performance.now() - signedAgainAt < 60_000) return;
+      signedAgainAt = performance.now();
+      signing.again().then(
+        () => live.restart(),
+        (e) => toast(failure(e), true),
+      );
     },
   );
   live.start();
