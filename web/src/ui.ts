@@ -150,22 +150,24 @@ export function actionButton(a: Action, onPick: (a: Action) => void): HTMLElemen
 export function renderActions(view: View, onPick: (a: Action) => void): void {
   const box = $("actions");
   box.hidden = view.actions.length === 0;
-  // Grouped under the server's menu words when it sends them; a flat list otherwise.
+  // Under the server's menu words when it sends them, else under "Other moves"; a long list folds (a phone's
+  // sheet would be all buttons), and what the reader unfolded stays unfolded when the next view comes.
+  const open = new Set([...box.querySelectorAll<HTMLDetailsElement>("details[open]")].map((d) => d.dataset.group));
   const groups = new Map<string, Action[]>();
   for (const a of view.actions) {
-    const g = a.group_label ?? "";
+    const g = a.group_label ?? t("web.ui.other_actions");
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g)!.push(a);
   }
-  const parts: HTMLElement[] = [heading("web.ui.other_actions")];
+  const parts: HTMLElement[] = [];
   for (const [g, acts] of groups) {
     const buttons = el("div", { class: "choices" }, ...acts.map((a) => actionButton(a, onPick)));
-    if (!g) {
-      parts.push(buttons);
+    if (groups.size === 1 && acts.length <= 6) {
+      parts.push(el("h2", {}, g), buttons);
       continue;
     }
-    const det = el("details", { "data-group": g }, el("summary", {}, `${g} (${acts.length})`));
-    det.append(buttons);
+    const det = el("details", { "data-group": g }, el("summary", {}, `${g} (${acts.length})`), buttons);
+    if (open.has(g)) det.open = true;
     parts.push(det);
   }
   box.replaceChildren(...parts);
