@@ -87,7 +87,8 @@ async def play_one(w: Watched, view: dict[str, Any], touch: bool, played: Played
     if what.startswith("route") and kind not in played.pickers_shot and played.name:
         played.pickers_shot.add(kind)
         await shot(page, f"{played.name}-picker-{kind}.png")
-    await tap(page, "#picker button.action", touch=touch)
+    if await page.locator("#picker button.action").count() > 1:  # one is already chosen
+        await tap(page, "#picker button.action", touch=touch)
     await tap(page, "#picker #confirm", touch=touch)
     return what
 
