@@ -327,49 +327,62 @@ async function start(): Promise<void> {
   const q = new URLSearchParams(location.search);
   const signing = new SignIn(q);
   $("splash-text").textContent = tOr("web.ui.loading", "");
-  try {
-    const who = await signing.first();
-    gameId = who.gameId;
-    const first = await request<View>("GET", `api/games/${encodeURIComponent(gameId)}/view`);
-    show(first);
-    $("splash").hidden = true;
-  } catch (e) {
-    $("splash").classList.add("failed");
-    $("splash-text").textContent = [tOr("web.ui.signin_failed", ""), failure(e)].filter(Boolean).join(": ");
-    return;
-  }
+  let firstView: (v: View) => void = () => {};
+  const firstFrame = new Promise<View>((resolve) => (firstView = resolve));
   // An error frame closes the socket: the session ended (a page left open past it) or the page was refused.
   // The page signs in again once, the same way, and reconnects; a second refusal within a minute stays said.
   let refused: string | null = null;
   let signedAgainAt = -Infinity;
-  const live = new Live(
-    gameId,
-    (frame) => {
-      if (frame.type === "view") {
-        refused = null;
-        show(frame.view);
-      } else if (frame.type === "error") {
-        toast(frame.error.text, true);
-        refused = frame.error.code;
-      }
-    },
-    (up) => {
-      document.body.classList.toggle("offline", !up);
-      if (up || refused === null) {
-        if (!up) toast(t("web.ui.reconnecting"));
-        return;
-      }
-      live.stop();
-      const expired = refused === "session_expired" || refused === "session";
-      if (!expired || performance.now() - signedAgainAt < 60_000) return;
-      signedAgainAt = performance.now();
-      signing.again().then(
-        () => live.restart(),
-        (e) => toast(failure(e), true),
-      );
-    },
-  );
-  live.start();
+  let live: Live | null = null;
+  try {
+    const who = await signing.first();
+    gameId = who.gameId;
+    live = new Live(
+      gameId,
+      (frame) => {
+        if (frame.type === "view") {
+          refused = null;
+          show(frame.view);
+          firstView(frame.view);
+        } else if (frame.type === "error") {
+          toast(frame.error.text, true);
+          refused = frame.error.code;
+        }
+      },
+      (up) => {
+        document.body.classList.toggle("offline", !up);
+        if (up || refused === null) {
+          if (!up) toast(t("web.ui.reconnecting"));
+          return;
+        }
+        live?.stop();
+        const expired = refused === "session_expired" || refused === "session";
+        if (!expired || performance.now() - signedAgainAt < 60_000) return;
+        signedAgainAt = performance.now();
+        signing.again().then(
+          () => live?.restart(),
+          (e) => toast(failure(e), true),
+        );
+      },
+    );
+    // The socket's first frame is the view: no second reading of the game, unless it is slow to come (a
+    // proxy that holds WebSockets back), then the view is read over HTTP.
+    live.start();
+    let timer = 0;
+    const slow = new Promise<View>((resolve, reject) => {
+      timer = window.setTimeout(() => {
+        request<View>("GET", `api/games/${encodeURIComponent(gameId)}/view`).then(resolve, reject);
+      }, 2500);
+    });
+    const first = await Promise.race([firstFrame, slow]);
+    clearTimeout(timer);
+    show(first);
+    $("splash").hidden = true;
+  } catch (e) {
+    live?.stop();
+    $("splash").classList.add("failed");
+    $("splash-text").textContent = [tOr("web.ui.signin_failed", ""), failure(e)].filter(Boolean).join(": ");
+  }
 }
 
 void start();
