@@ -11,7 +11,10 @@ apart from the clients'), an SQLite file, a fake Discord OAuth2 server, and aioh
    moves at 20 a second spread over the games: from each `act` posted to each page's frame (p50/p95/max), and the
    server's memory per open page (its resident memory with the pages open minus before, divided by 500).
 
-    python bench/bench_web.py [--pages 500] [--games 50] [--rate 20] [--seconds 15]
+    python bench/bench_web.py [--pages 500] [--games 50] [--rate 20] [--seconds 15] [--deflate]
+
+`--deflate`: the pages ask for permessage-deflate, as browsers do (the server compresses each page's frames:
+fewer bytes on the wire, more memory and CPU per page).
 """
 
 from __future__ import annotations
@@ -109,10 +112,11 @@ async def _serve(port: int, db: str, games: int, ready: Any) -> None:
 
 
 class Bench:
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, *, deflate: bool = False) -> None:
         from bot.web.tokens import SessionUser, Tokens
 
         self.base = base
+        self.compress = 15 if deflate else 0  # permessage-deflate, as browsers ask for it
         self.tokens = Tokens(SECRET)
         self.user = SessionUser
         self.http = aiohttp.ClientSession(base, connector=aiohttp.TCPConnector(limit=0))
@@ -145,7 +149,7 @@ class Bench:
             return int((await resp.json())["view"]["version"])
 
     async def page(self, gid: str, user: int, locale: str) -> aiohttp.ClientWebSocketResponse:
-        ws = await self.http.ws_connect(f"/api/games/{gid}/live", max_msg_size=0)
+        ws = await self.http.ws_connect(f"/api/games/{gid}/live", max_msg_size=0, compress=self.compress)
         await ws.send_str(json.dumps({"type": "hello", "session": self.session(user, locale)}))
         first = json.loads((await ws.receive()).data)
         assert first["type"] == "view", first
@@ -295,7 +299,7 @@ async def main(args: argparse.Namespace) -> None:
         child.start()
         try:
             ids = ready.get(timeout=120)
-            b = Bench(f"http://127.0.0.1:{port}")
+            b = Bench(f"http://127.0.0.1:{port}", deflate=args.deflate)
             try:
                 ready_times = await page_ready(b, ids[0], args.samples)
                 print(
@@ -322,4 +326,7 @@ if __name__ == "__main__":
     parser.add_argument("--rate", type=float, default=20.0)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--samples", type=int, default=40)
+    parser.add_argument(
+        "--deflate", action="store_true", help="pages ask for compressed frames, as browsers do"
+    )
     asyncio.run(main(parser.parse_args()))

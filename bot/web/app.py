@@ -62,6 +62,8 @@ class WebConfig:
     ws_rate: float = 5.0  # frames per second a page may send, on average
     ws_burst: int = 20
     signin_rate: float = 1.0  # sign-ins per second per address, on average
+    ticket_map_rate: float = 0.5  # private ticket maps drawn per second per user (each is a whole board)
+    ticket_map_burst: int = 4
     signin_burst: int = 10
     #: who the manager is told made a page's move: "player" inside the bot (it tells the chat, `after_move`),
     #: "page" in `ttr web` (the turn message is owed as a row a bot process posts)
@@ -91,8 +93,10 @@ class MapServer:
         self.hub = hub or LiveHub(manager, expired=self._expired)
         self.acts = RateLimit(config.act_rate, config.act_burst)
         self.sign_ins = RateLimit(config.signin_rate, config.signin_burst)
+        self.ticket_maps = RateLimit(config.ticket_map_rate, config.ticket_map_burst)
         self._http: aiohttp.ClientSession | None = None
         self._sockets: set[web.WebSocketResponse] = set()
+        self._tells: dict[str, asyncio.Task[None]] = {}  # per game: the last chat message being told
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=middlewares(self._locale_of))
@@ -110,6 +114,8 @@ class MapServer:
         return app
 
     async def _shutdown(self, _app: web.Application) -> None:
+        if self._tells:  # the chat told of every move made before the stop
+            await asyncio.wait(set(self._tells.values()), timeout=10)
         for ws in list(self._sockets):
             with contextlib.suppress(Exception):
                 await ws.close(code=aiohttp.WSCloseCode.GOING_AWAY)
@@ -244,6 +250,8 @@ class MapServer:
         user = self._session(request)
         game_id = request.match_info["game_id"]
         self._may_see(user, game_id)
+        if not self.ticket_maps.allow(user.user_id):
+            raise web_error("rate", 429)
         try:
             info = await self.manager.game_info(game_id)
             state = await self.manager.state_of(game_id)
@@ -305,12 +313,29 @@ class MapServer:
             raise from_refused(exc) from None
         except StorageError:
             raise web_error("unavailable", 503) from None
-        if self.after_move is not None:
+        self._tell_chat(game_id, outcome)
+        return web.json_response({"ok": True, "view": await self._read_view(game_id, user)})
+
+    def _tell_chat(self, game_id: str, outcome: Outcome) -> None:
+        """Tell the chat of a page's move (its turn message) in the background, in order per game: the page's
+        answer never waits for Discord (its rate limits can hold a message for seconds)."""
+        if self.after_move is None:
+            return
+        tell, previous = self.after_move, self._tells.get(game_id)
+
+        async def run() -> None:
+            if previous is not None:
+                await asyncio.wait({previous})
             try:
-                await self.after_move(game_id, outcome)
+                await tell(game_id, outcome)
             except Exception:  # the move is stored; the chat's message is the chat's problem
                 log.exception("live map: the chat was not told of a move in game %s", game_id)
-        return web.json_response({"ok": True, "view": await self._read_view(game_id, user)})
+
+        task = asyncio.create_task(run())
+        self._tells[game_id] = task
+        task.add_done_callback(
+            lambda t: self._tells.pop(game_id, None) if self._tells.get(game_id) is t else None
+        )
 
     # ------------------------------------------------------------------ live
 

@@ -234,3 +234,35 @@ async def test_a_change_no_page_shows_pushes_nothing(db_url: str) -> None:
         frame = json.loads(await asyncio.wait_for(page.receive_str(), 5))
         assert frame["view"]["move"] is not None  # the first frame is the move's, not the note's
         await page.close()
+
+
+async def test_the_page_never_waits_for_the_chat_which_is_told_in_order(db_url: str) -> None:
+    async with site(db_url) as s:
+        gid = await new_game(s.manager, "italy")
+        release = asyncio.Event()
+        told: list[int] = []
+
+        async def slow_chat(game_id: str, outcome: Any) -> None:  # Discord holding the message (rate limits)
+            await release.wait()
+            told.append(outcome.info.action_count)
+
+        s.server.after_move = slow_chat
+        for user in (101, 102):
+            view = await (await s.client.get(f"/api/games/{gid}/view", headers=s.auth(user))).json()
+            keep = view["pending"]["choices"][0]
+            body = {
+                "code": keep["code"],
+                "version": view["version"],
+                "tickets": [t["id"] for t in keep["offered"]],
+            }
+            resp = await asyncio.wait_for(
+                s.client.post(f"/api/games/{gid}/act", json=body, headers=s.auth(user)), 5
+            )
+            assert resp.status == 200  # answered while the chat is still busy
+        assert told == []
+        release.set()
+        for _ in range(100):
+            if len(told) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert told == [1, 2]  # each move told, in the order they were made

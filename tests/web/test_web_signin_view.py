@@ -140,6 +140,11 @@ async def test_the_ticket_map_goes_to_its_owner_only(db_url: str) -> None:
         assert view["me"]["ticket_map"] == f"api/games/{gid}/ticket_map" and view["move"] is None
         assert view["map_box"][2] > 0 and view["map_box"][3] > 0
         assert state is not None
+        # each is a whole board drawn: a few, then the reader is asked to wait
+        statuses = [
+            (await s.client.get(f"/api/games/{gid}/ticket_map", headers=s.auth(102))).status for _ in range(5)
+        ]
+        assert statuses[:2] == [200, 200] and statuses[-1] == 429
 
 
 async def test_sign_ins_are_limited_per_address_behind_a_local_proxy(db_url: str) -> None:
