@@ -183,3 +183,59 @@ async def _until(check, timeout: float = 5.0) -> None:  # type: ignore[no-untype
             return
         await asyncio.sleep(0.02)
     raise AssertionError("never came")
+
+
+async def test_a_finger_beside_a_thin_route_on_a_phone_still_takes_it(fake_server):  # type: ignore[no-untyped-def]
+    """At the whole-board zoom a phone draws a route a few pixels wide: a tap a little beside it (on nothing)
+    opens that route's choices."""
+    from playwright.async_api import async_playwright
+
+    game, base = fake_server
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        w = await open_page(browser, f"{base}?mock_code=code-a&channel=c1", phone=True)
+        await w.page.wait_for_selector("#board svg [data-route]")
+        spot = await w.page.evaluate(
+            """(ids) => {
+              for (const id of ids) {
+                const el = document.querySelector(`#board [data-route="${id}"]`);
+                const m = el.getScreenCTM(), n = el.getTotalLength();
+                const p = el.getPointAtLength(n / 2), q = el.getPointAtLength(n / 2 + 1);
+                const dx = (q.x - p.x) * m.a, dy = (q.y - p.y) * m.d, len = Math.hypot(dx, dy) || 1;
+                const px = p.x * m.a + m.e, py = p.y * m.d + m.f;
+                for (const side of [1, -1]) {
+                  const x = px - side * 9 * dy / len, y = py + side * 9 * dx / len;
+                  const hit = document.elementFromPoint(x, y);
+                  if (hit && !hit.closest('[data-route], [data-city], button') && hit.closest('#board')) {
+                    return {id, x, y};
+                  }
+                }
+              }
+              return null;
+            }""",
+            game.routes[:6],
+        )
+        assert spot is not None
+        await w.page.touchscreen.tap(spot["x"], spot["y"])
+        await w.page.wait_for_selector("#picker:not([hidden])")
+        codes = await w.page.locator("#picker button.action").evaluate_all(
+            "(bs) => bs.map((b) => b.dataset.code)"
+        )
+        routes = {c.split(".")[1] for c in codes}
+        assert len(routes) == 1, codes  # one route's ways to pay, of a route within a finger's reach
+        reach = await w.page.evaluate(
+            """([id, x, y]) => {
+              let best = Infinity;
+              for (const el of document.querySelectorAll(`#board [data-route="${id}"]`)) {
+                const m = el.getScreenCTM(), n = el.getTotalLength();
+                for (let i = 0; i <= 100; i++) {
+                  const p = el.getPointAtLength((n * i) / 100);
+                  best = Math.min(best, Math.hypot(p.x * m.a + m.e - x, p.y * m.d + m.f - y));
+                }
+              }
+              return best;
+            }""",
+            [routes.pop(), spot["x"], spot["y"]],
+        )
+        assert reach <= 24 + 3
+        await browser.close()

@@ -23,7 +23,7 @@ let view: View | null = null;
 let gameId = "";
 let busy = false;
 const board = $("board");
-const zoom = new PanZoom($("board-wrap"), board, { onTap: (target) => onBoardTap(target) });
+const zoom = new PanZoom($("board-wrap"), board, { onTap: (target, x, y) => onBoardTap(near(target, x, y)) });
 
 // ---- messages -------------------------------------------------------------------------------------------
 
@@ -123,6 +123,25 @@ function actionsForMarket(v: View, b: HTMLElement): Action[] {
   }
   const kind = b.dataset.deck === "tickets" ? "draw_tickets" : "draw_blind";
   return v.actions.filter((a) => a.kind === kind);
+}
+
+const TARGET = "[data-route], [data-city]";
+
+/** What a finger meant: the route or city under it, else the nearest one within a finger's reach (at the
+ * whole-board zoom a phone draws a route a few pixels wide), one the reader can act on first. */
+function near(target: Element, x: number, y: number): Element {
+  if (target.closest(TARGET)) return target;
+  let fallback: Element | null = null;
+  for (const r of [6, 12, 18, 24]) {
+    for (let k = 0; k < 8; k++) {
+      const a = (k * Math.PI) / 4;
+      const hit = document.elementFromPoint(x + r * Math.cos(a), y + r * Math.sin(a))?.closest(TARGET);
+      if (!hit || !board.contains(hit)) continue;
+      if (hit.classList.contains("can")) return hit;
+      fallback ??= hit;
+    }
+  }
+  return fallback ?? target;
 }
 
 function onBoardTap(target: Element): void {
