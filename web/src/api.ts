@@ -20,8 +20,16 @@ export function url(path: string): string {
   return new URL(path, document.baseURI).toString();
 }
 
+/** The reader's languages as plain language tags first ("fr, fr-FR"): the words of an answer given before the
+ * session knows the reader's Discord language (a refused sign-in or link). */
+function languages(): string {
+  const tags = navigator.languages?.length ? navigator.languages : [navigator.language || "en"];
+  const plain = tags.map((tag) => tag.split("-")[0].toLowerCase());
+  return [...new Set([...plain, ...tags])].join(", ");
+}
+
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { "Accept-Language": languages() };
   if (session) headers.Authorization = `Bearer ${session}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const res = await fetch(url(path), {
