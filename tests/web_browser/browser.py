@@ -1,0 +1,141 @@
+"""Debian's chromium driven by Playwright for Python (never `playwright install`), and the helpers the live-map
+browser tests share: pages at a phone or desktop size, every WebSocket frame a page receives, screenshots."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+DESKTOP = {"viewport": {"width": 1366, "height": 820}}
+#: Screenshots go here (outside git); the tests look at nothing, people do.
+SHOTS = Path(os.environ.get("TTR_WEB_SHOTS", "/tmp/shots"))
+
+needs_chromium = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM), reason=f"Debian's chromium is not installed at {CHROMIUM}"
+)
+
+
+@dataclass
+class Watched:
+    """One page and every frame its WebSockets received (as parsed JSON)."""
+
+    page: Any
+    frames: list[Any] = field(default_factory=list)
+    raw: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # uncaught exceptions and console errors (CSP, 404s)
+
+    def views(self) -> list[dict[str, Any]]:
+        return [f["view"] for f in self.frames if isinstance(f, dict) and f.get("type") == "view"]
+
+
+async def launch(playwright: Any) -> Any:
+    return await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+
+
+async def open_page(browser: Any, url: str, *, phone: bool = False, locale: str = "en-US") -> Watched:
+    context = await browser.new_context(**(PHONE if phone else DESKTOP), locale=locale)
+    page = await context.new_page()
+    watched = Watched(page)
+
+    def on_socket(ws: Any) -> None:
+        def received(payload: Any) -> None:
+            text = payload if isinstance(payload, str) else bytes(payload).decode("utf-8", "replace")
+            watched.raw.append(text)
+            try:
+                watched.frames.append(json.loads(text))
+            except ValueError:
+                watched.frames.append(text)
+
+        ws.on("framereceived", received)
+
+    page.on("websocket", on_socket)
+    page.on("pageerror", lambda exc: watched.errors.append(f"pageerror: {exc}"))
+    page.on(
+        "console", lambda msg: watched.errors.append(f"console: {msg.text}") if msg.type == "error" else None
+    )
+    await page.goto(url)
+    return watched
+
+
+async def shot(page: Any, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / name
+    await page.screenshot(path=str(path))
+    return path
+
+
+async def tap(page: Any, selector: str, *, touch: bool) -> None:
+    """A finger (or mouse) on the visible centre of an element: for board paths the middle of the path itself,
+    not the centre of its box (a diagonal route's box centre is off the route)."""
+    point = await page.evaluate(
+        """async (sel) => {
+          // after two frames: the layout of the last view drawn has settled
+          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+          const el = document.querySelector(sel);
+          if (!el) return null;
+          if (el instanceof SVGGeometryElement && el.tagName === 'path') {
+            // A point of the path well inside the board and away from any button: a phone snaps a finger
+            // that lands near a button onto it (touch adjustment), as it would a real one.
+            const wrap = el.closest('#board-wrap').getBoundingClientRect();
+            const buttons = [...document.querySelectorAll('button')].map((b) => b.getBoundingClientRect())
+              .filter((r) => r.width > 0);
+            const m = el.getScreenCTM();
+            const total = el.getTotalLength();
+            for (const f of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.15, 0.85]) {
+              const p = el.getPointAtLength(total * f);
+              const x = p.x * m.a + p.y * m.c + m.e, y = p.x * m.b + p.y * m.d + m.f;
+              if (x < wrap.left + 16 || x > wrap.right - 16 || y < wrap.top + 16 || y > wrap.bottom - 16) continue;
+              if (buttons.some((r) => x > r.left - 20 && x < r.right + 20 && y > r.top - 20 && y < r.bottom + 20)) continue;
+              const hit = document.elementFromPoint(x, y);
+              if (hit === el) return {x, y};
+            }
+            return null;
+          }
+          el.scrollIntoView({block: 'center'});
+          const r = el.getBoundingClientRect();
+          if (!r.width || !r.height) return null;
+          const x = r.left + r.width / 2, y = r.top + r.height / 2;
+          const hit = document.elementFromPoint(x, y);
+          return hit && (hit === el || el.contains(hit)) ? {x, y} : {covered: hit ? hit.outerHTML.slice(0, 120) : 'nothing'};
+        }""",
+        selector,
+    )
+    assert point is not None and "covered" not in point, f"cannot tap {selector}: {point}"
+    if touch:
+        await page.touchscreen.tap(point["x"], point["y"])
+    else:
+        await page.mouse.click(point["x"], point["y"])
+
+
+async def wait_version(page: Any, version: int, timeout: float = 10.0) -> None:
+    """Until the page has drawn a view of at least `version` (polled from here: the server's CSP forbids the
+    eval that Playwright's wait_for_function needs)."""
+    end = asyncio.get_running_loop().time() + timeout
+    while True:
+        seen = await page.evaluate("() => Number(document.querySelector('#app').dataset.version ?? -1)")
+        if seen >= version:
+            return
+        if asyncio.get_running_loop().time() > end:
+            raise AssertionError(f"the page shows version {seen}, not {version}")
+        await asyncio.sleep(0.005)

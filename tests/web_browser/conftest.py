@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import functools
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# The server's test helpers (the fake Discord OAuth2 server, the map server over a manager) live in tests/web/,
+# SimCord's driver helpers in tests/bot_e2e/.
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "web"))
+sys.path.insert(0, str(HERE.parent / "bot_e2e"))
+
+WEB_SECRET = "browser-live-map-secret-" + "w" * 32
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+@pytest.fixture
+def web_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def simcord_bot(tmp_path: Path, web_port: int):  # type: ignore[no-untyped-def]
+    """The production bot for SimCord (tests/conftest.py's simcord_env), with the live map on `web_port` (no
+    Activity: personal links), quick AI and tiny chat pictures as in tests/bot_e2e."""
+    from e2e_pictures import FastPictures
+
+    from bot import Settings, create_bot
+
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'ttr.db'}",
+        lobby_threads=True,
+        render_workers=1,
+        web_port=web_port,
+        public_url=f"http://127.0.0.1:{web_port}",
+        web_secret=WEB_SECRET,
+    )
+    bot = create_bot(settings)
+    bot.service.ai_budget_ms = 20  # type: ignore[attr-defined]
+    bot.service.pictures = FastPictures()  # type: ignore[attr-defined]
+    return bot
+
+
+@pytest.fixture
+def french_users(monkeypatch: pytest.MonkeyPatch) -> set[int]:
+    """The ids of the users whose Discord client is in French (as tests/bot_e2e's fixture of that name)."""
+    import simcord
+
+    users: set[int] = set()
+    made = simcord.interactions.base_payload
+
+    @functools.wraps(made)
+    def payload(*args: Any, **kwargs: Any) -> Any:
+        record, data = made(*args, **kwargs)
+        if kwargs.get("user_id") in users:
+            data["locale"] = "fr"
+        return record, data
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", payload)
+    return users

@@ -1,0 +1,85 @@
+"""A whole game of Europe with Warehouses & Depots on the live map in Debian's chromium, against the real map
+server (bot/web) over a manager and the tests' fake Discord OAuth2 server, signed in through DiscordSDKMock as
+inside Discord: Alice (English, desktop) and Bob (French, phone) play by tapping only (play.py) while Eve
+watches. Every WebSocket frame each page RECEIVED is checked: no other player's hand or tickets, none at all for
+the watcher. (The whole game of Italy, with the chat in SimCord, is test_live_map_simcord.py.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browser import launch, needs_chromium, open_page, shot, wait_version
+from play import play_to_the_end
+from web_helpers import check_frame, new_game, site
+
+pytestmark = needs_chromium
+
+
+async def test_two_players_play_a_whole_game_of_europe_with_warehouses_by_tapping(db_url: str) -> None:
+    from playwright.async_api import async_playwright
+
+    moved: list[str] = []
+
+    async def after_move(game_id: str, outcome: Any) -> None:  # what the chat's turn message is told
+        moved.append(game_id)
+
+    async with site(db_url) as s, async_playwright() as pw:
+        s.server.after_move = after_move
+        gid = await new_game(s.manager, "europe", options=("warehouses",))
+        base = str(s.client.make_url("/"))
+        browser = await launch(pw)
+        # Ann (English) and Bob (French, from his Discord locale) sit; Eve watches. Channel 10 is the game's.
+        seated = {
+            0: await open_page(browser, f"{base}?mock_code=code-ann&channel=10"),
+            1: await open_page(browser, f"{base}?mock_code=code-bob&channel=10", phone=True, locale="fr-FR"),
+        }
+        eve = await open_page(browser, f"{base}?mock_code=code-eve&channel=10")
+        for w in (*seated.values(), eve):
+            await w.page.wait_for_selector("#board svg [data-route]")
+            await wait_version(w.page, 0)
+        await shot(seated[0].page, "europe-start-desktop-en.png")
+        await shot(seated[1].page, "europe-start-phone-fr.png")
+
+        played = await play_to_the_end(seated, [eve], phone_seat=1, name="europe", lang={0: "en", 1: "fr"})
+        print(f"europe: {len(played.taps)} moves in {played.seconds:.1f} s")
+
+        state = await s.manager.state_of(gid)
+        info = await s.manager.game_info(gid)
+        assert state is not None and state.finished and info.status.value == "finished"
+        assert any(t.startswith("pending") for t in played.taps)  # the depots, warehouses, tunnels: decisions
+        assert "tickets" in played.taps and any(t.startswith("face-up") for t in played.taps)
+        assert any(t.startswith("city") for t in played.taps)  # the depots, placed by tapping their cities
+        print(sorted({t.split()[0] for t in played.taps}))
+        assert await seated[0].page.text_content("#status") == "The game is over."
+        assert await seated[1].page.text_content("#status") == "La partie est terminée."
+
+        # What each page RECEIVED: only its own hand and tickets; the watcher none at all.
+        for seat, w in ((0, seated[0]), (1, seated[1]), (None, eve)):
+            assert w.raw, "no WebSocket frame"
+            assert w.errors == [], w.errors
+            for text in w.raw:
+                check_frame(text, state, seat)
+        assert all(v["me"] is None for v in eve.views())
+        assert await eve.page.is_hidden("#hand") and await eve.page.is_hidden("#tickets")
+        # every word on the pages is the catalogue's, in the reader's language: no key, no English on Bob's page
+        from bot.i18n import default_catalog
+        from bot.web.view import UI_KEYS
+
+        catalog = default_catalog()
+        bob_text = await seated[1].page.inner_text("body")
+        ann_text = await seated[0].page.inner_text("body")
+        assert "web.ui." not in bob_text and "web.ui." not in ann_text
+        for key in UI_KEYS:
+            en, fr = catalog.text(f"web.ui.{key}", "en"), catalog.text(f"web.ui.{key}", "fr")
+            if en != fr and "{" not in en:
+                assert en not in bob_text, (key, en)
+
+        # the private ticket map, asked by its owner's page with the session
+        await seated[0].page.click("#ticket-map-open")
+        await seated[0].page.wait_for_selector("#overlay:not([hidden]) .pic svg")
+        await shot(seated[0].page, "europe-ticket-map-desktop-en.png")
+        assert {v["locale"][:2] for v in seated[1].views()} == {"fr"}
+        assert {v["locale"][:2] for v in seated[0].views()} == {"en"}
+        # every move made on a page was told to the chat side
+        assert len(moved) == len(played.taps) and set(moved) == {gid}
+        await browser.close()

@@ -1,0 +1,241 @@
+"""The page against a scripted server that speaks the protocol (contract_fake.py), in Debian's chromium: sign-in
+through DiscordSDKMock, the board drawn and zoomable, a route tapped on a phone -> its payment choices ->
+Confirm -> the code posted, the other page updated live with the move highlighted, tickets kept, a spectator
+page with no hand. English and French."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from aiohttp import web
+from browser import launch, needs_chromium, open_page, shot, tap, wait_version
+from contract_fake import FakeGame, make_app
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture
+async def fake_server():  # type: ignore[no-untyped-def]
+    game = FakeGame()
+    runner = web.AppRunner(make_app(game))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    yield game, f"http://127.0.0.1:{port}/"
+    await runner.cleanup()
+
+
+async def test_tap_a_route_confirm_and_see_it_live(fake_server):  # type: ignore[no-untyped-def]
+    from playwright.async_api import async_playwright
+
+    game, base = fake_server
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        ann = await open_page(browser, f"{base}?mock_code=code-a&channel=c1", phone=True)
+        bob = await open_page(browser, f"{base}?mock_code=code-b&channel=c1", locale="fr-FR")
+        wes = await open_page(browser, f"{base}?mock_code=code-w&channel=c1")
+        for w in (ann, bob, wes):
+            await w.page.wait_for_selector("#board svg [data-route]")
+            await w.page.wait_for_selector("#splash", state="hidden")
+        assert await ann.page.text_content("#status") == "Your turn"
+        assert await bob.page.text_content("#status") == "En attente de Ann"
+        assert await wes.page.is_hidden("#hand")
+        await shot(ann.page, "contract-phone-en.png")
+        await shot(bob.page, "contract-desktop-fr.png")
+
+        # A move the server refuses: its words, the picker closed, the game read again, nothing else.
+        refused = game.routes[1]
+        game.refuse.add(f"cr.{refused}.red")
+        reads = game.views_read
+        await tap(ann.page, f'#board [data-route="{refused}"]', touch=True)
+        await ann.page.locator("#picker button.action").first.tap()
+        await ann.page.locator("#picker #confirm").tap()
+        await ann.page.wait_for_selector("#toast.error:not([hidden])")
+        assert await ann.page.text_content("#toast") == "That move is not possible now."
+        await ann.page.wait_for_selector("#picker", state="hidden")
+        assert game.views_read == reads + 1 and game.acts == []
+
+        # A tap on a route on the phone: its two ways to pay, the first chosen, Confirm posts its code.
+        rid = game.routes[0]
+        await tap(ann.page, f'#board [data-route="{rid}"]', touch=True)
+        await ann.page.wait_for_selector("#picker:not([hidden])")
+        choices = await ann.page.locator("#picker button.action").all_text_contents()
+        assert len(choices) == 2
+        await shot(ann.page, "contract-phone-picker-en.png")
+        await ann.page.locator("#picker button.action").first.tap()
+        sent = time.perf_counter()
+        await ann.page.locator("#picker #confirm").tap()
+        await bob.page.wait_for_selector(f'#board [data-route="{rid}"].hl')
+        assert time.perf_counter() - sent < 1.0
+        assert game.acts[0]["code"] == f"cr.{rid}.red" and game.acts[0]["version"] == 1
+        assert "cr." in (await bob.page.text_content("#move-line") or "")
+        await shot(bob.page, "contract-desktop-highlight-fr.png")
+        assert await bob.page.text_content("#status") == "À vous de jouer"
+
+        # Bob draws tickets from the ticket deck, then keeps two of the three offered.
+        await tap(bob.page, '#market [data-deck="tickets"]', touch=False)
+        await bob.page.locator("#picker #confirm").click()
+        await bob.page.wait_for_selector("#pending:not([hidden]) input[data-ticket]")
+        await bob.page.locator('input[data-ticket="12"]').uncheck()
+        await shot(bob.page, "contract-desktop-tickets-fr.png")
+        await bob.page.locator('#pending button.action[data-kind="keep_tickets"]').click()
+        await wait_version(ann.page, 4)
+        assert game.acts[-1] == {"code": "kt.", "version": 3, "tickets": [11, 13]}
+
+        # The spectator's page received views, none with a hand or tickets.
+        assert wes.views() and all(v["me"] is None and v["actions"] == [] for v in wes.views())
+        assert await wes.page.is_hidden("#hand") and await wes.page.is_hidden("#actions")
+        await browser.close()
+
+
+async def _scale(page) -> float:  # type: ignore[no-untyped-def]
+    transform = await page.evaluate("() => document.querySelector('#board').style.transform")
+    return float(transform.split("scale(")[1].rstrip(")"))
+
+
+async def _translate(page) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    transform = await page.evaluate("() => document.querySelector('#board').style.transform")
+    x, y = transform.split("translate(")[1].split(")")[0].replace("px", "").split(",")
+    return float(x), float(y)
+
+
+async def test_wheel_drag_and_pinch_zoom_and_pan_the_board_without_tapping(fake_server):  # type: ignore[no-untyped-def]
+    from playwright.async_api import async_playwright
+
+    game, base = fake_server
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        desk = await open_page(browser, f"{base}?mock_code=code-a&channel=c1")
+        await desk.page.wait_for_selector("#board svg [data-route]")
+        page = desk.page
+        fitted = await _scale(page)
+        box = await page.locator("#board-wrap").bounding_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        # the wheel zooms in around the pointer
+        await page.mouse.move(cx, cy)
+        await page.mouse.wheel(0, -400)
+        await page.wait_for_timeout(50)
+        assert await _scale(page) > fitted * 1.5
+        # a drag pans, and is no tap: no picker
+        before = await _translate(page)
+        await page.mouse.down()
+        await page.mouse.move(cx - 120, cy - 60, steps=5)
+        await page.mouse.up()
+        after = await _translate(page)
+        assert after[0] == pytest.approx(before[0] - 120, abs=2) and after[1] == pytest.approx(
+            before[1] - 60, abs=2
+        )
+        assert await page.is_hidden("#picker")
+        # the fit button puts the whole board back
+        await page.click("#zoom-fit")
+        assert await _scale(page) == pytest.approx(fitted)
+
+        # two fingers spreading apart on a phone zoom in
+        phone = await open_page(browser, f"{base}?mock_code=code-b&channel=c1", phone=True)
+        await phone.page.wait_for_selector("#board svg [data-route]")
+        fitted = await _scale(phone.page)
+        box = await phone.page.locator("#board-wrap").bounding_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        cdp = await phone.page.context.new_cdp_session(phone.page)
+
+        def fingers(d: float) -> list[dict[str, float]]:
+            return [{"x": cx - d, "y": cy, "id": 0}, {"x": cx + d, "y": cy, "id": 1}]
+
+        await cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": fingers(30)})
+        for d in (45, 60, 75, 90):
+            await cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": fingers(d)})
+        await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        assert await _scale(phone.page) == pytest.approx(fitted * 3, rel=0.1)
+        assert await phone.page.is_hidden("#picker")
+        await browser.close()
+
+
+async def test_an_expired_session_on_the_live_socket_signs_in_again_once(fake_server):  # type: ignore[no-untyped-def]
+    """A page left open past its session: the socket's error is said, the page signs in again the same way
+    (here DiscordSDKMock's authorize) and reconnects; refused again at once, it stops there."""
+    from playwright.async_api import async_playwright
+
+    game, base = fake_server
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        w = await open_page(browser, f"{base}?mock_code=code-x&channel=c1")
+        await w.page.wait_for_selector("#toast.error:not([hidden])")
+        assert await w.page.text_content("#toast") == "Your session has expired. Open the map again."
+        await w.page.wait_for_timeout(1500)  # a plain reconnection would come after 0.5 s, then 1 s
+        assert game.sign_ins == ["1009", "1009"] and game.hellos == ["1009", "1009"]
+
+        # signed in again, the page is live again: a move made elsewhere reaches it
+        y = await open_page(browser, f"{base}?mock_code=code-y&channel=c1")
+        await y.page.wait_for_selector("#toast.error:not([hidden])")
+        await _until(lambda: game.hellos.count("1010") == 2 and len(y.views()) == 1)
+        await game.apply("db.n", {})
+        await wait_version(y.page, 2)
+        await browser.close()
+
+
+async def _until(check, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+
+    for _ in range(int(timeout / 0.02)):
+        if check():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("never came")
+
+
+async def test_a_finger_beside_a_thin_route_on_a_phone_still_takes_it(fake_server):  # type: ignore[no-untyped-def]
+    """At the whole-board zoom a phone draws a route a few pixels wide: a tap a little beside it (on nothing)
+    opens that route's choices."""
+    from playwright.async_api import async_playwright
+
+    game, base = fake_server
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        w = await open_page(browser, f"{base}?mock_code=code-a&channel=c1", phone=True)
+        await w.page.wait_for_selector("#board svg [data-route]")
+        spot = await w.page.evaluate(
+            """(ids) => {
+              for (const id of ids) {
+                const el = document.querySelector(`#board [data-route="${id}"]`);
+                const m = el.getScreenCTM(), n = el.getTotalLength();
+                const p = el.getPointAtLength(n / 2), q = el.getPointAtLength(n / 2 + 1);
+                const dx = (q.x - p.x) * m.a, dy = (q.y - p.y) * m.d, len = Math.hypot(dx, dy) || 1;
+                const px = p.x * m.a + m.e, py = p.y * m.d + m.f;
+                for (const side of [1, -1]) {
+                  const x = px - side * 9 * dy / len, y = py + side * 9 * dx / len;
+                  const hit = document.elementFromPoint(x, y);
+                  if (hit && !hit.closest('[data-route], [data-city], button') && hit.closest('#board')) {
+                    return {id, x, y};
+                  }
+                }
+              }
+              return null;
+            }""",
+            game.routes[:6],
+        )
+        assert spot is not None
+        await w.page.touchscreen.tap(spot["x"], spot["y"])
+        await w.page.wait_for_selector("#picker:not([hidden])")
+        codes = await w.page.locator("#picker button.action").evaluate_all(
+            "(bs) => bs.map((b) => b.dataset.code)"
+        )
+        routes = {c.split(".")[1] for c in codes}
+        assert len(routes) == 1, codes  # one route's ways to pay, of a route within a finger's reach
+        reach = await w.page.evaluate(
+            """([id, x, y]) => {
+              let best = Infinity;
+              for (const el of document.querySelectorAll(`#board [data-route="${id}"]`)) {
+                const m = el.getScreenCTM(), n = el.getTotalLength();
+                for (let i = 0; i <= 100; i++) {
+                  const p = el.getPointAtLength((n * i) / 100);
+                  best = Math.min(best, Math.hypot(p.x * m.a + m.e - x, p.y * m.d + m.f - y));
+                }
+              }
+              return best;
+            }""",
+            [routes.pop(), spot["x"], spot["y"]],
+        )
+        assert reach <= 24 + 3
+        await browser.close()

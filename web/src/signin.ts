@@ -1,0 +1,93 @@
+// Sign-in, three ways (bot/web/PROTOCOL.md): inside Discord through the Embedded App SDK; in a browser with a
+// personal link (?link=); otherwise (development, tests) DiscordSDKMock stands in for the Discord client.
+import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
+import { request, setSession } from "./api";
+import { setTexts } from "./texts";
+
+export interface SignedIn {
+  gameId: string;
+  user: { id: string; name: string; locale?: string };
+}
+
+interface Config {
+  client_id: string;
+  locale_default?: string;
+  texts?: Record<string, string>;
+}
+
+interface SessionReply {
+  session: string;
+  access_token?: string;
+  user: { id: string; name: string; locale?: string };
+  game_id?: string;
+}
+
+function insideDiscord(q: URLSearchParams): boolean {
+  // Discord opens an Activity with these query parameters; the SDK needs them.
+  return q.has("frame_id") && q.has("instance_id");
+}
+
+/** Signs in the way the page was opened, and again when the session ends (a page left open for days). */
+export class SignIn {
+  private sdk: DiscordSDK | DiscordSDKMock | null = null;
+  private clientId = "";
+
+  constructor(private q: URLSearchParams) {}
+
+  async first(): Promise<SignedIn> {
+    const q = this.q;
+    const link = q.get("link");
+    if (link) return this.withLink(link);
+
+    const config = await request<Config>("GET", `api/config${q.has("locale") ? `?locale=${q.get("locale")}` : ""}`);
+    setTexts(config.texts);
+    this.clientId = config.client_id;
+    if (insideDiscord(q)) {
+      this.sdk = new DiscordSDK(config.client_id);
+    } else {
+      const channel = q.get("channel") ?? "mock_channel";
+      const mock = new DiscordSDKMock(config.client_id, q.get("guild"), channel, null);
+      const code = q.get("mock_code") ?? "mock_code";
+      mock._updateCommandMocks({ authorize: () => Promise.resolve({ code }) });
+      this.sdk = mock;
+    }
+    await this.sdk.ready();
+    const reply = await this.withDiscord();
+    let gameId = q.get("game") ?? reply.game_id ?? "";
+    if (!gameId) {
+      const channel = this.sdk.channelId ?? "";
+      const ctx = await request<{ game_id: string }>("GET", `api/context?channel=${encodeURIComponent(channel)}`);
+      gameId = ctx.game_id;
+    }
+    return { gameId, user: reply.user };
+  }
+
+  /** A new session the same way (the link again, or Discord's authorize without a prompt). */
+  async again(): Promise<void> {
+    const link = this.q.get("link");
+    if (link) await this.withLink(link);
+    else await this.withDiscord();
+  }
+
+  private async withLink(link: string): Promise<SignedIn> {
+    // The browser's language, for a link made before links carried their user's Discord language.
+    const reply = await request<SessionReply>("POST", "api/session", { link, locale: navigator.language });
+    setSession(reply.session);
+    return { gameId: reply.game_id ?? this.q.get("game") ?? "", user: reply.user };
+  }
+
+  private async withDiscord(): Promise<SessionReply> {
+    const sdk = this.sdk!;
+    const { code } = await sdk.commands.authorize({
+      client_id: this.clientId,
+      response_type: "code",
+      state: "",
+      prompt: "none",
+      scope: ["identify"],
+    });
+    const reply = await request<SessionReply>("POST", "api/session", { code });
+    setSession(reply.session);
+    if (reply.access_token) await sdk.commands.authenticate({ access_token: reply.access_token });
+    return reply;
+  }
+}
