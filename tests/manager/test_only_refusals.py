@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from manager_helpers import HUMANS
+from helpers.manager_games import HUMANS
 
 from bot.manager import GameManager, ManualClock, Refused
 from bot.manager.door import LIFECYCLE

@@ -10,7 +10,7 @@ import asyncio
 import re
 
 from browser import Watched, launch, needs_chromium, open_page, shot, wait_version
-from driver import button_id, game_id_of, is_final, message_text, public_messages
+from helpers.simcord_driver import button_id, game_id_of, is_final, message_text, public_messages
 from play import play_to_the_end
 from web_helpers import check_frame
 
