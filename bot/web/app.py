@@ -20,7 +20,6 @@ from typing import Any
 import aiohttp
 from aiohttp import WSMsgType, web
 
-from bot.i18n import default_catalog
 from bot.manager import GameManager, GameStatus, Outcome, Refused, turn_token
 from bot.play import codec
 from bot.web.discord_oauth import SignInFailed, exchange_code
@@ -29,7 +28,7 @@ from bot.web.guard import RateLimit, middlewares
 from bot.web.live import LiveHub, Page
 from bot.web.private_map import ticket_map_svg
 from bot.web.tokens import Link, SessionUser, TokenRefused, Tokens
-from bot.web.view import Reader, language, seat_of
+from bot.web.view import Reader, language, language_of_tag, seat_of, texts
 from engine.actions import KeepTickets
 from engine.rules import legal_actions
 from engine.state import SETUP, GameState
@@ -128,8 +127,10 @@ class MapServer:
         user = request.get(USER)
         if user is not None and user.locale:
             return language(user.locale)
-        wanted = request.headers.get("Accept-Language", "").split(",")[0].split(";")[0].strip()
-        return language(wanted if wanted in default_catalog().locales else self.config.default_locale)
+        wanted = language_of_tag(
+            request.headers.get("Accept-Language", "").split(",")[0].split(";")[0].strip()
+        )
+        return language(wanted or self.config.default_locale)
 
     def _session(self, request: web.Request) -> SessionUser:
         auth = request.headers.get("Authorization", "")
@@ -177,8 +178,14 @@ class MapServer:
         return web.Response(text=PLACEHOLDER, content_type="text/html")
 
     async def api_config(self, request: web.Request) -> web.Response:
+        # the words of the page before its first view (loading, a failed sign-in), in the asked language
+        asked = language_of_tag(request.query.get("locale", "")) or self._locale_of(request)
         return web.json_response(
-            {"client_id": self.config.client_id, "locale_default": language(self.config.default_locale)}
+            {
+                "client_id": self.config.client_id,
+                "locale_default": language(self.config.default_locale),
+                "texts": texts(asked),
+            }
         )
 
     async def api_session(self, request: web.Request) -> web.Response:

@@ -18,7 +18,7 @@ from typing import Any
 from bot import presenters
 from bot.i18n import default_catalog, language_of
 from bot.manager import GameInfo
-from bot.manager.events import GameEvent, card
+from bot.manager.events import GameEvent, card, final_sheets
 from bot.messages import Message
 from bot.play import codec, labels
 from bot.play.menus import category_of
@@ -66,6 +66,9 @@ UI_KEYS = (
     "game_over",
     "pending",
     "other_actions",
+    "confirm",
+    "no_action_here",
+    "signin_failed",
 )
 
 
@@ -79,6 +82,15 @@ class Reader:
 
 def language(locale: str | None) -> str:
     return language_of(locale) or default_catalog().default
+
+
+def language_of_tag(tag: str) -> str:
+    """The catalogue language of a browser's language tag ("fr-FR" -> "fr"), or "" when the bot does not speak it."""
+    code = language_of(tag)
+    for candidate in (code, code.split("-")[0]):
+        if candidate and candidate in default_catalog().locales:
+            return candidate
+    return ""
 
 
 def words_of(message: Message | None, names: Sequence[Message], locale: str) -> str:
@@ -130,6 +142,8 @@ def public_part(
     """Everything every reader of `locale` sees alike."""
     catalog = default_catalog()
     names = seat_table(info.seats)
+    # once the game is over, the score is the final one (tickets, bonuses), as the drawing's panel shows it
+    finals = {f.seat: f.total for f in final_sheets(state)} if state is not None else {}
     view: dict[str, Any] = {
         "game_id": info.game_id,
         "version": info.action_count,
@@ -147,7 +161,7 @@ def public_part(
                 "trains": s.trains,
                 "cards": s.cards,
                 "tickets": s.tickets,
-                "score": s.score,
+                "score": finals.get(s.seat, s.score),
                 "is_turn": s.to_act,
                 "ai": s.ai_level is not None,
             }

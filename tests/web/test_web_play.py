@@ -13,6 +13,7 @@ import pytest
 from aiohttp import ClientWebSocketResponse
 from web_helpers import Site, check_frame, new_game, site
 
+from bot.manager.events import final_sheets
 from bot.web.view import seat_of
 
 USERS = (101, 102)
@@ -93,6 +94,12 @@ async def test_a_whole_game_of_italy_through_the_api(db_url: str) -> None:
         assert kinds == listed  # every kind of action the game offered was played through the API
         assert {"keep_tickets", "claim_route", "draw_blind", "draw_face_up", "draw_tickets"} <= kinds
         assert (await s.manager.game_info(gid)).status.value == "finished"
+        # once over, each player's score on the page is the final one (tickets and bonuses), as on the board
+        state = await s.manager.state_of(gid)
+        assert state is not None
+        finals = {f.seat: f.total for f in final_sheets(state)}
+        view = await (await s.client.get(f"/api/games/{gid}/view", headers=s.auth(SPECTATOR))).json()
+        assert {p["seat"]: p["score"] for p in view["players"]} == finals
 
 
 async def test_a_whole_game_of_europe_with_warehouses_through_the_api(db_url: str) -> None:

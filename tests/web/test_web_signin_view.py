@@ -43,6 +43,21 @@ async def test_config_gives_the_client_id_never_the_secret(db_url: str) -> None:
         assert resp.headers["Referrer-Policy"] == "no-referrer"
 
 
+async def test_config_carries_the_pages_first_words_in_the_browsers_language(db_url: str) -> None:
+    async with site(db_url) as s:
+        # a French browser says "fr-FR": the words before any view (loading, a failed sign-in) come in French
+        body = await (await s.client.get("/api/config", headers={"Accept-Language": "fr-FR,fr;q=0.9"})).json()
+        assert body["texts"]["web.ui.signin_failed"] == "La carte n'a pas pu s'ouvrir."
+        assert body["texts"]["web.ui.confirm"] == "Confirmer"
+        body = await (await s.client.get("/api/config?locale=en-US")).json()
+        assert body["texts"]["web.ui.confirm"] == "Confirm"
+        # and a refusal before sign-in speaks the browser's language too
+        resp = await s.client.post(
+            "/api/session", json={"code": "stolen"}, headers={"Accept-Language": "fr-FR"}
+        )
+        assert "Discord n'a pas permis" in (await resp.json())["error"]["text"]
+
+
 async def test_context_finds_the_game_of_the_channel(db_url: str) -> None:
     async with site(db_url) as s:
         gid = await new_game(s.manager)
