@@ -33,7 +33,7 @@ def web_port() -> int:
 def simcord_bot(tmp_path: Path, web_port: int):  # type: ignore[no-untyped-def]
     """The production bot for SimCord (tests/conftest.py's simcord_env), with the live map on `web_port` (no
     Activity: personal links), quick AI and tiny chat pictures as in tests/bot_e2e."""
-    from e2e_pictures import FastPictures
+    from helpers.fast_pictures import FastPictures
 
     from bot import Settings, create_bot
 
@@ -46,8 +46,8 @@ def simcord_bot(tmp_path: Path, web_port: int):  # type: ignore[no-untyped-def]
         web_secret=WEB_SECRET,
     )
     bot = create_bot(settings)
-    bot.service.ai_budget_ms = 20  # type: ignore[attr-defined]
-    bot.service.pictures = FastPictures()  # type: ignore[attr-defined]
+    bot.wiring.ai_budget_ms = 20  # type: ignore[union-attr]
+    bot.wiring.pictures = FastPictures()  # type: ignore[union-attr]
     return bot
 
 
