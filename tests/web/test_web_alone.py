@@ -72,7 +72,7 @@ class Told:
 
 
 async def test_a_move_on_a_page_of_ttr_web_is_told_in_the_chat_by_a_bot_process() -> None:
-    from web_helpers import new_game, random_ai, site
+    from helpers.web_site import new_game, random_ai, site
 
     from bot.manager import GameManager
     from bot.manager.cluster import Member

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from aiohttp import ClientWebSocketResponse
-from web_helpers import Site, check_frame, new_game, site
+from helpers.web_site import Site, check_frame, new_game, site
 
 from bot.manager.events import final_sheets
 from bot.web.view import seat_of

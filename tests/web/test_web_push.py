@@ -12,7 +12,7 @@ from typing import Any
 
 from aiohttp import ClientWebSocketResponse
 from helpers.pg_schema import fresh_pg_schema
-from web_helpers import Site, check_frame, new_game, random_ai, site
+from helpers.web_site import Site, check_frame, new_game, random_ai, site
 
 from bot.config import Settings
 from bot.manager import GameManager, turn_token

@@ -6,7 +6,7 @@ import asyncio
 import json
 from typing import Any
 
-from web_helpers import Site, check_frame, new_game, site
+from helpers.web_site import Site, check_frame, new_game, site
 
 from bot.manager import GameManager
 

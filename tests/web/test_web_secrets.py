@@ -7,7 +7,7 @@ import json
 import logging
 
 import pytest
-from web_helpers import ACCESS_PREFIX, CLIENT_SECRET, SECRET, new_game, site
+from helpers.web_site import ACCESS_PREFIX, CLIENT_SECRET, SECRET, new_game, site
 
 from bot.config import Settings
 from bot.web.tokens import Link

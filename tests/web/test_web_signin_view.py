@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from web_helpers import CLIENT_SECRET, SECRET, check_frame, new_game, site
+from helpers.web_site import CLIENT_SECRET, SECRET, check_frame, new_game, site
 
 from bot.web.tokens import Link, Tokens
 

@@ -2,18 +2,13 @@ from __future__ import annotations
 
 import functools
 import socket
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-# The server's test helpers (the fake Discord OAuth2 server, the map server over a manager) live in tests/web/,
-# SimCord's driver helpers in tests/bot_e2e/.
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "web"))
-sys.path.insert(0, str(HERE.parent / "bot_e2e"))
-
+# The server's test helpers (the fake Discord OAuth2 server, the map server over a manager) are in
+# tests/helpers/web_site.py, SimCord's driver in tests/helpers/simcord_driver.py.
 WEB_SECRET = "browser-live-map-secret-" + "w" * 32
 
 

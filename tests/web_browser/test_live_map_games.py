@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from browser import launch, needs_chromium, open_page, shot, wait_version
+from helpers.web_site import check_frame, new_game, site
 from play import play_to_the_end
-from web_helpers import check_frame, new_game, site
 
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, pytest.mark.slow]  # whole games in a real browser
 
 
 async def test_two_players_play_a_whole_game_of_europe_with_warehouses_by_tapping(db_url: str) -> None:

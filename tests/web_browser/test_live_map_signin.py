@@ -5,7 +5,7 @@ nothing else."""
 from __future__ import annotations
 
 from browser import launch, needs_chromium, open_page, wait_version
-from web_helpers import check_frame, new_game, site
+from helpers.web_site import check_frame, new_game, site
 
 from bot.i18n import default_catalog
 from bot.web.tokens import Link

@@ -9,14 +9,15 @@ from __future__ import annotations
 import asyncio
 import re
 
+import pytest
 from browser import Watched, launch, needs_chromium, open_page, shot, wait_version
 from helpers.simcord_driver import button_id, game_id_of, is_final, message_text, public_messages
+from helpers.web_site import check_frame
 from play import play_to_the_end
-from web_helpers import check_frame
 
 from bot.i18n import default_catalog
 
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, pytest.mark.slow]  # whole games in a real browser
 
 
 def _link(result, port: int) -> str:  # type: ignore[no-untyped-def]
