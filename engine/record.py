@@ -39,8 +39,9 @@ def make_record(
     }
 
 
-def start_of(record: dict[str, Any]) -> GameState:
-    """The game of `record` before its first action."""
+def start_of(record: Any) -> GameState:
+    """The game of `record` before its first action. `record` is whatever a file held (Any, not a dict: the
+    compiled module would refuse a list with a TypeError before the check below could say what is wrong)."""
     if not isinstance(record, dict) or not isinstance(record.get("map"), str):
         raise GameDataError(
             'not a game record: a record is {"map": "...", "players": [...], "seed": ..., ...}'
@@ -61,7 +62,7 @@ def start_of(record: dict[str, Any]) -> GameState:
         raise GameDataError(f"not a game record: {exc}") from exc
 
 
-def iter_replay(record: dict[str, Any]) -> Iterator[tuple[int, int, Action, GameState]]:
+def iter_replay(record: Any) -> Iterator[tuple[int, int, Action, GameState]]:
     """Plays `record` back: after each action, (its position in the log from 1, seat, action, the state). The
     state is one object, changed in place by every step: copy it to keep a position."""
     state = start_of(record)
@@ -82,7 +83,7 @@ def iter_replay(record: dict[str, Any]) -> Iterator[tuple[int, int, Action, Game
         yield i, seat, action, state
 
 
-def replay(record: dict[str, Any]) -> GameState:
+def replay(record: Any) -> GameState:
     """The game of `record` after its last action."""
     last: GameState | None = None
     for step in iter_replay(record):
