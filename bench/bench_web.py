@@ -34,7 +34,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "web"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 import aiohttp  # noqa: E402
 
@@ -68,7 +68,7 @@ def serve(port: int, db: str, games: int, ready: Any) -> None:
 
 async def _serve(port: int, db: str, games: int, ready: Any) -> None:
     from aiohttp import web
-    from web_helpers import FakeDiscord, random_ai
+    from helpers.web_site import FakeDiscord, random_ai
 
     from bot.manager import GameManager
     from bot.storage import open_repository
