@@ -87,6 +87,7 @@ async def _play_whole_game(s: Site, gid: str, seed: int) -> tuple[set[str], set[
     return kinds, listed
 
 
+@pytest.mark.slow
 async def test_a_whole_game_of_italy_through_the_api(db_url: str) -> None:
     async with site(db_url, act_rate=1000.0, act_burst=1000) as s:
         gid = await new_game(s.manager, "italy")
@@ -102,6 +103,7 @@ async def test_a_whole_game_of_italy_through_the_api(db_url: str) -> None:
         assert {p["seat"]: p["score"] for p in view["players"]} == finals
 
 
+@pytest.mark.slow
 async def test_a_whole_game_of_europe_with_warehouses_through_the_api(db_url: str) -> None:
     async with site(db_url, act_rate=1000.0, act_burst=1000) as s:
         gid = await new_game(s.manager, "europe", options=("warehouses",))

@@ -63,3 +63,11 @@ def french_users(monkeypatch: pytest.MonkeyPatch) -> set[int]:
 
     monkeypatch.setattr(simcord.interactions, "base_payload", payload)
     return users
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test here drives a real browser: slow by nature, so outside the fast loop (CI runs them all)."""
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.slow)
