@@ -5,11 +5,11 @@ full-game tests swap in `FastPictures` (a tiny PNG) to stay fast, everything els
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import pytest
 import simcord
 from helpers.fast_pictures import PNG, FastPictures  # noqa: F401  (re-exported for the tests)
+from helpers.french_client import french_users  # noqa: F401  (a fixture)
 
 from bot import Settings, create_bot
 
@@ -73,20 +73,3 @@ def world(simcord_env):  # type: ignore[no-untyped-def]
     bob = guild.add_member(simcord_env.create_user("bob"))
     carol = guild.add_member(simcord_env.create_user("carol"))
     return guild, channel, alice, bob, carol
-
-
-@pytest.fixture
-def french_users(monkeypatch: pytest.MonkeyPatch) -> set[int]:
-    """The ids of the users whose Discord client is in French (SimCord sends "en-US" otherwise)."""
-    users: set[int] = set()
-    made = simcord.interactions.base_payload
-
-    @functools.wraps(made)
-    def payload(*args: Any, **kwargs: Any) -> Any:
-        record, data = made(*args, **kwargs)
-        if kwargs.get("user_id") in users:
-            data["locale"] = "fr"
-        return record, data
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", payload)
-    return users

@@ -1,11 +1,10 @@
 from __future__ import annotations
 
-import functools
 import socket
 from pathlib import Path
-from typing import Any
 
 import pytest
+from helpers.french_client import french_users  # noqa: F401  (a fixture)
 
 # The server's test helpers (the fake Discord OAuth2 server, the map server over a manager) are in
 # tests/helpers/web_site.py, SimCord's driver in tests/helpers/simcord_driver.py.
@@ -44,25 +43,6 @@ def simcord_bot(tmp_path: Path, web_port: int):  # type: ignore[no-untyped-def]
     bot.wiring.ai_budget_ms = 20  # type: ignore[union-attr]
     bot.wiring.pictures = FastPictures()  # type: ignore[union-attr]
     return bot
-
-
-@pytest.fixture
-def french_users(monkeypatch: pytest.MonkeyPatch) -> set[int]:
-    """The ids of the users whose Discord client is in French (as tests/bot_e2e's fixture of that name)."""
-    import simcord
-
-    users: set[int] = set()
-    made = simcord.interactions.base_payload
-
-    @functools.wraps(made)
-    def payload(*args: Any, **kwargs: Any) -> Any:
-        record, data = made(*args, **kwargs)
-        if kwargs.get("user_id") in users:
-            data["locale"] = "fr"
-        return record, data
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", payload)
-    return users
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
