@@ -123,25 +123,27 @@ class LiveHub:
         if game.state is None and state is not None:
             game.state = state
             game.events = await self.manager.recent_events(game_id, LOG_LINES)
-        return self._view(game, info, state, reader), _shown(info)
+        svg = await self._svg(game, info, state, reader.locale)
+        return self._view(game, info, state, reader, svg), _shown(info)
+
+    async def _svg(
+        self, game: _Game, info: GameInfo, state: GameState | None, locale: str, move: LastMove | None = None
+    ) -> str:
+        """The board drawn for `locale` at this version, once: drawing is CPU work, done off the event loop."""
+        if state is None:
+            return ""
+        key = (locale, len(state.history))
+        svg = game.svg.get(key)
+        if svg is None:
+            svg = await asyncio.to_thread(board_svg, info, state, locale, move)
+            game.svg = {k: v for k, v in game.svg.items() if k[1] == key[1]}
+            game.svg[key] = svg
+        return svg
 
     def _view(
-        self,
-        game: _Game,
-        info: GameInfo,
-        state: GameState | None,
-        reader: Reader,
-        move: LastMove | None = None,
+        self, game: _Game, info: GameInfo, state: GameState | None, reader: Reader, svg: str
     ) -> dict[str, Any]:
         names = seat_table(info.seats)
-        svg = ""
-        if state is not None:
-            key = (reader.locale, len(state.history))
-            svg = game.svg.get(key) or ""
-            if not svg:
-                svg = board_svg(info, state, reader.locale, move)
-                game.svg = {k: v for k, v in game.svg.items() if k[1] == key[1]}
-                game.svg[key] = svg
         lines = log_lines(game.events[-LOG_LINES:], names, reader.locale)
         return game_view(info, state, reader, svg=svg, log=lines)
 
@@ -200,7 +202,8 @@ class LiveHub:
             key = (seat, page.reader.locale)
             frame = frames.get(key)
             if frame is None:
-                view = self._view(game, info, state, page.reader, move[0] if move else None)
+                svg = await self._svg(game, info, state, page.reader.locale, move[0] if move else None)
+                view = self._view(game, info, state, page.reader, svg)
                 view["move"] = None if move is None else _move_frame(move, info, page.reader.locale)
                 payload: dict[str, Any] = {"type": "view", "view": view}
                 frame = frames[key] = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
