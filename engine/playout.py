@@ -16,16 +16,10 @@ from engine import tickets as ticket_ops
 from engine.actions import Action, ClaimRoute, DrawTickets, KeepTickets, Pass
 from engine.cards import EMPTY
 from engine.claims import PaymentShape, cached_payment_shapes, plus4_min_length
+from engine.legal import NO_DRAW_CHOICE, blind_draw, claimable_routes, face_up_draw, route_checks
+from engine.payable import payable_counts
 from engine.pending import SecondDraw, TicketChoice
-from engine.rules import (
-    _NO_DRAW_CHOICE,
-    _draw_blind,
-    _draw_face_up,
-    _payable_counts,
-    _route_checks,
-    claimable_routes,
-    legal_actions,
-)
+from engine.rules import legal_actions
 from engine.state import LAST_ROUND, MAIN, GameState
 from engine.turn import hooks_for
 from maps import LOCOMOTIVE
@@ -48,7 +42,7 @@ def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Acti
     face_up = state.face_up
     slots = [i for i, c in enumerate(face_up) if c != EMPTY] if EMPTY in face_up else [0, 1, 2, 3, 4]
     hooks = hooks_for(state)
-    warehouses = _NO_DRAW_CHOICE
+    warehouses = NO_DRAW_CHOICE
     if blind and hooks.draw_choices:
         owner = hooks.draw_choices[0]
         warehouses = owner.draw_choices(state, seat)
@@ -56,11 +50,11 @@ def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Acti
     per_w = blind + len(slots)
     n_draws = per_w * len(warehouses)
     claims: list[tuple[int, list[PaymentShape]]] | None = None
-    if _route_checks(state):
+    if route_checks(state):
         claims = claimable_routes(state, seat)
         n_claims = sum(len(shapes) for _, shapes in claims)
     else:  # count per shape; list the routes only when a claim is drawn
-        payable = _payable_counts(state, seat)
+        payable = payable_counts(state, seat)
         n_claims = 0
         for rids, _, n in payable:
             n_claims += len(rids) * n
@@ -85,8 +79,8 @@ def random_legal_action(state: GameState, seat: int, rng: random.Random) -> Acti
     if k < n_draws:
         w, i = divmod(k, per_w)
         if blind and i == 0:
-            return _draw_blind(warehouses[w])
-        return _draw_face_up(slots[i - blind], warehouses[w])
+            return blind_draw(warehouses[w])
+        return face_up_draw(slots[i - blind], warehouses[w])
     k -= n_draws
     if k < n_claims:
         if claims is None:
@@ -125,8 +119,8 @@ def _random_second_draw(state: GameState, rng: random.Random) -> Action:
     slots = [i for i, c in enumerate(state.face_up) if c != EMPTY and c != LOCOMOTIVE]
     k = rng.randrange(blind + len(slots))
     if blind and k == 0:
-        return _draw_blind(None)
-    return _draw_face_up(slots[k - blind], None)
+        return blind_draw(None)
+    return face_up_draw(slots[k - blind], None)
 
 
 def _random_keep(pending: TicketChoice, rng: random.Random) -> Action:

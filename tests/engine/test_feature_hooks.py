@@ -14,9 +14,24 @@ from engine.rules import apply, legal_actions, new_game
 from engine.state import DEPOTS, MAIN
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
-CORE = ("rules.py", "turn.py", "scoring.py", "claims.py", "cards.py", "state.py", "views.py", "tickets.py")
+CORE = (
+    "rules.py",
+    "legal.py",
+    "payable.py",
+    "handlers.py",
+    "turn.py",
+    "scoring.py",
+    "claims.py",
+    "cards.py",
+    "state.py",
+    "views.py",
+    "tickets.py",
+)
 RULES = (
     "rules.py",
+    "legal.py",
+    "payable.py",
+    "handlers.py",
     "turn.py",
     "scoring.py",
     "claims.py",
