@@ -178,8 +178,7 @@ def public_events(
     names = seat_refs(state)
     line = describe(state.board, names, seat, kind, facts)
     data: dict[str, Any] = {"seat": seat, "player": state.players[seat].name, "action": kind}
-    words = presenters.action_words(kind)
-    if words is not None and words.public_args:
+    if action.public_args:  # laid on the table: everyone sees them
         data["args"] = action.to_json()
     points = _points(facts)
     if points is not None:

@@ -83,15 +83,14 @@ def plain_line(told: Told) -> Message:
 @dataclass(frozen=True, slots=True)
 class ActionWords:
     """How one action kind reads. `menu`: the turn-message menu that lists it (None: only ever a pending
-    decision, under "decide"). `public_args`: its arguments are public (laid on the table), so the public
-    event carries them. `payment`: what it costs, for the confirm step (None: its label)."""
+    decision, under "decide"). `payment`: what it costs, for the confirm step (None: its label). Whether its
+    arguments are public is the engine's (`Action.public_args`)."""
 
     kind: str
     short: str
     label: Label
     line: Line = plain_line
     menu: str | None = None
-    public_args: bool = False
     payment: Label | None = None
 
 

@@ -153,16 +153,13 @@ register(
         "base",
         order=0,
         actions=(
-            ActionWords(
-                "draw_blind", "db", lambda s, seat, a: Text("act.deck"), _draw_line, "draw", public_args=True
-            ),
+            ActionWords("draw_blind", "db", lambda s, seat, a: Text("act.deck"), _draw_line, "draw"),
             ActionWords(
                 "draw_face_up",
                 "df",
                 lambda s, seat, a: Text("act.face_up", {"card": card_of(s.face_up[a.slot])}),
                 _draw_line,
                 "draw",
-                public_args=True,
             ),
             ActionWords(
                 "claim_route",
@@ -170,12 +167,9 @@ register(
                 _claim_label,
                 _claim_line,
                 "claim",
-                public_args=True,
                 payment=_claim_payment,
             ),
-            ActionWords(
-                "draw_tickets", "dk", _draw_tickets_label, _draw_tickets_line, "tickets", public_args=True
-            ),
+            ActionWords("draw_tickets", "dk", _draw_tickets_label, _draw_tickets_line, "tickets"),
             ActionWords("choose_ticket_mix", "cm", _ticket_mix_label),
             ActionWords(
                 "keep_tickets",
@@ -185,9 +179,7 @@ register(
                 ),
                 _keep_tickets_line,
             ),
-            ActionWords(
-                "pass", "ps", lambda s, seat, a: Text("act.pass"), plain_line, "pass", public_args=True
-            ),
+            ActionWords("pass", "ps", lambda s, seat, a: Text("act.pass"), plain_line, "pass"),
         ),
         events=frozenset(
             {
