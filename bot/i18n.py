@@ -273,6 +273,11 @@ def default_catalog() -> Catalog:
     return Catalog.load()
 
 
+def english(message: Message) -> str:
+    """`message` in English, each seat by its stored name (logs, autocomplete values, tests)."""
+    return default_catalog().render(message, FALLBACK) or ""
+
+
 def check_placeholders(catalog: Catalog) -> list[str]:
     """Problems where a translation's placeholders differ from English (used by tests)."""
     fmt = string.Formatter()

@@ -21,6 +21,9 @@ class Action:
     kind: ClassVar[str] = "action"
     # Actions that do not end or advance the turn (placing a depot): the AI and simulator must not loop on them.
     free: ClassVar[bool] = False
+    # Actions whose arguments everyone at the table sees (the cards a claim lays, the face-up card taken); the
+    # others name something secret (the tickets kept) and reach no public message.
+    public_args: ClassVar[bool] = False
 
     def to_json(self) -> dict[str, Any]:
         names = _FIELD_NAMES.get(type(self))
@@ -84,6 +87,7 @@ class DrawBlind(Action):
     blind card stored at the start of a card-drawing turn (first draw of the turn only)."""
 
     kind: ClassVar[str] = "draw_blind"
+    public_args: ClassVar[bool] = True
     warehouse: int | None = None
 
 
@@ -93,6 +97,7 @@ class DrawFaceUp(Action):
     """Take the face-up card in `slot` (0-4)."""
 
     kind: ClassVar[str] = "draw_face_up"
+    public_args: ClassVar[bool] = True
     slot: int = 0
     warehouse: int | None = None
 
@@ -105,6 +110,7 @@ class ClaimRoute(Action):
     The number of `color` cards is what the route length leaves."""
 
     kind: ClassVar[str] = "claim_route"
+    public_args: ClassVar[bool] = True
     route: int = 0
     color: int = 0
     locomotives: int = 0
@@ -118,6 +124,7 @@ class PayTunnel(Action):
     """Pay the extra cards a tunnel asks for: `locomotives` of them as Locomotives, the rest in the colour paid."""
 
     kind: ClassVar[str] = "pay_tunnel"
+    public_args: ClassVar[bool] = True
     locomotives: int = 0
 
 
@@ -125,6 +132,7 @@ class PayTunnel(Action):
 @dataclass(frozen=True, slots=True)
 class DeclineTunnel(Action):
     kind: ClassVar[str] = "decline_tunnel"
+    public_args: ClassVar[bool] = True
 
 
 @register
@@ -134,6 +142,7 @@ class DrawTickets(Action):
     variant lists them (e.g. (short, long))."""
 
     kind: ClassVar[str] = "draw_tickets"
+    public_args: ClassVar[bool] = True
     mix: tuple[int, ...] = ()
 
 
@@ -159,6 +168,7 @@ class KeepTickets(Action):
 @dataclass(frozen=True, slots=True)
 class BuildStation(Action):
     kind: ClassVar[str] = "build_station"
+    public_args: ClassVar[bool] = True
     city: int = 0
     color: int = 0
     locomotives: int = 0
@@ -170,6 +180,7 @@ class PlaceDepot(Action):
     """Warehouses & Depots: place a reserve depot on a free city (free action on one's turn; setup placement)."""
 
     kind: ClassVar[str] = "place_depot"
+    public_args: ClassVar[bool] = True
     free: ClassVar[bool] = True
     city: int = 0
 
@@ -180,6 +191,7 @@ class TakeWarehouses(Action):
     """Warehouses & Depots, after a claim touching depots: empty these seats' warehouses (one reserve depot each)."""
 
     kind: ClassVar[str] = "take_warehouses"
+    public_args: ClassVar[bool] = True
     owners: tuple[int, ...] = ()
 
 
@@ -189,6 +201,7 @@ class Pass(Action):
     """Only when nothing else is possible (no card to draw, no route affordable, no ticket left)."""
 
     kind: ClassVar[str] = "pass"
+    public_args: ClassVar[bool] = True
 
 
 # Germany's meeples, Märklin's passengers, Italy's ferry cards

@@ -12,7 +12,7 @@ and absent-player moves), :mod:`~bot.manager.seats` (who plays a seat), :mod:`~b
 timers and the dispatcher), :mod:`~bot.manager.read` (GameInfo, Outcome, queries),
 :mod:`~bot.manager.players` (ratings and player preferences), :mod:`~bot.manager.refusals`
 (Refused), :mod:`~bot.manager.door` (only Refused leaves the manager: storage faults become refusals),
-:mod:`~bot.manager.events` (events and turn tokens), :mod:`~bot.manager.game_settings` (settings of
+:mod:`~bot.manager.events` (events, as facts, and turn tokens), :mod:`~bot.manager.game_settings` (settings of
 asynchronous play), :mod:`~bot.manager.ai`, :mod:`~bot.manager.clock`. The queries' read types (GameStatus,
 GameSummary, PlayerStats, Rating...) are exported here: the presentation imports the manager, never bot.storage.
 """
@@ -24,7 +24,7 @@ from bot.manager.game_settings import ABSENT_POLICIES, AI_LEVELS, GameSettings, 
 from bot.manager.games import GameManager
 from bot.manager.players import PlayerPrefs
 from bot.manager.read import GameInfo, Outcome, SeatInfo
-from bot.manager.refusals import Refused
+from bot.manager.refusals import Illegal, Refused
 from bot.manager.timers import Notifier, NullNotifier, TurnTimers
 
 # the read types of the queries, so that the presentation knows the manager alone (never bot.storage)
@@ -40,6 +40,7 @@ __all__ = [
     "GameSettings",
     "GameStatus",
     "GameSummary",
+    "Illegal",
     "LeaderboardRow",
     "ManualClock",
     "Notifier",

@@ -1,10 +1,11 @@
-"""What the manager tells the bot layer after each accepted action: public events, private events, outcomes.
+"""What the manager tells the bot layer after each accepted action or table change: facts, not words.
 
-They translate the engine's typed events (`engine.events`, ``state.events`` after an action) into catalogue
-messages. Public events are built ONLY from the public engine events (`engine.events.public_events`) and the
-action itself for the kinds whose arguments everyone sees (a claim lays its cards on the table; a kept-tickets
-action names secret tickets, so it never appears). Private events come from the actor's private engine events
-(`engine.events.private_events`) and go to that seat alone.
+A :class:`GameEvent` is something everyone at the table may know: the PUBLIC engine events of an action
+(``facts``, read only through `engine.events.public_events`), or one of the manager's own facts about the table
+(``change``: the game started, a seat changed hands, someone left a lobby, the game was abandoned or is over).
+A :class:`PrivateEvent` is what one seat alone learns: one of its PRIVATE engine events
+(`engine.events.private_events`). Neither holds a word: `bot.play.event_words` words them from the catalogue,
+so the manager knows no presentation (tests/architecture/test_layers.py).
 
 Turn tokens (``expected_turn``): a string the bot puts in the custom id of every button it shows; an action built
 from it is refused when the game has moved on since.
@@ -20,34 +21,35 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from bot import presenters
-from bot.messages import Join, Message, SeatRef, Text
-from bot.presenters import Told
-from bot.presenters.words import and_list, card, cards, counted
-from bot.storage import GameStatus, SeatResult
+from bot.storage import SeatResult
 from engine import events as engine_events
 from engine.actions import Action
-from engine.errors import IllegalAction
-from engine.events import Event, GameEnded, LastRoundStarted, PlayStarted, TurnStarted
+from engine.events import (
+    Event,
+    GameEnded,
+    LastRoundStarted,
+    PlayStarted,
+    TicketsChosen,
+    TurnStarted,
+)
 from engine.scoring import FinalSheet, outcome
 from engine.state import SETUP, GameState
-from maps import Board
 
 __all__ = [
+    "PRIVATE_KINDS",
+    "Abandoned",
+    "Change",
     "GameEvent",
-    "and_list",
-    "card",
-    "cards",
-    "counted",
-    "describe",
-    "Outcome",
+    "GameOver",
+    "LeftLobby",
     "PrivateEvent",
+    "SeatChanged",
+    "Started",
     "final_sheets",
     "private_events",
     "public_events",
-    "refusal_text",
     "turn_token",
 ]
 
@@ -60,97 +62,107 @@ def turn_token(state: GameState, seat: int | None = None) -> str:
     return f"t{len(state.history)}"
 
 
+# --------------------------------------------------------------------------- the manager's own facts
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """The game started on `board` (its id) with `seats` seats; `first` plays first."""
+
+    board: str
+    seats: int
+    first: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeftLobby:
+    """Someone left a lobby (`removed`: the host took them out). Their seat is gone, so the seat's stored
+    `name` is kept: the seat numbers of the lobby moved up."""
+
+    name: str
+    removed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChanged:
+    """Who plays seat `seat` of a running game changed: `how` is ``ai`` (its player handed it to an AI of
+    `level`), ``human`` (they took it back), ``resigned`` or ``removed`` (an AI of `level` plays it for good),
+    ``replaced`` (the person `user_name` plays it now)."""
+
+    seat: int
+    how: Literal["ai", "human", "resigned", "removed", "replaced"]
+    level: str | None = None
+    user_name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Abandoned:
+    """The game or lobby ended without a result: `why` is ``host`` (the host ended it), ``empty`` (no person
+    left at the table), ``closed`` (the host left a lobby alone: `name`, the host's stored seat name) or
+    ``expired`` (nobody started the lobby for `hours` hours)."""
+
+    why: Literal["host", "empty", "closed", "expired"]
+    name: str = ""
+    hours: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """The game is over: every seat's final score sheet, in ranking order (public: the rules reveal the
+    tickets at the end)."""
+
+    sheets: tuple[FinalSheet, ...]
+
+
+Change = Started | LeftLobby | SeatChanged | Abandoned | GameOver
+
+
 @dataclass(frozen=True, slots=True)
 class GameEvent:
     """Something everyone at the table may know. `kind` is the action kind, or one of ``started``,
-    ``play_started``, ``last_round``, ``game_over``, ``abandoned``, ``seat_ai``, ``seat_human``, ``absent``.
+    ``play_started``, ``last_round``, ``game_over``, ``abandoned``, ``left``, ``seat_ai``, ``seat_human``.
     `by` says who decided: ``player``, ``ai`` (an AI seat or a seat handed to the AI), ``absent_ai`` or
     ``absent_skip`` (the absent-player policy), ``host``, ``system``.
 
-    `message` is what to show, as data: a catalogue key and its parameters (`bot.service.Text`, see
-    `bot/i18n.py`), translated by the adapter in the game's language. City names are parameters and stay as
-    they are; a seat is a `SeatRef` (its number, named from the reply's seat table); colours and counted words are
-    catalogue keys too."""
+    What happened is data: `facts`, the PUBLIC engine events of an action (``play_started`` and ``last_round``:
+    the one engine event they tell), or `change`, the manager's own fact (lobby, seats, start, end). Words are
+    `bot.play.event_words`'s."""
 
     game_id: str
     seq: int  # position of the action in the game's log (0: not an action)
     kind: str
     seat: int | None
-    message: Message
     data: Mapping[str, Any] = field(default_factory=dict)
     by: str = "player"
-    facts: tuple[
-        Event, ...
-    ] = ()  # the PUBLIC engine events this message tells (none for lobby and seat events)
-
-    @property
-    def text(self) -> str:
-        """The message in English (logs, tests)."""
-        return english(self.message)
+    facts: tuple[Event, ...] = ()  # the PUBLIC engine events it tells (none for lobby and seat events)
+    change: Change | None = None  # the manager's own fact (None: an action's event)
 
 
 @dataclass(frozen=True, slots=True)
 class PrivateEvent:
-    """Something only `seat` may see (the card drawn blind, the tickets offered). `user_id` is None for AI.
-    `message` as in :class:`GameEvent`."""
+    """Something only `seat` may see: `fact`, one of its PRIVATE engine events (the card drawn blind, the
+    cards received, the tickets offered or kept). `kind` says which (:data:`PRIVATE_KINDS`); `user_id` is None
+    for AI."""
 
     game_id: str
     seq: int
     seat: int
     user_id: int | None
     kind: str
-    message: Message
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def text(self) -> str:
-        """The message in English (logs, tests)."""
-        return english(self.message)
+    fact: Event
 
 
-def english(message: Message) -> str:
-    from bot.i18n import default_catalog  # the catalogue is the adapter's; only logs and tests need this
-
-    return default_catalog().render(message, "en") or ""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The result of an accepted action and of the automatic moves that followed it (AI seats)."""
-
-    game_id: str
-    status: GameStatus
-    events: tuple[GameEvent, ...] = ()
-    private: tuple[PrivateEvent, ...] = ()
-    to_act: tuple[int, ...] = ()  # seats that may act now
-    tokens: Mapping[int, str] = field(default_factory=dict)  # seat -> turn token for its next action
-    results: tuple[SeatResult, ...] = ()  # when the game finished
-    seqs: tuple[int, ...] = ()  # log positions of every action this outcome covers
-
-    @property
-    def finished(self) -> bool:
-        return self.status == GameStatus.FINISHED
-
-    def private_for(self, seat: int) -> tuple[PrivateEvent, ...]:
-        return tuple(e for e in self.private if e.seat == seat)
+#: The kind of the private event each private engine event makes (an engine event kind not listed tells the
+#: seat nothing); bot.play words each (tests/play/test_presenters.py checks both tables cover the engine's).
+PRIVATE_KINDS: Mapping[str, str] = {
+    "blind_card_seen": "drew",
+    "cards_received": "cards_gained",
+    "tickets_offered": "tickets_offered",
+    "tickets_chosen": "tickets_kept",
+}
 
 
 # --------------------------------------------------------------------------- builders
-
-
-def describe(
-    board: Board, names: Sequence[Message], seat: int, kind: str, events: Sequence[Event]
-) -> Message:
-    """The public line of one action of `kind` by `seat`, from its PUBLIC engine events: the line an event
-    gives it (a tunnel's reveal), else its own (`bot.presenters`); catalogue keys ``ev.<kind>...``."""
-    told = Told(board, names, seat, kind, events)
-    line = presenters.amended_line(told)
-    if line is not None:
-        return line
-    words = presenters.action_words(kind)
-    if words is not None:
-        return words.line(told)
-    return Text("ev.other", {"player": names[seat], "action": kind.replace("_", " ")})
 
 
 def _points(events: Sequence[Event]) -> int | None:
@@ -171,66 +183,34 @@ def public_events(
     by: str,
     final: Sequence[FinalSheet] | None = None,
 ) -> list[GameEvent]:
-    """The public messages of `seat`'s accepted `action`, translated from the PUBLIC engine events it produced
-    (``state.events`` after it; private events are filtered out before anything is read)."""
+    """The public events of `seat`'s accepted `action`, from the PUBLIC engine events it produced
+    (``state.events`` after it; private events are filtered out before anything is read). The action's
+    arguments go in ``data["args"]`` only when the rules lay them on the table (`Action.public_args`)."""
     facts = tuple(engine_events.public_events(state.events))
     kind = action.kind
-    names = seat_refs(state)
-    line = describe(state.board, names, seat, kind, facts)
     data: dict[str, Any] = {"seat": seat, "player": state.players[seat].name, "action": kind}
-    words = presenters.action_words(kind)
-    if words is not None and words.public_args:
+    if action.public_args:
         data["args"] = action.to_json()
     points = _points(facts)
     if points is not None:
         data["points"] = points
-    message: Message = line
     turn = None
     for e in facts:
         if isinstance(e, TurnStarted):
             turn = e
-    if turn is not None and not any(isinstance(e, PlayStarted) for e in facts):
-        # "play begins with alice" follows and says whose turn it is
-        message = Join((line, Text("ev.next_turn", {"player": names[turn.seat]})), " ")
     if turn is not None:
         data["next"] = turn.seat
-    events = [GameEvent(game_id, seq, kind, seat, message, data, by, facts)]
+    events = [GameEvent(game_id, seq, kind, seat, data, by, facts)]
     for e in facts:
         if isinstance(e, PlayStarted):
-            events.append(
-                GameEvent(
-                    game_id,
-                    seq,
-                    "play_started",
-                    None,
-                    Text("ev.play_started", {"player": names[e.seat]}),
-                    {"next": e.seat},
-                    "system",
-                    (e,),
-                )
-            )
+            events.append(GameEvent(game_id, seq, "play_started", None, {"next": e.seat}, "system", (e,)))
     for e in facts:
         if isinstance(e, LastRoundStarted):
-            events.append(
-                GameEvent(
-                    game_id,
-                    seq,
-                    "last_round",
-                    e.seat,
-                    Text("ev.last_round", {"player": names[e.seat], "trains": counted("trains", e.trains)}),
-                    {"seat": e.seat, "trains": e.trains},
-                    "system",
-                    (e,),
-                )
-            )
+            last = {"seat": e.seat, "trains": e.trains}
+            events.append(GameEvent(game_id, seq, "last_round", e.seat, last, "system", (e,)))
     if any(isinstance(e, GameEnded) for e in facts):
         events.append(game_over_event(game_id, seq, final or ()))
     return events
-
-
-def seat_refs(state: GameState) -> list[Message]:
-    """Every seat of `state` by its number (worded from the reply's seat table; the stored name for logs)."""
-    return [SeatRef(i, p.name) for i, p in enumerate(state.players)]
 
 
 def final_sheets(state: GameState) -> tuple[FinalSheet, ...]:
@@ -240,25 +220,9 @@ def final_sheets(state: GameState) -> tuple[FinalSheet, ...]:
 
 
 def game_over_event(game_id: str, seq: int, sheets: Sequence[FinalSheet]) -> GameEvent:
-    ranking = sorted(sheets, key=lambda s: (s.rank, s.seat))
-    winners = [s.name for s in ranking if s.won]
-    lines = Join(
-        tuple(Join((f"{s.rank}. ", SeatRef(s.seat, s.name), f" {s.total}"), "") for s in ranking), ", "
-    )
-    if not winners:
-        verdict = Text("ev.no_winner")
-    else:
-        won: list[Message] = [SeatRef(s.seat, s.name) for s in ranking if s.won]
-        verdict = Text("ev.winners", {"players": and_list(won), "n": len(winners)})
-    return GameEvent(
-        game_id,
-        seq,
-        "game_over",
-        None,
-        Text("ev.game_over", {"ranking": lines, "verdict": verdict}),
-        {"sheets": [s.to_json() for s in ranking], "winners": winners},
-        "system",
-    )
+    ranking = tuple(sorted(sheets, key=lambda s: (s.rank, s.seat)))
+    data = {"sheets": [s.to_json() for s in ranking], "winners": [s.name for s in ranking if s.won]}
+    return GameEvent(game_id, seq, "game_over", None, data, "system", change=GameOver(ranking))
 
 
 def results_of(sheets: Sequence[FinalSheet], user_ids: list[int | None]) -> tuple[SeatResult, ...]:
@@ -269,25 +233,16 @@ def results_of(sheets: Sequence[FinalSheet], user_ids: list[int | None]) -> tupl
     )
 
 
-def refusal_text(exc: IllegalAction) -> Text:
-    """The engine's refusal as a catalogue message, ``illegal.<code>`` with its parameters (card colours, under
-    ``color``, become card words of the reader's language; the player a refusal names, by its ``seat``)."""
-    params = {k: card(str(v)) if k == "color" else v for k, v in exc.params.items()}
-    seat = exc.params.get("seat")
-    if isinstance(seat, int) and "player" in params:  # the seat by its number, named when shown
-        params["player"] = SeatRef(seat, str(params["player"]))
-    return Text(f"illegal.{exc.code}", params)
-
-
 def private_events(
     game_id: str, seq: int, seat: int, user_id: int | None, state: GameState
 ) -> list[PrivateEvent]:
     """What `seat` alone learns from the last action (or the deal): the card drawn blind, the cards received,
-    the tickets offered or kept, worded by the presenters. Only `seat`'s PRIVATE engine events are read."""
+    the tickets offered or kept. Only `seat`'s PRIVATE engine events are read; a ticket choice that kept
+    nothing tells nothing."""
     out: list[PrivateEvent] = []
     for e in engine_events.private_events(state.events, seat):
-        told = presenters.private_line(state, e)
-        if told is not None:
-            kind, message, data = told
-            out.append(PrivateEvent(game_id, seq, seat, user_id, kind, message, data))
+        kind = PRIVATE_KINDS.get(e.kind)
+        if kind is None or (isinstance(e, TicketsChosen) and not e.tickets):
+            continue
+        out.append(PrivateEvent(game_id, seq, seat, user_id, kind, e))
     return out

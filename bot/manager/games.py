@@ -35,7 +35,7 @@ from bot.manager.ai import AIChooser
 from bot.manager.clock import Clock, SystemClock
 from bot.manager.cluster import Heartbeat, Member
 from bot.manager.door import only_refusals
-from bot.manager.events import GameEvent, private_events, turn_token
+from bot.manager.events import Abandoned, GameEvent, LeftLobby, Started, private_events, turn_token
 from bot.manager.game_settings import AI_LEVELS, GameSettings, SettingError
 from bot.manager.moves import Collector, Moves
 from bot.manager.players import PlayerQueries
@@ -44,7 +44,6 @@ from bot.manager.refusals import Refused
 from bot.manager.seats import SeatCommands
 from bot.manager.store import GameStore, LiveGame
 from bot.manager.timers import Notifier, NullNotifier, TurnTimers
-from bot.messages import Join, SeatRef, Text, board_name
 from bot.storage import GameRepository, GameStatus, PlaceTaken, Seat
 from bot.storage.seat_marks import AI_SEAT_MARK, ai_seat_name
 from engine.actions import Action, action_from_json
@@ -299,26 +298,21 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
                 raise Refused("not_seated")
             out = Collector(game.id)
             if game.status == GameStatus.ACTIVE:
-                await self._seat_to_ai(game, seat, out, "ev.resigned", "player")
+                await self._seat_to_ai(game, seat, out, "resigned", "player")
                 return outcome_of(game, out)
             name = game.seats[seat].name
             seats = game.seats[:seat] + game.seats[seat + 1 :]
             humans = [s for s in seats if s.user_id is not None]
             if user_id == game.host_id and not humans:
                 await self._store.update(game, seats=seats, status=GameStatus.ABANDONED)
-                out.events.append(
-                    GameEvent(
-                        game.id, 0, "abandoned", None, Text("ev.lobby_closed", {"player": name}), {}, "system"
-                    )
-                )
+                closed = Abandoned("closed", name=name)
+                out.events.append(GameEvent(game.id, 0, "abandoned", None, {}, "system", change=closed))
                 return outcome_of(game, out)
             fields: dict[str, Any] = {"seats": seats}
             if user_id == game.host_id:
                 fields["host_id"] = humans[0].user_id
             await self._store.update(game, **fields)
-            out.events.append(
-                GameEvent(game.id, 0, "left", None, Text("ev.left_lobby", {"player": name}), {}, "player")
-            )
+            out.events.append(GameEvent(game.id, 0, "left", None, {}, "player", change=LeftLobby(name)))
             return outcome_of(game, out)
 
         return await self._store.locked(game_id, body)
@@ -410,23 +404,15 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
             game.last_move_at = self.clock.now()
             await self._store.update(game, status=GameStatus.ACTIVE, snapshot=state.to_dict())
             out = Collector(game.id)
-            names = Join(tuple(SeatRef(i, s.name) for i, s in enumerate(game.seats)), ", ")
             out.events.append(
                 GameEvent(
                     game.id,
                     0,
                     "started",
                     None,
-                    Text(
-                        "ev.started",
-                        {
-                            "board": board_name(board.id),
-                            "players": names,
-                            "first": SeatRef(state.first_player, game.seats[state.first_player].name),
-                        },
-                    ),
                     {"players": [s.name for s in game.seats], "first_player": state.first_player},
                     "host",
+                    change=Started(board.id, len(game.seats), state.first_player),
                 )
             )
             for seat, s in enumerate(game.seats):
@@ -445,16 +431,9 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
             game.require_host(user_id, moderator)
             await self._store.update(game, status=GameStatus.ABANDONED)  # its timers go with it
             out = Collector(game.id)
+            ended = Abandoned("host")
             out.events.append(
-                GameEvent(
-                    game.id,
-                    0,
-                    "abandoned",
-                    None,
-                    Text("ev.ended", {"game": game.id}),
-                    {"by_user": user_id},
-                    "host",
-                )
+                GameEvent(game.id, 0, "abandoned", None, {"by_user": user_id}, "host", change=ended)
             )
             return outcome_of(game, out)
 

@@ -29,13 +29,12 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.manager.clock import Clock
-from bot.manager.events import GameEvent
+from bot.manager.events import Abandoned, GameEvent
 from bot.manager.moves import Collector
 from bot.manager.read import Outcome, outcome_of
 from bot.manager.store import GameStore, LiveGame
 from bot.manager.tell import EXPIRY_TOLD, LOBBY_EXPIRED
 from bot.manager.timer_rows import LobbyWatch, TimerKind
-from bot.messages import Text
 from bot.storage import GameStatus, Timer, TimerChange
 
 __all__ = ["EXPIRED", "expired_outcome", "expiry_of", "fire", "first_rows", "hours_text", "notice_owed"]
@@ -108,16 +107,6 @@ def notice_owed(game: LiveGame) -> bool:
 def expired_outcome(game: LiveGame) -> Outcome:
     """What the notice of the expired lobby `game` tells (the same after a restart: the delay is noted)."""
     out = Collector(game.id)
-    hours = _noted_hours(game.raw_settings.get(LOBBY_EXPIRED))
-    out.events.append(
-        GameEvent(
-            game.id,
-            0,
-            "abandoned",
-            None,
-            Text("ev.lobby_expired", {"n": hours}),
-            {EXPIRED: True},
-            "system",
-        )
-    )
+    expired = Abandoned("expired", hours=_noted_hours(game.raw_settings.get(LOBBY_EXPIRED)))
+    out.events.append(GameEvent(game.id, 0, "abandoned", None, {EXPIRED: True}, "system", change=expired))
     return outcome_of(game, out)

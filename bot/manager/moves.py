@@ -20,10 +20,9 @@ from bot.manager.events import (
     final_sheets,
     private_events,
     public_events,
-    refusal_text,
     results_of,
 )
-from bot.manager.refusals import Refused
+from bot.manager.refusals import Illegal, Refused
 from bot.manager.store import GameStore, LiveGame
 from bot.storage import GameStatus, NewTimer, SeatResult
 from engine.actions import Action
@@ -79,8 +78,8 @@ class Moves:
         try:
             apply(work, seat, action)
         except IllegalAction as exc:
-            # the engine's reason as the catalogue's illegal.<code> (its English message is for the logs)
-            raise Refused("illegal", reason=refusal_text(exc)) from None
+            # the engine's reason as data, worded illegal.<code> by bot.play (its English message is for the logs)
+            raise Refused("illegal", reason=Illegal.of(exc)) from None
         action_json = action.to_json()
         status: GameStatus | None = None
         results: tuple[SeatResult, ...] | None = None

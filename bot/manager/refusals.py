@@ -8,11 +8,28 @@ words: a board is passed as its id (``board="germany"``), and bot.play names it 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from bot.messages import Text
+from engine.errors import IllegalAction
 
-__all__ = ["Refused"]
+__all__ = ["Illegal", "Refused"]
+
+
+@dataclass(frozen=True, slots=True)
+class Illegal:
+    """Why the rules refused an action, as data: the engine's `IllegalAction` code (bot.play words it with the
+    catalogue key ``illegal.<code>``) and its neutral parameters (names, counts, card colours by engine name).
+    The ``reason`` of a ``Refused("illegal")``."""
+
+    code: str
+    params: Mapping[str, Any]
+
+    @classmethod
+    def of(cls, exc: IllegalAction) -> Illegal:
+        return cls(exc.code, dict(exc.params))
 
 
 class Refused(Exception):

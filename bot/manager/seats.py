@@ -5,16 +5,15 @@ its name, which never changes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from bot.manager.events import GameEvent
+from bot.manager.events import Abandoned, GameEvent, LeftLobby, SeatChanged
 from bot.manager.game_settings import AI_LEVELS
 from bot.manager.moves import Collector
 from bot.manager.read import Outcome, outcome_of
 from bot.manager.refusals import Refused
 from bot.manager.store import GameStore, LiveGame
 from bot.manager.timers import TurnTimers
-from bot.messages import SeatRef, Text
 from bot.storage import GameStatus, Seat
 
 __all__ = ["SeatCommands"]
@@ -58,16 +57,14 @@ class SeatCommands:
             seats[seat] = Seat(seats[seat].name, user_id, level)
             await self._store.update(game, seats=seats)
             out = Collector(game.id)
-            name = SeatRef(seat, seats[seat].name)
             if level is not None:
-                kind, text, data = (
-                    "seat_ai",
-                    Text("ev.seat_ai", {"player": name, "level": Text(f"level.{level}")}),
-                    {"seat": seat, "level": level},
+                change = SeatChanged(seat, "ai", level)
+                out.events.append(
+                    GameEvent(game.id, 0, "seat_ai", seat, {"seat": seat, "level": level}, change=change)
                 )
             else:
-                kind, text, data = "seat_human", Text("ev.seat_human", {"player": name}), {"seat": seat}
-            out.events.append(GameEvent(game.id, 0, kind, seat, text, data, "player"))
+                change = SeatChanged(seat, "human")
+                out.events.append(GameEvent(game.id, 0, "seat_human", seat, {"seat": seat}, change=change))
             await self._timers.after_change(game, out)  # the AI may have a move to make right away
             return outcome_of(game, out)
 
@@ -85,15 +82,11 @@ class SeatCommands:
                 raise Refused("host_stays")
             out = Collector(game.id)
             if game.status == GameStatus.LOBBY:
-                name = game.seats[seat].name
+                gone = LeftLobby(game.seats[seat].name, removed=True)
                 await self._store.update(game, seats=game.seats[:seat] + game.seats[seat + 1 :])
-                out.events.append(
-                    GameEvent(
-                        game.id, 0, "left", seat, Text("ev.removed_lobby", {"player": name}), {}, "host"
-                    )
-                )
+                out.events.append(GameEvent(game.id, 0, "left", seat, {}, "host", change=gone))
                 return outcome_of(game, out)
-            await self._seat_to_ai(game, seat, out, "ev.removed", "host")
+            await self._seat_to_ai(game, seat, out, "removed", "host")
             return outcome_of(game, out)
 
         return await self._store.locked(game_id, body)
@@ -116,7 +109,6 @@ class SeatCommands:
             if game.seat_of(new_user_id) is not None:
                 raise Refused("new_player_seated")
             seats = list(game.seats)
-            old_name = seats[seat].name
             seats[seat] = Seat(seats[seat].name, new_user_id, None)  # the engine knows the seat by its name
             fields: dict[str, Any] = {"seats": seats}
             if target_user_id == game.host_id:
@@ -129,19 +121,21 @@ class SeatCommands:
                     0,
                     "seat_human",
                     seat,
-                    Text("ev.replaced", {"player": new_name, "old": old_name}),
                     {"seat": seat, "user_name": new_name},
                     "host",
+                    change=SeatChanged(seat, "replaced", user_name=new_name),
                 )
             )
             return outcome_of(game, out)
 
         return await self._store.locked(game_id, body)
 
-    async def _seat_to_ai(self, game: LiveGame, seat: int, out: Collector, reason: str, by: str) -> None:
+    async def _seat_to_ai(
+        self, game: LiveGame, seat: int, out: Collector, how: Literal["resigned", "removed"], by: str
+    ) -> None:
         """In a running game, an AI (level normal) plays `seat` for good and its player gets no result
-        (`reason`: the event's catalogue key, ``ev.resigned`` or ``ev.removed``). A host who goes passes the
-        game to the next person; with no person left at the table the game is abandoned."""
+        (`how`: they ``resigned`` or were ``removed``). A host who goes passes the game to the next person;
+        with no person left at the table the game is abandoned."""
         name = game.seats[seat].name
         table = list(game.seats)
         table[seat] = Seat(name, None, "normal")
@@ -158,14 +152,13 @@ class SeatCommands:
                 0,
                 "seat_ai",
                 seat,
-                Text(reason, {"player": name}),
                 {"seat": seat, "level": "normal"},
                 by,
+                change=SeatChanged(seat, how, "normal"),
             )
         )
         if game.status == GameStatus.ABANDONED:  # its timers went with the update
-            out.events.append(
-                GameEvent(game.id, 0, "abandoned", None, Text("ev.abandoned_empty"), {}, "system")
-            )
+            empty = Abandoned("empty")
+            out.events.append(GameEvent(game.id, 0, "abandoned", None, {}, "system", change=empty))
             return
         await self._timers.after_change(game, out)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from bot import presenters
 from bot.manager import GameInfo
-from bot.manager.events import cards as counted_cards
 from bot.messages import Join, Message, Text
 from bot.play import chat
 from bot.play.pictures import Pictures, drawn, drawn_names
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, ComponentSpec, EmbedSpec, FieldSpec, FileSpec, Reply
+from bot.presenters.words import cards as counted_cards
 from engine.state import GameState
 from engine.views import player_view
 from render.words import ENGLISH, PictureWords

@@ -12,9 +12,9 @@ from dataclasses import fields
 from typing import Any
 
 from bot import presenters
-from bot.manager.events import card, english
+from bot.i18n import english
 from bot.messages import Join, Message, Text
-from bot.presenters.words import cards_shown, payment_message, ticket_text
+from bot.presenters.words import card, cards_shown, payment_message, ticket_text
 from engine.actions import Action
 from engine.state import GameState
 from maps import CARD_NAMES

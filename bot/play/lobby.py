@@ -13,6 +13,7 @@ from bot.manager.tell import EXPIRY_TOLD
 from bot.messages import Join, Message, Text, board_name, option_name, variant_name
 from bot.play import chat
 from bot.play.contract import Caller, Messenger
+from bot.play.event_words import lines_of
 from bot.play.names import Named, is_ai_seat, seat_name
 from bot.play.press import PressCode
 from bot.play.refusals import fail, refusal
@@ -185,7 +186,7 @@ async def _note_expiry_told(manager: GameManager, game_id: str, channel_id: int,
 
 def expired_reply(outcome: Outcome) -> Reply:
     """Posted in the lobby's channel or thread when it expired (bot.manager.lobbies): what happened."""
-    told = tuple(e.message for e in outcome.events)
+    told = lines_of(outcome)
     return Reply(content=Join(told) if told else Text("lobby.over"))
 
 

@@ -19,6 +19,7 @@ from bot.manager import GameInfo, Outcome, turn_token
 from bot.messages import Join, Message, Text
 from bot.play import chat, codec, labels, layout
 from bot.play.confirm import confirm, group_key, group_label
+from bot.play.event_words import line, private_line, table_of
 from bot.play.press import PressCode
 from bot.play.refusals import fail
 from bot.play.reply import ButtonSpec, ButtonStyle, ComponentSpec, EmbedSpec, OptionSpec, Reply, SelectSpec
@@ -289,9 +290,10 @@ def payments(info: GameInfo, state: GameState, seat: int, name: str, key: int, *
 def after_move(outcome: Outcome, seat: int, public: tuple[Reply, ...], *, edit: bool) -> Reply:
     """What the player who moved reads, privately: their move's line and what they alone learnt, then the next
     decision of theirs when one follows at once (a second card, tickets to keep); `public` goes after it."""
-    private = [e.message for e in outcome.private_for(seat) if e.kind != "tickets_offered"]
     state, info = outcome.state, outcome.info  # the game after the move (and the AI's): no second read
-    mine = [e.message for e in outcome.events if e.seat == seat and e.seq in outcome.seqs[:1]]
+    table = table_of(info)
+    private = [private_line(e, table) for e in outcome.private_for(seat) if e.kind != "tickets_offered"]
+    mine = [line(e, table) for e in outcome.events if e.seat == seat and e.seq in outcome.seqs[:1]]
     body: Message = Join((*mine, *private), tail=1900) if mine or private else Text("play.done")
     follow: Reply | None = None
     if (

@@ -10,6 +10,7 @@ from bot.manager import GameEvent, GameInfo, GameSummary
 from bot.manager.read import SeatInfo
 from bot.messages import Join, Message, Text, board_name
 from bot.play import chat, labels
+from bot.play.event_words import line, table_of
 from bot.play.lobby import seat_title
 from bot.play.names import seat_name
 from bot.play.pictures import Pictures, drawn, drawn_names
@@ -107,9 +108,10 @@ def status_reply(info: GameInfo, since: datetime) -> Reply:
 def log_reply(info: GameInfo, events: Sequence[GameEvent]) -> Reply:
     """The last moves, numbered by their place in the game's log, privately."""
     by_seq: dict[int, list[Message]] = {}  # an action and what it set off ("play begins") share a number
+    table = table_of(info)
     for e in events:
         if e.seq:
-            by_seq.setdefault(e.seq, []).append(e.message)
+            by_seq.setdefault(e.seq, []).append(line(e, table))
     numbered = tuple(Join((f"{seq}.", *said), " ") for seq, said in by_seq.items())
     text: Message = Join(numbered, tail=chat.MAX_DESCRIPTION) if numbered else "-"
     return Reply(

@@ -20,8 +20,8 @@ from typing import Any, Protocol, runtime_checkable
 from bot.config import Settings
 from bot.i18n import default_catalog, language_of, plural_form
 from bot.manager import GameManager
-from bot.manager.events import describe, seat_refs
 from bot.manager.game_settings import GameSettings
+from bot.play.event_words import describe, table_of
 from bot.play.names import Named, seat_words
 from engine.events import public_events
 from engine.scoring import FinalSheet
@@ -65,7 +65,7 @@ def last_move_text(
         if not state.history:
             return ""
         seat, action = state.history[-1]
-        line = describe(state.board, seat_refs(state), seat, action.kind, public_events(state.events))
+        line = describe(state.board, table_of(state).seats, seat, action.kind, public_events(state.events))
         return default_catalog().seated(names).render(line, words_language(words)) or ""
 
     return text

@@ -6,8 +6,9 @@ with `chat.quote`, so a 6,000-character slash option still gets its refusal with
 A ``board`` parameter that is a board's id (the manager's and the engine's refusals pass ids) becomes the board's
 name in the reader's language (`board_name`); text someone typed that names no board stays quoted as typed.
 
-``refused.illegal`` is the engine's reason alone (``{reason}``, an ``illegal.<code>`` sentence that says by
-itself what is not allowed), so a refusal reads as one sentence, not "That move is not allowed: That move...".
+``refused.illegal`` is the engine's reason alone (``{reason}``: the manager passes it as data, `Illegal`, worded
+here as an ``illegal.<code>`` sentence that says by itself what is not allowed, :func:`refusal_text`), so a
+refusal reads as one sentence, not "That move is not allowed: That move...".
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from bot.manager import Refused
-from bot.messages import Join, Text, board_name
+from bot.manager import Illegal, Refused
+from bot.messages import Join, SeatRef, Text, board_name
 from bot.play import chat
 from bot.play.reply import GameError
-from bot.presenters.words import DECKS, deck
+from bot.presenters.words import DECKS, card, deck
+from engine.errors import IllegalAction
 from maps.board import board_ids
 
 #: Manager refusal codes shown with the presentation's own words; the others read `refused.<code>`.
@@ -51,7 +53,9 @@ def _param(name: str, value: Any) -> Any:
         return Join(tuple(deck(d, 2) for d in value.split(" / ")), " / ")  # each a pile of several tickets
     if name == "board" and isinstance(value, str) and value in _boards():
         return board_name(value)
-    if isinstance(value, Text):  # the engine's reason inside refused.illegal
+    if isinstance(value, Illegal):  # the engine's reason inside refused.illegal
+        value = refusal_text(value)
+    if isinstance(value, Text):
         return Text(value.key, quoted(value.params))
     return chat.quote(value) if name in TYPED and isinstance(value, str) else value
 
@@ -60,6 +64,16 @@ def _param(name: str, value: Any) -> Any:
 def _boards() -> frozenset[str]:
     """The boards' ids (a directory listing, read once)."""
     return frozenset(board_ids())
+
+
+def refusal_text(exc: Illegal | IllegalAction) -> Text:
+    """The engine's refusal as a catalogue message, ``illegal.<code>`` with its parameters (card colours, under
+    ``color``, become card words of the reader's language; the player a refusal names, by its ``seat``)."""
+    params = {k: card(str(v)) if k == "color" else v for k, v in exc.params.items()}
+    seat = exc.params.get("seat")
+    if isinstance(seat, int) and "player" in params:  # the seat by its number, named when shown
+        params["player"] = SeatRef(seat, str(params["player"]))
+    return Text(f"illegal.{exc.code}", params)
 
 
 def refusal(exc: Refused) -> GameError:

@@ -25,6 +25,7 @@ from bot.play import chat, codec, completion, menus, overview, social
 from bot.play.advice import suggestion_reply
 from bot.play.confirm import claimable, confirm_claim, route_lanes
 from bot.play.contract import Caller, Messenger
+from bot.play.event_words import lines_of, table_of
 from bot.play.hand import hand_reply, ticket_map_reply
 from bot.play.live_map import MapLinks, link_button, link_reply, map_button, map_reply, with_button
 from bot.play.lobby import lobby_expired, lobby_reply, open_lobby, play_again
@@ -347,7 +348,7 @@ class ManagerGameService:
             raise fail("play.not_running")
         game_id = info.game_id
         since, missed = await since_last_turn(self.games_manager, info, state, waiting)
-        lines = told_lines(missed)
+        lines = told_lines(missed, table_of(info))
         words = self._public_words(info)
         quiet = await self.notices.turn(self.games_manager, self.messenger, info, state)
         reply = await turn_message(info, state, lines, self.pictures, words, quiet=quiet, since=since)
@@ -496,7 +497,7 @@ class ManagerGameService:
         return social.prefs_reply(now, changed)
 
     async def _outcome_reply(self, outcome: Outcome) -> Reply:
-        text: Message = Join(tuple(e.message for e in outcome.events)) if outcome.events else "-"
+        text: Message = Join(lines_of(outcome)) if outcome.events else "-"
         if any(e.seq for e in outcome.events):
             public = await self._after_public(outcome, force=True)
             return public[0] if public else seated(outcome.info.seats, Reply(content=text))
@@ -521,7 +522,7 @@ class ManagerGameService:
         )
         self._lines.pop(info.game_id, None)
         self.notices.forget(info.game_id)
-        lines = tuple(e.message for e in outcome.events)
+        lines = lines_of(outcome)
         return seated(outcome.info.seats, Reply(content=Join(lines) if lines else Text("game.ended")))
 
     async def replace(

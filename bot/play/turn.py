@@ -1,7 +1,8 @@
 """The public turn message: what happened since the last one, the board, whose turn, the seat's buttons.
 
-Public messages are made of `GameEvent` messages only (built by the manager from public views); what a player
-alone may know (`PrivateEvent`, hand, tickets) is only ever in ephemeral replies. Not every move posts one:
+Public messages are made of the words of `GameEvent`s only (the manager's public facts, worded by
+`bot.play.event_words`); what a player alone may know (`PrivateEvent`, hand, tickets) is only ever in ephemeral
+replies. Not every move posts one:
 lines gather until the turn passes to someone else or something everyone should see happens.
 """
 
@@ -13,6 +14,7 @@ from bot import presenters
 from bot.manager import GameEvent, GameInfo, GameStatus
 from bot.messages import Join, Message, Text
 from bot.play import chat, layout
+from bot.play.event_words import Table, line
 from bot.play.final import final_message
 from bot.play.lobby import seat_title
 from bot.play.menus import card_buttons, menu_buttons
@@ -59,14 +61,15 @@ def _merged(before: Text, this: Text) -> Text:
     return Text(_DRAW_LINES.get(this.key, this.key), params)
 
 
-def told_lines(events: Sequence[GameEvent]) -> list[Message]:
-    """The lines of `events` as a player reads them: one seat's draws of the same kind in a row make one
+def told_lines(events: Sequence[GameEvent], table: Table) -> list[Message]:
+    """The lines of `events` at `table` as a player reads them: one seat's draws of the same kind in a row make one
     line, "bob drew 2 cards from the deck" (nobody sees which cards they were) or "bob took 2 face-up white
     cards" (the same sentence twice would read as a repeated message)."""
     lines: list[Message] = []
     last: GameEvent | None = None
     for e in events:
-        this = _draw(e.message) if e.kind in ("draw_blind", "draw_face_up") else None
+        said = line(e, table)
+        this = _draw(said) if e.kind in ("draw_blind", "draw_face_up") else None
         before = _draw(lines[-1]) if lines and last is not None and last.kind == e.kind else None
         if (
             this is not None
@@ -79,7 +82,7 @@ def told_lines(events: Sequence[GameEvent]) -> list[Message]:
             merged = _merged(before[0], this[0])
             lines[-1] = Join((merged, *this[1]), " ") if this[1] else merged
         else:
-            lines.append(e.message)
+            lines.append(said)
         last = e
     return lines
 

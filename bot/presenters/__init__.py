@@ -4,11 +4,13 @@ A presenter registers, for the action kinds, pending decisions and event types o
 `engine.features` of the same name; ``base`` for the core game: cards, routes, tickets, turns): the short code of
 each action in custom ids, its label (button and option text), its menu, its line in the turn message, the hint
 of a pending decision, its counters in "My hand", and how its events amend another action's line (a tunnel
-reveal on a claim). The generic code (`bot.play` codec, labels, menus, hand, turn, pictures, and the manager's
-event translation) iterates this registry and never names an action kind or a feature.
+reveal on a claim). The generic code (`bot.play` codec, labels, menus, hand, turn, pictures, and the wording
+of the manager's events, `bot.play.event_words`) iterates this registry and never names an action kind or a
+feature.
 
-This package sits below both `bot.manager` and `bot.play` (it imports neither, nor discord): values in, catalogue
-messages (`bot.messages`) out. Every module of the package registers itself when the registry is first read.
+This package sits below `bot.play` (it imports neither `bot.play` nor `bot.manager`, nor discord; the manager,
+which returns facts only, does not import it): values in, catalogue messages (`bot.messages`) out. Every module
+of the package registers itself when the registry is first read.
 """
 
 from __future__ import annotations
@@ -83,15 +85,14 @@ def plain_line(told: Told) -> Message:
 @dataclass(frozen=True, slots=True)
 class ActionWords:
     """How one action kind reads. `menu`: the turn-message menu that lists it (None: only ever a pending
-    decision, under "decide"). `public_args`: its arguments are public (laid on the table), so the public
-    event carries them. `payment`: what it costs, for the confirm step (None: its label)."""
+    decision, under "decide"). `payment`: what it costs, for the confirm step (None: its label). Whether its
+    arguments are public is the engine's (`Action.public_args`)."""
 
     kind: str
     short: str
     label: Label
     line: Line = plain_line
     menu: str | None = None
-    public_args: bool = False
     payment: Label | None = None
 
 
@@ -124,7 +125,7 @@ class DrawChoice:
     prompt: str
 
 
-PrivateLine = Callable[[GameState, Any], "tuple[str, Message, dict[str, Any]] | None"]
+PrivateLine = Callable[[Board, Any], Message]
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +133,7 @@ class Presenter:
     """One feature's words. `name` is the engine feature's (``base``: the core game). `events`: the engine
     event kinds this presenter words (their lines, amendments, private lines or the facts its lines read).
     `amend`: event kind -> a line that replaces the acting action's own when that event is among its facts
-    (None: keep the action's line). `private`: private event kind -> (kind, message, data) for the seat alone.
+    (None: keep the action's line). `private`: private event kind -> what the seat alone reads of it.
     `hints`: pending kind -> what that decision asks. `counters`: the seat's counts shown in "My hand" as
     (message, emoji); `order` places them among the presenters'. `publishes`: event kinds that call for a
     new turn message. `route_notes`: what a route of this feature shows in the claim menu ("tunnel").
@@ -231,11 +232,12 @@ def amended_line(told: Told) -> Message | None:
     return None
 
 
-def private_line(state: GameState, event: Event) -> tuple[str, Message, dict[str, Any]] | None:
+def private_line(board: Board, event: Event) -> Message | None:
+    """What the seat of the private engine `event` alone reads of it (None: no presenter words it)."""
     for p in presenters().values():
         words = p.private.get(event.kind)
         if words is not None:
-            return words(state, event)
+            return words(board, event)
     return None
 
 

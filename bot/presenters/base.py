@@ -29,8 +29,7 @@ from engine.events import (
     TicketsOffered,
 )
 from engine.state import GameState
-from engine.views import TicketInfo, ticket_info
-from maps import CARD_NAMES, LOCOMOTIVE
+from maps import CARD_NAMES, LOCOMOTIVE, Board
 
 
 def _draw_line(told: Told) -> Message:
@@ -103,41 +102,32 @@ def _ticket_mix_label(state: GameState, seat: int, a: Any) -> Message:
     return Text("act.ticket_mix", {"mix": Join(mix, ", ")})
 
 
-def _ticket_line(t: TicketInfo) -> str:
-    return f"{t.a} – {t.b} ({t.points})"
+def _tickets(board: Board, tickets: tuple[int, ...]) -> Message:
+    """Tickets as their owner reads them: "Roma – Bari (8); Pisa – Lecce (11)"."""
+    lines = []
+    for t in tickets:
+        tk = board.tickets[t]
+        lines.append(f"{board.cities[tk.a].name} – {board.cities[tk.b].name} ({tk.points})")
+    return semicolon_list(lines)
 
 
-def _ticket_data(t: TicketInfo) -> dict[str, Any]:
-    return {"id": t.id, "a": t.a, "b": t.b, "points": t.points}
+def _drew(board: Board, e: BlindCardSeen) -> Message:
+    return Text("pv.drew", {"card": card(CARD_NAMES[e.card])})
 
 
-def _drew(state: GameState, e: BlindCardSeen) -> tuple[str, Message, dict[str, Any]]:
-    drew = CARD_NAMES[e.card]
-    return "drew", Text("pv.drew", {"card": card(drew)}), {"card": drew}
-
-
-def _received(state: GameState, e: CardsReceived) -> tuple[str, Message, dict[str, Any]]:
+def _received(board: Board, e: CardsReceived) -> Message:
     gained = {CARD_NAMES[c]: n for c, n in e.cards}
-    listing = Join(tuple(cards(n, c) for c, n in sorted(gained.items())), ", ")
-    return "cards_gained", Text("pv.cards_gained", {"cards": listing}), {"cards": gained}
-
-
-def _offered(state: GameState, e: TicketsOffered) -> tuple[str, Message, dict[str, Any]]:
-    offered = [ticket_info(state, t) for t in e.tickets]
-    text = Text(
-        "pv.tickets_offered",
-        {"min": e.keep_min, "tickets": semicolon_list([_ticket_line(t) for t in offered])},
+    return Text(
+        "pv.cards_gained", {"cards": Join(tuple(cards(n, c) for c, n in sorted(gained.items())), ", ")}
     )
-    data = {"offered": [_ticket_data(t) for t in offered], "keep_min": e.keep_min, "keep_max": e.keep_max}
-    return "tickets_offered", text, data
 
 
-def _chosen(state: GameState, e: TicketsChosen) -> tuple[str, Message, dict[str, Any]] | None:
-    if not e.tickets:
-        return None
-    kept = [ticket_info(state, t) for t in e.tickets]
-    text = Text("pv.tickets_kept", {"tickets": semicolon_list([_ticket_line(t) for t in kept])})
-    return "tickets_kept", text, {"tickets": [_ticket_data(t) for t in kept]}
+def _offered(board: Board, e: TicketsOffered) -> Message:
+    return Text("pv.tickets_offered", {"min": e.keep_min, "tickets": _tickets(board, e.tickets)})
+
+
+def _chosen(board: Board, e: TicketsChosen) -> Message:
+    return Text("pv.tickets_kept", {"tickets": _tickets(board, e.tickets)})
 
 
 def _trains(state: GameState, seat: int) -> list[tuple[Message, str]]:
@@ -153,16 +143,13 @@ register(
         "base",
         order=0,
         actions=(
-            ActionWords(
-                "draw_blind", "db", lambda s, seat, a: Text("act.deck"), _draw_line, "draw", public_args=True
-            ),
+            ActionWords("draw_blind", "db", lambda s, seat, a: Text("act.deck"), _draw_line, "draw"),
             ActionWords(
                 "draw_face_up",
                 "df",
                 lambda s, seat, a: Text("act.face_up", {"card": card_of(s.face_up[a.slot])}),
                 _draw_line,
                 "draw",
-                public_args=True,
             ),
             ActionWords(
                 "claim_route",
@@ -170,12 +157,9 @@ register(
                 _claim_label,
                 _claim_line,
                 "claim",
-                public_args=True,
                 payment=_claim_payment,
             ),
-            ActionWords(
-                "draw_tickets", "dk", _draw_tickets_label, _draw_tickets_line, "tickets", public_args=True
-            ),
+            ActionWords("draw_tickets", "dk", _draw_tickets_label, _draw_tickets_line, "tickets"),
             ActionWords("choose_ticket_mix", "cm", _ticket_mix_label),
             ActionWords(
                 "keep_tickets",
@@ -185,9 +169,7 @@ register(
                 ),
                 _keep_tickets_line,
             ),
-            ActionWords(
-                "pass", "ps", lambda s, seat, a: Text("act.pass"), plain_line, "pass", public_args=True
-            ),
+            ActionWords("pass", "ps", lambda s, seat, a: Text("act.pass"), plain_line, "pass"),
         ),
         events=frozenset(
             {

@@ -46,11 +46,7 @@ register(
     Presenter(
         "stations",
         order=10,
-        actions=(
-            ActionWords(
-                "build_station", "bs", _label, _line, "station", public_args=True, payment=station_payment
-            ),
-        ),
+        actions=(ActionWords("build_station", "bs", _label, _line, "station", payment=station_payment),),
         events=frozenset({"station_built"}),
         counters=_counters,
         menus=(

@@ -72,10 +72,8 @@ register(
     Presenter(
         "tunnels",
         actions=(
-            ActionWords("pay_tunnel", "pt", _pay_label, _line, public_args=True),
-            ActionWords(
-                "decline_tunnel", "dt", lambda s, seat, a: Text("act.give_up"), _line, public_args=True
-            ),
+            ActionWords("pay_tunnel", "pt", _pay_label, _line),
+            ActionWords("decline_tunnel", "dt", lambda s, seat, a: Text("act.give_up"), _line),
         ),
         events=frozenset({"tunnel_revealed", "tunnel_declined"}),
         amend={"tunnel_revealed": _revealed},

@@ -10,7 +10,8 @@ the id to the same hub, which reads the game again through the manager. On SQLit
 One push per game at a time: changes that arrive meanwhile are folded into the next push. A view is built once
 per (seat, language) and sent to every page of that reader kind; the board SVG once per language. The move's
 log lines come from replaying the new actions on the previous state the hub saw (the same words as the chat's
-turn message, `bot.manager.events.public_events`), with the routes and cities it took to highlight.
+turn message: `bot.manager.events.public_events`, worded by `bot.play.event_words`), with the routes and cities
+it took to highlight.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from typing import Any
 
 from bot.manager import GameInfo, GameManager, Refused
 from bot.manager.events import GameEvent, final_sheets, public_events
-from bot.play.names import seat_table
 from bot.web.view import Reader, board_svg, game_view, log_lines, seat_of
 from engine.rules import apply
 from engine.state import GameState
@@ -143,8 +143,7 @@ class LiveHub:
     def _view(
         self, game: _Game, info: GameInfo, state: GameState | None, reader: Reader, svg: str
     ) -> dict[str, Any]:
-        names = seat_table(info.seats)
-        lines = log_lines(game.events[-LOG_LINES:], names, reader.locale)
+        lines = log_lines(game.events[-LOG_LINES:], info, reader.locale)
         return game_view(info, state, reader, svg=svg, log=lines)
 
     # ------------------------------------------------------------------ changes
@@ -248,7 +247,7 @@ def _shown(info: GameInfo) -> tuple[Any, ...]:
 
 def _move_frame(move: tuple[LastMove, list[GameEvent]], info: GameInfo, locale: str) -> dict[str, Any]:
     last, events = move
-    lines = log_lines(events, seat_table(info.seats), locale)
+    lines = log_lines(events, info, locale)
     return {
         "line": " ".join(x["line"] for x in lines if x["line"]),
         "lines": lines,

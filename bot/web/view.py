@@ -18,12 +18,14 @@ from typing import Any
 from bot import presenters
 from bot.i18n import default_catalog, language_of
 from bot.manager import GameInfo
-from bot.manager.events import GameEvent, card, final_sheets
+from bot.manager.events import GameEvent, final_sheets
 from bot.messages import Message
 from bot.play import codec, labels
+from bot.play.event_words import line, table_of
 from bot.play.menus import category_of
 from bot.play.names import seat_name, seat_table, seat_words
 from bot.play.pictures import board_picture_view, picture_words
+from bot.presenters.words import card
 from engine.actions import Action, KeepTickets
 from engine.pending import TicketChoice
 from engine.rules import legal_actions
@@ -124,11 +126,13 @@ def texts(locale: str) -> dict[str, str]:
     return {f"web.ui.{k}": catalog.text(f"web.ui.{k}", locale) for k in UI_KEYS}
 
 
-def log_lines(events: Sequence[GameEvent], names: Sequence[Message], locale: str) -> list[dict[str, Any]]:
+def log_lines(events: Sequence[GameEvent], info: GameInfo, locale: str) -> list[dict[str, Any]]:
+    """The log of the page: each public event's line in `locale`, with the route it took to highlight."""
+    names, table = seat_table(info.seats), table_of(info)
     return [
         {
             "seq": e.seq,
-            "line": words_of(e.message, names, locale),
+            "line": words_of(line(e, table), names, locale),
             "seat": e.seat,
             "routes": [r] if isinstance(r := (e.data.get("args") or {}).get("route"), int) else [],
         }

@@ -4,7 +4,7 @@ inside functions; imports under `if TYPE_CHECKING:` are left out, since they nev
 
     bot.discord  ->  bot.play  ->  bot.manager  ->  bot.storage    (bot.play never imports bot.storage)
     bot.wiring (the composition root) builds storage, manager, pictures and service for bot.discord
-                                 bot.play, bot.manager  ->  bot.presenters  (each feature's words)
+                                 bot.play  ->  bot.presenters  (each feature's words; the manager returns facts)
         (all of bot)         ->  render  ->  engine  ->  maps
 
 Only `bot.discord` imports discord.py. `bot.messages` (the message model) is the ground floor of `bot`.
@@ -103,6 +103,7 @@ RULES: list[tuple[tuple[str, ...], tuple[str, ...], str]] = [
     (("bot.storage",), ("engine", "render", "maps", "discord", "bot"), "storage stores opaque records: the bottom of bot"),
     (("bot.messages",), ("bot", "engine", "render", "maps", "discord"), "the message model is the ground floor"),
     (("bot.manager",), ("discord", "bot.discord", "bot.play", "bot.config"), "the manager knows no presentation"),
+    (("bot.manager",), ("bot.presenters",), "the manager returns facts; bot.play words them (bot.play.event_words)"),
     (("bot.play",), ("discord", "bot.discord"), "the presentation is plain data; the adapter shows it"),
     (("bot.play",), ("bot.storage",), "the manager is the presentation's only door: its refusals, its read types"),
     (("bot.play", "bot.manager", "bot.storage", "bot.presenters"), ("bot.wiring",), "the composition root builds them; none knows it"),

@@ -13,6 +13,7 @@ import pytest
 from bot.i18n import Catalog, check_placeholders
 from bot.manager.events import final_sheets, private_events, public_events
 from bot.messages import Join, Message, Text
+from bot.play.event_words import line, private_line, table_of
 from engine.rules import apply, legal_actions, new_game, to_act
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
@@ -105,7 +106,7 @@ def test_colours_and_payments_in_french() -> None:
         "locomotive": "locomotive",
         "locomotive_plus4": "locomotive +4",
     }
-    from bot.manager.events import cards
+    from bot.presenters.words import cards
 
     paid = Join((cards(3, "red"), cards(1, "locomotive")), " + ")
     assert catalog.render(paid, "fr") == "3 rouges + 1 locomotive"
@@ -142,10 +143,11 @@ def _events_of_random_game(board: str, options: tuple[str, ...], seed: int) -> l
         action = rng.choice(claims) if claims and rng.random() < 0.5 else rng.choice(legal)
         apply(state, seat, action)
         sheets = final_sheets(state) if state.finished else None
+        table = table_of(state)
         for e in public_events("g", 1, state, seat, action, "ai", sheets):
-            out.append((e.kind, e.message))
+            out.append((e.kind, line(e, table)))
         for p in private_events("g", 1, seat, 1, state):
-            out.append((f"private:{p.kind}", p.message))
+            out.append((f"private:{p.kind}", private_line(p, table)))
     assert state.finished
     return out
 

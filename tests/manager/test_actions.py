@@ -10,8 +10,9 @@ import pytest
 from helpers.manager_games import HUMANS, play_random, random_ai, started_game, state_of
 from helpers.pg_schema import fresh_pg_schema
 
+from bot.i18n import english
 from bot.manager import GameManager, ManualClock, Refused
-from bot.manager.events import english
+from bot.play.refusals import refusal_text
 from bot.storage import GameRepository, open_repository
 from engine.actions import ClaimRoute, DrawBlind
 from engine.record import replay
@@ -65,7 +66,9 @@ async def test_refusals_are_readable_and_change_nothing(manager: GameManager, re
     before = await repo.load_game(gid)
     with pytest.raises(Refused) as err:
         await manager.act(gid, BOB, DrawBlind())
-    assert err.value.code == "illegal" and "not your turn" in english(err.value.params["reason"])
+    assert err.value.code == "illegal" and "not your turn" in english(
+        refusal_text(err.value.params["reason"])
+    )
     with pytest.raises(Refused) as err:
         await manager.act(gid, ANN, ClaimRoute(route=0, color=0))
     assert err.value.code == "illegal" and err.value.params["reason"]

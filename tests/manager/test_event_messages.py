@@ -1,5 +1,5 @@
-"""Every event the manager tells the bot (lobby, seats, start, moves, end) is a catalogue message that reads
-in English and in French with no key missing and no placeholder left."""
+"""Every event the manager tells the bot (lobby, seats, start, moves, end), as bot.play words it, is a catalogue
+message that reads in English and in French with no key missing and no placeholder left."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from helpers.manager_games import HUMANS, play_random, started_game
 
 from bot.i18n import Catalog
 from bot.manager import GameManager, Outcome
-from bot.manager.events import refusal_text
-from bot.messages import Text
+from bot.messages import Message, Text
+from bot.play.event_words import line, private_line, table_of
+from bot.play.refusals import refusal_text
 from engine.actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets, action_from_json
 from engine.errors import GameDataError, IllegalAction
 from engine.playout import random_legal_action
@@ -32,17 +33,27 @@ class _Strict(Catalog):
         return super().text(key, locale, **params)
 
 
+def _words(outcomes: list[Outcome]) -> list[tuple[str, Message]]:
+    """Every event of `outcomes` (public and private) as bot.play words it: (kind, message)."""
+    out: list[tuple[str, Message]] = []
+    for o in outcomes:
+        table = table_of(o.info)
+        out += [(e.kind, line(e, table)) for e in o.events]
+        out += [(p.kind, private_line(p, table)) for p in o.private]
+    return out
+
+
 def _check(outcomes: list[Outcome]) -> set[str]:
     base = Catalog.load()
-    events = [e for o in outcomes for e in (*o.events, *o.private)]
+    events = _words(outcomes)
     for code in ("en", "fr"):
         catalog = _Strict(base, code)
-        for e in events:
-            assert not isinstance(e.message, str), (e.kind, e.message)  # data, not English text
-            text = catalog.render(e.message, code) or ""
-            assert text and "{" not in text, (code, e.kind, text)
+        for kind, message in events:
+            assert not isinstance(message, str), (kind, message)  # data, not English text
+            text = catalog.render(message, code) or ""
+            assert text and "{" not in text, (code, kind, text)
         assert catalog.missing == set(), (code, sorted(catalog.missing))
-    return {e.kind for e in events}
+    return {kind for kind, _ in events}
 
 
 async def test_lobby_seat_and_end_events_read_in_both_languages(manager: GameManager) -> None:
@@ -82,9 +93,9 @@ async def test_a_whole_game_reads_in_both_languages(manager: GameManager) -> Non
     await play_random(manager, gid, random.Random(3))
     kinds = _check(outcomes)
     assert {"draw_blind", "claim_route", "play_started", "last_round", "game_over", "drew"} <= kinds, kinds
-    over = next(e for o in outcomes for e in o.events if e.kind == "game_over")
-    assert isinstance(over.message, Text)
-    french = Catalog.load().render(over.message, "fr") or ""
+    over = next(message for kind, message in _words(outcomes) if kind == "game_over")
+    assert isinstance(over, Text)
+    french = Catalog.load().render(over, "fr") or ""
     assert french.startswith("Partie terminée : 1. ") and ("gagne" in french or "gagnent" in french), french
 
 

@@ -1,5 +1,6 @@
-"""Hidden information never reaches a public event: random games on every board, every public event checked
-against every hand, every offered and kept ticket, the blind cards and the seed."""
+"""Hidden information never reaches a public event: random games on every board, every public event (its data,
+and its words as bot.play words it) checked against every hand, every offered and kept ticket, the blind cards and
+the seed."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from helpers.manager_games import started_game, state_of
 
 from bot.i18n import default_catalog
 from bot.manager import GameEvent, GameManager, Outcome
-from bot.manager.events import card, final_sheets, private_events, public_events
-from bot.messages import Text
+from bot.manager.events import final_sheets, private_events, public_events
+from bot.messages import Message, Text
+from bot.play.event_words import line, table_of
+from bot.presenters.words import card
 from engine.events import BlindCardSeen, CardsReceived, Event, TicketsChosen, TicketsOffered
 from engine.pending import TicketChoice
 from engine.playout import random_legal_action
@@ -65,11 +68,17 @@ def _colour_words() -> set[str]:
 
 
 def check_public(
-    event: GameEvent, *, board_id: str, seed: int, secret_tickets: set[int], hands: list[dict[str, int]]
+    event: GameEvent,
+    message: Message,
+    *,
+    board_id: str,
+    seed: int,
+    secret_tickets: set[int],
+    hands: list[dict[str, int]],
 ) -> None:
-    """`event` in every language the bot speaks holds nothing secret."""
+    """`event` and its words `message`, in every language the bot speaks, hold nothing secret."""
     for code in ("en", "fr"):
-        text = default_catalog().render(event.message, code) or ""
+        text = default_catalog().render(message, code) or ""
         _check_text(event, text, board_id=board_id, seed=seed, secret_tickets=secret_tickets, hands=hands)
 
 
@@ -144,8 +153,10 @@ async def test_public_events_never_carry_hidden_information(
     hands = [{CARD_NAMES[c]: k for c, k in enumerate(p.hand) if k} for p in state.players]
     events = [e for o in outcomes for e in o.events]
     assert len(events) >= n
+    table = table_of(await manager.status(gid))
     for event in events:
-        check_public(event, board_id=board, seed=state.seed, secret_tickets=kept | offered, hands=hands)
+        said = line(event, table)
+        check_public(event, said, board_id=board, seed=state.seed, secret_tickets=kept | offered, hands=hands)
     blind = [p for o in outcomes for p in o.private if p.kind == "drew"]
     assert blind, "the private side carries the blind cards"
     if moves is None:
@@ -157,16 +168,18 @@ def test_the_checker_catches_leaks() -> None:
     board = load_board("europe")
     tk = board.tickets[0]
     label = f"{board.cities[tk.a].name} – {board.cities[tk.b].name} ({tk.points})"
-    leaks = [
-        GameEvent("g", 1, "draw_blind", 0, "Ann drew a red card from the deck."),
-        GameEvent("g", 1, "keep_tickets", 0, f"Ann kept {label}."),
-        GameEvent("g", 1, "claim_route", 0, "Ann claimed X.", {"hand": {"red": 2}}),
-        GameEvent("g", 1, "draw_face_up", 0, "Ann took a red card; seed 8765432109877."),
-        GameEvent("g", 1, "draw_blind", 0, Text("pv.drew", {"card": card("pink")})),  # "violet" in French
+    leaks: list[tuple[GameEvent, Message]] = [
+        (GameEvent("g", 1, "draw_blind", 0), "Ann drew a red card from the deck."),
+        (GameEvent("g", 1, "keep_tickets", 0), f"Ann kept {label}."),
+        (GameEvent("g", 1, "claim_route", 0, {"hand": {"red": 2}}), "Ann claimed X."),
+        (GameEvent("g", 1, "draw_face_up", 0), "Ann took a red card; seed 8765432109877."),
+        (GameEvent("g", 1, "draw_blind", 0), Text("pv.drew", {"card": card("pink")})),  # "violet" in French
     ]
-    for event in leaks:
+    for event, message in leaks:
         with pytest.raises(AssertionError):
-            check_public(event, board_id="europe", seed=8_765_432_109_877, secret_tickets={0}, hands=[])
+            check_public(
+                event, message, board_id="europe", seed=8_765_432_109_877, secret_tickets={0}, hands=[]
+            )
 
 
 def _other_secrets(event: Event, state: GameState) -> Event:
@@ -199,6 +212,7 @@ def test_no_private_engine_event_reaches_a_public_line(board: str, options: tupl
     engine events; the private lines go to the actor alone."""
     state = new_game(board, 3, options=options, seed=11)
     rng = random.Random(11)
+    table = table_of(state)
     private_kinds: set[str] = set()
     for i in range(1, 250):
         if state.finished:
@@ -212,7 +226,7 @@ def test_no_private_engine_event_reaches_a_public_line(board: str, options: tupl
         twin = state.copy()
         twin.events = [_other_secrets(e, state) for e in state.events]
         again = public_events("g", i, twin, seat, action, "player", sheets)
-        assert [(e.message, e.data) for e in again] == [(e.message, e.data) for e in lines]
+        assert [(line(e, table), e.data) for e in again] == [(line(e, table), e.data) for e in lines]
         for other in range(state.num_players):
             mine = private_events("g", i, other, None, state)
             assert not mine or other == seat

@@ -11,8 +11,10 @@ from helpers.manager_games import HUMANS, play_random, started_game, state_of
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.i18n import english
 from bot.manager import GameManager, GameSettings, ManualClock, Refused, SettingError
 from bot.messages import SeatRef
+from bot.play.event_words import line, table_of
 from bot.storage import GameRepository, GameStatus
 from engine import scoring
 from engine.record import replay
@@ -46,9 +48,9 @@ async def test_lobby_join_leave_add_ai_remove_and_start(manager: GameManager, re
     assert outcome.status == GameStatus.ACTIVE
     assert outcome.events[0].kind == "started"
     first = (await state_of(manager, gid)).first_player
-    assert outcome.events[0].message.params["first"] == SeatRef(
-        first, ["Ann", "Cleo"][first]
-    )  # the start names who plays first
+    started = line(outcome.events[0], table_of(outcome.info))
+    assert started.params["first"] == SeatRef(first, ["Ann", "Cleo"][first])  # type: ignore[union-attr]
+    # (the start names who plays first)
     assert set(outcome.to_act) == {0, 1}  # both choose their tickets, in any order
     offered = [e for e in outcome.private if e.kind == "tickets_offered"]
     assert {e.user_id for e in offered} == {ANN, CLEO}
@@ -273,8 +275,9 @@ async def test_recent_events_rebuild_the_public_log(manager: GameManager) -> Non
         uid = info.seats[seat].user_id
         assert uid is not None
         outcomes.append(await manager.act(gid, uid, rng.choice(await manager.legal_actions(gid, uid))))
-    live = [e.text for o in outcomes for e in o.events][-5:]
-    replayed = [e.text for e in await manager.recent_events(gid, limit=5)]
+    table = table_of(await manager.status(gid))
+    live = [english(line(e, table)) for o in outcomes for e in o.events][-5:]
+    replayed = [english(line(e, table)) for e in await manager.recent_events(gid, limit=5)]
     assert replayed[-5:] == live
 
 

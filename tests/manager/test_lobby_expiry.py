@@ -12,6 +12,7 @@ from helpers.manager_games import HUMANS, RecordingNotifier, random_ai
 
 from bot.manager import GameManager, ManualClock, Refused
 from bot.manager.timer_rows import TimerKind
+from bot.play.event_words import line, table_of
 from bot.storage import GameRepository, GameStatus
 
 ANN, BOB, CLEO = HUMANS[0][0], HUMANS[1][0], HUMANS[2][0]
@@ -46,7 +47,8 @@ async def test_a_lobby_nobody_touches_expires_after_the_delay_once(
     assert expired_gid == gid and outcome.status == GameStatus.ABANDONED
     (event,) = outcome.events
     assert event.kind == "abandoned" and event.by == "system" and event.data == {"expired": True}
-    assert event.message.key == "ev.lobby_expired" and event.message.params == {"n": 24}  # type: ignore[union-attr]
+    said = line(event, table_of(outcome.info))
+    assert said.key == "ev.lobby_expired" and said.params == {"n": 24}  # type: ignore[union-attr]
     assert (await repo.load_game(gid)).status == GameStatus.ABANDONED
     assert await repo.timers_for_game(gid) == [] and gid not in manager.open_game_ids
     clock.advance(hours=48)
@@ -191,6 +193,8 @@ async def test_the_dispatcher_expires_a_lobby_when_the_clock_moves(
         clock.advance(hours=2)
         await asyncio.wait_for(manager.timers.settled(), 10)
         assert [g for g, _ in notifier.expired] == [gid]
-        assert notifier.expired[0][1].events[0].message.params == {"n": 2}  # type: ignore[union-attr]
+        expired = notifier.expired[0][1]
+        said = line(expired.events[0], table_of(expired.info))
+        assert said.params == {"n": 2}  # type: ignore[union-attr]
     finally:
         await manager.close()

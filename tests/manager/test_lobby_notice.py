@@ -20,6 +20,7 @@ from helpers.manager_games import HUMANS, random_ai
 
 from bot.manager import GameManager, ManualClock, NullNotifier, Outcome
 from bot.manager.tell import EXPIRY_TOLD
+from bot.play.event_words import line, table_of
 from bot.storage import GameStatus, open_repository
 
 ANN = HUMANS[0][0]
@@ -43,7 +44,8 @@ class NoticeBot(NullNotifier):
     async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
         assert outcome.status == GameStatus.ABANDONED
         (event,) = outcome.events
-        assert event.message.key == "ev.lobby_expired" and event.message.params == {"n": 24}  # type: ignore[union-attr]
+        said = line(event, table_of(outcome.info))
+        assert said.key == "ev.lobby_expired" and said.params == {"n": 24}  # type: ignore[union-attr]
         self.discord.posted.append(game_id)
         assert self.manager is not None
         await self.manager.swap_note(game_id, EXPIRY_TOLD, True)

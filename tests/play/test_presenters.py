@@ -12,8 +12,9 @@ import pytest
 
 from bot import presenters
 from bot.i18n import Catalog
-from bot.manager.events import describe
+from bot.manager.events import PRIVATE_KINDS
 from bot.messages import Join, Message, Text
+from bot.play.event_words import describe
 from bot.play.pictures import board_picture_view, picture_words
 from bot.presenters import plain_line
 from engine.actions import ACTION_TYPES
@@ -56,6 +57,7 @@ def test_every_engine_event_is_worded_by_exactly_one_presenter() -> None:
         assert set(p.amend) <= p.events and set(p.private) <= p.events and p.publishes <= p.events, p.name
     private = {k for k, cls in EVENT_TYPES.items() if not cls.public}
     assert private == {k for p in presenters.presenters().values() for k in p.private}
+    assert private == set(PRIVATE_KINDS)  # each makes a private event of the manager's, worded here
 
 
 def test_short_codes_and_menus_are_unique_and_known() -> None:
@@ -130,9 +132,9 @@ def _words_of_a_game(board: str, options: tuple[str, ...], seed: int) -> tuple[s
         apply(state, seat, action)
         keys |= set(_keys(describe(state.board, names, seat, action.kind, public_events(state.events))))
         for e in state.events:
-            line = presenters.private_line(state, e) if not e.public else None
+            line = presenters.private_line(state.board, e) if not e.public else None
             if line is not None:
-                keys |= set(_keys(line[1]))
+                keys |= set(_keys(line))
     return keys, kinds
 
 

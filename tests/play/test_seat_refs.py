@@ -10,10 +10,11 @@ import pytest
 from helpers.engine_states import give, started
 
 from bot.i18n import default_catalog
-from bot.manager import GameInfo, GameSettings, Refused
-from bot.manager.events import public_events, refusal_text
+from bot.manager import GameInfo, GameSettings, Illegal, Refused
+from bot.manager.events import public_events
 from bot.manager.read import SeatInfo
 from bot.messages import SeatRef, Text
+from bot.play import event_words
 from bot.play.names import seat_table, seating
 from bot.play.pictures import board_picture_view, drawn_names, picture_words
 from bot.play.refusals import refusal
@@ -49,7 +50,7 @@ def refused(state, seat: int, action) -> GameError:  # type: ignore[no-untyped-d
     """What a person reads when the engine refuses `action`: the manager's `Refused`, then the play's."""
     with pytest.raises(IllegalAction) as exc:
         apply(state, seat, action)
-    return refusal(Refused("illegal", reason=refusal_text(exc.value)))
+    return refusal(Refused("illegal", reason=Illegal.of(exc.value)))
 
 
 def shown(error: GameError, seats: tuple[Seat, ...], language: str) -> str:
@@ -90,7 +91,7 @@ def test_the_engines_refusals_carry_a_board_id() -> None:
     with pytest.raises(IllegalAction) as exc:
         new_game("germany", 1)
     assert exc.value.params["board"] == "germany"
-    error = refusal(Refused("illegal", reason=refusal_text(exc.value)))
+    error = refusal(Refused("illegal", reason=Illegal.of(exc.value)))
     assert (catalog.render(error.message, "fr") or "").startswith("Le plateau Allemagne se joue")
 
 
@@ -100,7 +101,7 @@ def test_turn_lines_and_the_pictures_words_keep_the_peoples_names(seats: tuple[S
     give(state, 0, locomotive=8)
     claim = next(a for a in legal_actions(state, 0) if isinstance(a, ClaimRoute))
     apply(state, 0, claim)
-    line = public_events("g", 1, state, 0, claim, "player")[0].message
+    line = event_words.line(public_events("g", 1, state, 0, claim, "player")[0], event_words.table_of(state))
     table = seat_table(seats)
     english = catalog.seated(table).render(line, "en") or ""
     assert english.startswith("🤖1 claimed") and english.endswith("Bob🤖2x's turn.")
