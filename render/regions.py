@@ -3,7 +3,7 @@ name where it hides no city, name or train space.
 
 The region of a city is board data (``city.extra["region"]``), so this is part of the static layer, drawn once per
 board. A region's tint is the rounded convex hull of its cities (a disc for one city, a capsule for two); regions
-that touch get different colours, and each city's ring takes its region's colour (see ``board_svg._cities_svg``).
+that touch get different colours, and each city's ring takes its region's colour (see ``board_places._cities_svg``).
 """
 
 from __future__ import annotations
