@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from maps.board import COLORS, LOCOMOTIVE, Board
 
-from .layout import MAP_W, PANEL_W, text_width
+from .layout.geometry import MAP_W, PANEL_W, text_width
 from .model import BoardView, PlayerPanel
 from .svg import (
     CARD_FILL,

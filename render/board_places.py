@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from maps.board import Board
 
-from .layout import DOT_R, FLAG_H, FLAG_W, FONT_SIZE, SPACE_H, Layout, RouteGeom
+from .layout.geometry import DOT_R, FLAG_H, FLAG_W, FONT_SIZE, SPACE_H, Layout, RouteGeom
 from .model import BoardView
 from .regions import PALETTE as REGION_PALETTE
 from .regions import region_colors

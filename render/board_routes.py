@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from maps.board import Board
 
-from .layout import DOT_R, SPACE_H, Layout, RouteGeom
+from .layout.geometry import DOT_R, SPACE_H, Layout, RouteGeom
 from .model import BoardView
 from .svg import HILITE, LAND, LIGHT, PLAYER_SHAPE, ROUTE_FILL, _f, _mark_ink, _player_fill, _shape_d, escape
 from .words import ENGLISH, PictureWords

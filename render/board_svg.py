@@ -33,7 +33,8 @@ from .board_routes import (
     _ticket_arcs_svg,
 )
 from .hit_areas import hit_areas_svg
-from .layout import CANVAS_W, Layout, layout_of
+from .layout import layout_of
+from .layout.geometry import CANVAS_W, Layout
 from .model import BoardView, LastMove
 from .regions import regions_svg
 from .svg import BORDER, COAST, FONT, LAND, SEA, _f, escape

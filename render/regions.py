@@ -13,7 +13,9 @@ from xml.sax.saxutils import escape
 
 from maps.board import Board
 
-from .layout import DOT_R, FLAG_H, FLAG_W, SPACE_H, Layout, Point, _Grid, _overlap, layout_of, text_width
+from .layout import layout_of
+from .layout.geometry import DOT_R, FLAG_H, FLAG_W, SPACE_H, Layout, Point, text_width
+from .layout.labels import _Grid, _overlap
 
 # Saturated hues: the tint shows them at low opacity, the rings and names in full.
 PALETTE = ("#e8590c", "#1c7ed6", "#37b24d", "#ae3ec9", "#f59f00", "#0ca678", "#d6336c", "#5c7cfa", "#74b816")

@@ -26,7 +26,8 @@ from .board_panel import _fit_pair, _panel_chrome, _wrap
 from .board_places import _labels_svg
 from .board_routes import _rect_d
 from .board_svg import _svg_open, canvas_height, game_layer, static_layer
-from .layout import DOT_R, MAP_W, PANEL_W, SPACE_H, Layout, layout_of
+from .layout import layout_of
+from .layout.geometry import DOT_R, MAP_W, PANEL_W, SPACE_H, Layout
 from .model import BoardView, CityId, LastMove, RouteId, Seat
 from .svg import FONT, HILITE, INK, _f, _player_fill, escape
 from .words import ENGLISH, PictureWords

@@ -34,7 +34,8 @@ from maps.board import Board
 from .board_places import _labels_svg
 from .board_routes import _highlight_svg
 from .board_svg import GamePart, _svg_open, game_layer_parts, static_layer
-from .layout import CANVAS_W, DOT_R, FONT_SIZE, Label, Layout, layout_of, text_width
+from .layout import layout_of
+from .layout.geometry import CANVAS_W, DOT_R, FONT_SIZE, Label, Layout, text_width
 from .model import BoardView, LastMove
 from .png import _board_game_surface, _encode, _repaint_covered, _static_surface
 from .sprites import draw_parts

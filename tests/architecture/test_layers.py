@@ -27,7 +27,6 @@ LONG_REASON = "Long module:"
 #: Long modules that other work of issue 14 is splitting now; each entry goes when its split lands.
 BEING_SPLIT = {
     "engine/rules.py": "the rules entry points and every action handler (the random playout moved to playout.py)",
-    "render/layout.py": "one topic; compute_layout to split when next touched",
 }
 
 

@@ -13,7 +13,8 @@ from PIL import Image, ImageChops
 
 from maps.board import board_ids, load_board
 from render.board_svg import render_board_svg
-from render.layout import DOT_R, SPACE_H, layout_for
+from render.layout import layout_for
+from render.layout.geometry import DOT_R, SPACE_H
 from render.model import BoardView, LastMove, PlayerPanel
 from render.png import render_board_png
 from render.svg import PLAYER_FILL
