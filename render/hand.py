@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from maps.board import CARD_NAMES
 
-from .board_svg import CARD_FILL, FONT, INK, LIGHT, _f, escape
 from .png import svg_to_png
+from .svg import CARD_FILL, FONT, INK, LIGHT, _f, escape
 from .words import ENGLISH, PictureWords
 
 

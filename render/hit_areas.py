@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from maps.board import Board
 
-from .layout import DOT_R, Layout, layout_of
+from .layout import layout_of
+from .layout.geometry import DOT_R, Layout
 
 #: Width of a route's touch target, in canvas units (a train space is about 12 units tall).
 ROUTE_HIT_WIDTH = 16.0

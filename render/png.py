@@ -20,16 +20,10 @@ from PIL import Image
 
 from maps.board import Board
 
-from .board_svg import (
-    _labels_svg,
-    _labels_under,
-    _svg_open,
-    canvas_height,
-    game_layer_parts,
-    render_board_svg,
-    static_layer,
-)
-from .layout import CANVAS_W, layout_of
+from .board_places import _labels_svg, _labels_under
+from .board_svg import _svg_open, canvas_height, game_layer_parts, render_board_svg, static_layer
+from .layout import layout_of
+from .layout.geometry import CANVAS_W
 from .model import BoardView, LastMove
 from .sprites import draw_parts
 from .words import ENGLISH, PictureWords

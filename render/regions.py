@@ -3,7 +3,7 @@ name where it hides no city, name or train space.
 
 The region of a city is board data (``city.extra["region"]``), so this is part of the static layer, drawn once per
 board. A region's tint is the rounded convex hull of its cities (a disc for one city, a capsule for two); regions
-that touch get different colours, and each city's ring takes its region's colour (see ``board_svg._cities_svg``).
+that touch get different colours, and each city's ring takes its region's colour (see ``board_places._cities_svg``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from xml.sax.saxutils import escape
 
 from maps.board import Board
 
-from .layout import DOT_R, FLAG_H, FLAG_W, SPACE_H, Layout, Point, _Grid, _overlap, layout_of, text_width
+from .layout import layout_of
+from .layout.geometry import DOT_R, FLAG_H, FLAG_W, SPACE_H, Layout, Point, text_width
+from .layout.labels import _Grid, _overlap
 
 # Saturated hues: the tint shows them at low opacity, the rings and names in full.
 PALETTE = ("#e8590c", "#1c7ed6", "#37b24d", "#ae3ec9", "#f59f00", "#0ca678", "#d6336c", "#5c7cfa", "#74b816")

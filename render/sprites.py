@@ -25,17 +25,17 @@ import cairocffi as cairo
 from cairosvg.parser import Tree
 from cairosvg.surface import PNGSurface
 
-from .board_svg import (
+from .board_routes import (
     HALO_INK,
     SHADOW_OPACITY,
     CompactClaims,
-    GamePart,
     Shadows,
     _halo_path,
     _mark_path,
     _piece_path,
     _shadow_path,
 )
+from .board_svg import GamePart
 
 SPRITE_CACHE_BYTES = 96 * 1024 * 1024
 

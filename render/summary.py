@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .board_svg import FONT, INK, PLAYER_SHAPE, _f, _mark_ink, _player_fill, _shape, escape
 from .png import svg_to_png
+from .svg import FONT, INK, PLAYER_SHAPE, _f, _mark_ink, _player_fill, _shape, escape
 from .words import ENGLISH, PictureWords
 
 PART_COLORS = [

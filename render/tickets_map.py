@@ -22,24 +22,14 @@ from dataclasses import dataclass
 
 from maps.board import Board, load_board
 
-from .board_svg import (
-    FONT,
-    HILITE,
-    INK,
-    _f,
-    _fit_pair,
-    _labels_svg,
-    _panel_chrome,
-    _player_fill,
-    _svg_open,
-    _wrap,
-    canvas_height,
-    escape,
-    game_layer,
-    static_layer,
-)
-from .layout import DOT_R, MAP_W, PANEL_W, SPACE_H, Layout, layout_of
+from .board_panel import _fit_pair, _panel_chrome, _wrap
+from .board_places import _labels_svg
+from .board_routes import _rect_d
+from .board_svg import _svg_open, canvas_height, game_layer, static_layer
+from .layout import layout_of
+from .layout.geometry import DOT_R, MAP_W, PANEL_W, SPACE_H, Layout
 from .model import BoardView, CityId, LastMove, RouteId, Seat
+from .svg import FONT, HILITE, INK, _f, _player_fill, escape
 from .words import ENGLISH, PictureWords
 
 DONE_INK = "#1f8a3b"
@@ -156,8 +146,6 @@ def _wash(lay: Layout) -> str:
 
 
 def _space_path(lay: Layout, routes: set[RouteId], grow: float) -> str:
-    from .board_svg import _rect_d
-
     return "".join(
         _rect_d(s, s.length + grow, SPACE_H + grow) for g in lay.routes if g.route in routes for s in g.spaces
     )

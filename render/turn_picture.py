@@ -31,24 +31,15 @@ import cairocffi as cairo
 
 from maps.board import Board
 
-from .board_svg import (
-    FONT,
-    HILITE,
-    INK,
-    SEA,
-    GamePart,
-    _f,
-    _highlight_svg,
-    _labels_svg,
-    _svg_open,
-    escape,
-    game_layer_parts,
-    static_layer,
-)
-from .layout import CANVAS_W, DOT_R, FONT_SIZE, Label, Layout, layout_of, text_width
+from .board_places import _labels_svg
+from .board_routes import _highlight_svg
+from .board_svg import GamePart, _svg_open, game_layer_parts, static_layer
+from .layout import layout_of
+from .layout.geometry import CANVAS_W, DOT_R, FONT_SIZE, Label, Layout, text_width
 from .model import BoardView, LastMove
 from .png import _board_game_surface, _encode, _repaint_covered, _static_surface
 from .sprites import draw_parts
+from .svg import FONT, HILITE, INK, SEA, _f, escape
 from .words import ENGLISH, PictureWords
 
 #: The picture's size in pixels (4:3: a desktop embed shows it 400 x 300 px; 2x for sharp phones and a tap)
@@ -103,7 +94,7 @@ class TurnPlan:
 
 
 def label_size(lab: Label) -> float:
-    """The font size the board prints a label at (see board_svg._labels_svg)."""
+    """The font size the board prints a label at (see board_places._labels_svg)."""
     return FONT_SIZE if lab.frame == "main" else FONT_SIZE - 1
 
 

@@ -13,7 +13,8 @@ from engine.views import public_view
 from maps.board import load_board
 from render.board_svg import render_board_svg
 from render.from_engine import board_view
-from render.layout import DOT_R, layout_for, text_width
+from render.layout import layout_for
+from render.layout.geometry import DOT_R, text_width
 from render.regions import NAME_SIZE, city_regions, region_colors
 
 

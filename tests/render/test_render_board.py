@@ -12,10 +12,12 @@ from helpers.render_states import midgame
 from PIL import Image, ImageChops
 
 from maps.board import board_ids, load_board
-from render.board_svg import PLAYER_FILL, render_board_svg
-from render.layout import DOT_R, SPACE_H, layout_for
+from render.board_svg import render_board_svg
+from render.layout import layout_for
+from render.layout.geometry import DOT_R, SPACE_H
 from render.model import BoardView, LastMove, PlayerPanel
 from render.png import render_board_png
+from render.svg import PLAYER_FILL
 
 BOARDS = ["europe", "usa"]
 ALL_BOARDS = board_ids()

@@ -18,10 +18,13 @@ from engine.actions import ClaimRoute
 from engine.rules import apply, legal_actions, new_game
 from engine.state import GameState
 from maps.board import Board, load_board
-from render.board_svg import HALO_INK, PIECE_LINE, ROUTE_FILL, render_board_svg
+from render.board_routes import HALO_INK, PIECE_LINE
+from render.board_svg import render_board_svg
 from render.from_engine import board_view
-from render.layout import FONT_SIZE, layout_of
+from render.layout import layout_of
+from render.layout.geometry import FONT_SIZE
 from render.model import BoardView, LastMove
+from render.svg import ROUTE_FILL
 from render.turn_picture import OUT_H, OUT_W, TurnPlan, render_turn_png, render_turn_svg, turn_plan
 
 #: Discord shows an embed's image at most 400 px wide (desktop: the 432 px embed less its padding), and about
