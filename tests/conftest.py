@@ -1,6 +1,6 @@
-"""The Hypothesis profile (``HYPOTHESIS_PROFILE``: ``dev`` by default, ``ci`` in CI; see
-tests/helpers/hypothesis_profiles.py), and SimCord's ``simcord_env`` fixture, with the shard count Discord gives the bot at login and the bot's
-shutdown that SimCord leaves out.
+"""The tests' order, longest first (tests/helpers/ordering.py); the Hypothesis profile (``HYPOTHESIS_PROFILE``:
+``dev`` by default, ``ci`` in CI; see tests/helpers/hypothesis_profiles.py); and SimCord's ``simcord_env`` fixture,
+with the shard count Discord gives the bot at login and the bot's shutdown that SimCord leaves out.
 
 - The production bot (`create_bot` without SHARD_COUNT) is an AutoShardedBot whose ``shard_count`` is None until
   it connects, when discord.py asks Discord (``GET /gateway/bot``) how many shards to run. SimCord does not
@@ -24,10 +24,19 @@ import discord
 import pytest
 import pytest_asyncio
 import simcord
-from helpers import hypothesis_profiles
+from helpers import hypothesis_profiles, ordering
 from helpers.simcord_env import ClosingEnv
 
 HYPOTHESIS_PROFILE = hypothesis_profiles.load()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    ordering.register(config)
+
+
+@pytest.hookimpl(trylast=True)  # after the folders' conftests have added their markers
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    ordering.order_longest_first(config, items)  # see tests/helpers/ordering.py
 
 
 def pytest_report_header() -> str:

@@ -13,6 +13,7 @@ from helpers.simcord_driver import (
     PRIVATE_MARKERS,
     components,
     is_ephemeral,
+    last_public,
     message_text,
     open_game,
     public_messages,
@@ -100,7 +101,7 @@ def _assert_unchanged(channel, message):  # type: ignore[no-untyped-def]
 async def test_private_results_never_edit_a_public_message(simcord_env, world):  # type: ignore[no-untyped-def]
     guild, channel, alice, bob, _carol = world
     gid, _lobby = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
-    setup = public_messages(channel)[-1]
+    setup = last_public(channel)
     decide = next(c for c in components(setup) if c["custom_id"] == f"ttr:{gid}:decide")
 
     # "decide" pressed on the public message answers privately (it always did: no edit)
@@ -122,7 +123,7 @@ async def test_private_results_never_edit_a_public_message(simcord_env, world): 
     await bob.select(
         bob_menu.response, [o["value"] for o in bob_keep["options"]], custom_id=bob_keep["custom_id"]
     )
-    turn = public_messages(channel)[-1]
+    turn = last_public(channel)
     player = alice if f"<@{alice.id}>" in (turn.content or "") else bob
     # the first card of a draw is a DO button on the public turn message itself (issue 16): its result (the
     # card drawn, the second-card menu) comes privately and the turn message stays as it was

@@ -12,11 +12,11 @@ import pytest
 from helpers.simcord_driver import (
     Seen,
     components,
+    last_public,
     message_text,
     open_game,
     play_turn,
     play_until_over,
-    public_messages,
 )
 
 from bot.manager import games as games_module
@@ -56,8 +56,8 @@ async def test_the_game_id_stands_in_the_footers_not_in_the_titles(
     channel, alice, _bob = await french_world(simcord_env, french_users, locale)
     gid, lobby = await open_game(channel, alice, board="usa", ais=("easy",))
     shown = [lobby]
-    await play_turn(alice, public_messages(channel)[-1], Seen())  # the start tickets
-    turn = public_messages(channel)[-1]
+    await play_turn(alice, last_public(channel), Seen())  # the start tickets
+    turn = last_public(channel)
     shown.append(turn)
     for command in ("ttr board", "ttr status", "ttr log", "ttr hand", "ttr settings"):
         result = await alice.slash(channel, command)
@@ -99,7 +99,7 @@ async def test_play_again_opens_a_lobby_like_the_finished_game(
 
     pressed = await bob.click(final, custom_id=again)  # anyone in the channel may: they host the new lobby
     assert not pressed.ephemeral, pressed.response.content
-    new_lobby = public_messages(channel)[-1]
+    new_lobby = last_public(channel)
     new_gid = custom_ids(new_lobby)[0].split(":")[1]
     assert new_gid != gid and f"ttr:{new_gid}:join" in custom_ids(new_lobby)
     text = "\n".join([new_lobby.content or "", *titles(new_lobby)])
@@ -146,8 +146,8 @@ async def test_one_button_per_face_up_colour_and_one_line_for_two_alike(
     state = await simcord_bot.service.games_manager.state_of(gid)
     assert [CARD_NAMES[c] for c in state.face_up] == ["black", "pink", "pink", "green", "green"]
     for member in (alice, bob):  # the start tickets; then the first turn message
-        await play_turn(member, public_messages(channel)[-1], Seen())
-    turn = public_messages(channel)[-1]
+        await play_turn(member, last_public(channel), Seen())
+    turn = last_public(channel)
     first = state.current
     player = alice if first == 0 else bob
     fr = FRENCH[locale]
@@ -168,7 +168,7 @@ async def test_one_button_per_face_up_colour_and_one_line_for_two_alike(
     menu = await player.click(turn, custom_id=take)
     take = next(i for i, label in card_labels(menu.response).items() if f"{face_up} {green}" in label)
     await player.click(menu.response, custom_id=take)
-    told = public_messages(channel)[-1].content or ""
+    told = last_public(channel).content or ""
     name, other = ("alice", "bob") if player is alice else ("bob", "alice")
     if fr:
         assert f"{name} a pris 2 cartes vertes visibles. À {other} de jouer." in told, told
@@ -185,11 +185,11 @@ async def test_a_typed_double_route_offers_the_claim_and_a_choice_of_lane(
     channel, alice, bob = await french_world(simcord_env, french_users, locale)
     gid, _ = await open_game(channel, alice, board="italy", joiners=(bob,), ais=("easy", "easy"))
     for member in (alice, bob):
-        await play_turn(member, public_messages(channel)[-1], Seen())  # the start tickets
+        await play_turn(member, last_public(channel), Seen())  # the start tickets
     game = await simcord_bot.service.manager._store.get(gid)  # the test sets the hand behind the API
     state = game.state
     while game.seats[state.current].user_id is None:  # an AI seat begins: wait for a person's turn
-        await play_turn(alice, public_messages(channel)[-1], Seen())
+        await play_turn(alice, last_public(channel), Seen())
         state = game.state
     player = alice if game.seats[state.current].user_id == alice.id else bob
     hand = state.players[state.current].hand

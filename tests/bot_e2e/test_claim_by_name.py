@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers.simcord_driver import follow_menu, is_ephemeral, open_game, public_messages
+from helpers.simcord_driver import follow_menu, is_ephemeral, last_public, open_game, public_messages
 
 from maps import CARD_NAMES
 
@@ -12,7 +12,7 @@ ORANGE, WHITE, PINK = (CARD_NAMES.index(c) for c in ("orange", "white", "pink"))
 async def _choose_tickets(channel, members) -> None:  # type: ignore[no-untyped-def]
     from helpers.simcord_driver import Seen
 
-    setup = public_messages(channel)[-1]
+    setup = last_public(channel)
     for m in members:
         result = await m.click(setup, label="Choose tickets")
         await follow_menu(m, result, Seen())

@@ -7,7 +7,15 @@ from __future__ import annotations
 import secrets
 
 import pytest
-from helpers.simcord_driver import Seen, components, follow_menu, is_ephemeral, public_messages, turn_buttons
+from helpers.simcord_driver import (
+    Seen,
+    components,
+    follow_menu,
+    is_ephemeral,
+    last_public,
+    public_messages,
+    turn_buttons,
+)
 
 from bot.play import menus
 from engine.progress import routes_by_use
@@ -55,7 +63,7 @@ async def _started(simcord_env, channel, alice, bob):  # type: ignore[no-untyped
     from helpers.simcord_driver import open_game
 
     gid, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
-    setup = public_messages(channel)[-1]
+    setup = last_public(channel)
     for m in (alice, bob):
         result = await m.click(setup, label="Choose tickets")
         await follow_menu(m, result, Seen())
@@ -89,12 +97,12 @@ async def test_draw_two_cards_and_claim_a_route_take_two_clicks_each(simcord_env
     )
     other = bob if player is alice else alice
     refused = await other.click(turn, custom_id=buttons[0]["custom_id"])
-    assert is_ephemeral(refused.response) and public_messages(channel)[-1].id == turn.id
+    assert is_ephemeral(refused.response) and last_public(channel).id == turn.id
     counted = Clicks(player)
     deck = next(b for b in buttons if b.get("emoji"))
     first = await counted.click(turn, custom_id=deck["custom_id"])
     assert is_ephemeral(first.response)  # the second-card menu is the player's alone
-    assert public_messages(channel)[-1].id == turn.id  # the public turn message stays as it was
+    assert last_public(channel).id == turn.id  # the public turn message stays as it was
     second_deck = next(c for c in components(first.response) if c.get("type") == 2 and c.get("emoji"))
     done = await counted.click(first.response, custom_id=second_deck["custom_id"])
     assert counted.n == 2 and not components(done.response)

@@ -15,6 +15,7 @@ from helpers.simcord_driver import (
     Seen,
     components,
     is_ephemeral,
+    last_public,
     last_turn,
     message_text,
     open_game,
@@ -91,7 +92,7 @@ async def test_a_french_player_reads_no_english_in_a_whole_game(simcord_env, fre
 
     # a few turns, then what a player asks along the way, then the game to its end
     for _ in range(6):
-        last = public_messages(channel)[-1]
+        last = last_public(channel)
         if f"<@{alice.id}>" in (last.content or "") and turn_buttons(last):
             await play_turn(alice, last, seen)
     for command, params in (

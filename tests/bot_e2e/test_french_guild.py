@@ -10,6 +10,7 @@ from helpers.simcord_driver import (
     follow_menu,
     game_id_of,
     is_ephemeral,
+    last_public,
     message_text,
     play_turn,
     public_messages,
@@ -30,7 +31,7 @@ async def test_a_french_server_reads_french_turn_lines(simcord_env):  # type: ig
     started = await alice.click(lobby.response, custom_id=f"ttr:{gid}:start")
     assert started.acknowledged
     seen = Seen()
-    setup = public_messages(channel)[-1]
+    setup = last_public(channel)
     assert (
         "La partie sur le plateau Europe commence" in setup.content
         and "Choisissez vos billets" in setup.content
@@ -40,7 +41,7 @@ async def test_a_french_server_reads_french_turn_lines(simcord_env):  # type: ig
     # Alice's turn: draw two cards blind
     drawn: list[str] = []
     for _ in range(20):
-        turn = public_messages(channel)[-1]
+        turn = last_public(channel)
         if f"<@{alice.id}>, à vous." in (turn.content or ""):
             break
         await play_turn(alice, turn, seen)

@@ -6,7 +6,13 @@ import random
 
 import discord
 import pytest
-from helpers.simcord_driver import components, is_ephemeral, open_game, public_messages, turn_buttons
+from helpers.simcord_driver import (
+    components,
+    is_ephemeral,
+    last_public,
+    open_game,
+    turn_buttons,
+)
 
 from bot.manager.store import RESUME_GRACE
 from bot.play.reply import GameError
@@ -75,7 +81,7 @@ async def test_fuzzed_clicks_and_selects(simcord_env, world):  # type: ignore[no
         if result.response is not None:
             assert "something went wrong" not in (result.response.content or ""), (action, values)
     # out-of-turn presses on the real setup message
-    setup = public_messages(channel)[-1]
+    setup = last_public(channel)
     for b in turn_buttons(setup):
         result = await carol.click(setup, custom_id=b["custom_id"])
         assert is_ephemeral(result.response)
@@ -90,7 +96,7 @@ async def test_fuzzed_clicks_and_selects(simcord_env, world):  # type: ignore[no
 async def test_real_pictures_from_the_render_pool(simcord_env, world, fast_pictures):  # type: ignore[no-untyped-def]
     guild, channel, alice, bob, carol = world
     gid, _ = await open_game(channel, alice, board="usa", ais=("easy",))
-    setup = public_messages(channel)[-1]
+    setup = last_public(channel)
     png = await setup.attachments[0].read()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000  # a real board picture
     hand = await alice.slash(channel, "ttr hand")
@@ -115,11 +121,11 @@ async def test_a_broken_picture_does_not_hide_the_move(simcord_env, world):  # t
     guild, channel, alice, bob, carol = world
     simcord_env.bot.service.pictures = Broken()
     await open_game(channel, alice, board="usa", ais=("easy",))
-    setup = public_messages(channel)[-1]
+    setup = last_public(channel)
     assert not setup.attachments and "Choose your destination tickets" in setup.content
     chosen = await alice.click(setup, label="Choose tickets")
     await follow_menu(alice, chosen, Seen())
-    turn = public_messages(channel)[-1]
+    turn = last_public(channel)
     assert "your turn" in turn.content and not turn.attachments
     hand = await alice.slash(channel, "ttr hand")
     assert hand.ephemeral and "Tickets" in hand.response.embeds[0].fields[1].name

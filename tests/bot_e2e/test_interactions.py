@@ -8,6 +8,7 @@ from helpers.simcord_driver import (
     components,
     follow_menu,
     is_ephemeral,
+    last_public,
     message_text,
     open_game,
     public_messages,
@@ -31,7 +32,7 @@ async def _turn_of(channel, members):  # type: ignore[no-untyped-def]
 
 
 async def _choose_tickets(channel, members, seen):  # type: ignore[no-untyped-def]
-    setup = public_messages(channel)[-1]
+    setup = last_public(channel)
     assert "Choose your destination tickets" in setup.content
     for m in members:
         result = await m.click(setup, label="Choose tickets")
@@ -70,7 +71,7 @@ async def test_two_people_and_an_ai(simcord_env, world, make_bot):  # type: igno
     assert is_ephemeral(refused.response) and "not your turn" in refused.response.content
     stranger = await carol.click(turn, custom_id=_deck(turn)["custom_id"])
     assert is_ephemeral(stranger.response) and "not in this game" in stranger.response.content
-    assert public_messages(channel)[-1].id == turn.id
+    assert last_public(channel).id == turn.id
 
     # the hand: private, text and picture, tickets with their progress
     hand = await player.slash(channel, "ttr hand")
@@ -92,7 +93,7 @@ async def test_two_people_and_an_ai(simcord_env, world, make_bot):  # type: igno
         opened = await player.click(turn, custom_id=_deck(turn)["custom_id"])
         assert is_ephemeral(opened.response)
         await follow_menu(player, opened, seen)
-    after = public_messages(channel)[-1]
+    after = last_public(channel)
     assert after.id != turn.id and any(a.filename == "board.png" for a in after.attachments)
 
     # the old turn message lost its move buttons: only Board stays (one live set of buttons per thread)
@@ -168,7 +169,7 @@ async def test_unsolicited_posts_reach_the_channel(simcord_env, world):  # type:
     assert service.messenger is not None
     await service.on_reminder(gid, 0, alice.id, 1)
     await simcord_env.settle()
-    last = public_messages(channel)[-1]
+    last = last_public(channel)
     assert f"<@{alice.id}>" in last.content and "reminder 1" in last.content
 
 
@@ -196,7 +197,7 @@ async def test_absent_player_is_played_by_the_timer_and_announced(simcord_env, w
     clock.advance(timedelta(hours=13))  # first reminder
     await bot.service.manager.run_due_timers()  # type: ignore[attr-defined]
     await simcord_env.settle()
-    reminder = public_messages(channel)[-1]
+    reminder = last_public(channel)
     assert f"<@{player.id}>" in reminder.content and "reminder 1" in reminder.content
     clock.advance(timedelta(hours=13))  # second reminder
     await bot.service.manager.run_due_timers()  # type: ignore[attr-defined]

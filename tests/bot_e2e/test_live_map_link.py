@@ -10,7 +10,15 @@ import socket
 
 import aiohttp
 import pytest
-from helpers.simcord_driver import Seen, follow_menu, is_ephemeral, message_text, open_game, public_messages
+from helpers.simcord_driver import (
+    Seen,
+    follow_menu,
+    is_ephemeral,
+    last_public,
+    message_text,
+    open_game,
+    public_messages,
+)
 
 from bot import Settings
 
@@ -50,10 +58,10 @@ async def test_the_map_button_and_my_hand_send_a_personal_link_that_opens_the_ga
     guild, channel, alice, bob, carol = world
     french_users.add(bob.id)  # bob's Discord speaks French: his link, and the map it opens, too
     gid, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
-    setup = public_messages(channel)[-1]
+    setup = last_public(channel)
     for m in (alice, bob):
         await follow_menu(m, await m.click(setup, label="Choose tickets"), Seen())
-    turn = public_messages(channel)[-1]
+    turn = last_public(channel)
     shown = await bob.click(turn, label="Map")
     assert is_ephemeral(shown.response)
     assert "ne le partagez pas" in message_text(shown.response)
@@ -90,13 +98,13 @@ async def test_the_map_button_and_my_hand_send_a_personal_link_that_opens_the_ga
 async def test_a_move_made_on_the_page_is_told_in_the_chat(simcord_env, world):  # type: ignore[no-untyped-def]
     guild, channel, alice, bob, carol = world
     gid, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
-    setup = public_messages(channel)[-1]
+    setup = last_public(channel)
     for m in (alice, bob):
         await follow_menu(m, await m.click(setup, label="Choose tickets"), Seen())
     before = len(public_messages(channel))
     links = {}
     for member in (alice, bob):
-        links[member] = _link((await member.click(public_messages(channel)[-1], label="Map")).response)
+        links[member] = _link((await member.click(last_public(channel), label="Map")).response)
     async with aiohttp.ClientSession(f"http://127.0.0.1:{PORT}") as http:
         for member in (alice, bob):
             async with http.post("/api/session", json={"link": links[member]}) as resp:

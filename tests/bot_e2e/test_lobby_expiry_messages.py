@@ -7,7 +7,7 @@ import dataclasses
 from datetime import timedelta
 from typing import Any
 
-from helpers.simcord_driver import components, game_id_of, public_messages
+from helpers.simcord_driver import components, game_id_of, last_public, public_messages
 
 from bot import create_bot
 from bot.i18n import default_catalog
@@ -71,7 +71,7 @@ async def test_a_french_lobby_in_its_own_thread_expires_in_french_and_the_thread
     bot, clock = await _bot_on_a_clock(simcord_env, dataclasses.replace(bot_settings, lobby_threads=True))
     await alice.slash(channel, "ttr new", map="europe")
     (thread,) = channel.threads
-    lobby = public_messages(thread)[-1]
+    lobby = last_public(thread)
     assert components(lobby) and not bot.get_channel(thread.id).archived  # (as the bot's gateway sees it)
     await _fire(simcord_env, bot, clock, 24)
     shown = public_messages(thread)

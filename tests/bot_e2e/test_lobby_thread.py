@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from helpers.simcord_driver import public_messages
+from helpers.simcord_driver import last_public, public_messages
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ async def test_new_game_opens_in_a_thread_and_stays_there(simcord_env, world):  
     assert len(channel.threads) == 1
     thread = channel.threads[0]
     assert thread.mention in result.response.content  # the channel is told where the game is
-    lobby = public_messages(thread)[-1]
+    lobby = last_public(thread)
     labels = {getattr(c, "label", None) for row in lobby.components for c in row.children}
     assert {"Join", "Start"} <= labels
     await bob.click(lobby, label="Join")

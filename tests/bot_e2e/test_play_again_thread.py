@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any
 
 import pytest
-from helpers.simcord_driver import components, public_messages
+from helpers.simcord_driver import components, last_public, public_messages
 
 from bot import Settings
 
@@ -24,7 +24,7 @@ async def test_play_again_opens_the_next_lobby_in_the_games_thread(
     _guild, channel, alice, _bob, _carol = world
     await alice.slash(channel, "ttr new", map="usa")
     thread = channel.threads[0]
-    lobby = public_messages(thread)[-1]
+    lobby = last_public(thread)
     gid = components(lobby)[0]["custom_id"].split(":")[1]
     await alice.select(lobby, ["easy"], custom_id=f"ttr:{gid}:addai:*")
     await alice.click(lobby, custom_id=f"ttr:{gid}:start")
@@ -38,7 +38,7 @@ async def test_play_again_opens_the_next_lobby_in_the_games_thread(
     before = len(public_messages(channel))
     pressed = await alice.click(final, custom_id=f"ttr:{gid}:again")
     assert not pressed.ephemeral
-    new_lobby = public_messages(thread)[-1]
+    new_lobby = last_public(thread)
     new_gid = components(new_lobby)[0]["custom_id"].split(":")[1]
     assert new_gid != gid and f"ttr:{new_gid}:join" in [c["custom_id"] for c in components(new_lobby)]
     assert len(channel.threads) == 1 and len(public_messages(channel)) == before  # no new thread, no post

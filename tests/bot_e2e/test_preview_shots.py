@@ -8,7 +8,7 @@ import os
 import shutil
 
 import pytest
-from helpers.simcord_driver import Seen, game_id_of, play_turn, public_messages, turn_buttons
+from helpers.simcord_driver import Seen, game_id_of, last_public, play_turn, turn_buttons
 
 SHOTS = os.environ.get("TTR_SHOTS")
 pytestmark = pytest.mark.skipif(not SHOTS or not shutil.which("chromium"), reason="TTR_SHOTS and chromium")
@@ -28,7 +28,7 @@ async def test_screenshot_a_game(simcord_env, lang):  # type: ignore[no-untyped-
     seen = Seen()
     people = {alice.id: alice, bob.id: bob}
     for _ in range(10):
-        last = public_messages(channel)[-1]
+        last = last_public(channel)
         for uid, member in people.items():
             if f"<@{uid}>" in (last.content or "") and turn_buttons(last):
                 await play_turn(member, last, seen)

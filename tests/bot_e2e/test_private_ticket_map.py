@@ -10,6 +10,7 @@ from helpers.simcord_driver import (
     components,
     follow_menu,
     is_ephemeral,
+    last_public,
     message_text,
     open_game,
     public_messages,
@@ -24,7 +25,7 @@ def _unexpected(errors):  # type: ignore[no-untyped-def]
 
 async def _started(channel, alice, bob):  # type: ignore[no-untyped-def]
     gid, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
-    setup = public_messages(channel)[-1]
+    setup = last_public(channel)
     for m in (alice, bob):
         await follow_menu(m, await m.click(setup, label="Choose tickets"), Seen())
     return gid
@@ -52,7 +53,7 @@ async def test_my_hand_offers_my_tickets_on_the_map_to_its_owner_only(simcord_en
     assert "Your tickets on the map" in message_text(shown.response)
     assert pictures.calls.count("ticket_map") == 1
     # the hand button of the turn message leads there too
-    turn = public_messages(channel)[-1]
+    turn = last_public(channel)
     from_button = await alice.click(turn, label="My hand")
     assert _map_button(from_button.response)["custom_id"] == button["custom_id"]
 

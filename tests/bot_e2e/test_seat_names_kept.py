@@ -13,6 +13,7 @@ import pytest
 from helpers.simcord_driver import (
     Seen,
     components,
+    last_public,
     message_text,
     open_game,
     play_until_over,
@@ -41,7 +42,7 @@ async def test_people_named_like_ai_seats_keep_their_names(simcord_env) -> None:
     info = await simcord_env.bot.service._info(gid)
     assert [s.name for s in info.seats] == ["🤖1", "Bob🤖2x", "🤖2"]  # stored as typed; the AI by its number
     seen = Seen()
-    started = public_messages(channel)[-1]
+    started = last_public(channel)
     for member in (robot, bob):  # each hand, privately: it names no other seat, and no seat is renamed in it
         hand = await member.click(started, custom_id=f"ttr:{gid}:hand")
         assert hand.ephemeral and "hand.png" in message_text(hand.response)

@@ -8,6 +8,7 @@ from helpers.simcord_driver import (
     follow_menu,
     game_id_of,
     is_ephemeral,
+    last_public,
     message_text,
     open_game,
     public_messages,
@@ -27,7 +28,7 @@ def _dms(user):  # type: ignore[no-untyped-def]
 
 
 async def _choose_tickets(channel, members, seen):  # type: ignore[no-untyped-def]
-    setup = public_messages(channel)[-1]
+    setup = last_public(channel)
     for m in members:
         result = await m.click(setup, label="Choose tickets")
         await follow_menu(m, result, seen)
@@ -77,7 +78,7 @@ async def test_preferences_and_one_notification_per_turn(simcord_env):  # type: 
     assert saved.ephemeral and "Preferences saved" in message_text(saved.response)
     assert "a direct message" in message_text(saved.response)
     gid, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
-    setup = public_messages(channel)[-1]
+    setup = last_public(channel)
     assert (
         f"<@{alice.id}>" in setup.content
         and f"<@{bob.id}>" not in setup.content
@@ -136,7 +137,7 @@ async def test_suggest_a_move_is_private_and_only_with_hints_on(simcord_env):  #
     guild, channel, (alice, bob), _ = _people(simcord_env, "alice", "bob")
     service = simcord_env.bot.service
     off, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
-    assert not any(b.get("label") == "Suggest a move" for b in turn_buttons(public_messages(channel)[-1]))
+    assert not any(b.get("label") == "Suggest a move" for b in turn_buttons(last_public(channel)))
     with pytest.raises(GameError) as refused_off:  # off by default: even a forged press gets nothing
         await service.press(Caller(guild.id, channel.id, alice.id), Press(off, PressCode.SUGGEST))
     assert refused_off.value.message.key == "suggest.off"  # type: ignore[union-attr]
@@ -148,7 +149,7 @@ async def test_suggest_a_move_is_private_and_only_with_hints_on(simcord_env):  #
     assert "`hints`: yes" in message_text(changed.response)
     gid = game_id_of(lobby.response)
     await alice.click(lobby.response, label="Start")
-    setup = public_messages(channel)[-1]
+    setup = last_public(channel)
     seen = Seen()
     # the ticket choice: which tickets to keep
     asked = await bob.click(setup, label="Suggest a move")
@@ -205,11 +206,9 @@ async def test_closed_direct_messages_fall_back_to_the_mention(simcord_env, monk
 
     monkeypatch.setattr(service.messenger, "direct", refused)
     gid, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
-    setup = public_messages(channel)[-1]
+    setup = last_public(channel)
     assert f"<@{bob.id}>" in setup.content  # the DM failed: the mention tells him
     posted = len(public_messages(channel))
     await service.on_reminder(gid, 1, bob.id, 1)
     await simcord_env.settle()
-    assert (
-        len(public_messages(channel)) == posted + 1 and f"<@{bob.id}>" in public_messages(channel)[-1].content
-    )
+    assert len(public_messages(channel)) == posted + 1 and f"<@{bob.id}>" in last_public(channel).content

@@ -8,6 +8,7 @@ from helpers.simcord_driver import (
     Seen,
     components,
     follow_menu,
+    last_public,
     message_text,
     open_game,
     play_turn,
@@ -45,13 +46,13 @@ async def test_turn_lines_status_and_log_read_once_and_counted(simcord_env, worl
     people = {alice.id: alice, bob.id: bob}
     # both choose their tickets: the line of the last keep does not say whose turn it is before "play begins"
     for _ in range(4):
-        last = public_messages(channel)[-1]
+        last = last_public(channel)
         if "play begins with" in (last.content or ""):
             break
         for uid, member in people.items():
             if f"<@{uid}>" in (last.content or "") and turn_buttons(last):
                 await play_turn(member, last, seen)
-    started = public_messages(channel)[-1]
+    started = last_public(channel)
     found = re.search(r"Everyone has chosen their tickets: play begins with (\w+)\.", started.content)
     assert found, started.content
     first = found.group(1)  # who plays first is drawn
@@ -67,7 +68,7 @@ async def test_turn_lines_status_and_log_read_once_and_counted(simcord_env, worl
         menu = await player.click(shown, custom_id=blind["custom_id"])
         shown = menu.response
     await follow_menu(player, menu, seen)
-    turn = public_messages(channel)[-1]
+    turn = last_public(channel)
     assert f"{first} drew 2 cards from the deck. {other}'s turn." in turn.content, turn.content
     assert "drew a card from the deck" not in turn.content
 
@@ -102,7 +103,7 @@ async def test_one_live_set_of_move_buttons(simcord_env, world):  # type: ignore
     seen = Seen()
     people = {alice.id: alice, bob.id: bob}
     for _ in range(8):
-        last = public_messages(channel)[-1]
+        last = last_public(channel)
         for uid, member in people.items():
             if f"<@{uid}>" in (last.content or "") and turn_buttons(last):
                 await play_turn(member, last, seen)
@@ -117,7 +118,7 @@ async def test_one_live_set_of_move_buttons(simcord_env, world):  # type: ignore
 async def test_the_turn_message_shows_the_face_up_row_and_counts_as_text(simcord_env, world):  # type: ignore[no-untyped-def]
     guild, channel, alice, bob, carol = world
     await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
-    last = public_messages(channel)[-1]
+    last = last_public(channel)
     fields = {f["name"]: f["value"] for f in _embed(last)["fields"]}
     row = next(v for k, v in fields.items() if k.startswith("Face-up cards"))
     assert len(row.split(" · ")) == 5 and all(
@@ -137,7 +138,7 @@ async def test_a_player_back_reads_every_move_since_their_last_turn(simcord_env,
     people = {alice.id: alice, bob.id: bob, carol.id: carol}
     names = {alice.id: "alice", bob.id: "bob", carol.id: "carol"}
     for _ in range(6):  # the ticket choice, until play begins
-        last = public_messages(channel)[-1]
+        last = last_public(channel)
         if "play begins with" in (last.content or ""):
             break
         for uid, member in people.items():
@@ -145,13 +146,13 @@ async def test_a_player_back_reads_every_move_since_their_last_turn(simcord_env,
                 await play_turn(member, last, seen)
     order: list[int] = []
     for step in range(6):  # two rounds; the bot restarts after the second move of the second round
-        last = public_messages(channel)[-1]
+        last = last_public(channel)
         uid = next(u for u in people if f"<@{u}>, your turn" in (last.content or ""))
         order.append(uid)
         await play_turn(people[uid], last, seen)
         if step == 4:
             await simcord_env.restart_bot(make_bot())
-    called = public_messages(channel)[-1]
+    called = last_public(channel)
     assert order[:3] == order[3:]
     first_of_round = names[order[4]]  # moved before the restart and before the previous turn message
     second_of_round = names[order[5]]

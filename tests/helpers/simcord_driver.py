@@ -56,6 +56,24 @@ def public_messages(channel: Any) -> list[Any]:
     return [m for m in channel.history() if not is_ephemeral(m)]
 
 
+def public_tail(channel: Any, count: int = 6) -> list[Any]:
+    """The newest `count` public messages, oldest first: ``public_messages(channel)[-count:]`` without turning the
+    whole history into discord.py messages (SimCord's ``history()`` converts every message on each call, which
+    made a whole game's driver quadratic)."""
+    from simcord.results import to_discord_message
+
+    env = channel._env  # noqa: SLF001 - SimCord's store of what the channel holds
+    stored = sorted(env.backend.messages.get(channel.id, {}).values(), key=lambda m: m.id, reverse=True)
+    newest = [m for m in stored if not m.is_ephemeral][:count]
+    return [to_discord_message(env, m) for m in reversed(newest)]
+
+
+def last_public(channel: Any) -> Any:
+    """The newest public message (``last_public(channel)``, converting that one only)."""
+    (last,) = public_tail(channel, 1)
+    return last
+
+
 @dataclass
 class Seen:
     """What the test saw: every interaction result, for the leak and visibility checks."""
@@ -208,7 +226,7 @@ async def play_until_over(
 ) -> Any:
     """Every person whose turn the last public message names plays; stops at the final message."""
     for _ in range(max_steps):
-        shown = public_messages(channel)
+        shown = public_tail(channel)
         final = next((m for m in reversed(shown[-2:]) if is_final(m)), None)  # its GIF may follow it
         if final is not None:
             return final
@@ -217,7 +235,7 @@ async def play_until_over(
         for uid, member in people.items():
             if f"<@{uid}>" in content and turn_buttons(last):
                 await play_turn(member, last, seen)
-        if last_turn(public_messages(channel)).id == last.id:
+        if last_turn(public_tail(channel)).id == last.id:
             raise AssertionError(f"nobody could play on: {content!r} {components(last)}")
     raise AssertionError("the game did not end")
 
@@ -267,7 +285,7 @@ async def play_until_button(
 ) -> Any:
     """Play (first sensible options) until the turn message names `member` with a `label` button; that message."""
     for _ in range(max_steps):
-        last = public_messages(channel)[-1]
+        last = last_public(channel)
         if is_final(last):
             raise AssertionError(f"the game ended before {label!r} was offered")
         if f"<@{member.id}>" in (last.content or "") and any(
@@ -276,6 +294,6 @@ async def play_until_button(
             return last
         if f"<@{member.id}>" in (last.content or ""):
             await play_turn(member, last, seen)
-        if public_messages(channel)[-1].id == last.id:
+        if last_public(channel).id == last.id:
             raise AssertionError(f"stuck on {last.content!r}")
     raise AssertionError(f"{label!r} never offered")

@@ -11,7 +11,7 @@ import re
 
 import pytest
 from browser import Watched, launch, needs_chromium, open_page, shot, wait_version
-from helpers.simcord_driver import button_id, game_id_of, is_final, message_text, public_messages
+from helpers.simcord_driver import button_id, game_id_of, is_final, last_public, message_text, public_messages
 from helpers.web_site import check_frame
 from play import play_to_the_end
 
@@ -43,7 +43,7 @@ async def test_a_whole_game_tapped_on_two_pages_while_the_thread_gets_the_turn_m
     await alice.slash(channel, "ttr new", map="italy")
     assert len(channel.threads) == 1
     where = channel.threads[0]  # the game's own thread (LOBBY_THREADS)
-    lobby = public_messages(where)[-1]
+    lobby = last_public(where)
     game_id = game_id_of(lobby)
     await bob.click(lobby, custom_id=button_id(lobby, "join"))
     await alice.click(lobby, custom_id=button_id(lobby, "start"))

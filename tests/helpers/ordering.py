@@ -1,0 +1,65 @@
+"""Longest tests first, so that the two pytest-xdist workers finish together.
+
+xdist hands out tests in collection order. Left as collected, the whole games in a real browser (tests/web_browser,
+near the end of the alphabet) started last and ran alone on one worker for a minute while the other was idle.
+This sorts the collection, longest first (the greedy schedule that keeps workers busy until the end):
+
+- by each test's duration in the last run that recorded it (pytest's cache, key ``ttr/durations``; written by the
+  xdist controller or a ``-n 0`` run at the end of every run that ran tests), when known;
+- else by its markers: ``slow`` before ``cluster`` before the rest, whose order is kept.
+
+Every worker collects the same order: they read the cache written by the last run, never the current one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+CACHE_KEY = "ttr/durations"
+#: Guesses, in seconds, for a test never timed here: a whole browser game; the other slow and cluster tests.
+GUESS = {"web_browser_slow": 60.0, "slow": 10.0, "cluster": 5.0}
+
+
+def _guess(item: pytest.Item) -> float:
+    if item.get_closest_marker("slow"):
+        return GUESS["web_browser_slow"] if "web_browser" in item.nodeid else GUESS["slow"]
+    if item.get_closest_marker("cluster"):
+        return GUESS["cluster"]
+    return 0.0
+
+
+def order_longest_first(config: pytest.Config, items: list[pytest.Item]) -> None:
+    cache = getattr(config, "cache", None)
+    known: dict[str, float] = cache.get(CACHE_KEY, {}) if cache is not None else {}
+    items.sort(key=lambda item: -known.get(item.nodeid, _guess(item)))  # a stable sort: ties keep their order
+
+
+class DurationRecorder:
+    """Adds up setup, call and teardown of every test this process sees reported (the controller sees its
+    workers' reports), and keeps them in the cache at the end, over the earlier runs' figures."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.seconds: dict[str, float] = {}
+
+    @pytest.hookimpl
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration
+
+    @pytest.hookimpl
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        cache: Any = getattr(self.config, "cache", None)
+        if cache is None or not self.seconds:
+            return
+        merged = dict(cache.get(CACHE_KEY, {}))
+        merged.update({k: round(v, 3) for k, v in self.seconds.items()})
+        cache.set(CACHE_KEY, merged)
+
+
+def register(config: pytest.Config) -> None:
+    """Times the tests in the process that sees every report: the xdist controller, or the only process."""
+    if hasattr(config, "workerinput"):  # an xdist worker: its reports reach the controller
+        return
+    config.pluginmanager.register(DurationRecorder(config), "ttr-durations")
