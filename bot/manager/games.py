@@ -126,15 +126,18 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
 
     # ------------------------------------------------------------------ start / stop
 
-    async def start(self, *, dispatcher: bool = True) -> None:
+    async def start(self, *, dispatcher: bool = True, posts: bool = True) -> None:
         """Learn the ids of the open games, give every running game whose next step has no timer the rows it
         needs (:meth:`TurnTimers.sweep`) and, unless ``dispatcher=False``, start the timer dispatcher, which
         serves the timer rows stored before a restart as well. Without it, timers fire only when someone calls
-        :meth:`run_due_timers`."""
+        :meth:`run_due_timers`. ``posts=False``: this process posts no message at all (``ttr web``), so the
+        messages its writes make owed are left at once to the bot processes (:meth:`TurnTimers.serve_none`)."""
         await self._store.learn_open_games()
         await self._timers.sweep()
         if dispatcher:
             self._timers.start()
+        if not posts:
+            self._timers.serve_none()
 
     async def join_cluster(self, *, shard_ids: str, shard_count: int | None, every: float = 10.0) -> None:
         """Write this process's heartbeat row (its shards) now and, on a database other processes may share,

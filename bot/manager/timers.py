@@ -460,6 +460,14 @@ class TurnTimers:
     def running(self) -> bool:
         return self._task is not None
 
+    def serve_none(self) -> None:
+        """This process will run no dispatcher (``ttr web``): a message its writes make owed is not its own to
+        post, so the row is due now and its claim ends at once (a lease of nothing, never renewed): a bot
+        process's dispatcher serves it at its next look. Before, the row was claimed and its lease renewed for
+        10 leases by a process that never posts: the chat heard of a move made on the map seconds late."""
+        self._store.holder = (self.member.process_id, 0.0)
+        self._store.on_held = lambda game_id: None
+
     def start(self) -> None:
         """Start the dispatcher (in the running event loop); it serves the rows stored before a restart too."""
         if self._task is not None:

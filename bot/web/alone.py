@@ -31,7 +31,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> Non
     # no dispatcher here: the turn message a page's move owes is a row left free at once (a lease of a
     # moment) for a bot process to post, within its dispatcher's look-again period (a lease, 30 s)
     async with open_manager(settings, member=Member(lease=WEB_LEASE)) as manager:
-        await manager.start(dispatcher=False)
+        await manager.start(dispatcher=False, posts=False)
         running = await start_web(settings, manager, moves_by="page")
         loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError, RuntimeError):
