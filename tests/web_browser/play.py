@@ -1,7 +1,9 @@
 """Playing a live-map game by tapping only, as the browser tests and nobody else do it: on the page whose turn it
 is, a route on the board when the view lists a claim (then its first way to pay, then Confirm), else the deck
 (then Confirm), and the first choice of every decision (keeping the first tickets allowed). The decisions are
-read from what the page RECEIVED on its WebSocket; the taps go to what it drew."""
+read from what the page RECEIVED on its WebSocket; the taps go to what it drew. A whole game (`play_a_game`)
+taps its opening and its end; its middle is played through the manager while the pages are away, so that chromium
+does not draw a whole board on every page for every move of it."""
 
 from __future__ import annotations
 
@@ -12,7 +14,18 @@ from typing import Any
 
 from browser import Watched, shot, tap, wait_version
 
+from bot.manager import GameManager, turn_token
+from engine.actions import Action, ClaimRoute, DrawBlind
+from engine.rules import legal_actions
+from engine.state import MAIN, GameState
+from maps.board import Route
+
 MAX_MOVES = 400
+#: moves tapped at the start (the setup decisions, depots, the first claims, the ticket deck, a face-up card)
+OPENING = 20
+#: the middle, played through the manager, stops before a claim that would leave a player this many trains
+#: (or fewer) from the last round
+NEAR_END = 2
 
 
 @dataclass
@@ -21,7 +34,10 @@ class Played:
     pickers_shot: set[str] = field(default_factory=set)  # "phone", "desktop": a picker photographed once each
     name: str = ""
     waits: list[float] = field(default_factory=list)  # Confirm -> every page has the new view
-    seconds: float = 0.0
+    seconds: float = 0.0  # tapping
+    middle: int = 0  # moves made through the manager, pages closed
+    #: routes claimed before the others when they can be (with a decision), until one such decision is made
+    first: set[int] = field(default_factory=set)
 
 
 def last_view(w: Watched) -> dict[str, Any] | None:
@@ -43,8 +59,14 @@ async def play_one(w: Watched, view: dict[str, Any], touch: bool, played: Played
             for t in first["offered"][first.get("max", len(first["offered"])) :]:
                 await page.locator(f'#pending input[data-ticket="{t["id"]}"]').uncheck()
         await tap(page, f'#pending button.action[data-code="{first["code"]}"]', touch=touch)
-        return f"pending {first['code']}"
+        if first["kind"] in ("pay_tunnel", "decline_tunnel", "take_warehouses"):
+            played.first.clear()  # one such decision made: no route first any more
+        return f"pending {first['kind']} {first['code']}"
     claims = [a for a in view["actions"] if a["kind"] == "claim_route" and a.get("route") is not None]
+    tried = {
+        t.split()[-1] for t in played.taps if t.startswith(("route", "listed route"))
+    }  # a tunnel given up
+    claims.sort(key=lambda a: (str(a["route"]) in tried, a["route"] not in played.first))
     if claims:
         route = claims[0]["route"]
         try:
@@ -104,54 +126,157 @@ async def wait_for_version(pages: list[Watched], version: int, timeout: float = 
     raise AssertionError(f"the pages did not reach version {version}: {got}")
 
 
-async def play_to_the_end(
+async def tap_moves(
     seated: dict[int, Watched],
     watchers: list[Watched],
+    played: Played,
+    *,
+    phone_seat: int,
+    moves: int = MAX_MOVES,
+) -> bool:
+    """Plays `moves` moves by tapping (fewer if a page's view says the game is finished); True once finished."""
+    pages = [*seated.values(), *watchers]
+    started = time.perf_counter()
+    try:
+        for _ in range(moves):
+            end = time.monotonic() + 10
+            while True:
+                views = {seat: last_view(w) for seat, w in seated.items()}
+                if any(v and v.get("status") == "finished" for v in views.values()):
+                    return True
+                actor = next(
+                    (seat for seat, v in views.items() if v and (v["actions"] or v.get("pending"))), None
+                )
+                if actor is not None:
+                    break
+                assert time.monotonic() < end, f"{played.name}: nobody has a move after {played.taps[-3:]}"
+                await asyncio.sleep(0.01)
+            w = seated[actor]
+            view = views[actor]
+            assert view is not None
+            try:
+                await wait_version(
+                    w.page, view["version"]
+                )  # the page has drawn that view before a finger goes down
+                played.taps.append(await play_one(w, view, touch=actor == phone_seat, played=played))
+                t0 = time.perf_counter()
+                await wait_for_version(pages, view["version"] + 1)
+                played.waits.append(time.perf_counter() - t0)
+            except Exception as exc:
+                await shot(w.page, f"{played.name}-failed.png")
+                toast = await w.page.text_content("#toast")
+                raise AssertionError(
+                    f"{played.name}: stuck after {played.taps[-3:]}; toast: {toast}"
+                ) from exc
+        return any((last_view(w) or {}).get("status") == "finished" for w in seated.values())
+    finally:
+        played.seconds += time.perf_counter() - started
+
+
+async def shots(
+    seated: dict[int, Watched],
+    watchers: list[Watched],
+    when: str,
     *,
     phone_seat: int,
     name: str,
     lang: dict[int, str],
-    shots_at: int = 12,
-) -> Played:
-    """Plays until a page's view says the game is finished; screenshots at the start, after `shots_at` moves."""
-    pages = [*seated.values(), *watchers]
-    played = Played(name=name)
-    started = time.perf_counter()
-
-    def kind(seat: int) -> str:
-        return "phone" if seat == phone_seat else "desktop"
-
-    for _ in range(MAX_MOVES):
-        views = {seat: last_view(w) for seat, w in seated.items()}
-        if any(v and v.get("status") == "finished" for v in views.values()):
-            break
-        actor = next((seat for seat, v in views.items() if v and (v["actions"] or v.get("pending"))), None)
-        if actor is None:
-            await asyncio.sleep(0.02)
-            continue
-        w = seated[actor]
-        view = views[actor]
-        assert view is not None
-        try:
-            await wait_version(
-                w.page, view["version"]
-            )  # the page has drawn that view before a finger goes down
-            played.taps.append(await play_one(w, view, touch=actor == phone_seat, played=played))
-            t0 = time.perf_counter()
-            await wait_for_version(pages, view["version"] + 1)
-            played.waits.append(time.perf_counter() - t0)
-        except Exception as exc:
-            await shot(w.page, f"{name}-failed.png")
-            toast = await w.page.text_content("#toast")
-            raise AssertionError(f"{name}: stuck after {played.taps[-3:]}; toast: {toast}") from exc
-        if len(played.taps) == shots_at:
-            for seat, sw in seated.items():
-                await shot(sw.page, f"{name}-mid-{kind(seat)}-{lang[seat]}.png")
-            for i, ww in enumerate(watchers):
-                await shot(ww.page, f"{name}-mid-spectator{i}.png")
-    else:
-        raise AssertionError(f"{name}: no end after {MAX_MOVES} moves: {played.taps[-5:]}")
-    played.seconds = time.perf_counter() - started
+) -> None:
     for seat, sw in seated.items():
-        await shot(sw.page, f"{name}-end-{kind(seat)}-{lang[seat]}.png")
+        await shot(sw.page, f"{name}-{when}-{'phone' if seat == phone_seat else 'desktop'}-{lang[seat]}.png")
+    for i, ww in enumerate(watchers):
+        await shot(ww.page, f"{name}-{when}-spectator{i}.png")
+
+
+def with_decision(state: GameState, r: Route) -> bool:
+    """A route whose claim may ask a decision: a tunnel (pay the extra cards?), a route to a depot (take the
+    warehouses?)."""
+    return r.tunnel or r.a in state.depot_owner or r.b in state.depot_owner
+
+
+def middle_move(state: GameState, seat: int, near_end: int) -> Action | None:
+    """The move the middle of the game makes through the manager: the longest route it can claim, else a blind
+    draw, else the first legal move (a decision's first choice). Never a tunnel or a route to a depot (left to
+    the pages, with their decisions), nor a route that would leave the seat within `near_end` trains of the last
+    round: None when only such a claim is left (the end is near: the pages play it)."""
+    legal = legal_actions(state, seat)
+    routes = state.board.routes
+    floor = state.board.rules.get("end_trigger_trains", 2) + near_end
+    claims = [a for a in legal if isinstance(a, ClaimRoute) and not with_decision(state, routes[a.route])]
+    far = [a for a in claims if state.players[seat].trains - routes[a.route].length > floor]
+    if far:
+        return max(far, key=lambda a: routes[a.route].length)
+    if claims:
+        return None
+    return next((a for a in legal if isinstance(a, DrawBlind)), legal[0])
+
+
+async def play_through_manager(manager: GameManager, game_id: str, *, near_end: int) -> int:
+    """Plays the middle of the game through the manager the map server uses (no page, no chat: these moves
+    are not made on a page) until a player could claim a route that brings him within `near_end` trains of
+    the last round; returns how many moves it made."""
+    for n in range(MAX_MOVES):
+        state = await manager.state_of(game_id)
+        assert state is not None and state.phase == MAIN, state.phase
+        info = await manager.game_info(game_id)
+        seat = info.to_act[0]
+        user = info.seats[seat].user_id
+        assert user is not None
+        move = middle_move(state, seat, near_end)
+        if move is None:
+            return n
+        await manager.act(game_id, user, move, expected_turn=turn_token(state, seat))
+    raise AssertionError(f"no end in sight after {MAX_MOVES} moves through the manager")
+
+
+async def leave(pages: list[Watched]) -> list[str]:
+    """Every page navigated away (its WebSocket closed, nothing more to draw); returns where they were."""
+    urls = [w.page.url for w in pages]
+    for w in pages:
+        await w.page.goto("about:blank")
+    return urls
+
+
+async def come_back(pages: list[Watched], urls: list[str], version: int) -> None:
+    """Every page opened again where it was (signed in again), until it has drawn `version`."""
+    for w, url in zip(pages, urls, strict=True):
+        await w.page.goto(url)
+    for w in pages:
+        await wait_version(w.page, version)
+
+
+async def play_a_game(
+    seated: dict[int, Watched],
+    watchers: list[Watched],
+    *,
+    manager: GameManager,
+    game_id: str,
+    phone_seat: int,
+    name: str,
+    lang: dict[int, str],
+    opening: int = OPENING,
+    near_end: int = NEAR_END,
+) -> Played:
+    """A whole game: its opening tapped on the pages, its middle played through the manager while every page is
+    away (chromium draws nothing), the pages opened again (they show the game as it is: screenshots "mid"),
+    then its end tapped on the pages until their views say the game is finished (screenshots "end")."""
+    played = Played(name=name)
+    assert not await tap_moves(seated, watchers, played, phone_seat=phone_seat, moves=opening)
+    pages = [*seated.values(), *watchers]
+    urls = await leave(pages)
+    played.middle = await play_through_manager(manager, game_id, near_end=near_end)
+    state = await manager.state_of(game_id)
+    assert state is not None
+    await come_back(pages, urls, len(state.history))
+    for w in pages:  # a page opened in the middle of the game shows it as it is
+        view = last_view(w)
+        assert view is not None and view["version"] == len(state.history)
+        assert [p["trains"] for p in view["players"]] == [p.trains for p in state.players]
+    await shots(seated, watchers, "mid", phone_seat=phone_seat, name=name, lang=lang)
+    # the end on the pages: the routes the middle left them, with a decision, before the others
+    played.first = {r.id for r in state.board.routes if with_decision(state, r)}
+    assert await tap_moves(seated, watchers, played, phone_seat=phone_seat), (
+        f"{name}: no end after {MAX_MOVES}"
+    )
+    await shots(seated, watchers, "end", phone_seat=phone_seat, name=name, lang=lang)
     return played

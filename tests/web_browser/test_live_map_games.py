@@ -1,8 +1,9 @@
 """A whole game of Europe with Warehouses & Depots on the live map in Debian's chromium, against the real map
 server (bot/web) over a manager and the tests' fake Discord OAuth2 server, signed in through DiscordSDKMock as
-inside Discord: Alice (English, desktop) and Bob (French, phone) play by tapping only (play.py) while Eve
-watches. Every WebSocket frame each page RECEIVED is checked: no other player's hand or tickets, none at all for
-the watcher. (The whole game of Italy, with the chat in SimCord, is test_live_map_simcord.py.)"""
+inside Discord: Alice (English, desktop) and Bob (French, phone) tap the opening and the end (play.py) while Eve
+watches; the middle is played through the manager with the pages away, then the pages open again. Every WebSocket
+frame each page RECEIVED is checked: no other player's hand or tickets, none at all for the watcher. (The whole
+game of Italy, with the chat in SimCord, is test_live_map_simcord.py.)"""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from browser import launch, needs_chromium, open_page, shot, wait_version
 from helpers.web_site import check_frame, new_game, site
-from play import play_to_the_end
+from play import OPENING, play_a_game
 
 pytestmark = [needs_chromium, pytest.mark.slow]  # whole games in a real browser
 
@@ -41,13 +42,29 @@ async def test_two_players_play_a_whole_game_of_europe_with_warehouses_by_tappin
         await shot(seated[0].page, "europe-start-desktop-en.png")
         await shot(seated[1].page, "europe-start-phone-fr.png")
 
-        played = await play_to_the_end(seated, [eve], phone_seat=1, name="europe", lang={0: "en", 1: "fr"})
-        print(f"europe: {len(played.taps)} moves in {played.seconds:.1f} s")
+        played = await play_a_game(
+            seated,
+            [eve],
+            manager=s.manager,
+            game_id=gid,
+            phone_seat=1,
+            name="europe",
+            lang={0: "en", 1: "fr"},
+        )
+        print(
+            f"europe: {len(played.taps)} moves tapped in {played.seconds:.1f} s,"
+            f" {played.middle} through the manager"
+        )
+        print(played.taps)
 
         state = await s.manager.state_of(gid)
         info = await s.manager.game_info(gid)
         assert state is not None and state.finished and info.status.value == "finished"
-        assert any(t.startswith("pending") for t in played.taps)  # the depots, warehouses, tunnels: decisions
+        # the decisions: the tickets (at the start and after the ticket deck), a tunnel; a warehouse chosen in
+        # the deck's picker (the opening's moves are the first of the game)
+        decided = {t.split()[1] for t in played.taps if t.startswith("pending")}
+        assert "keep_tickets" in decided and decided & {"pay_tunnel", "decline_tunnel"}, decided
+        assert any(getattr(a, "warehouse", None) is not None for _, a in state.history[:OPENING])
         assert "tickets" in played.taps and any(t.startswith("face-up") for t in played.taps)
         assert any(t.startswith("city") for t in played.taps)  # the depots, placed by tapping their cities
         print(sorted({t.split()[0] for t in played.taps}))
@@ -81,6 +98,6 @@ async def test_two_players_play_a_whole_game_of_europe_with_warehouses_by_tappin
         await shot(seated[0].page, "europe-ticket-map-desktop-en.png")
         assert {v["locale"][:2] for v in seated[1].views()} == {"fr"}
         assert {v["locale"][:2] for v in seated[0].views()} == {"en"}
-        # every move made on a page was told to the chat side
+        # every move made on a page was told to the chat side (the manager's moves were not made on a page)
         assert len(moved) == len(played.taps) and set(moved) == {gid}
         await browser.close()

@@ -1,23 +1,26 @@
 """A whole game of Italy on the live map while the chat goes on in SimCord (the production bot, its web server
 started by the bot itself): the players get their personal links from the chat ("Open the map in your browser"
-in My hand; the Map button for the watcher), then play only by tapping on their pages — Alice on a phone in
-English, Bob on a desktop in French — and the game's thread gets the turn messages of the moves made on the
-pages. Every WebSocket frame each page received is checked for hidden information."""
+in My hand; the Map button for the watcher), then tap the opening and the end of the game on their pages —
+Alice on a phone in English, Bob on a desktop in French; the middle is played through the manager, the pages
+away (play.py) — and the game's thread gets the turn messages of the moves made on the pages. Every WebSocket
+frame each page received is checked for hidden information."""
 
 from __future__ import annotations
 
 import asyncio
 import re
+from types import SimpleNamespace
 
 import pytest
 from browser import Watched, launch, needs_chromium, open_page, shot, wait_version
 from helpers.simcord_driver import button_id, game_id_of, is_final, last_public, message_text, public_messages
 from helpers.web_site import check_frame
-from play import play_to_the_end
+from play import play_a_game
 
 from bot.i18n import default_catalog
 
 pytestmark = [needs_chromium, pytest.mark.slow]  # whole games in a real browser
+SEED = 918_273_645_501
 
 
 def _link(result, port: int) -> str:  # type: ignore[no-untyped-def]
@@ -31,9 +34,14 @@ async def test_a_whole_game_tapped_on_two_pages_while_the_thread_gets_the_turn_m
     simcord_bot,
     web_port,
     french_users,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from playwright.async_api import async_playwright
 
+    from bot.manager import games
+
+    # The same deal every run: the opening tapped on the pages has claims (the picker) on both pages.
+    monkeypatch.setattr(games, "secrets", SimpleNamespace(randbits=lambda bits: SEED))
     guild = simcord_env.create_guild("Rail Club")
     channel = guild.create_text_channel("games")
     alice = guild.add_member(simcord_env.create_user("alice"))
@@ -73,10 +81,19 @@ async def test_a_whole_game_tapped_on_two_pages_while_the_thread_gets_the_turn_m
         await shot(seated[0].page, "simcord-italy-start-phone-en.png")
         await shot(seated[1].page, "simcord-italy-start-desktop-fr.png")
 
-        played = await play_to_the_end(
-            seated, [watcher], phone_seat=0, name="simcord-italy", lang={0: "en", 1: "fr"}
+        played = await play_a_game(
+            seated,
+            [watcher],
+            manager=simcord_bot.service.manager,
+            game_id=game_id,
+            phone_seat=0,
+            name="simcord-italy",
+            lang={0: "en", 1: "fr"},
         )
-        print(f"italy (SimCord): {len(played.taps)} moves in {played.seconds:.1f} s")
+        print(
+            f"italy (SimCord): {len(played.taps)} moves tapped in {played.seconds:.1f} s,"
+            f" {played.middle} through the manager"
+        )
 
         state = await simcord_bot.service.manager.state_of(game_id)
         assert state is not None and state.finished
