@@ -126,6 +126,7 @@ def test_several_shards_stop_on_the_first_fatal_close(
     assert bot.is_closed() and getattr(bot.service, "manager", "?") is None
 
 
+@pytest.mark.cluster  # `ttr bot` as a real process
 def test_ttr_bot_exits_with_status_2_as_a_process(tmp_path: Path) -> None:
     """`ttr bot` in its own process (tests/bot/gateway_bot.py points discord.py at the fake): 4011 after
     IDENTIFY, and the process ends by itself (no aiosqlite thread keeps it), status 2, one ERROR line."""

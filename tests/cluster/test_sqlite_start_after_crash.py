@@ -69,6 +69,7 @@ async def _give_row_pid(url: str, pid: int) -> None:
         await tx.execute("UPDATE cluster_processes SET pid = ?", (pid,))
 
 
+@pytest.mark.cluster  # a real process killed with SIGKILL
 def test_killed_bot_whose_pid_another_process_took_starts_again(tmp_path: Path) -> None:
     db = tmp_path / "ttr.db"
     url = f"sqlite:///{db}"

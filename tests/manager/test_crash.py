@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.manager import GameManager, ManualClock
 from bot.storage import GameStatus, open_repository
 from engine.record import replay
@@ -56,6 +58,7 @@ def _run_until_killed(
     return acked, done
 
 
+@pytest.mark.cluster  # a real process killed with SIGKILL
 async def test_kill_9_during_a_stream_of_moves_loses_nothing_acknowledged(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'crash.db'}"
     id_file = tmp_path / "game.id"

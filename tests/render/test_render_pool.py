@@ -72,6 +72,7 @@ async def test_pool_runs_other_render_functions_only():
             raise AssertionError("non-render function ran")
 
 
+@pytest.mark.cluster  # real worker processes killed with SIGKILL, and three rounds of cold warm-ups (7 s)
 async def test_every_worker_warms_and_a_worker_that_dies_is_replaced_and_warms_again():
     keys = [warm_key("italy", width=300), warm_key("japan", width=300)]
     async with RenderPool(workers=2) as pool:
