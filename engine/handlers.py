@@ -158,20 +158,23 @@ def _draw_tickets(state: GameState, seat: int, action: DrawTickets, pending: Pen
     step = ticket_ops.draw_step(state)
     if not isinstance(step["draw"], int) and action.mix:
         raise IllegalAction("no_ticket_mix", "This board has one ticket deck: no mix to announce.")
-    ticket_ops.offer(state, seat, step, -1, tuple(action.mix))
+    _offer(state, seat, step, -1, tuple(action.mix))
+
+
+def _offer(state: GameState, seat: int, step: dict[str, Any], index: int, mix: tuple[int, ...]) -> None:
+    """Deal `seat` the tickets of `step` and say publicly how many (before the private offer)."""
+    ticket_ops.offer(state, seat, step, index, mix)
     offered = state.pending[seat]
     assert isinstance(offered, TicketChoice)
-    state.events.insert(0, TicketsDrawn(seat, len(offered.offered)))  # before the private offer
+    state.events.insert(0, TicketsDrawn(seat, len(offered.offered)))
 
 
 def _choose_mix(state: GameState, seat: int, action: ChooseTicketMix, pending: Pending | None) -> None:
     if not isinstance(pending, TicketMix):
         raise IllegalAction("no_ticket_mix_now", "There is no ticket mix to announce now.")
-    step = ticket_ops.ticket_rules(state)["setup"][pending.step]
-    ticket_ops.offer(state, seat, step, pending.step, tuple(action.mix))
-    offered = state.pending[seat]
-    assert isinstance(offered, TicketChoice)
-    state.events.insert(0, TicketsDrawn(seat, len(offered.offered)))  # before the private offer
+    _offer(
+        state, seat, ticket_ops.ticket_rules(state)["setup"][pending.step], pending.step, tuple(action.mix)
+    )
 
 
 def _keep(state: GameState, seat: int, action: KeepTickets, pending: Pending | None) -> None:
