@@ -33,7 +33,7 @@ def decode(code: str) -> Action | None:
     """The action a code names, or None when it names nothing (never raises)."""
     try:
         head, *values = code.split(".")
-        cls = ACTION_TYPES.get(presenters.by_short(head) or head)
+        cls = presenters.by_short(head) or ACTION_TYPES.get(head)
         if cls is None:
             return None
         fs = fields(cls)

@@ -92,7 +92,7 @@ def should_publish(events: Iterable[GameEvent]) -> bool:
     for e in events:
         if e.kind in PUBLISH_KINDS or "next" in e.data:
             return True
-        if any(presenters.publishes(f.kind) for f in e.facts):
+        if any(presenters.publishes(f) for f in e.facts):
             return True
     return False
 

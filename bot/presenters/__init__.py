@@ -1,16 +1,18 @@
 """Presenters: how each engine feature reads to players, one module per feature, as the engine has one.
 
-A presenter registers, for the action kinds, pending decisions and event types of its feature (the module of
-`engine.features` of the same name; ``base`` for the core game: cards, routes, tickets, turns): the short code of
-each action in custom ids, its label (button and option text), its menu, its line in the turn message, the hint
-of a pending decision, its counters in "My hand", and how its events amend another action's line (a tunnel
-reveal on a claim). The generic code (`bot.play` codec, labels, menus, hand, turn, pictures, and the wording
-of the manager's events, `bot.play.event_words`) iterates this registry and never names an action kind or a
-feature.
+A presenter registers, for the action classes, pending decisions and event classes of its feature (the module
+of `engine.features` of the same name; ``base`` for the core game: cards, routes, tickets, turns): the short
+code of each action in custom ids, its label (button and option text), its menu, its line in the turn message,
+the hint of a pending decision, its counters in "My hand", and how its events amend another action's line (a
+tunnel reveal on a claim). It names them by their engine classes (`DrawBlind`, `CardDrawn`, `TunnelPayment`),
+never by their kind strings, so a misspelt one is an import error and not a silently unworded line; where a
+string is still needed (records, short codes, catalogue keys ``ev.<kind>``) it is the class's own `kind`. The
+generic code (`bot.play` codec, labels, menus, hand, turn, pictures, and the wording of the manager's events,
+`bot.play.event_words`) iterates this registry and never names an action kind or a feature.
 
 This package sits below `bot.play` (it imports neither `bot.play` nor `bot.manager`, nor discord; the manager,
-which returns facts only, does not import it): values in, catalogue messages (`bot.messages`) out. Every module
-of the package registers itself when the registry is first read.
+which returns facts only, does not import it): values in, catalogue messages (`bot.messages`) out. Every
+module of the package registers itself when the registry is first read.
 """
 
 from __future__ import annotations
@@ -84,16 +86,21 @@ def plain_line(told: Told) -> Message:
 
 @dataclass(frozen=True, slots=True)
 class ActionWords:
-    """How one action kind reads. `menu`: the turn-message menu that lists it (None: only ever a pending
+    """How one action class reads. `menu`: the turn-message menu that lists it (None: only ever a pending
     decision, under "decide"). `payment`: what it costs, for the confirm step (None: its label). Whether its
     arguments are public is the engine's (`Action.public_args`)."""
 
-    kind: str
+    action: type[Action]
     short: str
     label: Label
     line: Line = plain_line
     menu: str | None = None
     payment: Label | None = None
+
+    @property
+    def kind(self) -> str:
+        """The action's kind, as records and codes name it."""
+        return self.action.kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,56 +138,56 @@ PrivateLine = Callable[[Board, Any], Message]
 @dataclass(frozen=True, slots=True)
 class Presenter:
     """One feature's words. `name` is the engine feature's (``base``: the core game). `events`: the engine
-    event kinds this presenter words (their lines, amendments, private lines or the facts its lines read).
-    `amend`: event kind -> a line that replaces the acting action's own when that event is among its facts
-    (None: keep the action's line). `private`: private event kind -> what the seat alone reads of it.
-    `hints`: pending kind -> what that decision asks. `counters`: the seat's counts shown in "My hand" as
-    (message, emoji); `order` places them among the presenters'. `publishes`: event kinds that call for a
+    event classes this presenter words (their lines, amendments, private lines or the facts its lines read).
+    `amend`: event class -> a line that replaces the acting action's own when that event is among its facts
+    (None: keep the action's line). `private`: private event class -> what the seat alone reads of it.
+    `hints`: pending class -> what that decision asks. `counters`: the seat's counts shown in "My hand" as
+    (message, emoji); `order` places them among the presenters'. `publishes`: event classes that call for a
     new turn message. `route_notes`: what a route of this feature shows in the claim menu ("tunnel").
     `label_for`: a label that replaces an action's own when it returns one (an argument
     this feature adds to a core action)."""
 
     name: str
     actions: tuple[ActionWords, ...] = ()
-    events: frozenset[str] = frozenset()
-    amend: Mapping[str, Callable[[Told, Any], Message | None]] = field(default_factory=dict)
-    private: Mapping[str, PrivateLine] = field(default_factory=dict)
-    hints: Mapping[str, Callable[[GameState, Pending], Message]] = field(default_factory=dict)
+    events: frozenset[type[Event]] = frozenset()
+    amend: Mapping[type[Event], Callable[[Told, Any], Message | None]] = field(default_factory=dict)
+    private: Mapping[type[Event], PrivateLine] = field(default_factory=dict)
+    hints: Mapping[type[Pending], Callable[[GameState, Pending], Message]] = field(default_factory=dict)
     counters: Callable[[GameState, int], list[tuple[Message, str]]] | None = None
     order: int = 100
     menus: tuple[Menu, ...] = ()
-    publishes: frozenset[str] = frozenset()
+    publishes: frozenset[type[Event]] = frozenset()
     label_for: Callable[[GameState, int, Any], Message | None] | None = None
     draw_choice: DrawChoice | None = None
     route_notes: Callable[[Route], list[Message]] | None = None
 
 
 _PRESENTERS: dict[str, Presenter] = {}
-_ACTIONS: dict[str, ActionWords] = {}
-_SHORTS: dict[str, str] = {}  # short code -> action kind
+_ACTIONS: dict[str, ActionWords] = {}  # by the kind of its class (records and codes name actions by kind)
+_SHORTS: dict[str, type[Action]] = {}  # short code -> action class
 _loaded = False
 
 
 def register(presenter: Presenter) -> Presenter:
-    """Add a presenter (each module of this package calls it once, at import). An action kind, a menu, an event
-    or a pending kind worded twice is a mistake, refused here."""
+    """Add a presenter (each module of this package calls it once, at import). An action, event or pending
+    class, or a menu, worded twice is a mistake, refused here."""
     for other in _PRESENTERS.values():
         if other.name == presenter.name:
             continue
         clash = (
-            {a.kind for a in other.actions} & {a.kind for a in presenter.actions}
-            | other.events & presenter.events
-            | set(other.hints) & set(presenter.hints)
+            {a.kind for a in {w.action for w in other.actions} & {w.action for w in presenter.actions}}
+            | {e.kind for e in other.events & presenter.events}
+            | {p.kind for p in set(other.hints) & set(presenter.hints)}
             | {m.name for m in other.menus} & {m.name for m in presenter.menus}
         )
         if clash:
             raise ValueError(f"presenters {other.name} and {presenter.name} both word {sorted(clash)}")
     _PRESENTERS[presenter.name] = presenter
     for words in presenter.actions:
-        if _SHORTS.get(words.short, words.kind) != words.kind:
-            raise ValueError(f"short code {words.short} of {words.kind} is {_SHORTS[words.short]}'s")
+        if _SHORTS.get(words.short, words.action) is not words.action:
+            raise ValueError(f"short code {words.short} of {words.kind} is {_SHORTS[words.short].kind}'s")
         _ACTIONS[words.kind] = words
-        _SHORTS[words.short] = words.kind
+        _SHORTS[words.short] = words.action
     return presenter
 
 
@@ -203,12 +210,13 @@ def _all() -> Iterator[Presenter]:
 
 
 def action_words(kind: str) -> ActionWords | None:
+    """How the actions of `kind` read (an action's `kind`, or a record's), mapped once from the classes."""
     _load()
     return _ACTIONS.get(kind)
 
 
-def by_short(short: str) -> str | None:
-    """The action kind a short code names."""
+def by_short(short: str) -> type[Action] | None:
+    """The action class a short code names."""
     _load()
     return _SHORTS.get(short)
 
@@ -226,7 +234,7 @@ def amended_line(told: Told) -> Message | None:
     """The line an event of the facts gives the action instead of its own, if any."""
     for p in _all():
         for e in told.facts:
-            amend = p.amend.get(e.kind)
+            amend = p.amend.get(type(e))
             if amend is not None and (line := amend(told, e)) is not None:
                 return line
     return None
@@ -235,7 +243,7 @@ def amended_line(told: Told) -> Message | None:
 def private_line(board: Board, event: Event) -> Message | None:
     """What the seat of the private engine `event` alone reads of it (None: no presenter words it)."""
     for p in presenters().values():
-        words = p.private.get(event.kind)
+        words = p.private.get(type(event))
         if words is not None:
             return words(board, event)
     return None
@@ -247,7 +255,7 @@ def hint(state: GameState, seat: int) -> Message:
     if pending is None:
         return ""
     for p in presenters().values():
-        words = p.hints.get(pending.kind)
+        words = p.hints.get(type(pending))
         if words is not None:
             return words(state, pending)
     return ""
@@ -276,5 +284,6 @@ def route_notes(route: Route) -> list[Message]:
     return [n for p in _all() if p.route_notes is not None for n in p.route_notes(route)]
 
 
-def publishes(event_kind: str) -> bool:
-    return any(event_kind in p.publishes for p in presenters().values())
+def publishes(event: Event) -> bool:
+    """Whether the engine `event` calls for a new turn message."""
+    return any(type(event) in p.publishes for p in presenters().values())

@@ -18,23 +18,38 @@ from bot.presenters.words import (
     semicolon_list,
     ticket_text,
 )
+from engine.actions import (
+    ChooseTicketMix,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+)
 from engine.events import (
     BlindCardSeen,
     CardDrawn,
     CardsReceived,
+    GameEnded,
+    LastRoundStarted,
+    Passed,
+    PlayStarted,
     RouteClaimed,
     TicketsChosen,
     TicketsDrawn,
     TicketsKept,
     TicketsOffered,
+    TurnStarted,
 )
+from engine.pending import SecondDraw, TicketChoice, TicketMix
 from engine.state import GameState
 from maps import CARD_NAMES, LOCOMOTIVE, Board
 
 
 def _draw_line(told: Told) -> Message:
     p: dict[str, Any] = {"player": told.player}
-    if told.kind == "draw_face_up":
+    if told.kind == DrawFaceUp.kind:
         drawn = told.first(CardDrawn)
         p["card"] = card(CARD_NAMES[drawn.card] if drawn is not None and drawn.card is not None else "?")
     return Text(f"ev.{told.kind}", p)
@@ -143,61 +158,61 @@ register(
         "base",
         order=0,
         actions=(
-            ActionWords("draw_blind", "db", lambda s, seat, a: Text("act.deck"), _draw_line, "draw"),
+            ActionWords(DrawBlind, "db", lambda s, seat, a: Text("act.deck"), _draw_line, "draw"),
             ActionWords(
-                "draw_face_up",
+                DrawFaceUp,
                 "df",
                 lambda s, seat, a: Text("act.face_up", {"card": card_of(s.face_up[a.slot])}),
                 _draw_line,
                 "draw",
             ),
             ActionWords(
-                "claim_route",
+                ClaimRoute,
                 "cr",
                 _claim_label,
                 _claim_line,
                 "claim",
                 payment=_claim_payment,
             ),
-            ActionWords("draw_tickets", "dk", _draw_tickets_label, _draw_tickets_line, "tickets"),
-            ActionWords("choose_ticket_mix", "cm", _ticket_mix_label),
+            ActionWords(DrawTickets, "dk", _draw_tickets_label, _draw_tickets_line, "tickets"),
+            ActionWords(ChooseTicketMix, "cm", _ticket_mix_label),
             ActionWords(
-                "keep_tickets",
+                KeepTickets,
                 "kt",
                 lambda s, seat, a: Text(
                     "act.keep", {"tickets": semicolon_list([ticket_text(s, t) for t in a.tickets])}
                 ),
                 _keep_tickets_line,
             ),
-            ActionWords("pass", "ps", lambda s, seat, a: Text("act.pass"), plain_line, "pass"),
+            ActionWords(Pass, "ps", lambda s, seat, a: Text("act.pass"), plain_line, "pass"),
         ),
         events=frozenset(
             {
-                "card_drawn",
-                "blind_card_seen",
-                "cards_received",
-                "route_claimed",
-                "tickets_drawn",
-                "tickets_offered",
-                "tickets_kept",
-                "tickets_chosen",
-                "turn_started",
-                "play_started",
-                "last_round_started",
-                "passed",
-                "game_ended",
+                CardDrawn,
+                BlindCardSeen,
+                CardsReceived,
+                RouteClaimed,
+                TicketsDrawn,
+                TicketsOffered,
+                TicketsKept,
+                TicketsChosen,
+                TurnStarted,
+                PlayStarted,
+                LastRoundStarted,
+                Passed,
+                GameEnded,
             }
         ),
         private={
-            "blind_card_seen": _drew,
-            "cards_received": _received,
-            "tickets_offered": _offered,
-            "tickets_chosen": _chosen,
+            BlindCardSeen: _drew,
+            CardsReceived: _received,
+            TicketsOffered: _offered,
+            TicketsChosen: _chosen,
         },
         hints={
-            "ticket_mix": lambda state, pending: Text("hint.ticket_mix"),
-            "second_draw": _nothing,
-            "ticket_choice": _nothing,
+            TicketMix: lambda state, pending: Text("hint.ticket_mix"),
+            SecondDraw: _nothing,
+            TicketChoice: _nothing,
         },
         counters=_trains,
         route_notes=lambda r: [count_of(r.locomotives, LOCOMOTIVE)] if r.locomotives else [],

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from bot.messages import Text
 from bot.presenters import Presenter, register
+from engine.events import BulletTrainPlaced
 
 register(
     Presenter(
         "bullet_trains",
-        events=frozenset({"bullet_train_placed"}),
+        events=frozenset({BulletTrainPlaced}),
         route_notes=lambda r: [Text("route.bullet")] if getattr(r, "bullet", False) else [],
     )
 )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from bot.messages import Message, Text
 from bot.presenters import ActionWords, Menu, Presenter, register
+from engine.actions import TakeFerryCard
+from engine.events import FerryCardTaken
 from engine.state import GameState
 
 
@@ -16,8 +18,8 @@ register(
     Presenter(
         "ferry_cards",
         order=30,
-        actions=(ActionWords("take_ferry_card", "tf", lambda s, seat, a: Text("act.ferry"), menu="ferry"),),
-        events=frozenset({"ferry_card_taken"}),
+        actions=(ActionWords(TakeFerryCard, "tf", lambda s, seat, a: Text("act.ferry"), menu="ferry"),),
+        events=frozenset({FerryCardTaken}),
         counters=_counters,
         # the wave spaces of a ferry line, which Ferry cards pay
         route_notes=lambda r: [Text("route.waves", {"n": r.waves})] if getattr(r, "waves", 0) else [],

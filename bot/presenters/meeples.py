@@ -5,18 +5,21 @@ from __future__ import annotations
 from bot.messages import Text
 from bot.presenters import ActionWords, Presenter, register
 from bot.presenters.words import city
+from engine.actions import TakeMeeple
+from engine.events import MeepleTaken
+from engine.pending import MeepleChoice
 
 register(
     Presenter(
         "meeples",
         actions=(
             ActionWords(
-                "take_meeple",
+                TakeMeeple,
                 "tm",
                 lambda s, seat, a: Text("act.meeple", {"color": str(a.color), "city": city(s, a.city)}),
             ),
         ),
-        events=frozenset({"meeple_taken"}),
-        hints={"meeple_choice": lambda state, pending: Text("hint.meeple_choice")},
+        events=frozenset({MeepleTaken}),
+        hints={MeepleChoice: lambda state, pending: Text("hint.meeple_choice")},
     )
 )

@@ -8,6 +8,9 @@ from typing import Any
 from bot.messages import Message, Text
 from bot.presenters import ActionWords, Menu, Presenter, register
 from bot.presenters.words import city
+from engine.actions import MovePassenger, PlacePassenger
+from engine.events import PassengerMoved, PassengerPlaced
+from engine.pending import PassengerPlacement
 from engine.state import GameState
 
 
@@ -43,13 +46,11 @@ register(
         "passengers",
         order=20,
         actions=(
-            ActionWords("place_passenger", "pp", _place_label),
-            ActionWords(
-                "move_passenger", "mp", lambda s, seat, a: trip_text(s, a.start, a.routes), menu="move"
-            ),
+            ActionWords(PlacePassenger, "pp", _place_label),
+            ActionWords(MovePassenger, "mp", lambda s, seat, a: trip_text(s, a.start, a.routes), menu="move"),
         ),
-        events=frozenset({"passenger_placed", "passenger_moved"}),
-        hints={"passenger_placement": lambda state, pending: Text("hint.passenger_placement")},
+        events=frozenset({PassengerPlaced, PassengerMoved}),
+        hints={PassengerPlacement: lambda state, pending: Text("hint.passenger_placement")},
         counters=_counters,
         # the longest trips first (they take the most merchandise)
         menus=(

@@ -7,6 +7,7 @@ from typing import Any
 from bot.messages import Join, Message, Text
 from bot.presenters import ActionWords, Menu, Presenter, Told, register
 from bot.presenters.words import city, count_of
+from engine.actions import BuildStation
 from engine.events import StationBuilt
 from engine.features.stations import station_cost
 from engine.state import GameState
@@ -46,8 +47,8 @@ register(
     Presenter(
         "stations",
         order=10,
-        actions=(ActionWords("build_station", "bs", _label, _line, "station", payment=station_payment),),
-        events=frozenset({"station_built"}),
+        actions=(ActionWords(BuildStation, "bs", _label, _line, "station", payment=station_payment),),
+        events=frozenset({StationBuilt}),
         counters=_counters,
         menus=(
             Menu(

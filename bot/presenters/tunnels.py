@@ -7,7 +7,9 @@ from typing import Any
 from bot.messages import Join, Message, Text
 from bot.presenters import ActionWords, Presenter, Told, register
 from bot.presenters.words import card, cards_shown, count_of, counted, paid
+from engine.actions import ClaimRoute, DeclineTunnel, PayTunnel
 from engine.events import RouteClaimed, TunnelDeclined, TunnelRevealed
+from engine.pending import TunnelPayment
 from engine.state import GameState
 from maps import CARD_NAMES, LOCOMOTIVE
 
@@ -34,14 +36,14 @@ def _line(told: Told) -> Message:
         "player": told.player,
         "route": told.board.route_label(route) if route is not None else Text("ev.the_tunnel"),
     }
-    if told.kind == "pay_tunnel":
+    if told.kind == PayTunnel.kind:
         p["points"] = counted("points", (claimed.points if claimed is not None else None) or 0)
     return Text(f"ev.{told.kind}", p)
 
 
 def _revealed(told: Told, tunnel: TunnelRevealed) -> Message | None:
     """A claim on a tunnel reads as what it revealed: claimed at once, or the extra cards it now asks."""
-    if told.kind != "claim_route":
+    if told.kind != ClaimRoute.kind:
         return None
     shown = [card(CARD_NAMES[c]) for c in tunnel.cards]
     p: dict[str, Any] = {
@@ -72,14 +74,14 @@ register(
     Presenter(
         "tunnels",
         actions=(
-            ActionWords("pay_tunnel", "pt", _pay_label, _line),
-            ActionWords("decline_tunnel", "dt", lambda s, seat, a: Text("act.give_up"), _line),
+            ActionWords(PayTunnel, "pt", _pay_label, _line),
+            ActionWords(DeclineTunnel, "dt", lambda s, seat, a: Text("act.give_up"), _line),
         ),
-        events=frozenset({"tunnel_revealed", "tunnel_declined"}),
-        amend={"tunnel_revealed": _revealed},
-        hints={"tunnel_payment": _hint},
+        events=frozenset({TunnelRevealed, TunnelDeclined}),
+        amend={TunnelRevealed: _revealed},
+        hints={TunnelPayment: _hint},
         route_notes=lambda r: [Text("route.tunnel")] if r.tunnel else [],
         # the whole table sees the revealed cards before the player decides
-        publishes=frozenset({"tunnel_revealed"}),
+        publishes=frozenset({TunnelRevealed}),
     )
 )

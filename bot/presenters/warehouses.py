@@ -8,19 +8,21 @@ from typing import Any
 from bot.messages import Join, Message, SeatRef, Text
 from bot.presenters import ActionWords, DrawChoice, Menu, Presenter, Told, register
 from bot.presenters.words import card, card_of, city, counted
+from engine.actions import DrawBlind, DrawFaceUp, PlaceDepot, TakeWarehouses
 from engine.events import CardDrawn, DepotPlaced, WarehousesTaken, WarehouseStocked
+from engine.pending import WarehouseChoice
 from engine.state import GameState
 from maps import CARD_NAMES
 
-_DRAWS = ("draw_blind", "draw_face_up")
+_DRAWS = (DrawBlind.kind, DrawFaceUp.kind)  # the core draws, by the kind a record names
 
 
 def _draw_label(state: GameState, seat: int, a: Any) -> Message | None:
     """A card draw names the warehouse it stocks (an argument this option adds to the core draws)."""
-    if a.kind not in _DRAWS or getattr(a, "warehouse", None) is None:
+    if not isinstance(a, DrawBlind | DrawFaceUp) or a.warehouse is None:
         return None
     owner = SeatRef(a.warehouse, state.players[a.warehouse].name)
-    if a.kind == "draw_blind":
+    if isinstance(a, DrawBlind):
         return Text("act.deck_warehouse", {"owner": owner})
     return Text("act.face_up_warehouse", {"card": card_of(state.face_up[a.slot]), "owner": owner})
 
@@ -29,7 +31,7 @@ def _stocked(told: Told, stocked: WarehouseStocked) -> Message | None:
     if told.kind not in _DRAWS:
         return None
     p: dict[str, Any] = {"player": told.player, "owner": told.names[stocked.owner]}
-    if told.kind == "draw_face_up":
+    if told.kind == DrawFaceUp.kind:
         drawn = told.first(CardDrawn)
         p["card"] = card(CARD_NAMES[drawn.card] if drawn is not None and drawn.card is not None else "?")
     return Text(f"ev.{told.kind}_warehouse", p)
@@ -73,17 +75,17 @@ register(
         order=40,
         actions=(
             ActionWords(
-                "place_depot",
+                PlaceDepot,
                 "pd",
                 lambda s, seat, a: Text("act.depot", {"city": city(s, a.city)}),
                 _depot_line,
                 "depot",
             ),
-            ActionWords("take_warehouses", "tw", _take_label, _take_line),
+            ActionWords(TakeWarehouses, "tw", _take_label, _take_line),
         ),
-        events=frozenset({"warehouse_stocked", "depot_placed", "warehouses_taken"}),
-        amend={"warehouse_stocked": _stocked},
-        hints={"warehouse_choice": lambda state, pending: Text("hint.warehouse_choice")},
+        events=frozenset({WarehouseStocked, DepotPlaced, WarehousesTaken}),
+        amend={WarehouseStocked: _stocked},
+        hints={WarehouseChoice: lambda state, pending: Text("hint.warehouse_choice")},
         counters=_counters,
         menus=(Menu("depot", "btn.depot", "secondary", "📦", 70, text="menu.depot"),),
         label_for=_draw_label,

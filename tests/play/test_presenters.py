@@ -17,54 +17,63 @@ from bot.messages import Join, Message, Text
 from bot.play.event_words import describe
 from bot.play.pictures import board_picture_view, picture_words
 from bot.presenters import plain_line
-from engine.actions import ACTION_TYPES
-from engine.events import EVENT_TYPES, public_events
+from engine.actions import ACTION_TYPES, Action
+from engine.events import EVENT_TYPES, CardDrawn, public_events
 from engine.features import FEATURES, _load_modules
-from engine.pending import PENDING_TYPES
+from engine.pending import PENDING_TYPES, TunnelPayment
 from engine.rules import apply, legal_actions, new_game, to_act
 
 _load_modules()  # every engine feature module registers itself in FEATURES
 
 
-def _kinds(name: str) -> set[str]:
-    return {a.kind for a in presenters.presenters()[name].actions}
+def _classes(name: str) -> set[type[Action]]:
+    return {a.action for a in presenters.presenters()[name].actions}
+
+
+def _once(named: list[type]) -> set[type]:
+    """The classes of `named`, each named once (a class worded by two presenters fails here)."""
+    twice = sorted(c.__name__ for c in named if named.count(c) > 1)
+    assert not twice, twice
+    return set(named)
 
 
 def test_every_feature_with_actions_or_decisions_has_a_presenter_that_words_them() -> None:
     registry = presenters.presenters()
-    featured: set[str] = set()
+    featured: set[type[Action]] = set()
     for name, feature in FEATURES.items():
-        actions = {t.kind for t in feature.action_types}
-        pendings = {t.kind for t in feature.pending_types}
+        actions = set(feature.action_types)
+        pendings = set(feature.pending_types)
         featured |= actions
         if not actions and not pendings:
             continue
         assert name in registry, f"engine feature {name} has no presenter in bot/presenters/"
-        assert actions <= _kinds(name), (name, actions - _kinds(name))
+        assert actions <= _classes(name), (name, actions - _classes(name))
         assert pendings <= set(registry[name].hints), (name, pendings - set(registry[name].hints))
     # the core game's actions are the base presenter's, and nothing is worded twice or left out
-    assert set(ACTION_TYPES) - featured == _kinds("base")
-    worded = [a.kind for p in registry.values() for a in p.actions]
-    assert sorted(worded) == sorted(ACTION_TYPES)
-    hinted = [k for p in registry.values() for k in p.hints]
-    assert sorted(hinted) == sorted(PENDING_TYPES)
+    assert set(ACTION_TYPES.values()) - featured == _classes("base")
+    worded = _once([a.action for p in registry.values() for a in p.actions])
+    assert worded == set(ACTION_TYPES.values())
+    assert all(a.kind == a.action.kind for p in registry.values() for a in p.actions)
+    hinted = _once([k for p in registry.values() for k in p.hints])
+    assert hinted == set(PENDING_TYPES.values())
 
 
 def test_every_engine_event_is_worded_by_exactly_one_presenter() -> None:
-    owners = [k for p in presenters.presenters().values() for k in p.events]
-    assert sorted(owners) == sorted(EVENT_TYPES)
+    owners = _once([k for p in presenters.presenters().values() for k in p.events])
+    assert owners == set(EVENT_TYPES.values())
     for p in presenters.presenters().values():
         assert set(p.amend) <= p.events and set(p.private) <= p.events and p.publishes <= p.events, p.name
-    private = {k for k, cls in EVENT_TYPES.items() if not cls.public}
-    assert private == {k for p in presenters.presenters().values() for k in p.private}
-    assert private == set(PRIVATE_KINDS)  # each makes a private event of the manager's, worded here
+    # every private engine event class has a private line, and only those
+    private = {cls for cls in EVENT_TYPES.values() if not cls.public}
+    assert private == _once([k for p in presenters.presenters().values() for k in p.private])
+    assert {cls.kind for cls in private} == set(PRIVATE_KINDS)  # each a private event of the manager's
 
 
 def test_short_codes_and_menus_are_unique_and_known() -> None:
     words = [a for p in presenters.presenters().values() for a in p.actions]
     shorts = [a.short for a in words]
     assert len(shorts) == len(set(shorts))
-    assert all(presenters.by_short(a.short) == a.kind for a in words)
+    assert all(presenters.by_short(a.short) is a.action for a in words)
     menus = [m.name for m in presenters.menus()]
     assert len(menus) == len(set(menus)) and "decide" in menus
     assert {a.menu for a in words if a.menu is not None} <= set(menus)
@@ -174,3 +183,12 @@ def test_a_french_board_picture_words_its_last_move_in_french() -> None:
         state.board, board_picture_view(state, picture_words("fr")), words=picture_words("fr")
     )
     assert "pioché une carte" in svg and "drew a card" not in svg
+
+
+def test_a_class_worded_by_two_presenters_is_refused() -> None:
+    presenters.presenters()
+    with pytest.raises(ValueError, match="card_drawn"):
+        presenters.register(presenters.Presenter("twice", events=frozenset({CardDrawn})))
+    with pytest.raises(ValueError, match="tunnel_payment"):
+        presenters.register(presenters.Presenter("twice", hints={TunnelPayment: lambda s, p: ""}))
+    assert "twice" not in presenters.presenters()
