@@ -228,7 +228,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (GameButton, Game
 def build_view(
     rows: Sequence[Sequence[ComponentSpec]], catalog: Catalog, locale: str, cuts: Cuts | None = None
 ) -> discord.ui.View | None:
-    """A timeout-free view from component specs (None when there are none), within Discord's limits: texts are
+    """A finished, timeout-free view from component specs (None when there are none), within Discord's limits: texts are
     shortened after translation (a label may grow in another language), what does not fit is dropped and
     noted in `cuts`."""
     if not rows:
@@ -267,7 +267,14 @@ def build_view(
                     raise TypeError(f"unknown component spec {spec!r}")
             except ValueError as exc:  # an id that cannot be built: the rest of the message still goes out
                 cuts.dropped(f"{where} {spec.code} ({exc})")
-    return view if view.children else None
+    if not view.children:
+        return None
+    # Every item is a DynamicItem, answered through the registry `add_dynamic_items` fills at startup (the view
+    # carries the components, nothing more). Finished before it is sent, discord.py keeps no copy of it: an
+    # ephemeral message's view would otherwise get a 15-minute expiry timer (a sleeping task per private menu)
+    # that only ever stops listening to presses the registry answers anyway.
+    view.stop()
+    return view
 
 
 def _button(spec: ButtonSpec, catalog: Catalog, locale: str, row: int, cuts: Cuts) -> GameButton:

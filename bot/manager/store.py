@@ -329,8 +329,9 @@ class GameStore:
     ) -> None:
         self.repo = repo
         self.clock = clock
-        #: called after timer rows were written (the dispatcher looks again)
-        self.on_timers_written: Callable[[], None] = lambda: None
+        #: called after timer rows were written, with when the first can be served (None: unknown): the
+        #: dispatcher looks again
+        self.on_timers_written: Callable[[datetime | None], None] = lambda due: None
         #: (process id, lease seconds) of the dispatcher: a ``tell`` row this process writes is its own for a
         #: lease (it posts the message meanwhile), then anyone's (:meth:`_held`)
         self.holder: tuple[str, float] | None = None
@@ -371,7 +372,7 @@ class GameStore:
         game = LiveGame.from_record(rec, [], self.lobby_expiry)
         if timers:
             game.adopt_timers(timers, None, rec.created_at)
-            self.on_timers_written()
+            self.on_timers_written(None)
         self.open_ids.add(rec.id)
         self.remember(game)
         return game
@@ -423,7 +424,8 @@ class GameStore:
     def _written(self, game_id: str, change: TimerChange) -> None:
         """Rows were written: the dispatcher looks again; a row claimed as written has its lease kept."""
         if change.add:
-            self.on_timers_written()
+            # when the first can be served: its due time, or the end of the lease it is written under if later
+            self.on_timers_written(min(max(n.due_at, n.held_until or n.due_at) for n in change.add))
         if any(n.held_by is not None and n.kind in HELD_KINDS for n in change.add):
             self.on_held(game_id)
         elif change.clear_all or any(kind in NOTED_KINDS for kind in change.clear):

@@ -123,7 +123,7 @@ class TurnTimers:
         self.member = member or Member()
         if store.check_versions:  # other processes: look again at least once per lease (their dead claims)
             max_sleep = min(max_sleep, self.member.lease)
-        store.on_timers_written = self._poke
+        store.on_timers_written = self._rows_written
         store.holder = (self.member.process_id, self.member.lease)
         #: the leases this process holds on rows, and the messages it owes under them
         self.leases = Leases(store, self.member, clock)
@@ -135,6 +135,7 @@ class TurnTimers:
         self._max_sleep = max_sleep
         self._woken = False  # poked since the dispatcher last looked at storage
         self._sleeper: asyncio.Future[None] | None = None
+        self._wakes_at: datetime | None = None  # by the clock, while the dispatcher sleeps
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -513,17 +514,28 @@ class TurnTimers:
         if self._sleeper is not None and not self._sleeper.done():
             self._sleeper.set_result(None)
 
+    def _rows_written(self, due: datetime | None) -> None:
+        """Timer rows were written, the first servable at `due` (due, and its lease over): look again now,
+        unless the dispatcher sleeps and wakes before that anyway (it reads the next row when it wakes). A move
+        writes its turn's rows: this spares the dispatcher a wake and two reads of storage per move."""
+        wakes_at = self._wakes_at
+        if due is not None and wakes_at is not None and self._sleeper is not None and due >= wakes_at:
+            return
+        self._poke()
+
     async def _sleep(self, seconds: float) -> None:
         """``asyncio.sleep(seconds)``, cut short by :meth:`_poke`. Built the way asyncio.sleep is (a future the
         loop resolves later), so a harness with virtual time (SimCord) sees a plain sleep."""
         loop = asyncio.get_running_loop()
         self._sleeper = loop.create_future()
+        self._wakes_at = self._clock.now() + timedelta(seconds=seconds)
         handle = loop.call_later(seconds, _set_result_unless_cancelled, self._sleeper, None)
         try:
             await self._sleeper
         finally:
             handle.cancel()
             self._sleeper = None
+            self._wakes_at = None
 
     async def _dispatch_loop(self) -> None:
         backoff = 1.0

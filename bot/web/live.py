@@ -63,6 +63,10 @@ class _Game:
     task: asyncio.Task[None] | None = None
     svg: dict[tuple[str, int], str] = field(default_factory=dict)  # (language, action count) -> board
     shown: tuple[Any, ...] = ()  # what the last push showed (actions, status, seats, settings)
+    #: language -> (the events worded, the seats they were named after, their log lines)
+    log: dict[str, tuple[tuple[GameEvent, ...], tuple[Any, ...], list[dict[str, Any]]]] = field(
+        default_factory=dict
+    )
 
 
 class LiveHub:
@@ -143,8 +147,25 @@ class LiveHub:
     def _view(
         self, game: _Game, info: GameInfo, state: GameState | None, reader: Reader, svg: str
     ) -> dict[str, Any]:
-        lines = log_lines(game.events[-LOG_LINES:], info, reader.locale)
-        return game_view(info, state, reader, svg=svg, log=lines)
+        return game_view(info, state, reader, svg=svg, log=self._log(game, info, reader.locale))
+
+    @staticmethod
+    def _log(game: _Game, info: GameInfo, locale: str) -> list[dict[str, Any]]:
+        """The log's lines in `locale`, worded once for each set of latest events and seat names (each push and
+        each read would word the same dozen lines again for every page)."""
+        events = tuple(game.events[-LOG_LINES:])
+        seats = (info.board, tuple((s.name, s.user_id, s.ai_level, s.ai_number) for s in info.seats))
+        cached = game.log.get(locale)
+        if (
+            cached is not None
+            and cached[1] == seats
+            and len(cached[0]) == len(events)
+            and all(a is b for a, b in zip(cached[0], events, strict=True))
+        ):
+            return list(cached[2])
+        lines = log_lines(events, info, locale)
+        game.log[locale] = (events, seats, lines)
+        return list(lines)
 
     # ------------------------------------------------------------------ changes
 

@@ -1,6 +1,6 @@
 """People keep the names they joined with, everywhere the chat shows them: a person named "🤖1" (the very token
 an AI seat is stored under) and one named "Bob🤖2x" play a whole Warehouses game against an AI seat, which reads
-"AI 2 (hard)". Their names are never rewritten: not in the turn messages and their fields, not on the buttons
+"AI 2 (normal)". Their names are never rewritten: not in the turn messages and their fields, not on the buttons
 and menus (a warehouse goes by its owner's name), not in the hands, not in the final scores, not in what the
 pictures are asked to draw."""
 
@@ -36,8 +36,9 @@ async def test_people_named_like_ai_seats_keep_their_names(simcord_env) -> None:
     channel = guild.create_text_channel("games")
     robot = guild.add_member(simcord_env.create_user("🤖1"))
     bob = guild.add_member(simcord_env.create_user("Bob🤖2x"))
+    # any level would do (only its word is read); "normal" answers at once where "hard" searched ~1.5 s a game
     gid, _lobby = await open_game(
-        channel, robot, board="europe", options="warehouses", joiners=(bob,), ais=("hard",)
+        channel, robot, board="europe", options="warehouses", joiners=(bob,), ais=("normal",)
     )
     info = await simcord_env.bot.service._info(gid)
     assert [s.name for s in info.seats] == ["🤖1", "Bob🤖2x", "🤖2"]  # stored as typed; the AI by its number
@@ -57,18 +58,18 @@ async def test_people_named_like_ai_seats_keep_their_names(simcord_env) -> None:
         label for r in seen.results if r.response is not None for label in _labels(r.response)
     ]
     everything = "\n".join(texts + private)
-    assert "AI 1" not in everything and "BobAI" not in everything and "(hard)x" not in everything
+    assert "AI 1" not in everything and "BobAI" not in everything and "(normal)x" not in everything
     assert re.search("(?<!Bob)🤖2", everything) is None  # the AI seat's stored token is never shown
     turns = [t for t in texts if "'s turn" in t or "your turn" in t]
     assert any("🤖1" in t for t in turns) and any("Bob🤖2x" in t for t in turns)
-    assert any("AI 2 (hard)" in t for t in turns)
+    assert any("AI 2 (normal)" in t for t in turns)
     final_text = message_text(final)
-    assert "🤖1" in final_text and "Bob🤖2x" in final_text and "AI 2 (hard)" in final_text
+    assert "🤖1" in final_text and "Bob🤖2x" in final_text and "AI 2 (normal)" in final_text
     # a warehouse goes by its owner's name on the buttons and menus the people pressed
     owners = [t for t in private if "warehouse" in t.lower()]
     assert owners and any("Bob🤖2x" in t or "🤖1" in t for t in owners), owners[:5]
     # every picture was asked to draw the names as the chat shows them
     asked = simcord_env.bot.service.pictures.names
     assert {kind for kind, _ in asked} >= {"board", "summary", "gif"}
-    assert {names for _, names in asked} == {("🤖1", "Bob🤖2x", "AI 2 (hard)")}
+    assert {names for _, names in asked} == {("🤖1", "Bob🤖2x", "AI 2 (normal)")}
     assert simcord_env.errors == []

@@ -56,16 +56,25 @@ def public_messages(channel: Any) -> list[Any]:
     return [m for m in channel.history() if not is_ephemeral(m)]
 
 
+def _stored_tail(channel: Any, count: int) -> list[Any]:
+    """The newest `count` public messages as SimCord stores them (content, dict components and attachments),
+    oldest first."""
+    env = channel._env  # noqa: SLF001 - SimCord's store of what the channel holds
+    stored = sorted(env.backend.messages.get(channel.id, {}).values(), key=lambda m: m.id, reverse=True)
+    return [m for m in stored if not m.is_ephemeral][:count][::-1]
+
+
+def _converted(channel: Any, stored: Any) -> Any:
+    from simcord.results import to_discord_message
+
+    return to_discord_message(channel._env, stored)  # noqa: SLF001
+
+
 def public_tail(channel: Any, count: int = 6) -> list[Any]:
     """The newest `count` public messages, oldest first: ``public_messages(channel)[-count:]`` without turning the
     whole history into discord.py messages (SimCord's ``history()`` converts every message on each call, which
     made a whole game's driver quadratic)."""
-    from simcord.results import to_discord_message
-
-    env = channel._env  # noqa: SLF001 - SimCord's store of what the channel holds
-    stored = sorted(env.backend.messages.get(channel.id, {}).values(), key=lambda m: m.id, reverse=True)
-    newest = [m for m in stored if not m.is_ephemeral][:count]
-    return [to_discord_message(env, m) for m in reversed(newest)]
+    return [_converted(channel, m) for m in _stored_tail(channel, count)]
 
 
 def last_public(channel: Any) -> Any:
@@ -179,8 +188,11 @@ def game_id_of(message: Any) -> str:
 
 
 def is_final(message: Any) -> bool:
-    """The final scores (their GIF follows in a message of its own)."""
-    return any(getattr(a, "filename", "") == "summary.png" for a in message.attachments or [])
+    """The final scores (their GIF follows in a message of its own); a stored message's attachments are dicts."""
+    return any(
+        (a.get("filename") if isinstance(a, dict) else getattr(a, "filename", "")) == "summary.png"
+        for a in message.attachments or []
+    )
 
 
 async def open_game(
@@ -225,18 +237,22 @@ async def play_until_over(
     max_steps: int = 2000,
 ) -> Any:
     """Every person whose turn the last public message names plays; stops at the final message."""
+    # The newest messages are read as SimCord stores them; only the one pressed (and the final scores) become
+    # discord.py messages, as `public_tail` would have made them at that moment.
     for _ in range(max_steps):
-        shown = public_tail(channel)
+        shown = _stored_tail(channel, 6)
         final = next((m for m in reversed(shown[-2:]) if is_final(m)), None)  # its GIF may follow it
         if final is not None:
-            return final
-        last = last_turn(shown)
-        content = last.content or ""
+            return _converted(channel, final)
+        stored = last_turn(shown)
+        content = stored.content or ""
+        last = None
         for uid, member in people.items():
-            if f"<@{uid}>" in content and turn_buttons(last):
+            if f"<@{uid}>" in content and turn_buttons(stored):
+                last = _converted(channel, stored) if last is None else last
                 await play_turn(member, last, seen)
-        if last_turn(public_tail(channel)).id == last.id:
-            raise AssertionError(f"nobody could play on: {content!r} {components(last)}")
+        if last_turn(_stored_tail(channel, 6)).id == stored.id:
+            raise AssertionError(f"nobody could play on: {content!r} {components(stored)}")
     raise AssertionError("the game did not end")
 
 

@@ -18,8 +18,9 @@ from bot.storage import open_repository
 from bot.web.app import MapServer, WebConfig
 from bot.web.tokens import SessionUser, Tokens
 from engine.actions import Action
+from engine.pending import TicketChoice
 from engine.state import GameState
-from engine.views import player_view
+from engine.views import ticket_info
 from maps import CARD_NAMES
 
 SECRET = "test-secret-" + "x" * 40
@@ -140,8 +141,14 @@ def secrets_of(state: GameState, reader_seat: int | None) -> list[str]:
     for seat in range(state.num_players):
         if seat == reader_seat:
             continue
-        you = player_view(state, seat)
-        for t in (*you.tickets, *you.offered):
+        # the tickets `player_view` gives the seat (kept, then offered), without the progress it works out
+        # (a route search per ticket, per frame, was a tenth of a whole game's check)
+        pending = state.pending.get(seat)
+        offered = pending.offered if isinstance(pending, TicketChoice) else ()
+        for t in (
+            *(ticket_info(state, i) for i in state.players[seat].tickets),
+            *(ticket_info(state, i) for i in offered),
+        ):
             found.append(f'"label":"{t.a} – {t.b}","points":{t.points}')
     return found
 
