@@ -22,6 +22,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "maps", "render", "bot")
 MAX_LINES = 600
+#: One worker reads and parses the tree once for all these tests (two parsed it twice).
+pytestmark = pytest.mark.xdist_group("architecture")
+
 #: A module may be longer when its docstring says why, in a sentence that starts with this.
 LONG_REASON = "Long module:"
 #: Long modules that other work of issue 14 is splitting now; each entry goes when its split lands.

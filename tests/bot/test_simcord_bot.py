@@ -158,6 +158,7 @@ def quick_defer(monkeypatch: pytest.MonkeyPatch) -> float:
     return 0.05
 
 
+@pytest.mark.slow  # the one test that waits out the real 1.5 s DEFER_AFTER (the others shorten it)
 async def test_slow_service_defers_and_followup_replaces_thinking(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
     _guild, channel, alice, _bob = world
     fake_service.delay = 5.0

@@ -87,6 +87,9 @@ async def test_the_map_speaks_the_players_language(simcord_env, world):  # type:
 @pytest.mark.simcord(
     settle_timeout=60
 )  # the first picture starts the render processes: slow on a busy machine
+# real pictures from a real render pool through the chat (tests/render/test_ticket_map.py checks the same bytes
+# in the fast loop, without the bot)
+@pytest.mark.cluster
 @pytest.mark.parametrize("fast_pictures", [False])
 async def test_the_public_board_is_byte_identical_whatever_the_private_map_shows(
     simcord_env, world, fast_pictures

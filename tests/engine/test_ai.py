@@ -46,6 +46,7 @@ def test_ai_plays_europe_with_warehouses_and_depots() -> None:
     assert result.scores
 
 
+@pytest.mark.slow  # a whole game at the hard level
 def test_hard_level_plays_a_legal_game() -> None:
     result = play_match("usa", None, (), ["hard", "normal"], 3, budget_ms=40, check=True)
     assert result.errors == []

@@ -26,6 +26,7 @@ async def _max_lag(stop: asyncio.Event, tick: float = 0.01) -> tuple[float, int]
     return worst, ticks
 
 
+@pytest.mark.cluster  # two real worker processes drawing Europe at full size, timed against the loop
 @pytest.mark.xdist_group("timing")  # measures the loop's lag: not beside another timing-bound test
 async def test_pool_renders_without_blocking_the_loop():
     view = midgame(load_board("europe"))
@@ -108,6 +109,7 @@ async def test_every_worker_warms_and_a_worker_that_dies_is_replaced_and_warms_a
         assert pool.warm_state()[busy].replaced == after[busy].replaced + 1
 
 
+@pytest.mark.cluster  # a real worker process warming three boards cold
 async def test_a_picture_waits_for_at_most_the_board_being_warmed():
     async with RenderPool(workers=1) as pool:
         pool.warm([warm_key(b, width=300) for b in ("italy", "japan", "usa")])  # the first job starts now

@@ -55,7 +55,10 @@ def differing(a: Image.Image, b: Image.Image, above: int) -> float:
     return sum(hist[above + 1 :]) / (a.size[0] * a.size[1])
 
 
-CASES = [(b, turns) for b in board_ids() for turns in (40, None)] + [("europe-warehouses", 60)]
+#: Every board after 40 turns in the fast loop; every board at the end of a game (most routes claimed) in the whole
+#: suite (about 1 s each).
+CASES = [(b, 40) for b in board_ids()] + [("europe-warehouses", 60)]
+CASES += [pytest.param(b, None, marks=pytest.mark.slow) for b in board_ids()]
 
 
 @pytest.mark.parametrize(("case", "turns"), CASES)
