@@ -31,12 +31,10 @@ from bot.play.live_map import MapLinks
 from bot.play.pictures import Pictures, PoolPictures
 from bot.play.service import ManagerGameService
 from bot.storage import open_repository
-from bot.storage.url import parse_database_url
-from bot.web.pg_changes import PgChanges
 from bot.web.server import RunningWeb, enabled, link_url, start_web, tokens_of
 from bot.web.tokens import LINK_SECONDS
 
-__all__ = ["LiveMap", "Wiring", "open_manager", "woken_by_other_processes"]
+__all__ = ["LiveMap", "Wiring", "open_manager"]
 
 
 @contextlib.asynccontextmanager
@@ -62,26 +60,6 @@ async def open_manager(
             await manager.close()
     finally:
         await repo.close()
-
-
-@contextlib.asynccontextmanager
-async def woken_by_other_processes(
-    settings: Settings, manager: GameManager
-) -> AsyncIterator[PgChanges | None]:
-    """On PostgreSQL, the manager's dispatcher looks again as soon as another process changed a game (LISTEN,
-    bot.web.pg_changes): a move made on the live map by ``ttr web``, which posts nothing, owes a turn message
-    that a bot process then posts at once, not at its next look (up to a lease, 30 s). SQLite has one
-    process: nothing to hear. Yields the listener (None on SQLite)."""
-    if parse_database_url(settings.database_url).backend != "postgres":
-        yield None
-        return
-    wake = manager.timers.wake
-    changes = PgChanges(settings.database_url, lambda game_id, version: wake(), on_reconnect=wake)
-    await changes.start()
-    try:
-        yield changes
-    finally:
-        await changes.close()
 
 
 class LiveMap:
@@ -120,7 +98,6 @@ class Wiring:
     ai_budget_ms: int | None = None
     pictures: Pictures | None = None
     live_map: LiveMap | None = None  # (set on entry when the live map runs)
-    hearing: PgChanges | None = None  # (set on entry on PostgreSQL: other processes' changes wake the timers)
     _stack: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack, repr=False)
 
     async def __aenter__(self) -> ManagerGameService:
@@ -136,7 +113,6 @@ class Wiring:
                     lobby_expire_hours=self.settings.lobby_expire_hours,
                 )
             )
-            self.hearing = await stack.enter_async_context(woken_by_other_processes(self.settings, manager))
             service = ManagerGameService(self.settings, manager=manager, pictures=pictures)
             manager.set_notifier(service)  # timers' moves, reminders and notices are told through it
             stack.push_async_callback(service.close)

@@ -502,11 +502,6 @@ class TurnTimers:
             idle.cancel()
             raise RuntimeError("the timer dispatcher stopped")
 
-    def wake(self) -> None:
-        """Another process changed a game (bot.wiring hears it on PostgreSQL): look again now, for the rows it
-        may have left to this one (the turn message a move made by ``ttr web`` owes)."""
-        self._poke()
-
     def _poke(self) -> None:
         """A timer was added or the clock moved: look again now."""
         self._idle.clear()

@@ -80,7 +80,7 @@ class PgChanges:
             except asyncio.CancelledError:
                 raise
             except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
-                log.warning("cannot listen for game changes (%s); retrying", type(exc).__name__)
+                log.warning("live map: cannot listen for game changes (%s); retrying", type(exc).__name__)
                 self._ready.set()
             await self._disconnect()
             await asyncio.sleep(2.0)

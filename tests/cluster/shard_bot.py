@@ -32,12 +32,9 @@ async def main(url: str, shard: int) -> None:
     await env.start()
     # SimCord's virtual time cannot tell a background task waiting on PostgreSQL's socket from a stuck one: the
     # timer dispatcher and the heartbeat (periodic PostgreSQL queries) stop here; the cluster's process tests
-    # cover them, and tests/web/test_web_alone the LISTEN that wakes the dispatcher. Every move of this game, the
-    # AI's included, runs inside the interactions.
+    # cover them. Every move of this game, the AI's included, runs inside the interactions.
     manager = bot.service.manager  # type: ignore[attr-defined]
     await manager.timers.stop()
-    if bot.wiring.hearing is not None:  # type: ignore[union-attr]
-        await bot.wiring.hearing.close()  # type: ignore[union-attr]
     heartbeat = manager._heartbeat
     if heartbeat is not None:
         await heartbeat.stop()
