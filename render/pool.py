@@ -59,6 +59,28 @@ def _init_worker(nice: int) -> None:
     import render.png  # noqa: F401
 
 
+def stop_executor(executor: ProcessPoolExecutor, *, wait: bool, timeout: float = 10.0) -> None:
+    """Shut `executor` down without hanging on a worker that died while it sent a result. The executor keeps its
+    own copy of the result pipe's writing end, so a message cut short by the worker's death (OOM, kill -9 while
+    sending a picture) left its reading thread waiting for the rest for ever, and a shutdown that waits for that
+    thread never returned (a test that kills workers hung in its teardown, now and then). Closing that copy ends
+    the read: the executor sees a broken pool and stops. `wait`: its processes are waited for (`timeout`), then
+    killed."""
+    processes = list((executor._processes or {}).values())  # noqa: SLF001
+    queue = getattr(executor, "_result_queue", None)  # (shutdown forgets it)
+    executor.shutdown(wait=False, cancel_futures=True)
+    with contextlib.suppress(Exception):
+        queue._writer.close()  # type: ignore[union-attr]  # noqa: SLF001
+    if not wait:
+        return
+    deadline = time.monotonic() + timeout
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join(1.0)
+
+
 def _ready() -> int:
     return os.getpid()
 
@@ -390,7 +412,7 @@ class RenderPool:
         log.warning(
             "render worker %s died; starting another (it warms %d boards)", worker.pid, len(self._keys)
         )
-        broken.shutdown(wait=False, cancel_futures=True)
+        stop_executor(broken, wait=False)
         worker.executor = self._new_executor()
         worker.generation += 1
         worker.pid = None
@@ -414,7 +436,7 @@ class RenderPool:
         """Stop the workers (`wait`: until they have exited); what is still queued is cancelled."""
         self._closed = True
         for worker in self._slots:
-            worker.executor.shutdown(wait=wait, cancel_futures=True)
+            stop_executor(worker.executor, wait=wait)
         loop = self._loop
         if loop is not None and not loop.is_closed():  # wake whoever waits in warmed(), on its own loop
             with contextlib.suppress(RuntimeError):

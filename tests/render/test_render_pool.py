@@ -120,3 +120,30 @@ async def test_a_picture_waits_for_at_most_the_board_being_warmed():
         assert len(state.warmed) <= 1 and len(state.warmed) + len(state.pending) >= 2
         await asyncio.wait_for(pool.warmed(), 120)
         assert pool.warm_state()[0].warmed == ("italy", "japan", "usa")
+
+
+def test_a_worker_that_dies_while_it_sends_a_picture_does_not_hang_the_shutdown():
+    """A worker killed halfway through sending its result (its message cut short on the pipe) left the executor's
+    reading thread waiting for the rest for ever, and the pool's close with it (a test hung in its teardown)."""
+    import multiprocessing
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from helpers.pool_faults import die_while_sending
+
+    from render.pool import stop_executor
+
+    executor = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    future = executor.submit(die_while_sending)
+    deadline = time.monotonic() + 30
+    while not (executor._processes and not any(p.is_alive() for p in executor._processes.values())):  # noqa: SLF001
+        assert time.monotonic() < deadline, "the worker never exited"
+        time.sleep(0.01)  # until the worker has written its half message and exited
+    assert not future.done()  # the executor's thread is stuck in the read
+    stopping = threading.Thread(target=stop_executor, args=(executor,), kwargs={"wait": True}, daemon=True)
+    stopping.start()
+    stopping.join(15)
+    assert not stopping.is_alive(), "the shutdown hangs"
+    with pytest.raises(BrokenProcessPool):
+        future.result(timeout=15)
