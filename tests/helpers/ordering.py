@@ -1,18 +1,23 @@
-"""Longest tests first, so that the two pytest-xdist workers finish together.
+"""Longest tests first, so that the pytest-xdist workers finish together.
 
 xdist hands out tests in collection order. Left as collected, the whole games in a real browser (tests/web_browser,
-near the end of the alphabet) started last and ran alone on one worker for a minute while the other was idle.
-This sorts the collection, longest first (the greedy schedule that keeps workers busy until the end):
+near the end of the alphabet) started last and ran alone on one worker for a minute while the others were idle.
+This sorts the collection, longest first (the greedy schedule that keeps workers busy until the end), by:
 
-- by each test's duration in the last run that recorded it (pytest's cache, key ``ttr/durations``; written by the
-  xdist controller or a ``-n 0`` run at the end of every run that ran tests), when known;
-- else by its markers: ``slow`` before ``cluster`` before the rest, whose order is kept.
+- each test's duration in the last run that timed it (pytest's cache, key ``ttr/durations``, written at the end of
+  every run by the xdist controller or the only process);
+- else its duration in ``tests/durations.json``: the tests of half a second or more on the project's 2-core
+  machine, for a clean clone (CI's) that has no cache. Refresh it now and then from the cache with
+  ``python tests/helpers/ordering.py > tests/durations.json``;
+- else its markers: ``slow`` before ``cluster`` before the rest, whose order is kept.
 
 Every worker collects the same order: they read the cache written by the last run, never the current one.
 """
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,9 +35,14 @@ def _guess(item: pytest.Item) -> float:
     return 0.0
 
 
+#: The shipped durations (seconds), for a run without pytest's cache.
+SHIPPED = Path(__file__).resolve().parents[1] / "durations.json"
+
+
 def order_longest_first(config: pytest.Config, items: list[pytest.Item]) -> None:
     cache = getattr(config, "cache", None)
-    known: dict[str, float] = cache.get(CACHE_KEY, {}) if cache is not None else {}
+    known: dict[str, float] = json.loads(SHIPPED.read_text(encoding="utf-8")) if SHIPPED.is_file() else {}
+    known.update(cache.get(CACHE_KEY, {}) if cache is not None else {})
     items.sort(key=lambda item: -known.get(item.nodeid, _guess(item)))  # a stable sort: ties keep their order
 
 
@@ -63,3 +73,10 @@ def register(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):  # an xdist worker: its reports reach the controller
         return
     config.pluginmanager.register(DurationRecorder(config), "ttr-durations")
+
+
+if __name__ == "__main__":  # the shipped durations, from this checkout's cache
+    timed = json.loads(
+        (SHIPPED.parent.parent / ".pytest_cache" / "v" / CACHE_KEY).read_text(encoding="utf-8")
+    )
+    print(json.dumps({k: round(v, 1) for k, v in sorted(timed.items()) if v >= 0.5}, indent=0))
