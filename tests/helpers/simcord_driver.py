@@ -78,7 +78,7 @@ def public_tail(channel: Any, count: int = 6) -> list[Any]:
 
 
 def last_public(channel: Any) -> Any:
-    """The newest public message (``last_public(channel)``, converting that one only)."""
+    """The newest public message: ``public_messages(channel)[-1]``, converting that one only."""
     (last,) = public_tail(channel, 1)
     return last
 

@@ -55,7 +55,6 @@ async def test_two_players_play_a_whole_game_of_europe_with_warehouses_by_tappin
             f"europe: {len(played.taps)} moves tapped in {played.seconds:.1f} s,"
             f" {played.middle} through the manager"
         )
-        print(played.taps)
 
         state = await s.manager.state_of(gid)
         info = await s.manager.game_info(gid)
