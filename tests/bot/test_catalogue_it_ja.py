@@ -17,7 +17,7 @@ from bot.messages import Text
 from bot.rules_text import topics
 from maps.board import MAPS_DIR, load_board
 
-LANGUAGES = ("it",)
+LANGUAGES = ("it", "ja")
 #: Languages whose `/ttr rules` file is written (the rules catalogues are committed after the messages).
 RULES_LANGUAGES: tuple[str, ...] = ("it",)
 FORMATTER = string.Formatter()
@@ -61,6 +61,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     "ja": {
         # command names stay the English ones (players type them): see the report
         *(k for k in COMMAND_KEYS if k.endswith(".name")),
+        "seat.ai_plain",  # "AI 2": Japanese writes AI in Latin letters too
     },
 }
 
