@@ -19,7 +19,7 @@ from maps.board import MAPS_DIR, load_board
 
 LANGUAGES = ("it", "ja")
 #: Languages whose `/ttr rules` file is written (the rules catalogues are committed after the messages).
-RULES_LANGUAGES: tuple[str, ...] = ("it",)
+RULES_LANGUAGES: tuple[str, ...] = ("it", "ja")
 FORMATTER = string.Formatter()
 
 
