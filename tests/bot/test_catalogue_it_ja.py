@@ -140,7 +140,7 @@ def _english_command(key: str) -> str | None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_japanese_command_names_are_the_english_ones_and_messages_name_them(lang: str) -> None:
+def test_messages_name_the_commands_as_this_language_names_them(lang: str) -> None:
     table = _catalogue(lang)
     names = {k: v for k, v in table.items() if k.startswith("cmd.") and k.endswith(".name")}
     commands = {k.split(".")[2]: v for k, v in names.items() if k.count(".") == 3}
@@ -329,3 +329,13 @@ def test_rules_fill_for_every_board_and_fit_an_embed(board_id: str, variant: str
         assert not _names(topic.title + topic.text), (topic.id, _names(topic.title + topic.text))
         assert topic.text != english[topic.id].text, topic.id
         assert len(topic.title) <= 256 and len(topic.text) <= 4096, topic.id
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_colour_and_a_round_have_one_name_in_the_text_and_the_pictures(lang: str) -> None:
+    table = _catalogue(lang)
+    for colour in ("red", "blue", "green", "yellow", "black", "white", "orange", "pink"):
+        assert table[f"picture.color_{colour}"] == table[f"card.{colour}.one"], colour
+    assert table["picture.color_gray"] == table["card.gray"]
+    footer_word = re.search(r"· (\w+?) ?\{round\}", table["turn.footer"])
+    assert footer_word and table["picture.round"].lower().startswith(footer_word.group(1).lower())
