@@ -62,9 +62,7 @@ async def test_translator_uses_command_keys() -> None:
         == "Lister les plateaux et leurs variantes"
     )
     assert await translator.translate(text, discord.Locale.american_english, ctx) is None
-    assert (
-        await translator.translate(text, discord.Locale.japanese, ctx) is None
-    )  # no catalogue: default text
+    assert await translator.translate(text, discord.Locale.korean, ctx) is None  # no catalogue: default text
     param = SimpleNamespace(name="topic", command=SimpleNamespace(qualified_name="ttr rules"))
     ctx = _context(TranslationContextLocation.parameter_description, param)
     assert (await translator.translate(text, discord.Locale.french, ctx) or "").startswith("Quelle partie")

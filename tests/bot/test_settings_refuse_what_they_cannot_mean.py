@@ -14,7 +14,7 @@ from bot.config import Settings, SettingsError
         ("TEST_GUILD_ID", "１２３", "digits 0-9"),
         ("TEST_GUILD_ID", "١٢٣", "digits 0-9"),
         ("SHARD_COUNT", "２", "whole number"),
-        ("DEFAULT_LOCALE", "xx_YY", "a language the bot speaks (en, fr)"),
+        ("DEFAULT_LOCALE", "xx_YY", "a language the bot speaks (de, en, es, fr, it, ja)"),
         ("DEFAULT_LOCALE", "klingon", "a language the bot speaks"),
     ],
 )
