@@ -165,7 +165,9 @@ class MapServer:
         try:
             return await self.hub.view_of(game_id, Reader(user.user_id, language(user.locale)))
         except Refused as exc:
-            raise (looked_up(exc) if exc.code in ("no_game", "unreadable") else from_refused(exc)) from None
+            raise (
+                web_error("no_game", 404) if exc.code in ("no_game", "unreadable") else from_refused(exc)
+            ) from None
 
     # ------------------------------------------------------------------ routes
 

@@ -108,6 +108,8 @@ async def test_every_command_and_button_says_the_database_cannot_be_reached(  # 
             for custom_id in buttons:
                 result = await alice.click(turn, custom_id=custom_id)
                 assert DOWN in said(result), (custom_id, said(result))
+            for command, option in (("ttr hand", "game"), ("ttr claim", "route")):  # nothing to suggest
+                assert list(await alice.autocomplete(channel, command, option, "")) == []
             french = guild.add_member(simcord_env.create_user("zoé"))
             french_users.add(french.id)
             result = await french.slash(channel, "ttr status")
