@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -31,7 +30,6 @@ from bot.storage import (
 
 __all__ = ["LIFECYCLE", "as_refused", "only_refusals"]
 
-log = logging.getLogger(__name__)
 
 #: Public coroutines that are not requests: the start-up and the stop own their errors.
 LIFECYCLE = frozenset({"start", "close", "join_cluster", "finish_posts", "run_due_timers"})
@@ -52,7 +50,7 @@ def as_refused(exc: StorageError, outage: Outage) -> Refused:
         return broken_refusal(exc, outage)
     if isinstance(exc, StorageUnavailable):
         return gave_up(exc, outage)
-    log.error("storage fault: %s", exc)  # (the stores classify every driver error: this is a new kind)
+    outage.failed(exc)  # (the stores classify every driver error: a new kind counts as the database down)
     return Refused("storage_down")
 
 
