@@ -13,12 +13,17 @@ whole-file lock on NFS, where it would block SQLite) it is an ordinary record lo
 ``fcntl`` record locks it belongs to its open descriptor, not to the process, so SQLite closing one of its own
 descriptors of the file does not drop it. A process killed with ``kill -9`` (an OOM kill, a power loss, a
 container restart) loses it with its descriptors, so the next start always succeeds: no pid test (pids are
-reused), no heartbeat to wait for. Where the system has no such locks (not Linux), ``flock`` on the database
-file stands in.
+reused), no heartbeat to wait for.
+
+Where the system has no such locks (not Linux: macOS, the BSDs), the lock is the older, weaker one: an ``flock``
+on ``<real file>.lock`` (its name with symlinks resolved: a hard link or a deleted lock file get round it there).
+Not ``flock`` on the database file: on the BSDs it meets SQLite's own record locks, and would block the bot's
+own connections.
 
 The holder's pid, for the refusal's message, is told by the lock itself: the holder also locks the byte
 ``PID_BASE + pid``, and a refused process asks where the lock in that range is (``F_OFD_GETLK`` answers with its
-position). Nothing is written anywhere, so there is no note to delete or to go stale.
+position). Nothing is written anywhere, so there is no note to delete or to go stale (the fallback writes it in
+its lock file).
 
 The descriptor stays open until the process exits: closing any descriptor of the file would drop this process's
 classic record locks on it, SQLite's included (so :func:`release_database_lock` is for tests and for a process
@@ -81,12 +86,23 @@ def _ofd(fd: int, command: int, start: int, length: int) -> tuple[int, int]:
     return kind, at
 
 
+def _open(real: Path, *, write: bool) -> int:
+    """The descriptor the lock is taken on (or asked about): the database file itself; without OFD locks, the
+    fallback's lock file next to it."""
+    if _OFD_SETLK is not None:
+        return os.open(real, (os.O_RDWR if write else os.O_RDONLY) | os.O_CLOEXEC)
+    flags = os.O_RDWR | os.O_CREAT if write else os.O_RDONLY
+    return os.open(f"{real}.lock", flags | os.O_CLOEXEC, 0o644)
+
+
 def _try_lock(fd: int) -> bool:
     """Take the exclusive lock on `fd`'s file at once (and the byte naming this process); False when another
     descriptor holds it."""
     try:
         if _OFD_SETLK is None:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode(), 0)
             return True
         _ofd(fd, _OFD_SETLK, LOCK_OFFSET, 1)
     except (BlockingIOError, PermissionError):  # (EAGAIN or EACCES: held by another)
@@ -111,7 +127,8 @@ def _is_locked(fd: int) -> bool:
 def _holder_pid(fd: int) -> int | None:
     """The pid the holder of `fd`'s file's lock gave by the byte it locks (None: not told)."""
     if _OFD_GETLK is None:
-        return None
+        text = os.pread(fd, 64, 0).decode("ascii", "replace").strip()
+        return int(text) if text.isdigit() else None
     kind, at = _ofd(fd, _OFD_GETLK, PID_BASE, PID_SPAN)
     return at - PID_BASE if kind != fcntl.F_UNLCK else None
 
@@ -125,9 +142,9 @@ def hold_database_lock(database: str | Path) -> Path:
     held = _held(real)
     if held is not None:  # (before opening another descriptor, whose closing would drop SQLite's locks)
         return held
-    fd = os.open(real, os.O_RDWR | os.O_CLOEXEC)
+    identity = _identity(os.stat(real))
+    fd = _open(real, write=True)
     try:
-        identity = _identity(os.fstat(fd))
         if not _try_lock(fd):
             holder = _holder_pid(fd)
             raise FileLocked(real, f"process {holder}" if holder is not None else "another process")
@@ -157,7 +174,7 @@ def lock_holder(database: str | Path) -> int | None:
     if _held(real) is not None:
         return os.getpid()
     try:
-        fd = os.open(real, os.O_RDONLY | os.O_CLOEXEC)
+        fd = _open(real, write=False)
     except FileNotFoundError:
         return None
     try:

@@ -24,7 +24,15 @@ from bot.storage.file_lock import lock_holder
 ROOT = Path(__file__).resolve().parents[2]
 
 #: `ttr bot`'s first step on the database, then a write through SQLite, then it stays up (killed by the test).
-HOLDER = textwrap.dedent(
+#: (FALLBACK set: as on a system without open-file-description locks, macOS or the BSDs)
+WITHOUT_OFD = """
+import os
+import bot.storage.file_lock as file_lock
+if os.environ.get("FALLBACK"):
+    file_lock._OFD_SETLK = file_lock._OFD_GETLK = None
+"""
+
+HOLDER = WITHOUT_OFD + textwrap.dedent(
     """
     import sqlite3, sys, time
     from bot.config import Settings
@@ -41,7 +49,7 @@ HOLDER = textwrap.dedent(
 )
 
 #: A second start on the file: prints "started" or the start-up's refusal.
-SECOND = textwrap.dedent(
+SECOND = WITHOUT_OFD + textwrap.dedent(
     """
     import sys
     from bot.config import Settings
@@ -57,12 +65,17 @@ SECOND = textwrap.dedent(
 )
 
 
-def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT), "TTR_PURE_PYTHON": "1"}
+def _env(fallback: bool = False) -> dict[str, str]:
+    return {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "TTR_PURE_PYTHON": "1",
+        "FALLBACK": "1" if fallback else "",
+    }
 
 
 @pytest.fixture
-def holder(tmp_path: Path) -> Iterator[tuple[Path, subprocess.Popen[str]]]:
+def holder(tmp_path: Path, fallback: bool) -> Iterator[tuple[Path, subprocess.Popen[str]]]:
     """A bot process holding ``ttr.db`` (reached by its plain path)."""
     db = tmp_path / "real" / "ttr.db"
     db.parent.mkdir()
@@ -71,7 +84,7 @@ def holder(tmp_path: Path) -> Iterator[tuple[Path, subprocess.Popen[str]]]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=_env(),
+        env=_env(fallback),
     )
     try:
         assert proc.stdout is not None
@@ -84,9 +97,18 @@ def holder(tmp_path: Path) -> Iterator[tuple[Path, subprocess.Popen[str]]]:
         proc.wait(10)
 
 
-def _second_start(path: Path) -> str:
+@pytest.fixture
+def fallback() -> bool:
+    return False
+
+
+def _second_start(path: Path, *, fallback: bool = False) -> str:
     done = subprocess.run(
-        [sys.executable, "-c", SECOND, str(path)], capture_output=True, text=True, env=_env(), timeout=60
+        [sys.executable, "-c", SECOND, str(path)],
+        capture_output=True,
+        text=True,
+        env=_env(fallback),
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
@@ -156,3 +178,19 @@ def test_sqlite_works_under_the_lock_and_a_killed_holder_frees_the_file(
     proc.wait(10)
     assert lock_holder(db) is None
     assert _second_start(db) == "started"
+
+
+@pytest.mark.cluster  # real processes
+@pytest.mark.parametrize("fallback", [True])
+def test_without_ofd_locks_a_lock_file_on_the_resolved_name_stands_in(
+    holder: tuple[Path, subprocess.Popen[str]], tmp_path: Path
+) -> None:
+    """Where the system has no open-file-description locks: the older lock (a symlink still holds; a hard link
+    or a deleted lock file would not, there), SQLite untouched by it."""
+    db, proc = holder
+    link = tmp_path / "elsewhere.db"
+    link.symlink_to(db)
+    _refused_by(_second_start(link, fallback=True), proc)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(10)
+    assert _second_start(link, fallback=True) == "started"
