@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from bot.storage import StorageBroken, StorageError
+from bot.storage import StorageBroken, StorageDown, StorageError
 
 __all__ = ["Outage"]
 
@@ -75,12 +75,18 @@ class Outage:
             "storage works again after %.0f s down (%d refusals or failed tries meanwhile)", lasted, refused
         )
 
-    def retrying(self, exc: StorageError, doing: str = "") -> None:
-        """A storage call is retried (`doing`: " while ..."): a WARNING while the database is believed up,
-        DEBUG during an outage (its ERROR line said it all)."""
+    def retrying(self, exc: StorageError, doing: str = "") -> bool:
+        """A storage call failed and may be tried again (`doing`: " while ..."): a WARNING while the database is
+        believed up, DEBUG during an outage (its ERROR line said it all). Whether to try again: not when the
+        database is known to be down and refuses again (nothing was sent; the player hears at once instead of
+        after every retry's wait)."""
+        if self.down and isinstance(exc, StorageDown):
+            log.debug("storage still down%s (%s)", doing, exc)
+            return False
         log.log(
             logging.DEBUG if self.down else logging.WARNING,
             "storage unavailable%s (%s), retrying",
             doing,
             exc,
         )
+        return True

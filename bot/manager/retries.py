@@ -56,7 +56,8 @@ async def create(store: GameStore, **fields: Any) -> GameRecord:
             record = await store.repo.create_game(only_if_place_free=True, **fields)
         except StorageUnavailable as exc:
             unavailable = exc
-            store.outage.retrying(exc, " while opening a game")
+            if not store.outage.retrying(exc, " while opening a game"):
+                break
         except StorageBroken as exc:
             raise broken_refusal(exc, store.outage) from None
         except PlaceTaken as exc:
@@ -86,7 +87,8 @@ async def update(store: GameStore, game: LiveGame, fields: dict[str, Any], chang
             version = await store.repo.update_game(game.id, expected, **fields, timers=change or None)
         except StorageUnavailable as exc:
             unavailable = exc
-            store.outage.retrying(exc, f" while saving a change of game {game.id}")
+            if not store.outage.retrying(exc, f" while saving a change of game {game.id}"):
+                break
         except StorageBroken as exc:
             raise broken_refusal(exc, store.outage) from None
         except VersionConflict:

@@ -419,7 +419,8 @@ class GameStore:
                 result = await op()
             except StorageUnavailable as exc:
                 last = exc
-                self.outage.retrying(exc)
+                if not self.outage.retrying(exc):
+                    break
             except StorageBroken as exc:
                 raise broken_refusal(exc, self.outage) from None
             else:
@@ -550,7 +551,8 @@ class GameStore:
                 )
             except StorageUnavailable as exc:
                 unavailable = exc
-                self.outage.retrying(exc, f" while saving an action of game {game.id}")
+                if not self.outage.retrying(exc, f" while saving an action of game {game.id}"):
+                    break
             except StorageBroken as exc:
                 self.evict(game.id)
                 raise broken_refusal(exc, self.outage) from None

@@ -8,8 +8,10 @@ import logging
 
 import pytest
 
+from bot.manager import ManualClock, Refused
 from bot.manager.outage import Outage
 from bot.manager.retries import broken_refusal, gave_up
+from bot.manager.store import GameStore
 from bot.storage import StorageBroken, StorageBug, StorageDown, StorageUnavailable
 
 
@@ -54,3 +56,34 @@ def test_a_fault_of_writes_ends_with_a_write_and_a_bug_is_logged_each_time(
     for _ in range(2):
         broken_refusal(StorageBug('near "SELEC": syntax error'), outage)
     assert len(_lines(caplog, logging.ERROR)) == 3 and not outage.down
+
+
+async def test_a_known_outage_is_answered_at_once_not_after_every_retry() -> None:
+    store = GameStore(None, ManualClock(), retry_delays=(0.01, 0.01, 0.01))  # type: ignore[arg-type]
+    tries = 0
+
+    async def refused() -> None:
+        nonlocal tries
+        tries += 1
+        raise StorageDown("postgres: connect: connection refused")
+
+    with pytest.raises(Refused) as err:
+        await store.storage(refused)
+    assert err.value.code == "storage_down" and tries == 4  # the first time: every retry
+    with pytest.raises(Refused):
+        await store.storage(refused)
+    assert tries == 5  # then once: the database is known to be down
+
+    async def busy() -> None:
+        nonlocal tries
+        tries += 1
+        raise StorageUnavailable("database is locked")
+
+    with pytest.raises(Refused):
+        await store.storage(busy)
+    assert tries == 9  # (a busy database is still retried: it may free itself in a moment)
+
+    async def works() -> str:
+        return "ok"
+
+    assert await store.storage(works) == "ok" and not store.outage.down
