@@ -348,8 +348,7 @@ class GameStore:
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_size = max(1, cache_size)
         self.retry_delays = tuple(retry_delays)
-        #: the database's outages as the host reads them: one line when one begins, one when it ends
-        self.outage = Outage()
+        self.outage = Outage()  # the database's outages: the host's one line when one begins, one at its end
         #: other processes may write the same games (PostgreSQL): a cached game is served only after a cheap
         #: ``SELECT version`` says it is still the newest; on SQLite this process is the only writer
         self.check_versions = getattr(getattr(type(repo), "dialect", None), "name", "") == "postgres"
@@ -418,8 +417,7 @@ class GameStore:
             try:
                 result = await op()
             except StorageUnavailable as exc:
-                last = exc
-                if not self.outage.retrying(exc):
+                if not self.outage.retrying(last := exc):
                     break
             except StorageBroken as exc:
                 raise broken_refusal(exc, self.outage) from None
