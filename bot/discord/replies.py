@@ -31,6 +31,7 @@ from bot.discord.limits import Cuts, fit_message
 from bot.i18n import Catalog
 from bot.messages import Message, Text
 from bot.play import chat
+from bot.play.refusals import worded
 from bot.play.reply import EmbedSpec, GameError, Reply
 
 log = logging.getLogger(__name__)
@@ -242,6 +243,9 @@ def _error_message(error: BaseException) -> tuple[Message, bool]:
     """The user-facing message for `error`, and whether it is expected (no traceback in the log)."""
     if isinstance(error, GameError):
         return error.message, True
+    refused = worded(error)  # (a manager's refusal no handler worded: a database that is down, say)
+    if refused is not None:
+        return refused.message, True
     if isinstance(error, app_commands.NoPrivateMessage):
         return Text("errors.guild_only"), True
     if isinstance(error, app_commands.MissingPermissions | app_commands.BotMissingPermissions):

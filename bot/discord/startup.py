@@ -182,10 +182,8 @@ def open_database(settings: Settings) -> None:
     if on_file:  # one bot process per file: the lock is this process's until it exits, even a kill -9
         try:
             hold_database_lock(url.path)
-        except OSError as exc:  # (the folder is checked first: a lock file it cannot hold)
-            raise StartupError(
-                f"DATABASE_URL {shown}: cannot create the lock file next to it: {exc}"
-            ) from None
+        except OSError as exc:  # (the folder is checked first: a file it cannot create or open)
+            raise StartupError(f"DATABASE_URL {shown}: cannot open the file to lock it: {exc}") from None
         except FileLocked as exc:
             raise StartupError(
                 f"DATABASE_URL {shown}: another bot process uses this SQLite file ({exc.holder} holds {exc.path});"

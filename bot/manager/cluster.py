@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.manager.clock import Clock
-from bot.storage import GameRepository, ProcessBeat, StorageError
+from bot.manager.outage import Outage
+from bot.storage import GameRepository, ProcessBeat, StorageBroken, StorageBug, StorageDown, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -76,9 +77,16 @@ class Heartbeat:
     and this process's claims are given back at once."""
 
     def __init__(
-        self, repo: GameRepository, member: Member, clock: Clock, *, every: float = BEAT_EVERY
+        self,
+        repo: GameRepository,
+        member: Member,
+        clock: Clock,
+        *,
+        every: float = BEAT_EVERY,
+        outage: Outage | None = None,
     ) -> None:
         self._repo = repo
+        self._outage = outage or Outage()
         self.member = member
         self._clock = clock
         self._every = every
@@ -104,7 +112,11 @@ class Heartbeat:
             try:
                 await self.beat()
             except StorageError as exc:
-                log.warning("heartbeat not written (%s); retrying", exc)
+                if isinstance(exc, StorageDown | StorageBroken) and not isinstance(exc, StorageBug):
+                    self._outage.failed(exc)  # (the host's one line per outage, not one per beat)
+                self._outage.retrying(exc, " for the heartbeat")
+            else:
+                self._outage.recovered(wrote=True)
 
     async def stop(self) -> None:
         task, self._task = self._task, None

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import functools
 import inspect
-import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from bot.manager.outage import Outage
 from bot.manager.refusals import Refused
 from bot.manager.retries import broken_refusal, gave_up
 from bot.storage import (
@@ -30,7 +30,6 @@ from bot.storage import (
 
 __all__ = ["LIFECYCLE", "as_refused", "only_refusals"]
 
-log = logging.getLogger(__name__)
 
 #: Public coroutines that are not requests: the start-up and the stop own their errors.
 LIFECYCLE = frozenset({"start", "close", "join_cluster", "finish_posts", "run_due_timers"})
@@ -38,8 +37,9 @@ LIFECYCLE = frozenset({"start", "close", "join_cluster", "finish_posts", "run_du
 C = TypeVar("C", bound=type)
 
 
-def as_refused(exc: StorageError) -> Refused:
-    """The refusal a player reads for a storage fault (and the host's one log line, for the database's)."""
+def as_refused(exc: StorageError, outage: Outage) -> Refused:
+    """The refusal a player reads for a storage fault (and, for the database's, the host's one line per outage
+    of `outage`)."""
     if isinstance(exc, GameNotFound):
         return Refused("no_game", game=exc.game_id)
     if isinstance(exc, PlaceTaken):
@@ -47,10 +47,10 @@ def as_refused(exc: StorageError) -> Refused:
     if isinstance(exc, VersionConflict | LeaseLost):
         return Refused("conflict")
     if isinstance(exc, StorageBroken):
-        return broken_refusal(exc)
+        return broken_refusal(exc, outage)
     if isinstance(exc, StorageUnavailable):
-        return gave_up(exc)
-    log.error("storage fault: %s", exc)  # (the stores classify every driver error: this is a new kind)
+        return gave_up(exc, outage)
+    outage.failed(exc)  # (the stores classify every driver error: a new kind counts as the database down)
     return Refused("storage_down")
 
 
@@ -60,14 +60,15 @@ def _guarded(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[A
         try:
             return await method(*args, **kwargs)
         except StorageError as exc:
-            raise as_refused(exc) from exc
+            raise as_refused(exc, args[0].outage) from exc
 
     guarded.__only_refusals__ = True  # type: ignore[attr-defined]
     return guarded
 
 
 def only_refusals(cls: C) -> C:
-    """Class decorator: every public coroutine method of `cls` (its bases' included) lets only Refused out."""
+    """Class decorator: every public coroutine method of `cls` (its bases' included) lets only Refused out.
+    `cls` has an ``outage`` (:class:`~bot.manager.outage.Outage`): the host's lines about the database."""
     for klass in reversed(cls.__mro__):
         for name, value in vars(klass).items():
             if name.startswith("_") or name in LIFECYCLE or not inspect.iscoroutinefunction(value):

@@ -146,7 +146,9 @@ class GameManager(SeatCommands, GameReads, PlayerQueries):
         member = self._timers.member
         member.shard_ids, member.shard_count = shard_ids, shard_count
         if self._heartbeat is None:
-            self._heartbeat = Heartbeat(self._store.repo, member, self.clock, every=every)
+            self._heartbeat = Heartbeat(
+                self._store.repo, member, self.clock, every=every, outage=self._store.outage
+            )
             await self._heartbeat.start(periodic=self._store.check_versions)
         else:
             await self._heartbeat.beat()

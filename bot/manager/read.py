@@ -14,6 +14,7 @@ from typing import Any
 from bot.manager.events import GameEvent, PrivateEvent, final_sheets, public_events, turn_token
 from bot.manager.game_settings import GameSettings
 from bot.manager.moves import Collector
+from bot.manager.outage import Outage
 from bot.manager.refusals import Refused
 from bot.manager.store import GameStore, LiveGame
 from bot.storage import (
@@ -193,6 +194,12 @@ class GameReads:
     def repository(self) -> GameRepository:
         """The storage behind the manager, for tools and tests; the presentation uses the queries below."""
         return self._store.repo
+
+    @property
+    def outage(self) -> Outage:
+        """The database's outages as this process saw them (the host's one line per outage): the chat and the
+        live map refuse through the manager, so they share it."""
+        return self._store.outage
 
     @property
     def open_game_ids(self) -> frozenset[str]:

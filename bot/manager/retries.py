@@ -27,6 +27,7 @@ from bot.storage import (
     GameStatus,
     PlaceTaken,
     StorageBroken,
+    StorageBug,
     StorageDown,
     StorageUnavailable,
     TimerChange,
@@ -34,6 +35,7 @@ from bot.storage import (
 )
 
 if TYPE_CHECKING:
+    from bot.manager.outage import Outage
     from bot.manager.store import GameStore, LiveGame
 
 __all__ = ["broken_refusal", "create", "created", "gave_up", "landed", "update"]
@@ -51,12 +53,13 @@ async def create(store: GameStore, **fields: Any) -> GameRecord:
         if delay:
             await asyncio.sleep(delay)
         try:
-            return await store.repo.create_game(only_if_place_free=True, **fields)
+            record = await store.repo.create_game(only_if_place_free=True, **fields)
         except StorageUnavailable as exc:
             unavailable = exc
-            log.warning("storage unavailable while opening a game (%s), retrying", exc)
+            if not store.outage.retrying(exc, " while opening a game"):
+                break
         except StorageBroken as exc:
-            raise broken_refusal(exc) from None
+            raise broken_refusal(exc, store.outage) from None
         except PlaceTaken as exc:
             if unavailable is None:
                 raise
@@ -65,7 +68,10 @@ async def create(store: GameStore, **fields: Any) -> GameRecord:
                 raise
             log.info("game %s: its creation's acknowledgement was lost; it had landed", stored.id)
             return stored
-    raise gave_up(unavailable) from unavailable
+        else:
+            store.outage.recovered(wrote=True)
+            return record
+    raise gave_up(unavailable, store.outage) from unavailable
 
 
 async def update(store: GameStore, game: LiveGame, fields: dict[str, Any], change: TimerChange) -> int:
@@ -78,12 +84,13 @@ async def update(store: GameStore, game: LiveGame, fields: dict[str, Any], chang
         if delay:
             await asyncio.sleep(delay)
         try:
-            return await store.repo.update_game(game.id, expected, **fields, timers=change or None)
+            version = await store.repo.update_game(game.id, expected, **fields, timers=change or None)
         except StorageUnavailable as exc:
             unavailable = exc
-            log.warning("game %s: storage unavailable while saving a change (%s), retrying", game.id, exc)
+            if not store.outage.retrying(exc, f" while saving a change of game {game.id}"):
+                break
         except StorageBroken as exc:
-            raise broken_refusal(exc) from None
+            raise broken_refusal(exc, store.outage) from None
         except VersionConflict:
             if unavailable is None:
                 raise
@@ -92,7 +99,10 @@ async def update(store: GameStore, game: LiveGame, fields: dict[str, Any], chang
                 raise
             log.info("game %s: a change whose acknowledgement was lost had landed", game.id)
             return expected + 1
-    raise gave_up(unavailable) from unavailable
+        else:
+            store.outage.recovered(wrote=True)
+            return version
+    raise gave_up(unavailable, store.outage) from unavailable
 
 
 async def _find(store: GameStore, game_id: str) -> GameRecord | None:
@@ -134,17 +144,21 @@ def _as_stored(name: str, value: Any) -> Any:
     return value
 
 
-def gave_up(last: StorageUnavailable | None) -> Refused:
+def gave_up(last: StorageUnavailable | None, outage: Outage) -> Refused:
     """The player's refusal once the retries are spent: the database is busy (``storage``: try again in a
-    moment), or cannot be reached for now (``storage_down``: try again later; one error line tells the host
-    the cause)."""
+    moment), or cannot be reached for now (``storage_down``: try again later; the host reads one error line
+    per outage, naming the cause: `outage`)."""
     if isinstance(last, StorageDown):
-        log.error("storage cannot be reached: %s", last)
+        outage.failed(last)
         return Refused("storage_down")
     return Refused("storage")
 
 
-def broken_refusal(exc: StorageBroken) -> Refused:
-    """The player's refusal for a fault no retry can fix, with the one log line that tells the host."""
-    log.error("storage cannot be used: %s. %s", exc, exc.advice)
+def broken_refusal(exc: StorageBroken, outage: Outage) -> Refused:
+    """The player's refusal for a fault no retry can fix; the host reads what to do in the outage's one line
+    (a bug of the bot's own statement is logged each time: it is no outage)."""
+    if isinstance(exc, StorageBug):
+        log.error("storage refused the bot's statement: %s. %s", exc, exc.advice)
+    else:
+        outage.failed(exc)
     return Refused("storage_unavailable")

@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 from bot.manager import retries
 from bot.manager.clock import Clock
 from bot.manager.game_settings import GameSettings, SettingError
+from bot.manager.outage import Outage
 from bot.manager.refusals import Refused
 from bot.manager.retries import broken_refusal, gave_up
 from bot.manager.tell import held, notice_rows, over_rows, owed_position, tell_rows
@@ -347,6 +348,7 @@ class GameStore:
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_size = max(1, cache_size)
         self.retry_delays = tuple(retry_delays)
+        self.outage = Outage()  # the database's outages: the host's one line when one begins, one at its end
         #: other processes may write the same games (PostgreSQL): a cached game is served only after a cheap
         #: ``SELECT version`` says it is still the newest; on SQLite this process is the only writer
         self.check_versions = getattr(getattr(type(repo), "dialect", None), "name", "") == "postgres"
@@ -413,13 +415,16 @@ class GameStore:
             if delay:
                 await asyncio.sleep(delay)
             try:
-                return await op()
+                result = await op()
             except StorageUnavailable as exc:
-                last = exc
-                log.warning("storage unavailable (%s), retrying", exc)
+                if not self.outage.retrying(last := exc):
+                    break
             except StorageBroken as exc:
-                raise broken_refusal(exc) from None
-        raise gave_up(last) from last
+                raise broken_refusal(exc, self.outage) from None
+            else:
+                self.outage.recovered()
+                return result
+        raise gave_up(last, self.outage) from last
 
     def _written(self, game_id: str, change: TimerChange) -> None:
         """Rows were written: the dispatcher looks again; a row claimed as written has its lease kept."""
@@ -532,7 +537,7 @@ class GameStore:
             if delay:
                 await asyncio.sleep(delay)
             try:
-                return await self.repo.append_action(
+                record = await self.repo.append_action(
                     game.id,
                     expected,
                     seat,
@@ -544,12 +549,11 @@ class GameStore:
                 )
             except StorageUnavailable as exc:
                 unavailable = exc
-                log.warning(
-                    "game %s: storage unavailable while saving an action (%s), retrying", game.id, exc
-                )
+                if not self.outage.retrying(exc, f" while saving an action of game {game.id}"):
+                    break
             except StorageBroken as exc:
                 self.evict(game.id)
-                raise broken_refusal(exc) from None
+                raise broken_refusal(exc, self.outage) from None
             except VersionConflict:
                 if unavailable is not None:  # maybe the attempt that "failed" did land
                     rows = await self.storage(
@@ -564,8 +568,11 @@ class GameStore:
                         return rows[0]
                 self.evict(game.id)
                 raise
+            else:
+                self.outage.recovered(wrote=True)
+                return record
         self.evict(game.id)
-        raise gave_up(unavailable) from unavailable
+        raise gave_up(unavailable, self.outage) from unavailable
 
     async def locked(self, game_id: str, body: Callable[[LiveGame], Awaitable[T]]) -> T:
         """Run `body` on the game under its lock; reload and run again when another writer got in first."""

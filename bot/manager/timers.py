@@ -66,6 +66,8 @@ from bot.storage import (
     LeaseLost,
     NewTimer,
     StorageBroken,
+    StorageBug,
+    StorageDown,
     StorageError,
     StorageUnavailable,
     Timer,
@@ -228,7 +230,8 @@ class TurnTimers:
         try:
             due = await repo.claim_due_timers(owner, self._clock.now(), lease=self.member.lease, limit=limit)
         except StorageBroken as exc:  # the rows stay, to be served once the database is fixed
-            log.error("storage cannot be used: %s. %s", exc, exc.advice)
+            if not isinstance(exc, StorageBug):
+                self._store.outage.failed(exc)  # (the host's one line per outage)
             raise StorageUnavailable(str(exc)) from exc
         if not due:
             return 0
@@ -540,6 +543,7 @@ class TurnTimers:
                 if await self.run_due():
                     continue
                 nxt = await self._store.repo.next_timer_servable()
+                self._store.outage.recovered()
                 timeout = self._max_sleep
                 if nxt is not None:
                     timeout = min(timeout, max(0.0, (nxt - self._clock.now()).total_seconds()))
@@ -550,7 +554,9 @@ class TurnTimers:
             except asyncio.CancelledError:
                 raise
             except StorageError as exc:
-                log.warning("timer dispatcher: storage problem (%s); retrying in %.0f s", exc, backoff)
+                if isinstance(exc, StorageDown):
+                    self._store.outage.failed(exc)  # (the host's one line per outage, not one per retry)
+                self._store.outage.retrying(exc, f" for the timer dispatcher, again in {backoff:.0f} s")
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 60.0)
             except Exception:

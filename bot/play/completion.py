@@ -23,7 +23,18 @@ from maps import normalize_name
 async def complete(
     manager: GameManager, caller: Caller, field: str, current: str, find: Callable[[], Awaitable[GameInfo]]
 ) -> list[Choice]:
-    """The choices for `field` as typed so far; `find` names the game of the command (or of the channel)."""
+    """The choices for `field` as typed so far; `find` names the game of the command (or of the channel).
+    Nothing when the manager refuses (the database cannot be reached): a list of suggestions has no room for
+    words."""
+    try:
+        return await _complete(manager, caller, field, current, find)
+    except Refused:
+        return []
+
+
+async def _complete(
+    manager: GameManager, caller: Caller, field: str, current: str, find: Callable[[], Awaitable[GameInfo]]
+) -> list[Choice]:
     needle = normalize_name(current or "")
     if field == "setting":
         return [Choice(n, n) for n in GameSettings.names() if needle in n][: chat.MAX_OPTIONS]

@@ -83,5 +83,12 @@ def refusal(exc: Refused) -> GameError:
     return GameError(Text(exc.key, quoted(exc.params)))
 
 
+def worded(error: BaseException) -> GameError | None:
+    """`error` as the refusal a person reads when it is the manager's (a `Refused` no handler worded: the
+    database cannot be reached, say, in a call that expected no refusal), else None. The adapters' last net:
+    a refusal is never "something went wrong" with a traceback."""
+    return refusal(error) if isinstance(error, Refused) else None
+
+
 def fail(message_key: str, /, **params: Any) -> GameError:
     return GameError(Text(message_key, quoted(params)))

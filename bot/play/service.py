@@ -150,8 +150,9 @@ class ManagerGameService:
                 raise fail("game.none")
             return info
         manager = self.games_manager
-        found = await manager.find_open_game(thread_id=caller.channel_id) or await manager.find_open_game(
-            channel_id=caller.channel_id
+        # (a fault of the database is refused as such: "cannot be reached", never "no game here")
+        found = await self._call(manager.find_open_game(thread_id=caller.channel_id)) or await self._call(
+            manager.find_open_game(channel_id=caller.channel_id)
         )
         if found is None:
             raise fail("game.none_here")

@@ -23,7 +23,7 @@ from aiohttp import WSMsgType, web
 from bot.manager import GameManager, GameStatus, Outcome, Refused, turn_token
 from bot.play import codec
 from bot.web.discord_oauth import SignInFailed, exchange_code
-from bot.web.errors import WebError, from_refused, web_error
+from bot.web.errors import WebError, from_refused, looked_up, unless_outage, web_error
 from bot.web.guard import RateLimit, middlewares
 from bot.web.live import LiveHub, Page
 from bot.web.private_map import ticket_map_svg
@@ -200,11 +200,13 @@ class MapServer:
                 raise web_error("link_expired" if exc.reason == "expired" else "link", 401) from None
             wanted = found.locale or str(data.get("locale") or "") or self.config.default_locale
             user = SessionUser(found.user_id, str(found.user_id), language(wanted), found.game_id)
-            with contextlib.suppress(Refused):
+            try:
                 info = await self.manager.game_info(found.game_id)
                 seat = seat_of(info, found.user_id)
                 name = info.seats[seat].name if seat is not None else user.name
                 user = SessionUser(found.user_id, name, user.locale, found.game_id)
+            except Refused as exc:
+                unless_outage(exc)
             return web.json_response(
                 {"session": self.tokens.session(user), "user": _user(user), "game_id": found.game_id}
             )
@@ -237,8 +239,8 @@ class MapServer:
             found = await self.manager.find_open_game(
                 thread_id=int(channel)
             ) or await self.manager.find_open_game(channel_id=int(channel))
-        except Refused:
-            found = None
+        except Refused as exc:
+            raise looked_up(exc, "no_game_here") from None
         if found is None:
             raise web_error("no_game_here", 404)
         return web.json_response({"game_id": found.game_id})
@@ -259,8 +261,8 @@ class MapServer:
         try:
             info = await self.manager.game_info(game_id)
             state = await self.manager.state_of(game_id)
-        except Refused:
-            raise web_error("no_game", 404) from None
+        except Refused as exc:
+            raise looked_up(exc) from None
         seat = seat_of(info, user.user_id)
         if seat is None or state is None:
             raise web_error("not_seated", 403)
@@ -288,8 +290,8 @@ class MapServer:
         try:
             info = await self.manager.game_info(game_id)
             state = await self.manager.state_of(game_id)
-        except Refused:
-            raise web_error("no_game", 404) from None
+        except Refused as exc:
+            raise looked_up(exc) from None
         seat = seat_of(info, user.user_id)
         if seat is None:
             raise web_error("not_seated", 403)
@@ -372,8 +374,8 @@ class MapServer:
                     await ws.send_str('{"type":"pong"}')
         except WebError as exc:
             await _send_error(ws, exc, locale)
-        except Refused:
-            await _send_error(ws, web_error("no_game", 404), locale)
+        except Refused as exc:
+            await _send_error(ws, looked_up(exc), locale)
         except TimeoutError:
             await _send_error(ws, web_error("session", 401), locale)
         except (ConnectionError, RuntimeError, asyncio.CancelledError):

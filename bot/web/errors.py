@@ -31,12 +31,35 @@ def web_error(code: str, status: int = 400, **params: Any) -> WebError:
     return WebError(code, Text(f"web.error.{code}", params), status)
 
 
+#: The manager's refusals that say the database cannot be used right now (nothing was changed): a 503, never
+#: "no such game" (the host reads one line per outage: bot.manager.outage).
+OUTAGE = frozenset({"storage", "storage_down", "storage_unavailable"})
+
+
 def from_refused(exc: Refused) -> WebError:
     """The manager's refusal, worded as the chat words it."""
     status = (
-        409 if exc.code in ("stale", "conflict") else 403 if exc.code in ("not_seated", "seat_ai") else 400
+        503
+        if exc.code in OUTAGE
+        else 409
+        if exc.code in ("stale", "conflict")
+        else 403
+        if exc.code in ("not_seated", "seat_ai")
+        else 400
     )
     return WebError(exc.code, refusal(exc).message, status)
+
+
+def looked_up(exc: Refused, code: str = "no_game") -> WebError:
+    """A refusal met while looking a game up: the database down as itself (503, the chat's words), anything
+    else the game not found (`code`, 404)."""
+    return from_refused(exc) if exc.code in OUTAGE else web_error(code, 404)
+
+
+def unless_outage(exc: Refused) -> None:
+    """Raise the database's outage (503) where another refusal is no error (a name looked up for a nicety)."""
+    if exc.code in OUTAGE:
+        raise from_refused(exc) from None
 
 
 def from_game_error(exc: GameError, code: str = "refused", status: int = 400) -> WebError:

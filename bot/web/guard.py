@@ -11,7 +11,8 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.web.errors import WebError, web_error
+from bot.manager import Refused
+from bot.web.errors import WebError, from_refused, web_error
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,8 @@ def middlewares(locale_of: Locale) -> list[Callable[..., Awaitable[web.StreamRes
             response = await handler(request)
         except WebError as exc:
             response = error_response(exc, locale_of(request))
+        except Refused as exc:  # a refusal no route worded (the database down, say): the chat's words
+            response = error_response(from_refused(exc), locale_of(request))
         except web.HTTPRequestEntityTooLarge:
             response = error_response(web_error("too_big", 413), locale_of(request))
         except web.HTTPNotFound:

@@ -159,19 +159,21 @@ async def test_a_database_that_cannot_take_writes_is_refused_clearly_with_one_er
         await repo._writer.execute("PRAGMA query_only = ON")  # type: ignore[attr-defined]
         caplog.clear()
         with caplog.at_level(logging.INFO):
-            for _ in range(2):  # every press is answered, and logged once
+            for _ in range(3):  # every press is answered; the host reads one line for the outage
                 with pytest.raises(Refused) as err:
                     await manager.act(gid, ANN, DrawBlind())
                 assert err.value.code == "storage_unavailable"
                 assert set(err.value.params) == set()
         errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-        assert len(errors) == 2 and all(r.exc_info is None for r in errors)
+        assert len(errors) == 1 and all(r.exc_info is None for r in errors)
         assert "writable" in errors[0].getMessage()  # what the host must do
         assert not [r for r in caplog.records if r.levelno == logging.WARNING]  # no pointless retries
         after = await repo.load_game(gid)
         assert (after.version, after.snapshot) == (before.version, before.snapshot)
         await repo._writer.execute("PRAGMA query_only = OFF")  # type: ignore[attr-defined]
         assert (await manager.act(gid, ANN, DrawBlind())).seqs == (before.action_count + 1,)
+        (back,) = [r for r in caplog.records if r.levelno == logging.WARNING]  # the outage's end, once
+        assert "works again" in back.getMessage()
 
 
 async def test_a_timer_that_meets_a_broken_database_stays_to_be_served_later(
