@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import aiohttp
 import pytest
 from helpers.fast_pictures import FastPictures
+from ops_net import free_port
 
 from bot.config import Settings
 from bot.play.service import ManagerGameService
 from bot.wiring import Wiring
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-async def get(port: int, path: str) -> tuple[int, str]:
-    async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}{path}") as response:
-        return response.status, await response.text()
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from conftest import get
 from helpers.manager_games import HUMANS, play_random, started_game
+from ops_net import get
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.ops.metrics import Metrics
