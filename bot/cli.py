@@ -14,10 +14,17 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 
 def cmd_web(args: argparse.Namespace) -> int:
+    import functools
+
+    from bot.config import Settings, SettingsError
     from bot.discord.startup import setup_logging
     from bot.web.alone import run_web
 
-    return run_web(setup_logging, database_url=args.database_url)
+    try:  # LOG_FORMAT (a wrong setting: plain lines, and run_web says what is wrong)
+        log_format = Settings.from_env().log_format
+    except SettingsError:
+        log_format = "text"
+    return run_web(functools.partial(setup_logging, log_format=log_format), database_url=args.database_url)
 
 
 def cmd_cluster_status(args: argparse.Namespace) -> int:
