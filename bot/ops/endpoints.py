@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST
 
+from bot.config import SettingsError
 from bot.ops.metrics import Metrics
 
 log = logging.getLogger(__name__)
@@ -84,6 +85,11 @@ class OpsServer:
         await runner.setup()
         try:
             await web.TCPSite(runner, self.host, self.port).start()
+        except OSError as exc:  # (said as a setting to change, not as Discord unreachable)
+            await runner.cleanup()
+            raise SettingsError(
+                f"METRICS_PORT {self.port}: cannot listen there ({exc.strerror or exc})"
+            ) from None
         except BaseException:
             await runner.cleanup()
             raise

@@ -99,3 +99,25 @@ async def test_health_answers_and_readiness_names_its_checks(wired, settings) ->
     assert status == 200 and "ok" in body
     status, body = await get(settings.metrics_port, "/readyz")
     assert status == 200 and '"database": true' in body  # (no gateway check: no Discord bot in this test)
+
+
+async def test_a_metrics_port_in_use_is_refused_as_a_setting(settings) -> None:
+    from bot.config import SettingsError
+    from bot.discord.startup import explain_startup_error
+    from bot.ops.endpoints import OpsServer, Readiness
+
+    first = OpsServer(Metrics(), Readiness(), settings.metrics_port, host="127.0.0.1")
+    await first.start()
+    try:
+        second = OpsServer(Metrics(), Readiness(), settings.metrics_port, host="127.0.0.1")
+        try:
+            await second.start()
+        except SettingsError as exc:
+            line = explain_startup_error(exc)
+            assert line is not None and line.startswith(
+                f"METRICS_PORT {settings.metrics_port}: cannot listen"
+            )
+        else:
+            raise AssertionError("a second server on the same port started")
+    finally:
+        await first.stop()
