@@ -67,7 +67,11 @@ class Operations:
         async def gateway() -> bool:
             return self.discord.gateway_ready()
 
+        async def shards(_sampled: object) -> None:  # (the gauge, at each scrape)
+            self.discord.shards()
+
         self.readiness.add("gateway", gateway)
+        self.metrics.samplers.append(shards)
 
     def bot_options(self) -> dict[str, Any]:
         return self.discord.bot_options()

@@ -90,3 +90,45 @@ async def test_requests_rate_limits_and_answer_times_are_counted() -> None:
     )  # 429's 2 s, the bucket's 1.5
     assert value("ttr_interaction_answer_seconds_count", kind="command") == 1
     assert watch.arrived == {}  # answered: forgotten
+
+
+class FakeShard:
+    def __init__(self, closed: bool) -> None:
+        self.closed = closed
+
+    def is_closed(self) -> bool:
+        return self.closed
+
+
+class FakeBot:
+    """What the watch reads of discord.py's AutoShardedBot."""
+
+    def __init__(self) -> None:
+        self.shard_ids = [0, 1]
+        self.shard_count = 2
+        self.shards = {0: FakeShard(False), 1: FakeShard(True)}
+        self.ready = True
+        self.listeners: list[tuple[object, str]] = []
+
+    def is_ready(self) -> bool:
+        return self.ready
+
+    def add_listener(self, func: object, name: str) -> None:
+        self.listeners.append((func, name))
+
+
+async def test_readiness_waits_for_every_shard_of_the_process() -> None:
+    from bot.config import Settings
+    from bot.ops.operations import Operations
+
+    ops = Operations(Settings())
+    bot = FakeBot()
+    ops.watch_bot(bot)
+    assert [name for _f, name in bot.listeners] == ["on_interaction"]
+    assert await ops.readiness.failing() == ["gateway"]  # shard 1 is not connected
+    await ops.metrics.scrape()
+    assert ops.metrics.value("ttr_gateway_shards", state="connected") == 1
+    bot.shards[1].closed = False
+    assert await ops.readiness.failing() == []
+    bot.ready = False  # (logging in again)
+    assert await ops.readiness.failing() == ["gateway"]

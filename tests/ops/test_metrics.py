@@ -121,3 +121,30 @@ async def test_a_metrics_port_in_use_is_refused_as_a_setting(settings) -> None:
             raise AssertionError("a second server on the same port started")
     finally:
         await first.stop()
+
+
+async def test_without_a_metrics_port_the_live_maps_server_serves_them(tmp_path: Path) -> None:
+    from helpers.fast_pictures import FastPictures
+    from ops_net import free_port
+
+    from bot.config import Settings
+    from bot.wiring import Wiring
+
+    port = free_port()
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'g.db'}",
+        web_port=port,
+        public_url="https://ttr.example.org",
+        web_secret="s" * 40,
+    )
+    wiring = Wiring(settings, pictures=FastPictures())
+    async with wiring:
+        assert wiring.live_map is not None and wiring.ops is not None and wiring.ops.server is None
+        await wiring.live_map.start()
+        try:
+            status, text = await get(port, "/metrics")
+            assert status == 200 and "ttr_map_pages_open 0.0" in text
+            assert (await get(port, "/readyz"))[0] == 200
+            assert (await get(port, "/healthz"))[0] == 200
+        finally:
+            await wiring.live_map.stop()
