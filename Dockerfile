@@ -20,8 +20,9 @@ RUN python -m pip install --no-cache-dir --upgrade pip \
 
 FROM build AS check
 # what .ci/run does after its virtualenv: install with the test extra, ruff, mypy, the tests (PostgreSQL and
-# chromium absent here: their tests skip, saying why)
-COPY tests ./tests
+# chromium absent here: their tests skip, saying why); the whole context, as the tests read .ci/run, the
+# deployment files, .env.example
+COPY . .
 RUN python -m pip install --no-cache-dir -e '.[test]' \
     && ruff check . \
     && ruff format --check . \

@@ -7,7 +7,10 @@
 Each run plays random legal moves on `--games` started games (the manager over SQLite, as the bot does) for
 `--seconds` and reports this process's CPU time per move (``time.process_time``): without the metrics, with them
 (the repository's and pictures' hooks), and with them and a scrape of ``/metrics`` over HTTP every `--every`
-seconds. The scrape's own CPU is also measured alone (`--scrapes` in a row), to give its share at any move rate.
+seconds. On a loaded machine those runs differ by more than the metrics cost, so the cost is also measured
+alone: the hook a stored move goes through (the repository's wrapped ``append_action``: a counter, its kind),
+against the bare call, and one scrape's CPU over a database of `--scrape-games` games (cloned from played ones, as
+bench_backup.py does), whose share per move follows from the move rate.
 """
 
 from __future__ import annotations
@@ -31,7 +34,9 @@ from helpers.manager_games import play_random, random_ai, started_game  # noqa: 
 
 from bot.config import Settings  # noqa: E402
 from bot.manager import GameManager, ManualClock  # noqa: E402
+from bot.ops.metrics import Metrics  # noqa: E402
 from bot.ops.operations import Operations  # noqa: E402
+from bot.ops.watch import _counted  # noqa: E402
 from bot.storage import open_repository  # noqa: E402
 
 
@@ -93,21 +98,38 @@ async def run(
     return moves, cpu / max(1, moves), scrapes
 
 
+async def hook_cost(calls: int) -> tuple[float, float]:
+    """CPU seconds of one call of a bare coroutine and of the same wrapped as the repository's append_action."""
+    action = {"type": "claim_route", "route": 12, "color": "red", "cards": ["red", "red", "loco"]}
+
+    async def append_action(game_id: str, version: int, seat: int, act: dict[str, object]) -> int:
+        return version
+
+    counted = _counted(append_action, Metrics(), moves=True)
+    best = [float("inf"), float("inf")]
+    for _round in range(3):
+        for n, fn in enumerate((append_action, counted)):
+            cpu0 = time.process_time()
+            for i in range(calls):
+                await fn("g", i, 0, action)
+            best[n] = min(best[n], (time.process_time() - cpu0) / calls)
+    return best[0], best[1]
+
+
 async def scrape_cost(folder: Path, games: int, scrapes: int) -> float:
     """CPU seconds of one scrape (the database figures read, the text made), over `games` games."""
+    from bench_backup import clone, play_templates
+
     url = f"sqlite:///{folder / 'scrape.db'}"
+    clone(folder / "scrape.db", await play_templates(url, 30), games)
     ops = Operations(Settings(database_url=url))
     async with open_repository(url) as repo:
         ops.watch_repository(repo)
-        manager = GameManager(repo, ai=random_ai)
-        for n in range(games):
-            await started_game(manager, humans=3, seed=n + 1, board="usa")
         await ops.metrics.scrape()
         cpu0 = time.process_time()
         for _ in range(scrapes):
             await ops.metrics.scrape()
         cost = (time.process_time() - cpu0) / scrapes
-        await manager.close()
     return cost
 
 
@@ -116,7 +138,9 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--every", type=float, default=15.0, help="seconds between scrapes")
-    parser.add_argument("--scrapes", type=int, default=50)
+    parser.add_argument("--scrapes", type=int, default=20)
+    parser.add_argument("--scrape-games", type=int, default=10_000)
+    parser.add_argument("--calls", type=int, default=200_000)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -137,7 +161,8 @@ async def main() -> None:
             print(
                 f"{label:<8} {moves:6d} moves in {args.seconds:.0f} s, CPU {per_move * 1e6:8.0f} µs/move{extra}"
             )
-        one = await scrape_cost(folder, args.games, args.scrapes)
+        one = await scrape_cost(folder, args.scrape_games, args.scrapes)
+    bare, hooked = await hook_cost(args.calls)
     base = statistics.mean([rows[0][2], rows[3][2]])
     for label, _moves, per_move, _s in rows[1:3]:
         print(
@@ -145,8 +170,12 @@ async def main() -> None:
         )
     rate = rows[0][1] / args.seconds
     print(
-        f"one scrape: {one * 1000:.2f} ms CPU ({args.games} games): every {args.every:.0f} s at {rate:.0f} moves/s "
-        f"that is {one / (args.every * rate) * 1e6:.2f} µs a move"
+        f"the hook of a stored move: {(hooked - bare) * 1e6:.2f} µs CPU ({bare * 1e6:.2f} bare, {hooked * 1e6:.2f} wrapped)"
+    )
+    print(
+        f"one scrape: {one * 1000:.2f} ms CPU ({args.scrape_games} games in the database): every {args.every:.0f} s "
+        f"at {rate:.0f} moves/s that is {one / (args.every * rate) * 1e6:.2f} µs a move ({one / args.every * 1e6:.0f} µs of CPU "
+        "a second, whatever the rate)"
     )
     print("(a shared 2-core machine, loaded by other work: differences of a few % are noise)")
 

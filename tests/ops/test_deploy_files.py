@@ -69,7 +69,7 @@ def test_the_dockerfile_copies_what_exists_and_runs_what_ci_runs() -> None:
             *sources, _target = shlex.split(args)
             for source in sources:
                 assert (ROOT / source).exists(), source
-                copied += 1
+                copied += source != "."
         if word == "ENV":
             names = set(re.findall(r"(\w+)=", args))
             assert names - RUNTIME_ENV <= SETTINGS, names - RUNTIME_ENV - SETTINGS
