@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -170,7 +169,3 @@ class Metrics:
     def value(self, name: str, **labels: str) -> float | None:
         """One sample's value (tests, benches): ``value("ttr_moves_total", kind="draw_card")``."""
         return self.registry.get_sample_value(name, labels)
-
-
-def monotonic() -> float:
-    return time.perf_counter()
