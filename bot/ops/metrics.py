@@ -136,6 +136,12 @@ class Metrics:
             "ttr_storage_errors", "Storage errors raised to the bot, by class (VersionConflict: a race lost)",
             ["error"], registry=registry,
         )  # fmt: skip
+        self.timers_claimed_late = Counter(
+            "ttr_timer_rows_claimed_late",
+            "Timer rows this process claimed more than a lease after they were due: taken over from a process "
+            "whose lease ran out (killed, stalled), or served that late",
+            registry=registry,
+        )
         self.shards = Gauge(
             "ttr_gateway_shards",
             "Discord gateway shards of this process, by state",

@@ -1,8 +1,9 @@
 """Hooking the metrics to the parts the composition root builds (bot.wiring), through what they already offer:
 
 * the repository: its public coroutine methods are wrapped on the instance (not the class) so that every
-  storage error reaching the bot is counted by class, and each stored move (``append_action``: the move's one
-  transaction) by its action's kind;
+  storage error reaching the bot is counted by class, each stored move (``append_action``: the move's one
+  transaction) by its action's kind, and the timer rows claimed a lease or more after they were due (taken over
+  from a process that stopped serving them, or late);
 * the pictures: each picture's time (the render pool's queue included);
 * the render pool's own counters (jobs in flight, replaced workers) and the live map's open pages, read at
   scrape time;
@@ -39,8 +40,26 @@ def watch_repository(repo: GameRepository, metrics: Metrics) -> GameRepository:
     for name, _method in inspect.getmembers(type(repo), inspect.iscoroutinefunction):
         if name.startswith("_"):
             continue
-        setattr(repo, name, _counted(getattr(repo, name), metrics, moves=name == "append_action"))
+        method = _counted(getattr(repo, name), metrics, moves=name == "append_action")
+        setattr(repo, name, _claims_counted(method, metrics) if name == "claim_due_timers" else method)
     return repo
+
+
+def _claims_counted(method: Callable[..., Awaitable[Any]], metrics: Metrics) -> Callable[..., Any]:
+    """Rows claimed more than a lease after they were due: taken over from a process whose lease ran out (killed,
+    stalled), or served that late. (A claim does not say whose lease it ended: this is the figure that shows both.)"""
+    late = metrics.timers_claimed_late
+
+    @functools.wraps(method)
+    async def claim(owner: str, now: datetime | None = None, *, lease: float = 30.0, limit: int = 100) -> Any:
+        rows = await method(owner, now, lease=lease, limit=limit)
+        moment = now or datetime.now(UTC)
+        taken = sum(1 for row in rows if (moment - row.due_at).total_seconds() > lease)
+        if taken:
+            late.inc(taken)
+        return rows
+
+    return claim
 
 
 def _counted(method: Callable[..., Awaitable[Any]], metrics: Metrics, *, moves: bool) -> Callable[..., Any]:

@@ -148,3 +148,21 @@ async def test_without_a_metrics_port_the_live_maps_server_serves_them(tmp_path:
             assert (await get(port, "/healthz"))[0] == 200
         finally:
             await wiring.live_map.stop()
+
+
+async def test_a_row_whose_claim_lapsed_counts_as_taken_over(tmp_path: Path) -> None:
+    now = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+    metrics = Metrics()
+    async with open_repository(f"sqlite:///{tmp_path / 'g.db'}", clock=lambda: now) as repo:
+        watch_repository(repo, metrics)
+        game = await repo.create_game(guild_id=1, channel_id=2, host_id=3, board="usa")
+        await repo.add_timer(game.id, "remind", now - timedelta(seconds=5))
+        claimed = await repo.claim_due_timers("dead-process", now, lease=30.0)
+        assert len(claimed) == 1 and metrics.value("ttr_timer_rows_claimed_late_total") == 0  # served in time
+
+        later = now + timedelta(
+            seconds=31
+        )  # the first process died: its lease ran out, another takes the row
+        taken = await repo.claim_due_timers("live-process", later, lease=30.0)
+        assert [t.id for t in taken] == [claimed[0].id]
+        assert metrics.value("ttr_timer_rows_claimed_late_total") == 1
