@@ -42,14 +42,15 @@ def log_context(**fields: Any) -> Iterator[None]:
         _context.reset(token)
 
 
-def bind_interaction(interaction: Any) -> None:
-    """An interaction's guild and shard on the lines its handling writes (duck-typed: no discord import)."""
+def bind_interaction(interaction: Any, **fields: Any) -> None:
+    """An interaction's guild and shard (and `fields`: its game) on the lines its handling writes (duck-typed: no
+    discord import)."""
     guild = getattr(interaction, "guild_id", None)
     client = getattr(interaction, "client", None)
     shard = None
     if guild is not None and client is not None and getattr(client, "shard_count", None):
         shard = (int(guild) >> 22) % int(client.shard_count)  # Discord's formula for a guild's shard
-    bind(guild=guild, shard=shard)
+    bind(guild=guild, shard=shard, **fields)
 
 
 class JsonFormatter(logging.Formatter):

@@ -90,3 +90,29 @@ def test_the_bot_writes_json_lines_without_its_secrets(tmp_path: Path) -> None:
     records = lines_of(done.stderr)
     assert records and any("cannot reach the database" in str(r["message"]) for r in records)
     assert TOKEN not in done.stderr and PASSWORD not in done.stderr
+
+
+def test_an_interactions_guild_shard_and_game_reach_the_lines_of_its_handling() -> None:
+    from types import SimpleNamespace
+
+    from bot.ops.logs import bind_interaction
+
+    guild = (5 << 22) | 1234  # Discord's shard of a guild: (id >> 22) % shard count
+    interaction = SimpleNamespace(guild_id=guild, client=SimpleNamespace(shard_count=4))
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(JsonFormatter())
+    log = logging.getLogger("tests.ops.press")
+    log.addHandler(handler)
+    log.propagate = False
+    try:
+
+        async def press() -> None:
+            bind_interaction(interaction, game="zz99yy88")
+            log.warning("the press failed")
+
+        asyncio.run(press())
+    finally:
+        log.removeHandler(handler)
+    [record] = lines_of(out.getvalue())
+    assert (record["guild"], record["shard"], record["game"]) == (guild, 1, "zz99yy88")
