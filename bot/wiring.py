@@ -74,7 +74,9 @@ class LiveMap:
     the service: over its manager, a move made on a page told to the chat as the automatic moves are (the turn
     message), and the service given the personal links (``MapLinks``) for the Map buttons."""
 
-    def __init__(self, settings: Settings, service: ManagerGameService, ops: Operations | None = None) -> None:
+    def __init__(
+        self, settings: Settings, service: ManagerGameService, ops: Operations | None = None
+    ) -> None:
         self.settings = settings
         self.service = service
         self.ops = ops
@@ -84,7 +86,9 @@ class LiveMap:
         settings, service, ops = self.settings, self.service, self.ops
         tokens = tokens_of(settings)
         extra = ops.routes() if ops is not None and ops.on_web_server else []
-        self.running = await start_web(settings, service.games_manager, after_move=service.on_turn, routes=extra)
+        self.running = await start_web(
+            settings, service.games_manager, after_move=service.on_turn, routes=extra
+        )
         if ops is not None:
             ops.watch_map_pages(self.running.server.hub)
         service.map_links = MapLinks(
