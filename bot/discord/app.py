@@ -70,9 +70,8 @@ class TTRCommandTree(app_commands.CommandTree):
         await report_error(interaction, error)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        bind_interaction(
-            interaction
-        )  # its guild and shard on the log lines of its handling (LOG_FORMAT=json)
+        # its guild and shard on the log lines of its handling (LOG_FORMAT=json)
+        bind_interaction(interaction)
         return True
 
 
