@@ -21,6 +21,7 @@ from bot.storage.url import parse_database_url, redact_url, url_secrets
 from maps.board import board_ids
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS = ("text", "json")
 MAX_LOBBY_HOURS = 24 * 60  # sixty days, the longest of the games' own delays
 
 
@@ -61,6 +62,10 @@ class Settings:
     discord_client_secret: str = field(default="", repr=False)
     web_secret: str = field(default="", repr=False)
     discord_api: str = "https://discord.com/api/v10"
+    #: /metrics, /healthz and /readyz (bot/ops) on a port of their own (None: on the live map's web server when it
+    #: runs, else nowhere); LOG_FORMAT "json": one JSON object a line, with the game, guild and shard
+    metrics_port: int | None = None
+    log_format: str = "text"
 
     # Environment variable for each field (the field name upper-cased).
     @staticmethod
@@ -215,7 +220,7 @@ def _parse(name: str, raw: str) -> Any:
             return parse_shard_ids(raw)
         except ValueError as exc:
             raise SettingsError(f"{env}: {exc}") from None
-    if name == "web_port":
+    if name in ("web_port", "metrics_port"):
         if not raw.isdigit() or not 1 <= int(raw) <= 65535:
             raise SettingsError(f"{env} must be a TCP port number (1-65535), got {raw!r}")
         return int(raw)
@@ -259,6 +264,10 @@ def _parse(name: str, raw: str) -> Any:
         if level not in LOG_LEVELS:
             raise SettingsError(f"{env} must be one of {', '.join(LOG_LEVELS)}, got {raw!r}")
         return level
+    if name == "log_format":
+        if raw.lower() not in LOG_FORMATS:
+            raise SettingsError(f"{env} must be one of {', '.join(LOG_FORMATS)}, got {raw!r}")
+        return raw.lower()
     if name in ("sync_commands", "lobby_threads"):
         lowered = raw.lower()
         if lowered in ("1", "true", "yes", "on"):

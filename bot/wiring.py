@@ -13,6 +13,9 @@ the manager's close, which finishes the messages in flight (they may draw), stil
 The live map's web server (bot/web, when ``WEB_PORT`` and ``PUBLIC_URL`` are set) is run alongside the service:
 started once the service has started (so that a page's move can be told in the chat), stopped first.
 
+The process's operations (bot.ops: metrics, readiness checks, ``METRICS_PORT``) are built first and given each
+part as it is built; their endpoints are served on ``METRICS_PORT`` when set, else on the live map's server.
+
 Nothing here decides anything: the service neither opens storage nor builds a manager, and the manager is the
 service's only door to storage (bot.manager.door).
 """
@@ -20,17 +23,18 @@ service's only door to storage (bot.manager.door).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from types import TracebackType
 
 from bot.config import Settings
 from bot.manager import Clock, GameManager
 from bot.manager.cluster import Member
+from bot.ops.operations import Operations
 from bot.play.live_map import MapLinks
 from bot.play.pictures import Pictures, PoolPictures
 from bot.play.service import ManagerGameService
-from bot.storage import open_repository
+from bot.storage import GameRepository, open_repository
 from bot.web.server import RunningWeb, enabled, link_url, start_web, tokens_of
 from bot.web.tokens import LINK_SECONDS
 
@@ -45,10 +49,13 @@ async def open_manager(
     ai_budget_ms: int | None = None,
     member: Member | None = None,
     lobby_expire_hours: float = 24.0,
+    watch: Callable[[GameRepository], None] | None = None,
 ) -> AsyncIterator[GameManager]:
     """A game manager over a connected repository of ``DATABASE_URL`` (not started: its owner starts it);
-    on exit the manager is closed, then the repository."""
+    on exit the manager is closed, then the repository. `watch` is given the repository first (bot.ops)."""
     repo = open_repository(settings.database_url)
+    if watch is not None:
+        watch(repo)
     await repo.connect()
     try:
         manager = GameManager(
@@ -67,15 +74,23 @@ class LiveMap:
     the service: over its manager, a move made on a page told to the chat as the automatic moves are (the turn
     message), and the service given the personal links (``MapLinks``) for the Map buttons."""
 
-    def __init__(self, settings: Settings, service: ManagerGameService) -> None:
+    def __init__(
+        self, settings: Settings, service: ManagerGameService, ops: Operations | None = None
+    ) -> None:
         self.settings = settings
         self.service = service
+        self.ops = ops
         self.running: RunningWeb | None = None
 
     async def start(self) -> None:
-        settings, service = self.settings, self.service
+        settings, service, ops = self.settings, self.service, self.ops
         tokens = tokens_of(settings)
-        self.running = await start_web(settings, service.games_manager, after_move=service.on_turn)
+        extra = ops.routes() if ops is not None and ops.on_web_server else []
+        self.running = await start_web(
+            settings, service.games_manager, after_move=service.on_turn, routes=extra
+        )
+        if ops is not None:
+            ops.watch_map_pages(self.running.server.hub)
         service.map_links = MapLinks(
             lambda user_id, game_id, locale: link_url(settings, tokens, user_id, game_id, locale),
             activity=bool(settings.discord_client_id),
@@ -98,26 +113,32 @@ class Wiring:
     ai_budget_ms: int | None = None
     pictures: Pictures | None = None
     live_map: LiveMap | None = None  # (set on entry when the live map runs)
+    ops: Operations | None = None  # (set on entry: the process's metrics and readiness checks)
     _stack: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack, repr=False)
 
     async def __aenter__(self) -> ManagerGameService:
         stack = self._stack
         try:
+            ops = self.ops = Operations(self.settings)
+            await ops.start()  # (METRICS_PORT: /healthz answers while the rest starts)
+            stack.push_async_callback(ops.stop)
             pictures = self.pictures or PoolPictures(self.settings.render_workers)
             stack.callback(pictures.close)  # (a pool starts its workers with the service, not here)
+            ops.watch_pictures(pictures)
             manager = await stack.enter_async_context(
                 open_manager(
                     self.settings,
                     clock=self.clock,
                     ai_budget_ms=self.ai_budget_ms,
                     lobby_expire_hours=self.settings.lobby_expire_hours,
+                    watch=ops.watch_repository,
                 )
             )
             service = ManagerGameService(self.settings, manager=manager, pictures=pictures)
             manager.set_notifier(service)  # timers' moves, reminders and notices are told through it
             stack.push_async_callback(service.close)
             if enabled(self.settings):  # started with the service (its messages can then be posted)
-                self.live_map = LiveMap(self.settings, service)
+                self.live_map = LiveMap(self.settings, service, ops)
                 service.run_with(self.live_map.start, self.live_map.stop)
         except BaseException:
             await stack.aclose()

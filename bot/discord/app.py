@@ -26,6 +26,7 @@ from bot.discord.language import CatalogTranslator, tr
 from bot.discord.messenger import DiscordMessenger
 from bot.discord.replies import answer, report_error
 from bot.i18n import Catalog, default_catalog
+from bot.ops.logs import bind_interaction
 from bot.play.contract import GameService
 from bot.play.press import Press
 from bot.wiring import Wiring
@@ -67,6 +68,11 @@ class TTRCommandTree(app_commands.CommandTree):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
     ) -> None:
         await report_error(interaction, error)
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        # its guild and shard on the log lines of its handling (LOG_FORMAT=json)
+        bind_interaction(interaction)
+        return True
 
 
 class TTRBot(commands.Bot):

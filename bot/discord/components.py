@@ -26,6 +26,7 @@ import discord
 
 from bot.discord.language import tr
 from bot.discord.limits import Cuts
+from bot.ops.logs import bind_interaction
 from bot.play import chat
 from bot.play.press import Press, PressCode
 from bot.play.reply import ButtonSpec, ComponentSpec, SelectSpec
@@ -131,6 +132,9 @@ class _GameItem:
     unreadable: bool = False  # a template matched the id but it names no item we make (forged or mangled)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        bind_interaction(
+            interaction, game=getattr(self, "game_id", None)
+        )  # on the log lines of the press (LOG_FORMAT=json)
         if self.unreadable:
             # discord.py answers nothing when an item cannot be rebuilt: say the button is outdated instead
             await _refuse(interaction, "button.expired")

@@ -14,11 +14,13 @@ import sys
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.config import Settings, SettingsError, parse_setting
 from bot.discord.app import bot_intents, create_bot, privileged_intents
+from bot.ops.logs import formatter as log_formatter
 from bot.play.contract import GameService
 from bot.storage import (
     ProcessBeat,
@@ -30,6 +32,9 @@ from bot.storage import (
 )
 from bot.storage.file_lock import FileLocked, hold_database_lock
 from bot.wiring import Wiring
+
+if TYPE_CHECKING:
+    from bot.ops.operations import Operations
 
 log = logging.getLogger("bot")
 
@@ -80,16 +85,16 @@ class SecretsFilter(logging.Filter):
 MIN_SECRET = 4
 
 
-def setup_logging(level: str = "INFO", *, secrets: Iterable[str] = ()) -> None:
-    """Log to stderr with timestamps (unless logging is already configured, e.g. by pytest); every handler
-    masks `secrets`.
+def setup_logging(level: str = "INFO", *, secrets: Iterable[str] = (), log_format: str = "text") -> None:
+    """Log to stderr with timestamps (unless logging is already configured, e.g. by pytest), as plain lines or
+    (`log_format` "json") one JSON object a line (bot.ops.logs); every handler masks `secrets`.
 
     discord.py's own chatter stays at INFO or above; its HTTP module only logs warnings.
     """
     root = logging.getLogger()
     if not root.handlers:
         handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"))
+        handler.setFormatter(log_formatter(log_format))
         root.addHandler(handler)
     masking = SecretsFilter(secrets)
     for each in root.handlers:
@@ -223,12 +228,15 @@ async def start_bot(settings: Settings, *, service: GameService | None = None) -
     if service is not None:
         await _run_bot(settings, service)
         return
-    async with Wiring(settings) as built:
-        await _run_bot(settings, built)
+    wiring = Wiring(settings)
+    async with wiring as built:
+        await _run_bot(settings, built, wiring.ops)
 
 
-async def _run_bot(settings: Settings, service: GameService) -> None:
-    bot = create_bot(settings, service=service)
+async def _run_bot(settings: Settings, service: GameService, ops: Operations | None = None) -> None:
+    bot = create_bot(settings, service=service, **(ops.bot_options() if ops is not None else {}))
+    if ops is not None:  # (metrics: Discord's requests and the interactions' answers; readiness: the shards)
+        ops.watch_bot(bot)
     loop = asyncio.get_running_loop()
     stopping: set[asyncio.Task[None]] = set()
 
@@ -362,7 +370,7 @@ def run_bot(
         setup_logging()
         log.error("configuration problem: %s", exc)
         return EXIT_CONFIG
-    setup_logging(settings.log_level, secrets=settings.secrets())
+    setup_logging(settings.log_level, secrets=settings.secrets(), log_format=settings.log_format)
     try:
         check_token(settings)
         check_shards(settings)

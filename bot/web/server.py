@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -70,9 +71,11 @@ async def start_web(
     after_move: AfterMove | None = None,
     host: str = "0.0.0.0",
     moves_by: str = "player",
+    routes: Sequence[web.RouteDef] = (),
 ) -> RunningWeb:
     """Serve the live map on WEB_PORT until closed (raises WebSetupError on a missing setting). `after_move`
-    tells the chat of a page's move; without it (``ttr web``), `moves_by` "page" leaves that to a bot process."""
+    tells the chat of a page's move; without it (``ttr web``), `moves_by` "page" leaves that to a bot process.
+    `routes`: served too (bot.ops: ``/metrics``, ``/healthz``, ``/readyz``)."""
     tokens = tokens_of(settings)
     config = WebConfig(
         client_id=settings.discord_client_id,
@@ -82,7 +85,9 @@ async def start_web(
         moves_by=moves_by,
     )
     server = MapServer(manager, tokens, config, after_move=after_move)
-    runner = web.AppRunner(server.app(), access_log=None)  # an access log would show personal links
+    app = server.app()
+    app.add_routes(routes)
+    runner = web.AppRunner(app, access_log=None)  # an access log would show personal links
     await runner.setup()
     await web.TCPSite(runner, host, settings.web_port).start()
     changes = None

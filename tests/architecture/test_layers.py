@@ -4,6 +4,7 @@ inside functions; imports under `if TYPE_CHECKING:` are left out, since they nev
 
     bot.discord  ->  bot.play  ->  bot.manager  ->  bot.storage    (bot.play never imports bot.storage)
     bot.wiring (the composition root) builds storage, manager, pictures and service for bot.discord
+    bot.ops (metrics, health, logs, backups) beside the composition root: it watches the parts, none knows it
                                  bot.play  ->  bot.presenters  (each feature's words; the manager returns facts)
         (all of bot)         ->  render  ->  engine  ->  maps
 
@@ -111,6 +112,8 @@ RULES: list[tuple[tuple[str, ...], tuple[str, ...], str]] = [
     (("bot.i18n", "bot.config", "bot.rules_text"), ("discord", "bot.discord", "bot.play"), "shared below play"),
     (("bot.web",), ("discord", "bot.discord", "bot.storage.postgres", "bot.storage.sqlite"), "the live map serves pages over play and the manager; the adapter may start it"),
     (("bot.play", "bot.manager", "bot.presenters", "bot.storage"), ("bot.web",), "nothing below the live map knows it"),
+    (("bot.ops",), ("discord", "bot.discord", "bot.play", "bot.web", "bot.presenters", "bot.wiring"), "operations watch the parts through their hooks, duck-typed"),
+    (("bot.play", "bot.manager", "bot.presenters", "bot.storage", "bot.web", "bot.config", "bot.i18n", "bot.messages"), ("bot.ops",), "the parts know nothing of who watches them"),
 ]  # fmt: skip
 
 
@@ -139,6 +142,21 @@ def test_the_live_map_reaches_storage_only_through_the_manager() -> None:
         for target in imports_of(name)
         if _in(target, "bot.storage") or (_in(target, "bot.wiring") and name != "bot.web.alone")
     )
+    assert offenders == []
+
+
+def test_the_adapter_reaches_no_storage_through_operations() -> None:
+    """bot.discord uses bot.ops's logs and Discord watch (the wiring hands it the rest): none of the bot.ops modules
+    it imports reaches storage, directly or through another bot.ops module."""
+    reached: set[str] = set()
+    todo = [t for n in modules() if _in(n, "bot.discord") for t in internal_imports(n) if _in(t, "bot.ops")]
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            todo.extend(t for t in internal_imports(name) if _in(t, "bot.ops"))
+    assert reached, "bot.discord uses bot.ops (its log format)"
+    offenders = sorted(f"{n} imports {t}" for n in reached for t in imports_of(n) if _in(t, "bot.storage"))
     assert offenders == []
 
 
