@@ -4,7 +4,7 @@ SQLite and the tests' fake Discord OAuth2 server, a game of Italy in play:
 - page ready: from `page.goto` of a fresh browser context (nothing cached, like a player opening the Activity)
   until the board is drawn and the hand shown (sign-in through DiscordSDKMock, config, session, context, view);
   phone (390x844) and desktop pages alternate;
-- move seen: from the tap on Confirm on the acting player's page until the other player's page has drawn the
+- move seen: from the tap on the deck on the acting player's page until the other player's page has drawn the
   new view (the act, the server's push over the WebSocket, the page's redraw), and the redraw alone (the page's
   own measure of its `show`, parsing the new SVG and filling the sheet).
 
@@ -108,11 +108,8 @@ async def main(pages: int, moves: int) -> None:
                         )
                         raise
                 else:
-                    await tap(me.page, '#market [data-deck="cards"]', touch=False)
-                    await me.page.wait_for_selector("#picker:not([hidden])")
-                    await tap(me.page, "#picker button.action", touch=False)
                     t0 = time.perf_counter()
-                    await tap(me.page, "#picker #confirm", touch=False)
+                    await tap(me.page, '#market [data-deck="cards"]', touch=False)  # one move: made at once
                 await wait_version(other.page, v["version"] + 1)
                 seen.append(time.perf_counter() - t0)
                 draw.append(
@@ -121,7 +118,7 @@ async def main(pages: int, moves: int) -> None:
                 )
                 while not all(w.views() and w.views()[-1]["version"] > v["version"] for w in (me, other)):
                     await asyncio.sleep(0.005)  # both pages' sockets have the new view before the next move
-            print(line("move seen on the other page (tap on Confirm -> redrawn)", seen))
+            print(line("move seen on the other page (tap on the deck -> redrawn)", seen))
             print(line("  of which the page's own redraw (the new SVG and the sheet)", draw))
             await browser.close()
 

@@ -111,7 +111,7 @@ class FakeGame:
         for rid in self.routes[:6]:
             for pay in ("red", "locomotive"):
                 acts.append({"code": f"cr.{rid}.{pay}", "kind": "claim_route", "label": f"route {rid}",
-                             "payment": f"2 {pay}", "route": rid, "group": "claim", "group_label": "Claim"})  # fmt: skip
+                             "payment": f"2 {pay}", "route": rid, "group": "claim"})  # fmt: skip
         for i in range(5):
             acts.append(
                 {
@@ -120,19 +120,15 @@ class FakeGame:
                     "label": f"card {i}",
                     "slot": i,
                     "group": "draw",
-                    "group_label": "Draw",
                 }
             )
-        acts.append(
-            {"code": "db.n", "kind": "draw_blind", "label": "deck", "group": "draw", "group_label": "Draw"}
-        )
+        acts.append({"code": "db.n", "kind": "draw_blind", "label": "deck", "group": "draw"})
         acts.append(
             {
                 "code": "dt.",
                 "kind": "draw_tickets",
                 "label": "tickets",
                 "group": "tickets",
-                "group_label": "Tickets",
             }
         )
         v["actions"] = acts

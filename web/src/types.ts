@@ -10,7 +10,6 @@ export interface Action {
   slot?: number | null;
   payment?: string | null;
   group?: string | null;
-  group_label?: string | null;
   offered?: Offered[];
   min?: number;
   max?: number;
