@@ -147,3 +147,31 @@ async def wait_version(page: Any, version: int, timeout: float = 10.0) -> None:
         if asyncio.get_running_loop().time() > end:
             raise AssertionError(f"the page shows version {seen}, not {version}")
         await asyncio.sleep(0.005)
+
+
+async def covering(page: Any) -> list[str]:
+    """What covers the board: of a grid of points over it, those that reach neither the drawing nor a zoom
+    button (a banner, a sheet, an empty band)."""
+    return await page.evaluate(  # type: ignore[no-any-return]
+        """() => {
+          const wrap = document.querySelector('#board-wrap').getBoundingClientRect(), out = [];
+          for (let i = 1; i < 10; i++) for (let j = 1; j < 10; j++) {
+            const hit = document.elementFromPoint(wrap.left + wrap.width * i / 10, wrap.top + wrap.height * j / 10);
+            if (!hit || !(hit.closest('#board') || hit.closest('#zoom-ctl'))) out.push(hit ? hit.outerHTML.slice(0, 60) : '-');
+          }
+          return out;
+        }"""
+    )
+
+
+async def ranking_in_view(page: Any) -> list[str]:
+    """The final ranking's lines fully on screen without scrolling (the sheet as it opened), as their texts."""
+    return await page.evaluate(  # type: ignore[no-any-return]
+        """() => {
+          const body = document.querySelector('#sheet-body').getBoundingClientRect();
+          return [...document.querySelectorAll('#ranking li')].filter((li) => {
+            const r = li.getBoundingClientRect();
+            return r.height > 0 && r.top >= Math.max(0, body.top) && r.bottom <= Math.min(innerHeight, body.bottom);
+          }).map((li) => li.textContent);
+        }"""
+    )

@@ -126,6 +126,9 @@ async def play_one(w: Watched, view: dict[str, Any], touch: bool, played: Played
         shown = await page.eval_on_selector_all(
             "#picker button.action", "(bs) => bs.map((b) => b.dataset.code)"
         )
+        assert len(shown) > 1 or what.startswith(("route", "city")), (
+            f"a picker with one choice: {what} {shown}"
+        )
         code = next((c for c in shown if c in mine), shown[0])
         await tap(page, f'#picker button.action[data-code="{code}"]', touch=touch)
         taps += 1
