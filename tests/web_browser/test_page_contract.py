@@ -244,3 +244,40 @@ async def test_a_finger_beside_a_thin_route_on_a_phone_still_takes_it(fake_serve
         )
         assert reach <= 24 + 3
         await browser.close()
+
+
+async def test_the_keyboard_reaches_every_move_and_escape_closes_the_picker(fake_server):  # type: ignore[no-untyped-def]
+    """TAB goes through the page's moves (the deck, the menus), Enter makes one, ESC closes a picker; the zoom
+    buttons and the menus carry words for screen readers."""
+    from playwright.async_api import async_playwright
+
+    game, base = fake_server
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        w = await open_page(browser, f"{base}?mock_code=code-a&channel=c1")
+        page = w.page
+        await page.wait_for_selector("#board svg [data-route]")
+        await page.wait_for_selector("#splash", state="hidden")
+        assert await page.get_attribute("#zoom-in", "aria-label") == "Zoom in"
+        assert await page.get_attribute("#board-wrap", "aria-label") == "The board"
+        # a route's picker: its first move focused, ESC closes it and gives the focus back
+        await page.locator("#zoom-fit").click()
+        await tap(page, f'#board [data-route="{game.routes[0]}"]', touch=False)
+        await page.wait_for_selector("#picker:not([hidden])")
+        assert await page.evaluate("() => document.activeElement.closest('#picker') !== null")
+        await page.keyboard.press("Escape")
+        await page.wait_for_selector("#picker", state="hidden")
+        # TAB through the page until the deck: Enter draws (one move: made at once)
+        reached = []
+        for _ in range(60):
+            await page.keyboard.press("Tab")
+            what = await page.evaluate(
+                "() => { const a = document.activeElement; return a.dataset.deck || a.dataset.code || a.tagName; }"
+            )
+            reached.append(what)
+            if what == "cards":
+                break
+        assert reached[-1] == "cards", reached
+        await page.keyboard.press("Enter")
+        await _until(lambda: any(a["code"] == "db.n" for a in game.acts))
+        await browser.close()

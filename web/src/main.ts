@@ -238,10 +238,18 @@ function openPicker(acts: Action[], title: string): void {
   const cancel = el("button", { type: "button", id: "cancel" }, t("web.ui.cancel"));
   // Several ways to do one thing (pay for one route): the thing is the title, each button says how.
   const same = acts.length > 1 && acts.every((a) => a.label === acts[0].label);
-  const choices = acts.map((a) => actionButton(same && a.payment ? { ...a, label: a.payment, payment: null } : a, () => void act(a)));
+  const choices = acts.map((a) => {
+    const b = actionButton(same && a.payment ? { ...a, label: a.payment, payment: null } : a, () => void act(a));
+    // which route or city a button is for, on the map (two tracks of a double route read alike)
+    const mark = () => highlight(board, { line: "", routes: a.route != null ? [a.route] : [], cities: a.city != null ? [a.city] : [] }, "picked");
+    b.addEventListener("pointerenter", mark);
+    b.addEventListener("focus", mark);
+    return b;
+  });
   cancel.addEventListener("click", closePicker);
   const oneThing = acts.every((a) => a.payment && a.route === acts[0].route && a.city === acts[0].city);
-  const words = same ? title : oneThing && acts.length > 1 ? t("web.ui.pay_with") : acts.length > 1 ? t("web.ui.other_actions") : "";
+  const payments = acts.every((a) => a.payment);
+  const words = same ? title : (oneThing || payments) && acts.length > 1 ? t("web.ui.pay_with") : acts.length > 1 ? t("web.ui.other_actions") : "";
   const heading = words ? [el("h3", { id: "picker-title" }, words)] : [];
   card.replaceChildren(...heading, el("div", { class: "choices" }, ...choices), el("div", { class: "buttons" }, cancel));
   box.setAttribute("aria-label", words || acts[0].label);
