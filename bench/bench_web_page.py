@@ -8,7 +8,12 @@ SQLite and the tests' fake Discord OAuth2 server, a game of Italy in play:
   new view (the act, the server's push over the WebSocket, the page's redraw), and the redraw alone (the page's
   own measure of its `show`, parsing the new SVG and filling the sheet).
 
-    python bench/bench_web_page.py [--pages 20] [--moves 30]
+- a phone at the default zoom (`--phone`), every board and variant: the city names' on-screen size (median,
+  smallest), the routes no tap point on the board reaches at the whole-board zoom, and the share of taps 10 px
+  beside a route (both sides, at a quarter, the middle, three quarters of every route in view) that offer it,
+  as the page resolves them (tests/web_browser/test_live_map_phone.py's measure).
+
+    python bench/bench_web_page.py [--pages 20] [--moves 30] [--phone]
 
 The machine's load average is printed first: wall times grow with other work on it.
 """
@@ -31,6 +36,7 @@ sys.path.insert(0, str(ROOT / "tests" / "web_browser"))
 
 from browser import CHROMIUM, launch, open_page, tap, wait_version  # noqa: E402
 from helpers.web_site import new_game, site  # noqa: E402
+from test_live_map_phone import BOARDS, MEASURE, open_board  # noqa: E402
 
 
 def p95(xs: list[float]) -> float:
@@ -123,11 +129,59 @@ async def main(pages: int, moves: int) -> None:
             await browser.close()
 
 
+async def phone() -> None:
+    from playwright.async_api import async_playwright
+
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    with tempfile.TemporaryDirectory() as tmp:
+        async with site(f"sqlite:///{tmp}/games.db") as s, async_playwright() as pw:
+            base = str(s.client.make_url("/"))
+            browser = await launch(pw)
+            w = None
+            names: list[float] = []
+            off = reached = unreachable = routes = 0
+            for i, (board, variant) in enumerate(BOARDS):
+                await open_board(s, board, variant, 20 + i)
+                url = f"{base}?mock_code=code-bob&channel={20 + i}"
+                if w is None:
+                    w = await open_page(browser, url, phone=True, locale="fr-FR")
+                else:
+                    await w.page.goto(url)
+                await w.page.wait_for_selector("#board svg [data-route]")
+                await wait_version(w.page, 0)
+                await w.page.wait_for_timeout(150)
+                m = await w.page.evaluate(MEASURE)
+                await w.page.click("#zoom-fit")
+                await w.page.wait_for_timeout(150)
+                whole = await w.page.evaluate(MEASURE)
+                lost = sum(not r["reach"] for r in whole["routes"].values())
+                b_off = sum(r["off"] for r in m["routes"].values())
+                b_ok = sum(r["offOk"] for r in m["routes"].values())
+                print(
+                    f"{board}-{variant or 'classic'}: names median {statistics.median(m['names']):.1f} px"
+                    f" (smallest {min(m['names']):.1f}, {len(m['names'])} shown, {m['hidden']} waiting for a"
+                    f" closer zoom); routes unreachable {lost}/{len(whole['routes'])}; 10 px off opens it"
+                    f" {b_ok}/{b_off}"
+                )
+                names += m["names"]
+                off += b_off
+                reached += b_ok
+                unreachable += lost
+                routes += len(whole["routes"])
+            print(
+                f"phone 390x844, every board: city names median {statistics.median(names):.1f} px, smallest"
+                f" {min(names):.1f}; routes unreachable {unreachable}/{routes}; taps 10 px off a route that"
+                f" open it {100 * reached / off:.1f}% ({reached}/{off})"
+            )
+            await browser.close()
+
+
 if __name__ == "__main__":
     if not os.path.exists(CHROMIUM):
         sys.exit(f"needs Debian's chromium at {CHROMIUM}")
     ap = argparse.ArgumentParser()
     ap.add_argument("--pages", type=int, default=20)
     ap.add_argument("--moves", type=int, default=30)
+    ap.add_argument("--phone", action="store_true", help="the phone's figures at the default zoom instead")
     args = ap.parse_args()
-    asyncio.run(main(args.pages, args.moves))
+    asyncio.run(phone() if args.phone else main(args.pages, args.moves))
