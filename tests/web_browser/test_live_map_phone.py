@@ -7,7 +7,8 @@ from the page itself (getBoundingClientRect, getScreenCTM) and resolved by the p
   closer zoom, as on map apps);
 - every route reachable by a tap point on the board, at the whole-board zoom (its smallest);
 - a finger 10 px beside a route opens it, for every route in view at the default zoom;
-- nothing over the board (every point of it reaches the drawing, but the zoom buttons).
+- nothing over the board (every point of it reaches the drawing, but the zoom buttons; no empty band), the zoom
+  buttons never over the drawing's legend, every player's chip on screen.
 
 One browser, one page per screen, every board's game opened in turn (no move made here: the games are
 test_live_map_games.py's)."""
@@ -88,7 +89,13 @@ MEASURE = """() => {
     const hit = document.elementFromPoint(x, y);
     if (!hit || !(hit.closest('#board') || hit.closest('#zoom-ctl'))) covered.push(hit ? hit.outerHTML.slice(0, 60) : 'nothing');
   }
-  return {names, hidden, routes, covered, missed, wrap: [wrap.width, wrap.height]};
+  // the zoom buttons never over the drawing's side panel (its legend), every player's chip on screen
+  const panel = document.querySelector('#board svg .panel-chrome')?.getBoundingClientRect();
+  const overPanel = [...document.querySelectorAll('#zoom-ctl button')].map((b) => b.getBoundingClientRect())
+    .filter((r) => r.width && panel && r.right > panel.left && r.left < panel.right && r.bottom > panel.top && r.top < panel.bottom).length;
+  const chipsOut = [...document.querySelectorAll('#players .player')].map((c) => c.getBoundingClientRect())
+    .filter((r) => r.left < 0 || r.right > innerWidth || r.top < 0 || r.bottom > innerHeight).length;
+  return {names, hidden, routes, covered, missed, overPanel, chipsOut, wrap: [wrap.width, wrap.height]};
 }"""
 
 
@@ -136,6 +143,7 @@ async def test_every_board_is_readable_and_every_route_tappable_on_a_phone_and_a
                 assert names, f"{name} {screen}: no city name in view"
                 assert min(names) >= MIN_NAME_PX - 0.05, (name, screen, sorted(names)[:5])
                 assert opening["covered"] == [], (name, screen, opening["covered"])
+                assert opening["chipsOut"] == 0 and opening["overPanel"] == 0, (name, screen)
                 routes = opening["routes"]
                 off = sum(r["off"] for r in routes.values())
                 ok = sum(r["offOk"] for r in routes.values())
@@ -147,6 +155,7 @@ async def test_every_board_is_readable_and_every_route_tappable_on_a_phone_and_a
                 # the whole board (its smallest zoom): every route has a point a tap reaches
                 await page.click("#zoom-fit")
                 whole = await measure(page)
+                assert whole["overPanel"] == 0, (name, screen)  # the legend, in view at the whole-board zoom
                 unreachable = sorted(k for k, r in whole["routes"].items() if not r["reach"])
                 assert unreachable == [], (name, screen, unreachable)
                 state = await s.manager.state_of(gid)

@@ -87,7 +87,8 @@ export class Names {
   }
 }
 
-function contains(haystack: string, name: string): boolean {
+/** Whether `name` is a whole name inside `haystack` ("Roma" in "Roma – Milano", not in "Romania"). */
+export function contains(haystack: string, name: string): boolean {
   const i = haystack.indexOf(name);
   if (i < 0) return false;
   const before = haystack[i - 1] ?? " ";

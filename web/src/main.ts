@@ -1,7 +1,7 @@
 // The live map: sign in, show the game's view, keep it live, and send the actions the server listed.
 import "./style.css";
 import { ApiFailure, fetchWithSession, Live, request } from "./api";
-import { Names } from "./labels";
+import { contains, Names } from "./labels";
 import { PanZoom } from "./panzoom";
 import { meant, Targets, type Thing } from "./targets";
 import { SignIn } from "./signin";
@@ -345,11 +345,17 @@ function renderPending(v: View): void {
   if (!p) {
     delete box.dataset.sig;
     box.replaceChildren();
+    markTicketCities([]);
     return;
   }
   // The same ticket choice as already shown: left as it is (ticks, focus, scroll).
   const sig = JSON.stringify(p.choices.map((c) => [c.code, c.label, (c.offered ?? []).map((tk) => tk.id)]));
-  if (key && box.dataset.sig === sig) return;
+  if (key && box.dataset.sig === sig) {
+    // (a new drawing came with the frame: its cities marked again)
+    const picks = ticking?.picks;
+    markTicketCities((keep?.offered ?? []).filter((o) => picks?.has(String(o.id))).map((o) => o.label));
+    return;
+  }
   box.dataset.sig = sig;
   const parts: HTMLElement[] = [el("h2", {}, t("web.ui.pending")), el("p", { class: "label" }, p.label)];
   if (p.hint) parts.push(el("p", { class: "hint" }, p.hint));
@@ -371,16 +377,29 @@ function renderPending(v: View): void {
         state.changed = true;
         if (input.checked) state.picks.add(String(tk.id));
         else state.picks.delete(String(tk.id));
+        markTicketCities(offered.filter((o) => state.picks.has(String(o.id))).map((o) => o.label));
       });
       const pts = tk.points != null ? [el("b", {}, String(tk.points))] : [];
       return el("label", { class: "ticket-choice" }, input, el("span", {}, tk.label), ...pts);
     });
     parts.push(el("div", { class: "ticket-list" }, ...boxes));
+    markTicketCities(offered.filter((o) => state.picks.has(String(o.id))).map((o) => o.label));
     if (c.min != null) parts.push(el("p", { class: "hint" }, t("web.ui.keep_hint", { min: c.min, max: c.max ?? offered.length })));
     buttons.push(actionButton(c, (a) => void act(a, { tickets: [...state.picks].map((id) => (/^\d+$/.test(id) ? Number(id) : id)) })));
   }
   parts.push(el("div", { class: "choices" }, ...buttons));
   box.replaceChildren(...parts);
+}
+
+/** The cities of the tickets ticked in a ticket choice, marked on the map (found by their names in the
+ * tickets' words: which cities to mark, no rule). */
+function markTicketCities(labels: string[]): void {
+  board.querySelectorAll("[data-city].ticket").forEach((n) => n.classList.remove("ticket"));
+  if (!labels.length) return;
+  board.querySelectorAll<SVGElement>("g.hits [data-city][aria-label]").forEach((c) => {
+    const name = c.getAttribute("aria-label")!;
+    if (labels.some((l) => contains(l, name))) c.classList.add("ticket");
+  });
 }
 
 // ---- the ticket map (own page only) --------------------------------------------------------------------
