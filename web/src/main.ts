@@ -171,7 +171,7 @@ function markTappable(v: View): void {
 function actionsForMarket(v: View, b: HTMLElement): Action[] {
   if (b.dataset.faceUp != null) {
     const i = Number(b.dataset.faceUp);
-    return v.actions.filter((a) => (a.slot ?? a.face_up) === i && a.kind.startsWith("draw"));
+    return v.actions.filter((a) => a.slot === i && a.kind.startsWith("draw"));
   }
   const kind = b.dataset.deck === "tickets" ? "draw_tickets" : "draw_blind";
   return v.actions.filter((a) => a.kind === kind);
@@ -358,10 +358,9 @@ function renderPending(v: View): void {
   }
   box.dataset.sig = sig;
   const parts: HTMLElement[] = [el("h2", {}, t("web.ui.pending")), el("p", { class: "label" }, p.label)];
-  if (p.hint) parts.push(el("p", { class: "hint" }, p.hint));
   const buttons: HTMLElement[] = [];
   for (const c of p.choices) {
-    const offered = c.offered ?? (c === p.choices[0] ? p.tickets : undefined);
+    const offered = c.offered;
     if (!offered) {
       buttons.push(actionButton(c, (a) => void act(a)));
       continue;
@@ -412,8 +411,7 @@ async function openTicketMap(): Promise<void> {
   close.addEventListener("click", () => (box.hidden = true));
   const pic = el("div", { class: "pic" });
   try {
-    if (me.ticket_map_svg) pic.innerHTML = me.ticket_map_svg;
-    else if (me.ticket_map) {
+    if (me.ticket_map) {
       const res = await fetchWithSession(me.ticket_map);
       const type = res.headers.get("Content-Type") ?? "";
       if (type.includes("svg")) pic.innerHTML = await res.text();

@@ -73,7 +73,7 @@ export function renderPlayers(view: View): void {
 export function statusWords(view: View): string {
   const turn = view.players.filter((p) => p.is_turn);
   const waiting = turn.length ? t("web.ui.waiting_for", { player: turn.map((p) => p.name).join(", ") }) : "";
-  if (view.finished || view.status === "finished" || view.status === "abandoned") return t("web.ui.game_over");
+  if (view.status === "finished" || view.status === "abandoned") return t("web.ui.game_over");
   if (!view.me) return [t("web.ui.spectator"), waiting].filter(Boolean).join(" · ");
   if (view.actions.length || view.pending) return t("web.ui.your_turn");
   return waiting;
@@ -138,7 +138,7 @@ export function renderMine(view: View, openTicketMap: () => void): void {
       ),
     ),
   );
-  const mapButton = view.me.ticket_map_svg || view.me.ticket_map
+  const mapButton = view.me.ticket_map
     ? el("button", { type: "button", class: "link", id: "ticket-map-open" }, t("web.ui.ticket_map"))
     : null;
   mapButton?.addEventListener("click", openTicketMap);
@@ -205,7 +205,7 @@ export function renderLastMove(view: View): void {
  * sheet so that it shows at once. Returns whether the game is over. */
 export function renderRanking(view: View): boolean {
   const box = $("ranking");
-  const over = view.status === "finished" || view.finished === true;
+  const over = view.status === "finished";
   box.hidden = !over;
   if (!over) {
     box.replaceChildren();
