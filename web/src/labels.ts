@@ -71,15 +71,18 @@ export class Names {
   cull(): void {
     const shown: DOMRect[] = [];
     const order = [...this.names].sort((a, b) => Number(this.first.has(b.text)) - Number(this.first.has(a.text)));
-    for (const n of order) n.texts.forEach((t) => t.removeAttribute("visibility"));
-    for (const n of order) {
-      const ink = n.texts[0];
-      const r = ink.getBoundingClientRect();
-      const pad = 1;
+    // every box read first, then the names hidden or shown (no layout between reads; hidden text keeps its box)
+    const boxes = order.map((n) => n.texts[0].getBoundingClientRect());
+    const pad = 1;
+    order.forEach((n, i) => {
+      const r = boxes[i];
       const clash = shown.some((s) => r.left < s.right + pad && r.right > s.left - pad && r.top < s.bottom && r.bottom > s.top);
-      if (clash) n.texts.forEach((t) => t.setAttribute("visibility", "hidden"));
-      else shown.push(r);
-    }
+      if (!clash) shown.push(r);
+      for (const t of n.texts) {
+        if (clash) t.setAttribute("visibility", "hidden");
+        else t.removeAttribute("visibility");
+      }
+    });
   }
 
   get current(): number {

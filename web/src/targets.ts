@@ -40,6 +40,15 @@ export class Targets {
     this.tracks = [];
     this.discs = [];
     for (const p of svg.querySelectorAll<SVGPathElement>("g.hits path[data-route]")) {
+      // a track is a polyline (render/hit_areas.py: M x,y L x,y ...): its corners, read from its data
+      const d = p.getAttribute("d") ?? "";
+      if (/^M[-\d.,L\s]+$/.test(d)) {
+        const numbers = (d.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number);
+        if (numbers.length >= 4 && numbers.length % 2 === 0) {
+          this.tracks.push({ id: p.getAttribute("data-route")!, points: Float64Array.from(numbers) });
+          continue;
+        }
+      }
       const total = p.getTotalLength();
       const n = Math.max(2, Math.ceil(total / STEP) + 1);
       const points = new Float64Array(n * 2);
