@@ -85,11 +85,12 @@ async def shot(page: Any, name: str) -> Path:
     return path
 
 
-async def tap(page: Any, selector: str, *, touch: bool, off: float = 10.0) -> None:
+async def tap(page: Any, selector: str, *, touch: bool, off: float | None = None) -> None:
     """A finger (or mouse) on the visible centre of an element; for a route of the board, `off` px beside a point
-    of its track (as a finger lands), a point that the page resolves to that route."""
+    of its track (a finger 10 px, a mouse 5 px: where they land), a point the page resolves to that route."""
+    off = off if off is not None else 10.0 if touch else 5.0
     point = await page.evaluate(
-        """async ([sel, off]) => {
+        """async ([sel, off, mouse]) => {
           // after two frames: the layout of the last view drawn has settled
           await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
           const el = document.querySelector(sel);
@@ -116,7 +117,7 @@ async def tap(page: Any, selector: str, *, touch: bool, off: float = 10.0) -> No
               }
               if (x < wrap.left + 16 || x > wrap.right - 16 || y < wrap.top + 16 || y > wrap.bottom - 16) continue;
               if (buttons.some((r) => x > r.left - 20 && x < r.right + 20 && y > r.top - 20 && y < r.bottom + 20)) continue;
-              if (window.ttrPick(x, y).includes(id)) return {x, y};
+              if (window.ttrPick(x, y, false, mouse).includes(id)) return {x, y};
             }
             return null;
           }
@@ -127,7 +128,7 @@ async def tap(page: Any, selector: str, *, touch: bool, off: float = 10.0) -> No
           const hit = document.elementFromPoint(x, y);
           return hit && (hit === el || el.contains(hit)) ? {x, y} : {covered: hit ? hit.outerHTML.slice(0, 120) : 'nothing'};
         }""",
-        [selector, off],
+        [selector, off, not touch],
     )
     assert point is not None and "covered" not in point, f"cannot tap {selector}: {point}"
     if touch:

@@ -3,7 +3,7 @@ import "./style.css";
 import { ApiFailure, fetchWithSession, Live, request } from "./api";
 import { contains, Names } from "./labels";
 import { PanZoom } from "./panzoom";
-import { meant, Targets, type Thing } from "./targets";
+import { FINGER_PX, meant, MOUSE_PX, Targets, type Thing } from "./targets";
 import { SignIn } from "./signin";
 import { applyStaticTexts, setTexts, t, tOr } from "./texts";
 import type { Action, View } from "./types";
@@ -33,7 +33,7 @@ const targets = new Targets();
 /** The opening scale on a phone: the drawing's names at about 8 px before they are scaled up to be read. */
 const READABLE = 0.48;
 const zoom = new PanZoom($("board-wrap"), board, {
-  onTap: (_target, x, y) => onBoardTap(x, y),
+  onTap: (_target, x, y, pointer) => onBoardTap(x, y, pointer === "mouse"),
   onView: (s) => {
     names.zoomed(s);
     board.style.setProperty("--px", String(1 / s)); // drawing units per screen pixel (marks keep their width)
@@ -183,19 +183,20 @@ function actionsOf(v: View, thing: Thing): Action[] {
 
 /** The routes and cities a tap at a point of the page would offer (nearest first): read by the browser tests
  * (tests/web_browser) to check that every route can be reached by a finger. */
-function pick(clientX: number, clientY: number, everyRoute = false): Thing[] {
+function pick(clientX: number, clientY: number, everyRoute = false, mouse = false): Thing[] {
   const [x, y] = zoom.toDrawing(clientX, clientY);
   const v = view;
   const can = everyRoute ? (t: Thing) => t.kind === "route" : (t: Thing) => !!v && actionsOf(v, t).length > 0;
-  return meant(targets.within(x, y, zoom.pixels), can);
+  // a mouse points where it means: a smaller reach, and fewer things offered as near
+  return meant(targets.within(x, y, zoom.pixels, mouse ? MOUSE_PX : FINGER_PX), can, mouse ? 4 : undefined);
 }
 // (`everyRoute`: as on a turn when every route may be claimed, the hardest case for a finger)
-(window as unknown as { ttrPick: unknown }).ttrPick = (x: number, y: number, everyRoute = false) =>
-  pick(x, y, everyRoute).map((t) => `${t.kind}:${t.id}`);
+(window as unknown as { ttrPick: unknown }).ttrPick = (x: number, y: number, everyRoute = false, mouse = false) =>
+  pick(x, y, everyRoute, mouse).map((t) => `${t.kind}:${t.id}`);
 
-function onBoardTap(clientX: number, clientY: number): void {
+function onBoardTap(clientX: number, clientY: number, mouse = false): void {
   if (!view) return;
-  const things = pick(clientX, clientY);
+  const things = pick(clientX, clientY, false, mouse);
   if (!things.length) return;
   const acts = things.flatMap((t) => actionsOf(view!, t));
   highlight(
@@ -248,8 +249,8 @@ function openPicker(acts: Action[], title: string): void {
   });
   cancel.addEventListener("click", closePicker);
   const oneThing = acts.every((a) => a.payment && a.route === acts[0].route && a.city === acts[0].city);
-  const payments = acts.every((a) => a.payment);
-  const words = same ? title : (oneThing || payments) && acts.length > 1 ? t("web.ui.pay_with") : acts.length > 1 ? t("web.ui.other_actions") : "";
+  // one thing's ways to pay: "Pay with"; several things (a chooser) or one move: their buttons say it all
+  const words = same ? title : oneThing && acts.length > 1 ? t("web.ui.pay_with") : "";
   const heading = words ? [el("h3", { id: "picker-title" }, words)] : [];
   card.replaceChildren(...heading, el("div", { class: "choices" }, ...choices), el("div", { class: "buttons" }, cancel));
   box.setAttribute("aria-label", words || acts[0].label);

@@ -3,7 +3,7 @@
 // at any zoom.
 
 export interface PanZoomOptions {
-  onTap: (target: Element, clientX: number, clientY: number) => void;
+  onTap: (target: Element, clientX: number, clientY: number, pointerType: string) => void;
   maxZoom?: number; // times the fitted scale
   /** After every change of the scale or position (labels and touch targets keep their screen size). */
   onView?: (scale: number) => void;
@@ -191,7 +191,7 @@ export class PanZoom {
     if (this.pointers.size === 0) {
       const d = this.down;
       this.down = null;
-      if (d && !d.moved && !cancelled && d.target) this.opts.onTap(d.target, e.clientX, e.clientY);
+      if (d && !d.moved && !cancelled && d.target) this.opts.onTap(d.target, e.clientX, e.clientY, e.pointerType);
     }
   }
 

@@ -3,8 +3,9 @@
 // phone draws a route a few pixels wide and a double route's two tracks a pixel apart: the nearest thing is
 // taken, or every thing about as near when several are (the page then lets the reader choose).
 
-/** A finger's radius, in CSS pixels. */
+/** A finger's radius, in CSS pixels (a mouse points closer: MOUSE_PX). */
 export const FINGER_PX = 22;
+export const MOUSE_PX = 10;
 /** Things this much farther than the nearest one (CSS pixels) are still offered with it: where a finger lands
  * is that uncertain. */
 const TIE_PX = 10;
@@ -90,12 +91,12 @@ export class Targets {
 
 /** Of the things within reach, those the tap means: the ones the reader can act on when there are some, the
  * nearest and every one about as near. */
-export function meant(things: Thing[], actionable: (t: Thing) => boolean): Thing[] {
+export function meant(things: Thing[], actionable: (t: Thing) => boolean, tie = TIE_PX): Thing[] {
   const can = things.filter(actionable);
   const pool = can.length ? can : things;
   if (!pool.length) return [];
   const nearest = pool[0].distance;
-  return pool.filter((t) => t.distance <= nearest + TIE_PX).slice(0, OFFERED);
+  return pool.filter((t) => t.distance <= nearest + tie).slice(0, OFFERED);
 }
 
 function segment2(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
