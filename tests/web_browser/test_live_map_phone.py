@@ -144,6 +144,12 @@ async def test_every_board_is_readable_and_every_route_tappable_on_a_phone_and_a
                 assert min(names) >= MIN_NAME_PX - 0.05, (name, screen, sorted(names)[:5])
                 assert opening["covered"] == [], (name, screen, opening["covered"])
                 assert opening["chipsOut"] == 0 and opening["overPanel"] == 0, (name, screen)
+                # the ticket choice (every game opens on one) leaves the board at least 40% of the screen's height
+                assert opening["wrap"][1] >= 0.4 * (844 if screen == "phone" else 820), (
+                    name,
+                    screen,
+                    opening["wrap"],
+                )
                 routes = opening["routes"]
                 off = sum(r["off"] for r in routes.values())
                 ok = sum(r["offOk"] for r in routes.values())
