@@ -166,6 +166,15 @@ async def test_every_board_is_readable_and_every_route_tappable_on_a_phone_and_a
                 assert unreachable == [], (name, screen, unreachable)
                 state = await s.manager.state_of(gid)
                 assert state is not None and len(whole["routes"]) == len(state.board.routes), name
+        # the phone turned sideways (the last board): the sheet at the side, the board readable and uncovered
+        phone = pages["phone"].page
+        await phone.set_viewport_size({"width": 844, "height": 390})
+        await phone.wait_for_timeout(200)
+        sideways = await measure(phone)
+        assert sideways["names"] and min(sideways["names"]) >= MIN_NAME_PX - 0.05
+        assert sideways["covered"] == [] and sideways["chipsOut"] == 0
+        assert sideways["wrap"][0] >= 0.55 * 844, sideways["wrap"]
+        await shot(phone, "board-usa-classic-phone-landscape.png")
         print(
             f"phone: city names median {statistics.median(figures['names']):.1f} px;"
             f" 10 px off a route opens it {sum(figures['off_ok'])}/{sum(figures['off'])}"
