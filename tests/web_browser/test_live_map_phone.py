@@ -60,7 +60,7 @@ MEASURE = """() => {
   for (const p of document.querySelectorAll('#board svg g.hits path[data-route]')) {
     const id = 'route:' + p.dataset.route, m = p.getScreenCTM(), total = p.getTotalLength();
     const s = (q) => [q.x * m.a + q.y * m.c + m.e, q.x * m.b + q.y * m.d + m.f];
-    routes[id] ??= {reach: false, seen: false, off: 0, offOk: 0};
+    routes[id] ??= {reach: false, seen: false, off: 0, offOk: 0, offMany: 0};
     const r = routes[id];
     for (let i = 0; i <= 24; i++) {
       const [x, y] = s(p.getPointAtLength(total * i / 24));
@@ -78,6 +78,7 @@ MEASURE = """() => {
         r.off++;
         const got = window.ttrPick(x, y, true);
         if (got.includes(id)) r.offOk++;
+        if (got.length > 1) r.offMany++;
         else if (missed.length < 12) missed.push([id, Math.round(x), Math.round(y), got.join(' ')]);
       }
     }
