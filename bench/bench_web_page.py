@@ -4,11 +4,16 @@ SQLite and the tests' fake Discord OAuth2 server, a game of Italy in play:
 - page ready: from `page.goto` of a fresh browser context (nothing cached, like a player opening the Activity)
   until the board is drawn and the hand shown (sign-in through DiscordSDKMock, config, session, context, view);
   phone (390x844) and desktop pages alternate;
-- move seen: from the tap on Confirm on the acting player's page until the other player's page has drawn the
+- move seen: from the tap on the deck on the acting player's page until the other player's page has drawn the
   new view (the act, the server's push over the WebSocket, the page's redraw), and the redraw alone (the page's
   own measure of its `show`, parsing the new SVG and filling the sheet).
 
-    python bench/bench_web_page.py [--pages 20] [--moves 30]
+- a phone at the default zoom (`--phone`), every board and variant: the city names' on-screen size (median,
+  smallest), the routes no tap point on the board reaches at the whole-board zoom, and the share of taps 10 px
+  beside a route (both sides, at a quarter, the middle, three quarters of every route in view) that offer it,
+  as the page resolves them (tests/web_browser/test_live_map_phone.py's measure).
+
+    python bench/bench_web_page.py [--pages 20] [--moves 30] [--phone]
 
 The machine's load average is printed first: wall times grow with other work on it.
 """
@@ -31,6 +36,7 @@ sys.path.insert(0, str(ROOT / "tests" / "web_browser"))
 
 from browser import CHROMIUM, launch, open_page, tap, wait_version  # noqa: E402
 from helpers.web_site import new_game, site  # noqa: E402
+from test_live_map_phone import BOARDS, MEASURE, open_board  # noqa: E402
 
 
 def p95(xs: list[float]) -> float:
@@ -108,11 +114,8 @@ async def main(pages: int, moves: int) -> None:
                         )
                         raise
                 else:
-                    await tap(me.page, '#market [data-deck="cards"]', touch=False)
-                    await me.page.wait_for_selector("#picker:not([hidden])")
-                    await tap(me.page, "#picker button.action", touch=False)
                     t0 = time.perf_counter()
-                    await tap(me.page, "#picker #confirm", touch=False)
+                    await tap(me.page, '#market [data-deck="cards"]', touch=False)  # one move: made at once
                 await wait_version(other.page, v["version"] + 1)
                 seen.append(time.perf_counter() - t0)
                 draw.append(
@@ -121,8 +124,58 @@ async def main(pages: int, moves: int) -> None:
                 )
                 while not all(w.views() and w.views()[-1]["version"] > v["version"] for w in (me, other)):
                     await asyncio.sleep(0.005)  # both pages' sockets have the new view before the next move
-            print(line("move seen on the other page (tap on Confirm -> redrawn)", seen))
+            print(line("move seen on the other page (tap on the deck -> redrawn)", seen))
             print(line("  of which the page's own redraw (the new SVG and the sheet)", draw))
+            await browser.close()
+
+
+async def phone() -> None:
+    from playwright.async_api import async_playwright
+
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    with tempfile.TemporaryDirectory() as tmp:
+        async with site(f"sqlite:///{tmp}/games.db") as s, async_playwright() as pw:
+            base = str(s.client.make_url("/"))
+            browser = await launch(pw)
+            w = None
+            names: list[float] = []
+            off = reached = unreachable = routes = many = 0
+            for i, (board, variant) in enumerate(BOARDS):
+                await open_board(s, board, variant, 20 + i)
+                url = f"{base}?mock_code=code-bob&channel={20 + i}"
+                if w is None:
+                    w = await open_page(browser, url, phone=True, locale="fr-FR")
+                else:
+                    await w.page.goto(url)
+                await w.page.wait_for_selector("#board svg [data-route]")
+                await wait_version(w.page, 0)
+                await w.page.wait_for_timeout(150)
+                m = await w.page.evaluate(MEASURE)
+                await w.page.click("#zoom-fit")
+                await w.page.wait_for_timeout(150)
+                whole = await w.page.evaluate(MEASURE)
+                lost = sum(not r["reach"] for r in whole["routes"].values())
+                b_off = sum(r["off"] for r in m["routes"].values())
+                b_ok = sum(r["offOk"] for r in m["routes"].values())
+                b_many = sum(r["offMany"] for r in m["routes"].values())
+                print(
+                    f"{board}-{variant or 'classic'}: names median {statistics.median(m['names']):.1f} px"
+                    f" (smallest {min(m['names']):.1f}, {len(m['names'])} shown, {m['hidden']} waiting for a"
+                    f" closer zoom); routes unreachable {lost}/{len(whole['routes'])}; 10 px off opens it"
+                    f" {b_ok}/{b_off} (a chooser of 2-4 for {b_many})"
+                )
+                names += m["names"]
+                off += b_off
+                reached += b_ok
+                many += b_many
+                unreachable += lost
+                routes += len(whole["routes"])
+            print(
+                f"phone 390x844, every board: city names median {statistics.median(names):.1f} px, smallest"
+                f" {min(names):.1f}; routes unreachable {unreachable}/{routes}; taps 10 px off a route that"
+                f" open it {100 * reached / off:.1f}% ({reached}/{off}), {100 * many / off:.0f}% of them through a"
+                " chooser (every route taken as claimable: the hardest case)"
+            )
             await browser.close()
 
 
@@ -132,5 +185,6 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--pages", type=int, default=20)
     ap.add_argument("--moves", type=int, default=30)
+    ap.add_argument("--phone", action="store_true", help="the phone's figures at the default zoom instead")
     args = ap.parse_args()
-    asyncio.run(main(args.pages, args.moves))
+    asyncio.run(phone() if args.phone else main(args.pages, args.moves))

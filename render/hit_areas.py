@@ -2,10 +2,14 @@
 along every route track (``data-route="<route id>"``) and one disc on every city (``data-city="<city id>"``).
 
 Drawn last, over the picture, so a tap anywhere near a route finds it; they paint nothing (transparent, and the
-PNG path never asks for them), so the picture looks exactly as the PNG.
+PNG path never asks for them), so the picture looks exactly as the PNG. The page measures its taps against these
+shapes on screen (a finger's reach, whatever the zoom); a city's disc carries the city's name (``aria-label``)
+for screen readers and for the page to find the reader's ticket cities.
 """
 
 from __future__ import annotations
+
+from html import escape
 
 from maps.board import Board
 
@@ -39,8 +43,8 @@ def hit_areas_svg(board: Board, lay: Layout | None = None) -> str:
     for (c, _frame), (x, y) in sorted(lay.cities.items()):
         if not board.cities[c].dead_end:
             out.append(
-                f'<circle data-city="{c}" cx="{_f(x)}" cy="{_f(y)}" r="{_f(CITY_HIT_R)}" fill="#000" '
-                'fill-opacity="0" pointer-events="all"/>'
+                f'<circle data-city="{c}" aria-label="{escape(board.cities[c].name)}" cx="{_f(x)}" cy="{_f(y)}" '
+                f'r="{_f(CITY_HIT_R)}" fill="#000" fill-opacity="0" pointer-events="all"/>'
             )
     out.append("</g>")
     return "".join(out)

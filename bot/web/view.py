@@ -71,6 +71,16 @@ UI_KEYS = (
     "confirm",
     "no_action_here",
     "signin_failed",
+    # the page's menus, one per action `group` (bot/presenters' menus), and its own words since
+    *(
+        f"group.{g}"
+        for g in ("draw", "claim", "tickets", "station", "depot", "ferry", "move", "pass", "decide")
+    ),
+    "choice_gone",
+    "last_move",
+    "ranking",
+    "board",
+    "sheet",
 )
 
 

@@ -85,30 +85,39 @@ async def shot(page: Any, name: str) -> Path:
     return path
 
 
-async def tap(page: Any, selector: str, *, touch: bool) -> None:
-    """A finger (or mouse) on the visible centre of an element: for board paths the middle of the path itself,
-    not the centre of its box (a diagonal route's box centre is off the route)."""
+async def tap(page: Any, selector: str, *, touch: bool, off: float | None = None) -> None:
+    """A finger (or mouse) on the visible centre of an element; for a route of the board, `off` px beside a point
+    of its track (a finger 10 px, a mouse 5 px: where they land), a point the page resolves to that route."""
+    off = off if off is not None else 10.0 if touch else 5.0
     point = await page.evaluate(
-        """async (sel) => {
+        """async ([sel, off, mouse]) => {
           // after two frames: the layout of the last view drawn has settled
           await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
           const el = document.querySelector(sel);
           if (!el) return null;
-          if (el instanceof SVGGeometryElement && el.tagName === 'path') {
-            // A point of the path well inside the board and away from any button: a phone snaps a finger
+          if (el instanceof SVGGeometryElement && el.closest('g.hits')) {
+            // A point beside the track, well inside the board and away from any button: a phone snaps a finger
             // that lands near a button onto it (touch adjustment), as it would a real one.
             const wrap = el.closest('#board-wrap').getBoundingClientRect();
             const buttons = [...document.querySelectorAll('button')].map((b) => b.getBoundingClientRect())
               .filter((r) => r.width > 0);
+            const id = el.dataset.route ? 'route:' + el.dataset.route : 'city:' + el.dataset.city;
             const m = el.getScreenCTM();
-            const total = el.getTotalLength();
+            const screen = (p) => ({x: p.x * m.a + p.y * m.c + m.e, y: p.x * m.b + p.y * m.d + m.f});
+            const total = el.tagName === 'path' ? el.getTotalLength() : 0;
             for (const f of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.15, 0.85]) {
-              const p = el.getPointAtLength(total * f);
-              const x = p.x * m.a + p.y * m.c + m.e, y = p.x * m.b + p.y * m.d + m.f;
+              let x, y;
+              if (total) {
+                const a = screen(el.getPointAtLength(total * f)), b = screen(el.getPointAtLength(Math.min(total, total * f + 2)));
+                const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+                x = a.x - (b.y - a.y) / len * off; y = a.y + (b.x - a.x) / len * off;
+              } else {
+                const c = screen({x: el.cx.baseVal.value, y: el.cy.baseVal.value});
+                x = c.x + off * Math.cos(f * 7); y = c.y + off * Math.sin(f * 7);
+              }
               if (x < wrap.left + 16 || x > wrap.right - 16 || y < wrap.top + 16 || y > wrap.bottom - 16) continue;
               if (buttons.some((r) => x > r.left - 20 && x < r.right + 20 && y > r.top - 20 && y < r.bottom + 20)) continue;
-              const hit = document.elementFromPoint(x, y);
-              if (hit === el) return {x, y};
+              if (window.ttrPick(x, y, false, mouse).includes(id)) return {x, y};
             }
             return null;
           }
@@ -119,7 +128,7 @@ async def tap(page: Any, selector: str, *, touch: bool) -> None:
           const hit = document.elementFromPoint(x, y);
           return hit && (hit === el || el.contains(hit)) ? {x, y} : {covered: hit ? hit.outerHTML.slice(0, 120) : 'nothing'};
         }""",
-        selector,
+        [selector, off, not touch],
     )
     assert point is not None and "covered" not in point, f"cannot tap {selector}: {point}"
     if touch:
@@ -139,3 +148,31 @@ async def wait_version(page: Any, version: int, timeout: float = 10.0) -> None:
         if asyncio.get_running_loop().time() > end:
             raise AssertionError(f"the page shows version {seen}, not {version}")
         await asyncio.sleep(0.005)
+
+
+async def covering(page: Any) -> list[str]:
+    """What covers the board: of a grid of points over it, those that reach neither the drawing nor a zoom
+    button (a banner, a sheet, an empty band)."""
+    return await page.evaluate(  # type: ignore[no-any-return]
+        """() => {
+          const wrap = document.querySelector('#board-wrap').getBoundingClientRect(), out = [];
+          for (let i = 1; i < 10; i++) for (let j = 1; j < 10; j++) {
+            const hit = document.elementFromPoint(wrap.left + wrap.width * i / 10, wrap.top + wrap.height * j / 10);
+            if (!hit || !(hit.closest('#board') || hit.closest('#zoom-ctl'))) out.push(hit ? hit.outerHTML.slice(0, 60) : '-');
+          }
+          return out;
+        }"""
+    )
+
+
+async def ranking_in_view(page: Any) -> list[str]:
+    """The final ranking's lines fully on screen without scrolling (the sheet as it opened), as their texts."""
+    return await page.evaluate(  # type: ignore[no-any-return]
+        """() => {
+          const body = document.querySelector('#sheet-body').getBoundingClientRect();
+          return [...document.querySelectorAll('#ranking li')].filter((li) => {
+            const r = li.getBoundingClientRect();
+            return r.height > 0 && r.top >= Math.max(0, body.top) && r.bottom <= Math.min(innerHeight, body.bottom);
+          }).map((li) => li.textContent);
+        }"""
+    )

@@ -12,22 +12,12 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.web.view import texts as ui_texts
+
 STATIC = Path(__file__).resolve().parents[2] / "bot" / "web" / "static"
 
-TEXTS = {
-    "en": {"web.ui.hand": "Your hand", "web.ui.tickets": "Your tickets", "web.ui.your_turn": "Your turn",
-           "web.ui.waiting_for": "Waiting for {player}", "web.ui.spectator": "You are watching",
-           "web.ui.confirm": "Confirm", "web.ui.cancel": "Cancel", "web.ui.deck": "Deck",
-           "web.ui.tickets_deck": "Tickets", "web.ui.face_up": "Face-up cards", "web.ui.log": "Moves",
-           "web.ui.pending": "Your decision", "web.ui.keep_hint": "Keep {min} to {max}",
-           "web.ui.other_actions": "Actions", "web.ui.done": "done", "web.ui.title": "Ticket to Ride"},
-    "fr": {"web.ui.hand": "Votre main", "web.ui.tickets": "Vos billets", "web.ui.your_turn": "À vous de jouer",
-           "web.ui.waiting_for": "En attente de {player}", "web.ui.spectator": "Vous regardez",
-           "web.ui.confirm": "Confirmer", "web.ui.cancel": "Annuler", "web.ui.deck": "Pioche",
-           "web.ui.tickets_deck": "Billets", "web.ui.face_up": "Cartes visibles", "web.ui.log": "Coups",
-           "web.ui.pending": "Votre décision", "web.ui.keep_hint": "Gardez de {min} à {max}",
-           "web.ui.other_actions": "Actions", "web.ui.done": "fait", "web.ui.title": "Les Aventuriers du Rail"},
-}  # fmt: skip
+# the page's words: the catalogue's, as the real server sends them (bot/web/view.py)
+TEXTS = {lang: ui_texts(lang) for lang in ("en", "fr")}
 
 
 def sample_svg() -> tuple[str, list[float]]:
@@ -111,7 +101,7 @@ class FakeGame:
         for rid in self.routes[:6]:
             for pay in ("red", "locomotive"):
                 acts.append({"code": f"cr.{rid}.{pay}", "kind": "claim_route", "label": f"route {rid}",
-                             "payment": f"2 {pay}", "route": rid, "group": "claim", "group_label": "Claim"})  # fmt: skip
+                             "payment": f"2 {pay}", "route": rid, "group": "claim"})  # fmt: skip
         for i in range(5):
             acts.append(
                 {
@@ -120,19 +110,15 @@ class FakeGame:
                     "label": f"card {i}",
                     "slot": i,
                     "group": "draw",
-                    "group_label": "Draw",
                 }
             )
-        acts.append(
-            {"code": "db.n", "kind": "draw_blind", "label": "deck", "group": "draw", "group_label": "Draw"}
-        )
+        acts.append({"code": "db.n", "kind": "draw_blind", "label": "deck", "group": "draw"})
         acts.append(
             {
                 "code": "dt.",
                 "kind": "draw_tickets",
                 "label": "tickets",
                 "group": "tickets",
-                "group_label": "Tickets",
             }
         )
         v["actions"] = acts

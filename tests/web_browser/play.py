@@ -1,6 +1,6 @@
 """Playing a live-map game by tapping only, as the browser tests and nobody else do it: on the page whose turn it
-is, a route on the board when the view lists a claim (then its first way to pay, then Confirm), else the deck
-(then Confirm), and the first choice of every decision (keeping the first tickets allowed). The decisions are
+is, a route on the board when the view lists a claim (a finger 10 px beside it, then its first way to pay), else
+the deck (made at once), and the first choice of every decision (keeping the first tickets allowed). The decisions are
 read from what the page RECEIVED on its WebSocket; the taps go to what it drew. A whole game (`play_a_game`)
 taps its opening and its end; its middle is played through the manager while the pages are away, so that chromium
 does not draw a whole board on every page for every move of it."""
@@ -38,6 +38,8 @@ class Played:
     middle: int = 0  # moves made through the manager, pages closed
     #: routes claimed before the others when they can be (with a decision), until one such decision is made
     first: set[int] = field(default_factory=set)
+    #: taps each move took, by what was tapped first ("route", "deck", "face-up", "tickets", "pending <kind>")
+    taps_per_kind: dict[str, list[int]] = field(default_factory=dict)
 
 
 def last_view(w: Watched) -> dict[str, Any] | None:
@@ -59,6 +61,9 @@ async def play_one(w: Watched, view: dict[str, Any], touch: bool, played: Played
             for t in first["offered"][first.get("max", len(first["offered"])) :]:
                 await page.locator(f'#pending input[data-ticket="{t["id"]}"]').uncheck()
         await tap(page, f'#pending button.action[data-code="{first["code"]}"]', touch=touch)
+        played.taps_per_kind.setdefault(f"pending {first['kind']}", []).append(
+            1 + len(first.get("offered", [])[first.get("max", 99) :])
+        )
         if first["kind"] in ("pay_tunnel", "decline_tunnel", "take_warehouses"):
             played.first.clear()  # one such decision made: no route first any more
         return f"pending {first['kind']} {first['code']}"
@@ -104,15 +109,46 @@ async def play_one(w: Watched, view: dict[str, Any], touch: bool, played: Played
         )
         await tap(page, f'#actions button.action[data-code="{first["code"]}"]', touch=touch)
         what = f"action {first['code']}"
-    await page.wait_for_selector("#picker:not([hidden])", timeout=5000)
-    kind = "phone" if touch else "desktop"
-    if what.startswith("route") and kind not in played.pickers_shot and played.name:
-        played.pickers_shot.add(kind)
-        await shot(page, f"{played.name}-picker-{kind}.png")
-    if await page.locator("#picker button.action").count() > 1:  # one is already chosen
-        await tap(page, "#picker button.action", touch=touch)
-    await tap(page, "#picker #confirm", touch=touch)
+    taps = 1
+    # One move for what was tapped (the deck, a face-up card) is made at once; else the picker lists the moves
+    # (a route's ways to pay, the deck's warehouses) and the one tapped is made.
+    if await picker_opens(page, view["version"]):
+        kind = "phone" if touch else "desktop"
+        if what.startswith("route") and kind not in played.pickers_shot and played.name:
+            played.pickers_shot.add(kind)
+            await shot(page, f"{played.name}-picker-{kind}.png")
+        # a route tapped among others as near (a double route, a bullet route over a standard one): its own move
+        mine = [
+            a["code"]
+            for a in view["actions"]
+            if what.startswith("route") and str(a.get("route")) == what.split()[-1]
+        ]
+        shown = await page.eval_on_selector_all(
+            "#picker button.action", "(bs) => bs.map((b) => b.dataset.code)"
+        )
+        assert len(shown) > 1 or what.startswith(("route", "city")), (
+            f"a picker with one choice: {what} {shown}"
+        )
+        code = next((c for c in shown if c in mine), shown[0])
+        await tap(page, f'#picker button.action[data-code="{code}"]', touch=touch)
+        taps += 1
+    played.taps_per_kind.setdefault(what.split()[0], []).append(taps)
     return what
+
+
+async def picker_opens(page: Any, version: int, timeout: float = 5.0) -> bool:
+    """Whether the tap opened the picker (True) or made its move at once (the page draws a newer view)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        state = await page.evaluate(
+            "() => [!document.querySelector('#picker').hidden, Number(document.querySelector('#app').dataset.version)]"
+        )
+        if state[0]:
+            return True
+        if state[1] > version:
+            return False
+        await asyncio.sleep(0.01)
+    raise AssertionError("the tap neither opened the picker nor made a move")
 
 
 async def wait_for_version(pages: list[Watched], version: int, timeout: float = 10.0) -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser import launch, needs_chromium, open_page, shot, wait_version
+from browser import covering, launch, needs_chromium, open_page, ranking_in_view, shot, tap, wait_version
 from helpers.web_site import check_frame, new_game, site
-from play import OPENING, play_a_game
+from play import OPENING, last_view, play_a_game
 
 pytestmark = [needs_chromium, pytest.mark.slow]  # whole games in a real browser
 
@@ -42,6 +42,25 @@ async def test_two_players_play_a_whole_game_of_europe_with_warehouses_by_tappin
         await shot(seated[0].page, "europe-start-desktop-en.png")
         await shot(seated[1].page, "europe-start-phone-fr.png")
 
+        # A ticket choice in progress survives another player's move: Ann unticks a ticket, Bob keeps his on his
+        # phone, his move reaches her page, her ticket stays unticked (and the board stays uncovered).
+        ann = seated[0].page
+        offered = last_view(seated[0])["pending"]["choices"][0]["offered"]  # type: ignore[index]
+        dropped = f'#pending input[data-ticket="{offered[-1]["id"]}"]'
+        await ann.locator(dropped).uncheck()
+        bob_view = last_view(seated[1])
+        assert bob_view is not None
+        keep = bob_view["pending"]["choices"][0]["code"]
+        await tap(seated[1].page, f'#pending button.action[data-code="{keep}"]', touch=True)
+        await wait_version(ann, bob_view["version"] + 1)
+        assert not await ann.locator(dropped).is_checked()
+        assert await ann.locator("#pending input[data-ticket]:checked").count() == len(offered) - 1
+        assert "bob" in (
+            await ann.text_content("#last-move") or ""
+        )  # the move in the sheet, not over the board
+        assert await covering(ann) == [] and await covering(seated[1].page) == []
+        await shot(ann, "europe-tickets-kept-desktop-en.png")
+
         played = await play_a_game(
             seated,
             [eve],
@@ -61,6 +80,18 @@ async def test_two_players_play_a_whole_game_of_europe_with_warehouses_by_tappin
         assert state is not None and state.finished and info.status.value == "finished"
         # the decisions: the tickets (at the start and after the ticket deck), a tunnel; a warehouse chosen in
         # the deck's picker (the opening's moves are the first of the game)
+        # never more taps than the chat: a card in one (two cards in two), a claim in two, tickets in three
+        print({k: max(v) for k, v in played.taps_per_kind.items()})
+        # (with Warehouses & Depots a card drawn may go to a warehouse: the deck and the cards then offer that
+        # choice, a second tap, as the chat's menu does; without it one tap each, test_live_map_simcord.py)
+        limits = {"deck": 2, "face-up": 2, "tickets": 1, "route": 2, "city": 2, "pending keep_tickets": 2}
+        for kind, taps in played.taps_per_kind.items():
+            assert max(taps) <= limits.get(kind, 2), (kind, taps)
+        assert "deck" in played.taps_per_kind and "route" in played.taps_per_kind
+        # the end: the ranking on screen at once, nothing over the board, on the phone and the desktop
+        for w in seated.values():
+            assert len(await ranking_in_view(w.page)) == 2
+            assert await covering(w.page) == []
         decided = {t.split()[1] for t in played.taps if t.startswith("pending")}
         assert "keep_tickets" in decided and decided & {"pay_tunnel", "decline_tunnel"}, decided
         assert any(getattr(a, "warehouse", None) is not None for _, a in state.history[:OPENING])
@@ -98,5 +129,5 @@ async def test_two_players_play_a_whole_game_of_europe_with_warehouses_by_tappin
         assert {v["locale"][:2] for v in seated[1].views()} == {"fr"}
         assert {v["locale"][:2] for v in seated[0].views()} == {"en"}
         # every move made on a page was told to the chat side (the manager's moves were not made on a page)
-        assert len(moved) == len(played.taps) and set(moved) == {gid}
+        assert len(moved) == len(played.taps) + 1 and set(moved) == {gid}  # and Bob's first tickets
         await browser.close()

@@ -95,6 +95,12 @@ async def test_a_whole_game_tapped_on_two_pages_while_the_thread_gets_the_turn_m
             f" {played.middle} through the manager"
         )
 
+        # never more taps than the chat: a card in one (two cards: deck, deck), a claim in two (the route, then
+        # its move with the payment shown), tickets in three at most (the deck, a box unticked, keep)
+        print({k: max(v) for k, v in played.taps_per_kind.items()})
+        limits = {"deck": 1, "face-up": 1, "tickets": 1, "route": 2, "pending keep_tickets": 2}
+        for kind, taps in played.taps_per_kind.items():
+            assert max(taps) <= limits.get(kind, 2), (kind, taps)
         state = await simcord_bot.service.manager.state_of(game_id)
         assert state is not None and state.finished
         readers: list[tuple[int | None, Watched]] = [(0, seated[0]), (1, seated[1]), (None, watcher)]

@@ -1,6 +1,6 @@
 """The page against a scripted server that speaks the protocol (contract_fake.py), in Debian's chromium: sign-in
-through DiscordSDKMock, the board drawn and zoomable, a route tapped on a phone -> its payment choices ->
-Confirm -> the code posted, the other page updated live with the move highlighted, tickets kept, a spectator
+through DiscordSDKMock, the board drawn and zoomable, a route tapped on a phone -> its payment choices -> the
+one tapped posted, the other page updated live with the move highlighted, tickets kept, a spectator
 page with no hand. English and French."""
 
 from __future__ import annotations
@@ -45,38 +45,38 @@ async def test_tap_a_route_confirm_and_see_it_live(fake_server):  # type: ignore
         await shot(ann.page, "contract-phone-en.png")
         await shot(bob.page, "contract-desktop-fr.png")
 
+        # (the whole board: every route in view)
+        await ann.page.locator("#zoom-fit").tap()
         # A move the server refuses: its words, the picker closed, the game read again, nothing else.
         refused = game.routes[1]
         game.refuse.add(f"cr.{refused}.red")
         reads = game.views_read
         await tap(ann.page, f'#board [data-route="{refused}"]', touch=True)
-        await ann.page.locator("#picker button.action").first.tap()
-        await ann.page.locator("#picker #confirm").tap()
+        await ann.page.locator(f'#picker button.action[data-code="cr.{refused}.red"]').tap()
         await ann.page.wait_for_selector("#toast.error:not([hidden])")
         assert await ann.page.text_content("#toast") == "That move is not possible now."
         await ann.page.wait_for_selector("#picker", state="hidden")
         assert game.views_read == reads + 1 and game.acts == []
 
-        # A tap on a route on the phone: its two ways to pay, the first chosen, Confirm posts its code.
+        # A tap on a route on the phone: its two ways to pay; the one tapped posts its code.
         rid = game.routes[0]
         await tap(ann.page, f'#board [data-route="{rid}"]', touch=True)
         await ann.page.wait_for_selector("#picker:not([hidden])")
-        choices = await ann.page.locator("#picker button.action").all_text_contents()
+        # (with the moves of any other route as near, at the whole-board zoom of a phone)
+        choices = await ann.page.locator(f'#picker button.action[data-code^="cr.{rid}."]').all_text_contents()
         assert len(choices) == 2
         await shot(ann.page, "contract-phone-picker-en.png")
-        await ann.page.locator("#picker button.action").first.tap()
         sent = time.perf_counter()
-        await ann.page.locator("#picker #confirm").tap()
+        await ann.page.locator(f'#picker button.action[data-code^="cr.{rid}."]').first.tap()
         await bob.page.wait_for_selector(f'#board [data-route="{rid}"].hl')
         assert time.perf_counter() - sent < 1.0
         assert game.acts[0]["code"] == f"cr.{rid}.red" and game.acts[0]["version"] == 1
-        assert "cr." in (await bob.page.text_content("#move-line") or "")
+        assert "cr." in (await bob.page.text_content("#last-move") or "")  # in the sheet, not over the board
         await shot(bob.page, "contract-desktop-highlight-fr.png")
         assert await bob.page.text_content("#status") == "À vous de jouer"
 
-        # Bob draws tickets from the ticket deck, then keeps two of the three offered.
+        # Bob draws tickets from the ticket deck (one tap: one move), then keeps two of the three offered.
         await tap(bob.page, '#market [data-deck="tickets"]', touch=False)
-        await bob.page.locator("#picker #confirm").click()
         await bob.page.wait_for_selector("#pending:not([hidden]) input[data-ticket]")
         await bob.page.locator('input[data-ticket="12"]').uncheck()
         await shot(bob.page, "contract-desktop-tickets-fr.png")
@@ -128,9 +128,14 @@ async def test_wheel_drag_and_pinch_zoom_and_pan_the_board_without_tapping(fake_
             before[1] - 60, abs=2
         )
         assert await page.is_hidden("#picker")
-        # the fit button puts the whole board back
+        # the fit button shows the whole drawing (the opening view fills the frame with the map: no bands)
         await page.click("#zoom-fit")
-        assert await _scale(page) == pytest.approx(fitted)
+        whole = await page.evaluate(
+            """() => { const b = document.querySelector('#board').getBoundingClientRect();
+                       const w = document.querySelector('#board-wrap').getBoundingClientRect();
+                       return b.width <= w.width + 1 && b.height <= w.height + 1; }"""
+        )
+        assert whole and await _scale(page) <= fitted
 
         # two fingers spreading apart on a phone zoom in
         phone = await open_page(browser, f"{base}?mock_code=code-b&channel=c1", phone=True)
@@ -238,4 +243,79 @@ async def test_a_finger_beside_a_thin_route_on_a_phone_still_takes_it(fake_serve
             [routes.pop(), spot["x"], spot["y"]],
         )
         assert reach <= 24 + 3
+        await browser.close()
+
+
+async def test_the_keyboard_reaches_every_move_and_escape_closes_the_picker(fake_server):  # type: ignore[no-untyped-def]
+    """TAB goes through the page's moves (the deck, the menus), Enter makes one, ESC closes a picker; the zoom
+    buttons and the menus carry words for screen readers."""
+    from playwright.async_api import async_playwright
+
+    game, base = fake_server
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        w = await open_page(browser, f"{base}?mock_code=code-a&channel=c1")
+        page = w.page
+        await page.wait_for_selector("#board svg [data-route]")
+        await page.wait_for_selector("#splash", state="hidden")
+        assert await page.get_attribute("#zoom-in", "aria-label") == "Zoom in"
+        assert await page.get_attribute("#board-wrap", "aria-label") == "The board"
+        # a route's picker: its first move focused, ESC closes it and gives the focus back
+        await page.locator("#zoom-fit").click()
+        await tap(page, f'#board [data-route="{game.routes[0]}"]', touch=False)
+        await page.wait_for_selector("#picker:not([hidden])")
+        assert await page.evaluate("() => document.activeElement.closest('#picker') !== null")
+        await page.keyboard.press("Escape")
+        await page.wait_for_selector("#picker", state="hidden")
+        # TAB through the page until the deck: Enter draws (one move: made at once)
+        reached = []
+        for _ in range(60):
+            await page.keyboard.press("Tab")
+            what = await page.evaluate(
+                "() => { const a = document.activeElement; return a.dataset.deck || a.dataset.code || a.tagName; }"
+            )
+            reached.append(what)
+            if what == "cards":
+                break
+        assert reached[-1] == "cards", reached
+        await page.keyboard.press("Enter")
+        await _until(lambda: any(a["code"] == "db.n" for a in game.acts))
+        await browser.close()
+
+
+async def test_an_open_picker_and_the_zoom_survive_new_frames_and_a_move_from_elsewhere_is_said(fake_server):  # type: ignore[no-untyped-def]
+    """A frame that still lists the picker's moves leaves the picker open, the zoom and the pan as they were;
+    a frame that takes them away (a move made elsewhere) closes it saying so, in the catalogue's words."""
+    from playwright.async_api import async_playwright
+
+    from bot.i18n import default_catalog
+
+    game, base = fake_server
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        w = await open_page(browser, f"{base}?mock_code=code-a&channel=c1", phone=True)
+        page = w.page
+        await page.wait_for_selector("#board svg [data-route]")
+        await page.wait_for_selector("#splash", state="hidden")
+        await page.locator("#zoom-fit").tap()
+        await tap(page, f'#board [data-route="{game.routes[0]}"]', touch=True)
+        await page.wait_for_selector("#picker:not([hidden])")
+        where = await page.evaluate("() => document.querySelector('#board').style.transform")
+        codes = await page.locator("#picker button.action").evaluate_all(
+            "(bs) => bs.map((b) => b.dataset.code)"
+        )
+        game.version += 1  # a new frame, the same moves listed (a spectator came, a setting changed...)
+        await game.push()
+        await wait_version(page, game.version)
+        assert await page.is_visible("#picker")
+        assert (
+            await page.locator("#picker button.action").evaluate_all("(bs) => bs.map((b) => b.dataset.code)")
+            == codes
+        )
+        assert await page.evaluate("() => document.querySelector('#board').style.transform") == where
+        await game.apply("db.n", {})  # the move made from the chat: the turn has passed
+        await wait_version(page, game.version)
+        await page.wait_for_selector("#picker", state="hidden")
+        assert await page.text_content("#toast") == default_catalog().text("web.ui.choice_gone", "en")
+        assert await page.evaluate("() => document.querySelector('#board').style.transform") == where
         await browser.close()

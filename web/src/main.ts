@@ -1,7 +1,9 @@
 // The live map: sign in, show the game's view, keep it live, and send the actions the server listed.
 import "./style.css";
 import { ApiFailure, fetchWithSession, Live, request } from "./api";
+import { contains, Names } from "./labels";
 import { PanZoom } from "./panzoom";
+import { FINGER_PX, meant, MOUSE_PX, Targets, type Thing } from "./targets";
 import { SignIn } from "./signin";
 import { applyStaticTexts, setTexts, t, tOr } from "./texts";
 import type { Action, View } from "./types";
@@ -11,8 +13,10 @@ import {
   el,
   highlight,
   renderActions,
+  renderLastMove,
   renderLog,
   renderMarket,
+  renderRanking,
   renderMine,
   renderPlayers,
   renderStatus,
@@ -20,10 +24,23 @@ import {
 } from "./ui";
 
 let view: View | null = null;
+let acting = ""; // the code of the move being sent
 let gameId = "";
 let busy = false;
 const board = $("board");
-const zoom = new PanZoom($("board-wrap"), board, { onTap: (target, x, y) => onBoardTap(near(target, x, y)) });
+const names = new Names();
+const targets = new Targets();
+/** The opening scale on a phone: the drawing's names at about 8 px before they are scaled up to be read. */
+const READABLE = 0.48;
+const zoom = new PanZoom($("board-wrap"), board, {
+  onTap: (_target, x, y, pointer) => onBoardTap(x, y, pointer === "mouse"),
+  onView: (s) => {
+    names.zoomed(s);
+    board.style.setProperty("--px", String(1 / s)); // drawing units per screen pixel (marks keep their width)
+  },
+  readable: READABLE,
+  centre: () => readerCentre(),
+});
 
 // ---- messages -------------------------------------------------------------------------------------------
 
@@ -35,15 +52,6 @@ function toast(text: string, error = false): void {
   box.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = window.setTimeout(() => (box.hidden = true), error ? 6000 : 3500);
-}
-
-let moveTimer = 0;
-function showMove(line: string): void {
-  const box = $("move-line");
-  box.textContent = line;
-  box.hidden = false;
-  clearTimeout(moveTimer);
-  moveTimer = window.setTimeout(() => (box.hidden = true), 6000);
 }
 
 function failure(e: unknown): string {
@@ -81,25 +89,69 @@ function show(next: View): void {
       let box = next.map_box ?? null;
       const clip = svg.querySelector("clipPath#mapclip rect");
       if (!box && clip) box = ["x", "y", "width", "height"].map((k) => Number(clip.getAttribute(k)));
+      names.attach(svg);
+      targets.attach(svg);
+      names.prefer(ticketWords(next));
       zoom.setContentSize(w, h, box && box.length === 4 && box.every(Number.isFinite) ? [box[0], box[1], box[2], box[3]] : null);
+      names.zoomed(zoom.pixels);
     }
   }
   renderPlayers(next);
   renderStatus(next);
   renderMarket(next);
   renderMine(next, () => void openTicketMap());
-  renderActions(next, (a) => openPicker([a], a.label));
+  renderActions(next, (a) => void act(a));
   if (next.pending) $("actions").hidden = true; // the decision's choices are in the pending box
   renderPending(next);
   renderLog(next);
+  renderLastMove(next);
+  const finished = renderRanking(next);
+  if (finished && !wasFinished) $("sheet-body").scrollTop = 0; // the ranking first, at once
+  wasFinished = finished;
+  // The last move stays marked on the map until the next one (its line is in the sheet, not over the board).
   const move = next.move ?? null;
-  highlight(board, move);
-  if (move?.line) showMove(move.line);
+  if (move) lastMove = move;
+  else if (boardChanged) lastMove = null;
+  highlight(board, lastMove);
   markTappable(next);
   $("app").classList.remove("loading");
   $("app").dataset.version = String(next.version);
-  closePickerIfStale();
+  keepPicker(next);
   $("app").dataset.drawMs = (performance.now() - t0).toFixed(1); // read by bench/bench_web_page.py
+}
+
+let wasFinished = false;
+let lastMove: View["move"] = null;
+
+/** The words of the reader's tickets (their cities' names are shown first when names overlap). */
+function ticketWords(v: View): string[] {
+  const offered = v.pending?.choices.flatMap((c) => c.offered ?? []) ?? [];
+  return [...(v.me?.tickets ?? []).filter((tk) => !tk.done), ...offered].map((tk) => tk.label);
+}
+
+/** Where the opening view of a phone centres: the reader's open tickets' cities, else the last move's, else
+ * the map's middle (null). */
+function readerCentre(): [number, number] | null {
+  const svg = board.querySelector("svg");
+  if (!svg || !view) return null;
+  const words = ticketWords(view);
+  const points: [number, number][] = [];
+  for (const c of svg.querySelectorAll<SVGCircleElement>("g.hits circle[data-city]")) {
+    const name = c.getAttribute("aria-label") ?? "";
+    if (name && words.some((w) => w.includes(name))) points.push([c.cx.baseVal.value, c.cy.baseVal.value]);
+  }
+  if (!points.length) {
+    const last = [...view.log].reverse().find((m) => m.routes?.length);
+    for (const r of last?.routes ?? []) {
+      const p = svg.querySelector<SVGPathElement>(`g.hits [data-route="${CSS.escape(String(r))}"]`);
+      if (p) {
+        const q = p.getPointAtLength(p.getTotalLength() / 2);
+        points.push([q.x, q.y]);
+      }
+    }
+  }
+  if (!points.length) return null;
+  return [points.reduce((a, p) => a + p[0], 0) / points.length, points.reduce((a, p) => a + p[1], 0) / points.length];
 }
 
 /** Routes, cities and cards with actions get a class, so a player sees what can be tapped. */
@@ -119,44 +171,48 @@ function markTappable(v: View): void {
 function actionsForMarket(v: View, b: HTMLElement): Action[] {
   if (b.dataset.faceUp != null) {
     const i = Number(b.dataset.faceUp);
-    return v.actions.filter((a) => (a.slot ?? a.face_up) === i && a.kind.startsWith("draw"));
+    return v.actions.filter((a) => a.slot === i && a.kind.startsWith("draw"));
   }
   const kind = b.dataset.deck === "tickets" ? "draw_tickets" : "draw_blind";
   return v.actions.filter((a) => a.kind === kind);
 }
 
-const TARGET = "[data-route], [data-city]";
-
-/** What a finger meant: the route or city under it, else the nearest one within a finger's reach (at the
- * whole-board zoom a phone draws a route a few pixels wide), one the reader can act on first. */
-function near(target: Element, x: number, y: number): Element {
-  if (target.closest(TARGET)) return target;
-  let fallback: Element | null = null;
-  for (const r of [6, 12, 18, 24]) {
-    for (let k = 0; k < 8; k++) {
-      const a = (k * Math.PI) / 4;
-      const hit = document.elementFromPoint(x + r * Math.cos(a), y + r * Math.sin(a))?.closest(TARGET);
-      if (!hit || !board.contains(hit)) continue;
-      if (hit.classList.contains("can")) return hit;
-      fallback ??= hit;
-    }
-  }
-  return fallback ?? target;
+function actionsOf(v: View, thing: Thing): Action[] {
+  return v.actions.filter((a) => (thing.kind === "route" ? a.route : a.city) != null && String(thing.kind === "route" ? a.route : a.city) === thing.id);
 }
 
-function onBoardTap(target: Element): void {
+/** The routes and cities a tap at a point of the page would offer (nearest first): read by the browser tests
+ * (tests/web_browser) to check that every route can be reached by a finger. */
+function pick(clientX: number, clientY: number, everyRoute = false, mouse = false): Thing[] {
+  const [x, y] = zoom.toDrawing(clientX, clientY);
+  const v = view;
+  const can = everyRoute ? (t: Thing) => t.kind === "route" : (t: Thing) => !!v && actionsOf(v, t).length > 0;
+  // a mouse points where it means: a smaller reach, and fewer things offered as near
+  return meant(targets.within(x, y, zoom.pixels, mouse ? MOUSE_PX : FINGER_PX), can, mouse ? 4 : undefined);
+}
+// (`everyRoute`: as on a turn when every route may be claimed, the hardest case for a finger)
+(window as unknown as { ttrPick: unknown }).ttrPick = (x: number, y: number, everyRoute = false, mouse = false) =>
+  pick(x, y, everyRoute, mouse).map((t) => `${t.kind}:${t.id}`);
+
+function onBoardTap(clientX: number, clientY: number, mouse = false): void {
   if (!view) return;
-  const route = target.closest("[data-route]")?.getAttribute("data-route");
-  const city = target.closest("[data-city]")?.getAttribute("data-city");
-  let acts: Action[] = [];
-  if (route != null) acts = view.actions.filter((a) => String(a.route) === route);
-  if (!acts.length && city != null) acts = view.actions.filter((a) => String(a.city) === city);
-  if (route == null && city == null) return;
-  highlight(board, { line: "", routes: route != null ? [route] : [], cities: city != null ? [city] : [] }, "picked");
+  const things = pick(clientX, clientY, false, mouse);
+  if (!things.length) return;
+  const acts = things.flatMap((t) => actionsOf(view!, t));
+  highlight(
+    board,
+    {
+      line: "",
+      routes: things.filter((t) => t.kind === "route").map((t) => t.id),
+      cities: things.filter((t) => t.kind === "city").map((t) => t.id),
+    },
+    "picked",
+  );
   if (!acts.length) {
     toast(view.me && view.actions.length ? tOr("web.ui.no_action_here", "✕") : statusWords(view));
     return;
   }
+  // The route's (or routes') moves, each with its payment: one more tap makes it.
   openPicker(acts, acts[0].label);
 }
 
@@ -168,55 +224,66 @@ document.addEventListener("click", (e) => {
     toast(view.me && view.actions.length ? tOr("web.ui.no_action_here", "✕") : statusWords(view));
     return;
   }
-  openPicker(acts, acts[0].label);
+  // One move for that card (the deck, a face-up card): made at once, as the chat's button does.
+  if (acts.length === 1) void act(acts[0]);
+  else openPicker(acts, acts[0].label);
 });
 
-// The picker: the listed actions (e.g. the ways to pay for a route), one chosen, then Confirm.
-let pickerVersion = -1;
+// The picker: the listed actions (e.g. the ways to pay for a route); the one tapped is made at once.
+let pickerCodes: string[] = [];
+let pickerTitle = "";
+let pickerReturn: HTMLElement | null = null;
 function openPicker(acts: Action[], title: string): void {
   const box = $("picker");
   const card = box.querySelector(".card")!;
-  let chosen: Action | null = acts.length === 1 ? acts[0] : null;
-  const confirm = el("button", { type: "button", class: "primary", id: "confirm" }, tOr("web.ui.confirm", "✓"));
   const cancel = el("button", { type: "button", id: "cancel" }, t("web.ui.cancel"));
   // Several ways to do one thing (pay for one route): the thing is the title, each button says how.
   const same = acts.length > 1 && acts.every((a) => a.label === acts[0].label);
   const choices = acts.map((a) => {
-    const shown = same && a.payment ? { ...a, label: a.payment, payment: null } : a;
-    const b = actionButton(shown, () => {
-      chosen = a;
-      choices.forEach((c) => c.classList.toggle("chosen", c === b));
-      confirm.disabled = false;
-    });
-    if (a === chosen) b.classList.add("chosen");
+    const b = actionButton(same && a.payment ? { ...a, label: a.payment, payment: null } : a, () => void act(a));
+    // which route or city a button is for, on the map (two tracks of a double route read alike)
+    const mark = () => highlight(board, { line: "", routes: a.route != null ? [a.route] : [], cities: a.city != null ? [a.city] : [] }, "picked");
+    b.addEventListener("pointerenter", mark);
+    b.addEventListener("focus", mark);
     return b;
   });
-  confirm.disabled = !chosen;
-  confirm.addEventListener("click", () => {
-    if (chosen) void act(chosen);
-  });
   cancel.addEventListener("click", closePicker);
-  // One action: its button says it all; several ways to pay for one thing: "Pay with"; else "Other moves".
   const oneThing = acts.every((a) => a.payment && a.route === acts[0].route && a.city === acts[0].city);
-  const words = same ? title : oneThing ? t("web.ui.pay_with") : t("web.ui.other_actions");
-  const heading = acts.length === 1 ? [] : [el("h3", {}, words)];
-  card.replaceChildren(
-    ...heading,
-    el("div", { class: "choices" }, ...choices),
-    el("div", { class: "buttons" }, cancel, confirm),
-  );
-  pickerVersion = view?.version ?? -1;
+  // one thing's ways to pay: "Pay with"; several things (a chooser) or one move: their buttons say it all
+  const words = same ? title : oneThing && acts.length > 1 ? t("web.ui.pay_with") : "";
+  const heading = words ? [el("h3", { id: "picker-title" }, words)] : [];
+  card.replaceChildren(...heading, el("div", { class: "choices" }, ...choices), el("div", { class: "buttons" }, cancel));
+  box.setAttribute("aria-label", words || acts[0].label);
+  pickerCodes = acts.map((a) => a.code);
+  pickerTitle = title;
   pickerOpenedAt = performance.now();
+  if (box.hidden) pickerReturn = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   box.hidden = false;
+  card.querySelector<HTMLElement>("button.action")?.focus({ preventScroll: true });
 }
 
 function closePicker(): void {
-  $("picker").hidden = true;
+  const box = $("picker");
+  if (box.hidden) return;
+  box.hidden = true;
+  pickerCodes = [];
   highlight(board, null, "picked");
+  pickerReturn?.focus({ preventScroll: true });
+  pickerReturn = null;
 }
 
-function closePickerIfStale(): void {
-  if (!$("picker").hidden && view && view.version !== pickerVersion) closePicker();
+/** A new view while the picker is open: it stays with those of its moves still listed; when none is, the
+ * reader is told so (a move from elsewhere, a timer) instead of the picker vanishing. */
+function keepPicker(v: View): void {
+  if ($("picker").hidden || !pickerCodes.length) return;
+  const still = pickerCodes.map((c) => v.actions.find((a) => a.code === c)).filter((a): a is Action => !!a);
+  if (still.length === pickerCodes.length) return;
+  if (still.length) {
+    openPicker(still, pickerTitle);
+    return;
+  }
+  closePicker();
+  toast(tOr("web.ui.choice_gone", "✕"), true);
 }
 
 // The click that follows the tap which opened the picker lands on its backdrop: only a later tap closes it.
@@ -228,6 +295,10 @@ $("picker").addEventListener("click", (e) => {
 async function act(a: Action, extra: Record<string, unknown> = {}): Promise<void> {
   if (!view || busy) return;
   busy = true;
+  acting = a.code;
+  // The picker goes at once (the move's own view, or the live frame that brings it, may come first).
+  pickerCodes = [];
+  closePicker();
   document.body.classList.add("busy");
   try {
     const reply = await request<{ ok: boolean; view?: View }>("POST", `api/games/${encodeURIComponent(gameId)}/act`, {
@@ -249,6 +320,7 @@ async function act(a: Action, extra: Record<string, unknown> = {}): Promise<void
       }
     }
   } finally {
+    acting = "";
     busy = false;
     document.body.classList.remove("busy");
   }
@@ -256,42 +328,78 @@ async function act(a: Action, extra: Record<string, unknown> = {}): Promise<void
 
 // ---- pending decisions (tunnels, tickets, stations, ...): the server's label and choices, nothing more ----
 
+/** The tickets ticked in a ticket choice in progress: they stay as the reader left them across frames (other
+ * players' moves), for as long as the same choice is offered. */
+let ticking: { key: string; picks: Set<string>; changed: boolean } | null = null;
+
 function renderPending(v: View): void {
   const box = $("pending");
   const p = v.pending;
   box.hidden = !p;
+  const keep = p?.choices.find((c) => c.offered);
+  const key = keep ? `${keep.code}|${keep.offered!.map((tk) => tk.id).join(",")}` : "";
+  if (ticking && ticking.key !== key) {
+    // The choice is gone without this page making it (a timer, the chat): say so rather than reset silently.
+    if (ticking.changed && !acting && !key) toast(tOr("web.ui.choice_gone", "✕"), true);
+    ticking = null;
+  }
   if (!p) {
-    // The sheet was opened wide for the decision: back to its size once the decision is made.
-    if (box.querySelector(".ticket-list")) document.body.classList.remove("sheet-open");
+    delete box.dataset.sig;
     box.replaceChildren();
+    markTicketCities([]);
     return;
   }
-  // A choice that offers tickets (keep some of them): one box per ticket, all ticked at first; the server
-  // checks how many may be kept and says so in its hint.
+  // The same ticket choice as already shown: left as it is (ticks, focus, scroll).
+  const sig = JSON.stringify(p.choices.map((c) => [c.code, c.label, (c.offered ?? []).map((tk) => tk.id)]));
+  if (key && box.dataset.sig === sig) {
+    // (a new drawing came with the frame: its cities marked again)
+    const picks = ticking?.picks;
+    markTicketCities((keep?.offered ?? []).filter((o) => picks?.has(String(o.id))).map((o) => o.label));
+    return;
+  }
+  box.dataset.sig = sig;
   const parts: HTMLElement[] = [el("h2", {}, t("web.ui.pending")), el("p", { class: "label" }, p.label)];
-  if (p.hint) parts.push(el("p", { class: "hint" }, p.hint));
   const buttons: HTMLElement[] = [];
   for (const c of p.choices) {
-    const offered = c.offered ?? (c === p.choices[0] ? p.tickets : undefined);
+    const offered = c.offered;
     if (!offered) {
       buttons.push(actionButton(c, (a) => void act(a)));
       continue;
     }
-    const picks = new Set(offered.map((tk) => String(tk.id)));
+    // One box per ticket, all ticked at first (keeping them all is one tap); the server says how many may go.
+    ticking ??= { key, picks: new Set(offered.map((tk) => String(tk.id))), changed: false };
+    const state = ticking;
     const boxes = offered.map((tk) => {
-      const input = el("input", { type: "checkbox", checked: "", "data-ticket": String(tk.id) });
-      input.addEventListener("change", () => (input.checked ? picks.add(String(tk.id)) : picks.delete(String(tk.id))));
+      const attrs: Record<string, string> = { type: "checkbox", "data-ticket": String(tk.id) };
+      if (state.picks.has(String(tk.id))) attrs.checked = "";
+      const input = el("input", attrs);
+      input.addEventListener("change", () => {
+        state.changed = true;
+        if (input.checked) state.picks.add(String(tk.id));
+        else state.picks.delete(String(tk.id));
+        markTicketCities(offered.filter((o) => state.picks.has(String(o.id))).map((o) => o.label));
+      });
       const pts = tk.points != null ? [el("b", {}, String(tk.points))] : [];
       return el("label", { class: "ticket-choice" }, input, el("span", {}, tk.label), ...pts);
     });
     parts.push(el("div", { class: "ticket-list" }, ...boxes));
+    markTicketCities(offered.filter((o) => state.picks.has(String(o.id))).map((o) => o.label));
     if (c.min != null) parts.push(el("p", { class: "hint" }, t("web.ui.keep_hint", { min: c.min, max: c.max ?? offered.length })));
-    buttons.push(actionButton(c, (a) => void act(a, { tickets: [...picks].map((id) => (/^\d+$/.test(id) ? Number(id) : id)) })));
+    buttons.push(actionButton(c, (a) => void act(a, { tickets: [...state.picks].map((id) => (/^\d+$/.test(id) ? Number(id) : id)) })));
   }
   parts.push(el("div", { class: "choices" }, ...buttons));
   box.replaceChildren(...parts);
-  // A list of tickets needs the room; other decisions fit in the sheet as it is, the board stays large.
-  if (p.choices.some((c) => c.offered)) document.body.classList.add("sheet-open");
+}
+
+/** The cities of the tickets ticked in a ticket choice, marked on the map (found by their names in the
+ * tickets' words: which cities to mark, no rule). */
+function markTicketCities(labels: string[]): void {
+  board.querySelectorAll("[data-city].ticket").forEach((n) => n.classList.remove("ticket"));
+  if (!labels.length) return;
+  board.querySelectorAll<SVGElement>("g.hits [data-city][aria-label]").forEach((c) => {
+    const name = c.getAttribute("aria-label")!;
+    if (labels.some((l) => contains(l, name))) c.classList.add("ticket");
+  });
 }
 
 // ---- the ticket map (own page only) --------------------------------------------------------------------
@@ -304,8 +412,7 @@ async function openTicketMap(): Promise<void> {
   close.addEventListener("click", () => (box.hidden = true));
   const pic = el("div", { class: "pic" });
   try {
-    if (me.ticket_map_svg) pic.innerHTML = me.ticket_map_svg;
-    else if (me.ticket_map) {
+    if (me.ticket_map) {
       const res = await fetchWithSession(me.ticket_map);
       const type = res.headers.get("Content-Type") ?? "";
       if (type.includes("svg")) pic.innerHTML = await res.text();
@@ -334,11 +441,6 @@ $("zoom-in").addEventListener("click", () => zoom.zoomBy(1.5));
 $("zoom-out").addEventListener("click", () => zoom.zoomBy(1 / 1.5));
 $("zoom-fit").addEventListener("click", () => zoom.fit());
 $("grip").addEventListener("click", () => document.body.classList.toggle("sheet-open"));
-let resizeTimer = 0;
-window.addEventListener("resize", () => {
-  clearTimeout(resizeTimer);
-  resizeTimer = window.setTimeout(() => zoom.fit(), 100);
-});
 
 // ---- start ----------------------------------------------------------------------------------------------
 

@@ -3,8 +3,14 @@
 // at any zoom.
 
 export interface PanZoomOptions {
-  onTap: (target: Element, clientX: number, clientY: number) => void;
+  onTap: (target: Element, clientX: number, clientY: number, pointerType: string) => void;
   maxZoom?: number; // times the fitted scale
+  /** After every change of the scale or position (labels and touch targets keep their screen size). */
+  onView?: (scale: number) => void;
+  /** The smallest scale of the opening view on a narrow screen (where the board's words are readable). */
+  readable?: number;
+  /** The point of the drawing the opening view centres on (the reader's part of the board), or null. */
+  centre?: () => [number, number] | null;
 }
 
 const TAP_SLOP = 8; // px a finger may move and still be a tap
@@ -44,7 +50,7 @@ export class PanZoom {
     );
     // The wrapper changes size when the sheet grows or the window turns: fit again unless the reader moved.
     new ResizeObserver(() => {
-      if (!this.touched) this.fit();
+      if (!this.touched) this.home();
       else this.apply();
     }).observe(wrap);
   }
@@ -56,13 +62,13 @@ export class PanZoom {
     this.contentW = w;
     this.contentH = h;
     this.focus = focus;
-    if (!same) this.fit();
+    if (!same) this.home();
   }
 
+  /** The whole board: a wide screen shows the whole drawing; a narrow one (a phone) the map's box. */
   fit(): void {
     const r = this.wrap.getBoundingClientRect();
     if (!r.width || !r.height) return;
-    // A wide screen shows the whole drawing; a narrow one (a phone) fits the map's box to its width.
     const [fx, fy, fw, fh] = this.focus && r.width < 700 ? this.focus : [0, 0, this.contentW, this.contentH];
     this.fitScale = Math.min(r.width / fw, r.height / fh) || 1;
     this.s = this.fitScale;
@@ -70,6 +76,33 @@ export class PanZoom {
     this.y = Math.max(0, (r.height - fh * this.s) / 2) - fy * this.s;
     this.touched = false;
     this.apply();
+  }
+
+  /** The opening view: the map (without the drawing's side panel) filling the frame, no empty band, at least
+   * at the readable scale, centred on the reader's part of it and never past its edges. */
+  home(): void {
+    this.fit();
+    const r = this.wrap.getBoundingClientRect();
+    if (!r.width || !r.height) return;
+    const [fx, fy, fw, fh] = this.focus ?? [0, 0, this.contentW, this.contentH];
+    const cover = Math.max(r.width / fw, r.height / fh);
+    this.s = Math.min(this.fitScale * (this.opts.maxZoom ?? 8), Math.max(this.opts.readable ?? 0, cover));
+    const [cx, cy] = this.opts.centre?.() ?? [fx + fw / 2, fy + fh / 2];
+    this.x = Math.min(-fx * this.s, Math.max(r.width - (fx + fw) * this.s, r.width / 2 - cx * this.s));
+    this.y = Math.min(-fy * this.s, Math.max(r.height - (fy + fh) * this.s, r.height / 2 - cy * this.s));
+    this.touched = false;
+    this.apply();
+  }
+
+  /** The drawing's point under a point of the page (client coordinates). */
+  toDrawing(clientX: number, clientY: number): [number, number] {
+    const r = this.wrap.getBoundingClientRect();
+    return [(clientX - r.left - this.x) / this.s, (clientY - r.top - this.y) / this.s];
+  }
+
+  /** Screen pixels per unit of the drawing. */
+  get pixels(): number {
+    return this.s;
   }
 
   /** Zooms by a factor around a point of the wrapper (its centre by default). */
@@ -99,6 +132,7 @@ export class PanZoom {
     this.x = Math.min(r.width - w / 4, Math.max(-w * 0.75, this.x));
     this.y = Math.min(r.height - h / 4, Math.max(-h * 0.75, this.y));
     this.content.style.transform = `translate(${this.x}px, ${this.y}px) scale(${this.s})`;
+    this.opts.onView?.(this.s);
   }
 
   private local(e: PointerEvent | WheelEvent): { x: number; y: number } {
@@ -157,7 +191,7 @@ export class PanZoom {
     if (this.pointers.size === 0) {
       const d = this.down;
       this.down = null;
-      if (d && !d.moved && !cancelled && d.target) this.opts.onTap(d.target, e.clientX, e.clientY);
+      if (d && !d.moved && !cancelled && d.target) this.opts.onTap(d.target, e.clientX, e.clientY, e.pointerType);
     }
   }
 

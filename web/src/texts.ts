@@ -18,11 +18,14 @@ export function tOr(key: string, otherwise: string, vars: Record<string, string 
   return key in texts ? t(key, vars) : otherwise;
 }
 
-/** Fills the static page's titles from data-text-title keys. */
+/** Fills the static page's titles (data-text-title) and screen readers' labels (data-text-label) from keys. */
 export function applyStaticTexts(root: ParentNode): void {
   root.querySelectorAll<HTMLElement>("[data-text-title]").forEach((el) => {
     const words = t(el.dataset.textTitle!);
     el.title = words;
     el.setAttribute("aria-label", words);
+  });
+  root.querySelectorAll<HTMLElement>("[data-text-label]").forEach((el) => {
+    el.setAttribute("aria-label", t(el.dataset.textLabel!));
   });
 }

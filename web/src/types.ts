@@ -6,11 +6,9 @@ export interface Action {
   label: string;
   route?: string | number | null;
   city?: string | number | null;
-  face_up?: number | null;
   slot?: number | null;
   payment?: string | null;
   group?: string | null;
-  group_label?: string | null;
   offered?: Offered[];
   min?: number;
   max?: number;
@@ -27,9 +25,7 @@ export interface Offered {
 export interface Pending {
   kind: string;
   label: string;
-  hint?: string | null;
   choices: Action[];
-  tickets?: { id: string | number; label: string; points?: number }[];
 }
 
 export interface Player {
@@ -62,7 +58,6 @@ export interface Me {
   seat: number;
   hand: Card[];
   tickets: Ticket[];
-  ticket_map_svg?: string | null;
   ticket_map?: string | null; // URL of the private ticket map (relative), fetched with the session
   counters?: { label: string; emoji?: string }[];
   [extra: string]: unknown;
@@ -91,7 +86,6 @@ export interface View {
   log: Move[];
   texts: Record<string, string>;
   move?: Move | null;
-  finished?: boolean;
   status?: string;
 }
 

@@ -52,7 +52,12 @@ export function renderPlayers(view: View): void {
     ...view.players.map((p) => {
       const chip = el(
         "div",
-        { class: `player${p.is_turn ? " turn" : ""}${view.me?.seat === p.seat ? " me" : ""}`, "data-seat": String(p.seat) },
+        {
+          class: `player${p.is_turn ? " turn" : ""}${view.me?.seat === p.seat ? " me" : ""}`,
+          "data-seat": String(p.seat),
+          role: "listitem",
+          "aria-label": `${p.name}: ${p.score} ${t("web.ui.score")}, ${p.trains} ${t("web.ui.trains")}, ${p.cards} ${t("web.ui.cards")}`,
+        },
         swatch(p.color),
         el("b", {}, p.name),
         stat("score", p.score, t("web.ui.score")),
@@ -68,7 +73,7 @@ export function renderPlayers(view: View): void {
 export function statusWords(view: View): string {
   const turn = view.players.filter((p) => p.is_turn);
   const waiting = turn.length ? t("web.ui.waiting_for", { player: turn.map((p) => p.name).join(", ") }) : "";
-  if (view.finished || view.status === "finished" || view.status === "abandoned") return t("web.ui.game_over");
+  if (view.status === "finished" || view.status === "abandoned") return t("web.ui.game_over");
   if (!view.me) return [t("web.ui.spectator"), waiting].filter(Boolean).join(" · ");
   if (view.actions.length || view.pending) return t("web.ui.your_turn");
   return waiting;
@@ -133,7 +138,7 @@ export function renderMine(view: View, openTicketMap: () => void): void {
       ),
     ),
   );
-  const mapButton = view.me.ticket_map_svg || view.me.ticket_map
+  const mapButton = view.me.ticket_map
     ? el("button", { type: "button", class: "link", id: "ticket-map-open" }, t("web.ui.ticket_map"))
     : null;
   mapButton?.addEventListener("click", openTicketMap);
@@ -142,7 +147,10 @@ export function renderMine(view: View, openTicketMap: () => void): void {
 
 export function actionButton(a: Action, onPick: (a: Action) => void): HTMLElement {
   const b = el("button", { type: "button", class: "action", "data-code": a.code, "data-kind": a.kind }, el("span", {}, a.label));
-  if (a.payment && !a.label.includes(a.payment)) b.append(el("small", {}, a.payment));
+  if (a.payment && !a.label.includes(a.payment)) {
+    b.append(el("small", {}, a.payment));
+    b.setAttribute("aria-label", `${a.label}: ${a.payment}`);
+  }
   b.addEventListener("click", () => onPick(a));
   return b;
 }
@@ -150,27 +158,77 @@ export function actionButton(a: Action, onPick: (a: Action) => void): HTMLElemen
 export function renderActions(view: View, onPick: (a: Action) => void): void {
   const box = $("actions");
   box.hidden = view.actions.length === 0;
-  // Under the server's menu words when it sends them, else under "Other moves"; a long list folds (a phone's
-  // sheet would be all buttons), and what the reader unfolded stays unfolded when the next view comes.
+  // One menu per `group` the server gives each move (the chat's menus: draw, claim, tickets, stations...), in
+  // the server's order, named from the catalogue; a long menu folds (a phone's sheet would be all buttons),
+  // and what the reader unfolded stays unfolded when the next view comes.
   const open = new Set([...box.querySelectorAll<HTMLDetailsElement>("details[open]")].map((d) => d.dataset.group));
   const groups = new Map<string, Action[]>();
   for (const a of view.actions) {
-    const g = a.group_label ?? t("web.ui.other_actions");
+    const g = a.group ?? "other";
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g)!.push(a);
   }
   const parts: HTMLElement[] = [];
   for (const [g, acts] of groups) {
+    const words = groupWords(g);
     const buttons = el("div", { class: "choices" }, ...acts.map((a) => actionButton(a, onPick)));
-    if (groups.size === 1 && acts.length <= 6) {
-      parts.push(el("h2", {}, g), buttons);
+    if (acts.length <= 3) {
+      parts.push(el("h2", {}, words), buttons);
       continue;
     }
-    const det = el("details", { "data-group": g }, el("summary", {}, `${g} (${acts.length})`), buttons);
+    const det = el("details", { "data-group": g }, el("summary", {}, `${words} (${acts.length})`), buttons);
     if (open.has(g)) det.open = true;
     parts.push(det);
   }
   box.replaceChildren(...parts);
+}
+
+/** A menu's name: the catalogue's word for the server's group, else "Other moves". */
+export function groupWords(group: string): string {
+  const key = `web.ui.group.${group}`;
+  const words = t(key);
+  return words === key ? t("web.ui.other_actions") : words;
+}
+
+/** The last move's line, at the top of the sheet (its routes are marked on the map), in its player's colour. */
+export function renderLastMove(view: View): void {
+  const box = $("last-move");
+  const last = view.move?.line ? view.move : view.log[view.log.length - 1];
+  box.hidden = !last?.line;
+  if (!last?.line) return;
+  const p = view.players.find((pl) => pl.seat === last.seat);
+  box.replaceChildren(el("h2", {}, t("web.ui.last_move")), el("p", {}, last.line));
+  box.style.borderLeftColor = p?.color ?? "";
+}
+
+/** At the end, the players by final score (the server's scores; ties as the server lists them), first in the
+ * sheet so that it shows at once. Returns whether the game is over. */
+export function renderRanking(view: View): boolean {
+  const box = $("ranking");
+  const over = view.status === "finished";
+  box.hidden = !over;
+  if (!over) {
+    box.replaceChildren();
+    return false;
+  }
+  const order = [...view.players].sort((a, b) => b.score - a.score);
+  box.replaceChildren(
+    el("h2", {}, t("web.ui.ranking")),
+    el(
+      "ol",
+      {},
+      ...order.map((p) =>
+        el(
+          "li",
+          { class: view.me?.seat === p.seat ? "me" : "", "data-seat": String(p.seat) },
+          swatch(p.color),
+          el("span", {}, p.name),
+          el("b", {}, `${p.score} ${t("web.ui.points")}`),
+        ),
+      ),
+    ),
+  );
+  return true;
 }
 
 export function renderLog(view: View): void {
