@@ -65,6 +65,13 @@ def and_list(items: Sequence[Message]) -> Message:
     return Text("list.and", {"items": listed(items[:-1]), "last": items[-1]})
 
 
+def or_list(items: Sequence[Message]) -> Message:
+    """ "a, b or c" in the reader's language."""
+    if len(items) <= 1:
+        return items[0] if items else ""
+    return Text("list.or", {"items": listed(items[:-1]), "last": items[-1]})
+
+
 def semicolon_list(items: Sequence[Message]) -> Message:
     """Items between semicolons, spaced as the reader's language spaces them ("a; b" / "a ; b")."""
     return between(items, Text("list.semicolon"))

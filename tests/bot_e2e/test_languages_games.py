@@ -350,3 +350,27 @@ async def test_a_whole_game_read_in_the_language(simcord_env, readers, lang):  #
     assert final in received or any(m.id == final.id for m in received)
     assert not problems(received, lang)
     assert simcord_env.errors == []
+
+
+# ------------------------------------------------------------------------------------- refusals' words
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", *sorted(LANGUAGES)])
+def test_a_meeple_refusal_names_colours_and_cities_in_the_language(lang: str) -> None:
+    """The engine names meeple colours by their data names and joins lists in English ("red, black", "Köln and
+    Bonn"): the reader reads their own words (found reading the German game's words, issue 31)."""
+    from bot.play.refusals import refusal_text
+    from engine.errors import IllegalAction
+
+    catalog = default_catalog()
+    gone = IllegalAction("meeple_gone", "", meeple="black", city="Köln", meeples="red, white")
+    ends = IllegalAction("meeple_not_on_route", "", cities="Köln and Bonn")
+    either = IllegalAction("passenger_not_on_route", "", cities="Köln or Bonn")
+    texts = [catalog.render(refusal_text(e), lang) or "" for e in (gone, ends, either)]
+    words = {k: catalog.text(k, lang) for k in ("meeple.black", "meeple.red", "meeple.white")}
+    assert all(w in texts[0] for w in words.values()), texts[0]
+    assert catalog.text("list.and", lang, items="Köln", last="Bonn") in texts[1]
+    assert catalog.text("list.or", lang, items="Köln", last="Bonn") in texts[2]
+    if lang != "en":
+        joined = "\n".join(texts)
+        assert not any(w in joined for w in ("black", "white", " and ", " or ")), joined
