@@ -142,8 +142,10 @@ def plural_mistakes(text: str, lang: str) -> list[str]:
 
 
 #: Latin punctuation spacing in a language that writes none (Japanese: "東京、大阪", "です。次"): a Latin comma or
-#: a space after a Japanese word or full stop (a list or sentences joined in code).
-LATIN_SPACING = {"ja": re.compile(r"[\u3001\u3002\u3040-\u30ff\u4e00-\u9fff\uff09], |[\u3001\u3002] (?=\S)")}
+#: a space after a Japanese comma, full stop, "！" or "？" (a list or sentences joined in code).
+LATIN_SPACING = {
+    "ja": re.compile(r"[\u3001\u3002\u3040-\u30ff\u4e00-\u9fff\uff09], |[\u3001\u3002\uff01\uff1f] (?=\S)")
+}
 
 
 def spacing_mistakes(text: str, lang: str) -> list[str]:
