@@ -257,13 +257,14 @@ def test_the_checks_find_what_they_look_for(lang: str) -> None:
 # ---------------------------------------------------------------------------------------------- the games
 
 
-async def _start(simcord_env, readers, lang: str, ais: tuple[str, ...]):  # type: ignore[no-untyped-def]
-    locale, board = LANGUAGES[lang]
+async def _start(simcord_env, readers, lang: str, ais: tuple[str, ...], board: str = "", options: str = ""):  # type: ignore[no-untyped-def]
+    locale, own_board = LANGUAGES[lang]
+    board = board or own_board
     guild = simcord_env.create_guild("Rail", preferred_locale=locale)
     channel = guild.create_text_channel("games")
     alice = guild.add_member(simcord_env.create_user("alice"))
     readers[alice.id] = locale
-    gid, lobby = await open_game(channel, alice, board=board, ais=ais)
+    gid, lobby = await open_game(channel, alice, board=board, ais=ais, options=options or None)
     return channel, alice, gid, lobby
 
 
@@ -335,17 +336,29 @@ async def test_a_few_turns_read_in_the_language(simcord_env, readers, lang):  # 
     assert simcord_env.errors == []
 
 
+#: The whole games: each language on its own board, and the other boards whose features make words of their own
+#: (Märklin's passengers in German, Europe's warehouses and depots in Spanish).
+WHOLE_GAMES = [
+    ("de", "germany", ""),
+    ("de", "marklin", ""),
+    ("es", "europe", ""),
+    ("es", "europe", "warehouses"),
+    ("it", "italy", ""),
+    ("ja", "japan", ""),
+]
+
+
 @pytest.mark.slow  # a whole game each; the fast loop keeps the few turns above
-@pytest.mark.parametrize("lang", sorted(LANGUAGES))
-async def test_a_whole_game_read_in_the_language(simcord_env, readers, lang):  # type: ignore[no-untyped-def]
-    channel, alice, _gid, lobby = await _start(simcord_env, readers, lang, ("easy", "hard"))
+@pytest.mark.parametrize(("lang", "board", "options"), WHOLE_GAMES)
+async def test_a_whole_game_read_in_the_language(simcord_env, readers, lang, board, options):  # type: ignore[no-untyped-def]
+    channel, alice, _gid, lobby = await _start(simcord_env, readers, lang, ("easy", "hard"), board, options)
     seen, shown = watching()
     received: list[Any] = [lobby]
     for _ in range(6):
         last = last_public(channel)
         if f"<@{alice.id}>" in (last.content or "") and turn_buttons(last):
             await play_turn(alice, last, seen)
-    received += await _commands(alice, channel, LANGUAGES[lang][1])
+    received += await _commands(alice, channel, board)
     final = await play_until_over(channel, {alice.id: alice}, seen)
     await simcord_env.settle()
     received += public_messages(channel) + shown.shown
