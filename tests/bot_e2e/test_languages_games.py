@@ -389,3 +389,23 @@ def test_a_meeple_refusal_names_colours_and_cities_in_the_language(lang: str) ->
     if lang != "en":
         joined = "\n".join(texts)
         assert not any(w in joined for w in ("black", "white", " and ", " or ")), joined
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", *sorted(LANGUAGES)])
+def test_a_meeple_is_offered_in_the_readers_colour_words(lang: str) -> None:
+    """The Germany board's meeple choice names each colour in the reader's language (it was the board data's
+    English word in every language, French included)."""
+    from bot.play import labels
+    from engine.actions import TakeMeeple
+    from engine.rules import new_game
+
+    state = new_game("germany", ["alice", "bob"], seed=1)
+    colours = state.board.rule("meeples")["colors"]
+    catalog = default_catalog()
+    shown = [
+        catalog.render(labels.message(state, 0, TakeMeeple(city=0, color=c)), lang) or "" for c in colours
+    ]
+    for colour, text in zip(colours, shown, strict=True):
+        assert catalog.exact(f"meeple.{colour}", lang) in text, text
+        if lang != "en":
+            assert colour not in text, text
