@@ -115,30 +115,47 @@ def english_in(text: str, lang: str) -> list[str]:
 
 
 @functools.cache
-def wrong_singulars(lang: str) -> tuple[str, ...]:
-    """The plural forms of `lang`'s counted words (a ``.other`` form's word after its number, an ``@one|other``
-    spec's other word) that differ from their singular: "1 Karten", "1 carte" would be wrong after a 1."""
+def _counted_words(lang: str) -> tuple[tuple[str, str], ...]:
+    """`lang`'s counted words as (singular, plural) where they differ: the word after the number in a key's
+    ``.one`` and ``.other`` forms, and the two words of an ``{x:@one|other}`` spec."""
     table = default_catalog().messages[lang]
-    found: set[str] = set()
+    found: set[tuple[str, str]] = set()
     for key, text in table.items():
         if key.endswith(".other") and key[: -len("other")] + "one" in table:
-            one = table[key[: -len("other")] + "one"]
+            one_after = re.search(r"\{n\} (\w+)", table[key[: -len("other")] + "one"])
             after = re.search(r"\{n\} (\w+)", text)
-            one_after = re.search(r"\{n\} (\w+)", one)
             if after and one_after and after.group(1) != one_after.group(1):
-                found.add(after.group(1))
-        for spec in re.findall(r"\{\w+:@([^}|]*)\|([^}]*)\}", text):
-            if spec[0] != spec[1] and spec[1]:
-                found.add(spec[1])
+                found.add((one_after.group(1), after.group(1)))
+        for one, other in re.findall(r"\{\w+:@([^}|]*)\|([^}]*)\}", text):
+            if one != other and one and other:
+                found.add((one, other))
     return tuple(sorted(found))
 
 
+@functools.cache
+def wrong_singulars(lang: str) -> tuple[str, ...]:
+    """The plural forms of `lang`'s counted words: "1 Karten", "1 cartas" would be wrong after a 1."""
+    return tuple(sorted({other for _, other in _counted_words(lang)}))
+
+
+@functools.cache
+def wrong_plurals(lang: str) -> tuple[str, ...]:
+    """The singular forms of `lang`'s counted words: "2 Karte" would be wrong (German, Italian and Spanish
+    count every number but 1 in the plural, 0 included)."""
+    return tuple(sorted({one for one, _ in _counted_words(lang)} - set(wrong_singulars(lang))))
+
+
 def plural_mistakes(text: str, lang: str) -> list[str]:
-    """A 1 followed by a plural word: "1 Wagenkarten" (not "11", "1,5" or "21")."""
-    if not wrong_singulars(lang):
-        return []
-    words = "|".join(re.escape(w) for w in wrong_singulars(lang))
-    return re.findall(rf"(?<![\d.,]) ?\b1 (?:{words})\b", text)
+    """A 1 followed by a plural word ("1 Wagenkarten"; not "11", "1,5" or "21"), another whole number followed by
+    a singular one ("3 Karte")."""
+    found = []
+    if wrong_singulars(lang):
+        words = "|".join(re.escape(w) for w in wrong_singulars(lang))
+        found += re.findall(rf"(?<![\d.,])\b1 (?:{words})\b", text)
+    if wrong_plurals(lang):
+        words = "|".join(re.escape(w) for w in wrong_plurals(lang))
+        found += re.findall(rf"(?<![\d.,])\b(?:0|[2-9]|\d\d+) (?:{words})\b(?![.,]\d)", text)
+    return found
 
 
 #: Latin punctuation spacing in a language that writes none (Japanese: "東京、大阪", "です。次"): a Latin comma or
@@ -252,6 +269,8 @@ def test_the_checks_find_what_they_look_for(lang: str) -> None:
     if wrong_singulars(lang):  # Japanese counts without plural forms
         assert plural_mistakes(f"x 1 {wrong_singulars(lang)[0]}.", lang)
         assert not plural_mistakes(f"x 11 {wrong_singulars(lang)[0]}.", lang)
+        assert plural_mistakes(f"x 3 {wrong_plurals(lang)[0]}.", lang)
+        assert not plural_mistakes(f"x 1 {wrong_plurals(lang)[0]}.", lang)
 
 
 # ---------------------------------------------------------------------------------------------- the games
