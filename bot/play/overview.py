@@ -17,7 +17,7 @@ from bot.play.pictures import Pictures, drawn, drawn_names
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.play.seats import mention
-from bot.presenters.words import card, counted, listed
+from bot.presenters.words import card, counted, listed, sentences
 from engine.state import GameState
 from maps import CARD_NAMES
 from render.words import PictureWords
@@ -112,7 +112,7 @@ def log_reply(info: GameInfo, events: Sequence[GameEvent]) -> Reply:
     for e in events:
         if e.seq:
             by_seq.setdefault(e.seq, []).append(line(e, table))
-    numbered = tuple(Join((f"{seq}.", *said), " ") for seq, said in by_seq.items())
+    numbered = tuple(Join((f"{seq}. ", sentences(*said)), "") for seq, said in by_seq.items())
     text: Message = Join(numbered, tail=chat.MAX_DESCRIPTION) if numbered else "-"
     return Reply(
         embeds=(

@@ -317,6 +317,7 @@ class Snapshot:
     def __init__(self, message: Any) -> None:
         self.text = everything_in(message)
         self.too_long = beyond_limits(message)
+        self.private = is_ephemeral(message)
 
 
 class Snapshots(list):  # type: ignore[type-arg]
@@ -352,6 +353,32 @@ async def test_a_few_turns_read_in_the_language(simcord_env, readers, lang):  # 
     received += public_messages(channel) + shown.shown
     assert any(is_ephemeral(m) for m in received)
     assert not problems(received, lang)
+    assert simcord_env.errors == []
+
+
+async def test_a_japanese_member_on_an_english_server(simcord_env, readers):  # type: ignore[no-untyped-def]
+    """Who reads what: the member's private replies in Japanese, the server's public messages in English."""
+    guild = simcord_env.create_guild("Rail", preferred_locale="en-US")
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    readers[alice.id] = "ja"
+    _gid, lobby = await open_game(channel, alice, board="japan", ais=("easy",))
+    seen, shown = watching()
+    for _ in range(4):
+        last = last_public(channel)
+        if f"<@{alice.id}>" in (last.content or "") and turn_buttons(last):
+            await play_turn(alice, last, seen)
+    received = [lobby, *await _commands(alice, channel, "japan")]
+    await simcord_env.settle()
+    received += public_messages(channel) + shown.shown
+    private = [m for m in received if (m.private if isinstance(m, Snapshot) else is_ephemeral(m))]
+    public = [m for m in received if m not in private]
+    assert len(private) > 5 and len(public) > 5
+    assert not problems(private, "ja")
+    japanese = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+    shown_publicly = [m.text if isinstance(m, Snapshot) else everything_in(m) for m in public]
+    assert not [t for t in shown_publicly if japanese.search(t)]
+    assert all(japanese.search(m.text if isinstance(m, Snapshot) else everything_in(m)) for m in private)
     assert simcord_env.errors == []
 
 
