@@ -35,6 +35,11 @@ from bot.i18n import default_catalog
 
 #: Discord's locale of each new language, and the board its players play.
 LANGUAGES = {"de": ("de", "germany"), "it": ("it", "italy"), "ja": ("ja", "japan"), "es": ("es-ES", "europe")}
+#: Discord's locale of each language the games are read in (French too: the Germany board's meeples were English
+#: in French as well).
+LOCALES = {"fr": "fr", **{lang: locale for lang, (locale, _) in LANGUAGES.items()}}
+#: The few turns of the fast loop: each new language on its own board, and French on the Germany board.
+FEW_TURNS = [*((lang, board) for lang, (_, board) in sorted(LANGUAGES.items())), ("fr", "germany")]
 
 #: Keys whose values are proper names (boards, variants, options) or command names: they may stay as in English.
 PROPER = ("board.", "variant.", "option.", "cmd.")
@@ -132,29 +137,35 @@ def _counted_words(lang: str) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(found))
 
 
-@functools.cache
-def wrong_singulars(lang: str) -> tuple[str, ...]:
-    """The plural forms of `lang`'s counted words: "1 Karten", "1 cartas" would be wrong after a 1."""
-    return tuple(sorted({other for _, other in _counted_words(lang)}))
+#: The whole numbers each language counts in the singular (CLDR's cardinal rule "one" for integers: French 0 and
+#: 1, German, Italian and Spanish 1 only).
+SINGULAR_NUMBERS = {"fr": {0, 1}, "de": {1}, "it": {1}, "es": {1}, "ja": set()}
 
 
 @functools.cache
-def wrong_plurals(lang: str) -> tuple[str, ...]:
-    """The singular forms of `lang`'s counted words: "2 Karte" would be wrong (German, Italian and Spanish
-    count every number but 1 in the plural, 0 included)."""
-    return tuple(sorted({one for one, _ in _counted_words(lang)} - set(wrong_singulars(lang))))
+def _counted_pattern(lang: str) -> re.Pattern[str] | None:
+    words = {w for pair in _counted_words(lang) for w in pair}
+    if not words:
+        return None
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\d.,])\b(\d+) ({alternatives})\b(?![.,]\d)")
 
 
 def plural_mistakes(text: str, lang: str) -> list[str]:
-    """A 1 followed by a plural word ("1 Wagenkarten"; not "11", "1,5" or "21"), another whole number followed by
-    a singular one ("3 Karte")."""
+    """A whole number followed by a counted word in the other number: "1 Wagenkarten", "3 Karte", "0 cartes"
+    (not "11", "1,5" or "21")."""
+    pattern = _counted_pattern(lang)
+    if pattern is None:
+        return []
+    singular = {one for one, _ in _counted_words(lang)}
+    plural = {other for _, other in _counted_words(lang)}
     found = []
-    if wrong_singulars(lang):
-        words = "|".join(re.escape(w) for w in wrong_singulars(lang))
-        found += re.findall(rf"(?<![\d.,])\b1 (?:{words})\b", text)
-    if wrong_plurals(lang):
-        words = "|".join(re.escape(w) for w in wrong_plurals(lang))
-        found += re.findall(rf"(?<![\d.,])\b(?:0|[2-9]|\d\d+) (?:{words})\b(?![.,]\d)", text)
+    for number, word in pattern.findall(text):
+        one = int(number) in SINGULAR_NUMBERS[lang]
+        if (one and word in plural and word not in singular) or (
+            not one and word in singular and word not in plural
+        ):
+            found.append(f"{number} {word}")
     return found
 
 
@@ -253,7 +264,7 @@ def problems(received: list[Any], lang: str) -> dict[str, Any]:
     return found
 
 
-@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+@pytest.mark.parametrize("lang", sorted(LOCALES))
 def test_the_checks_find_what_they_look_for(lang: str) -> None:
     """The detectors themselves: an English turn line, a placeholder, a key, a wrong singular are caught; the
     line in the language is not."""
@@ -266,19 +277,18 @@ def test_the_checks_find_what_they_look_for(lang: str) -> None:
     if lang in LATIN_SPACING:
         assert spacing_mistakes("東京, 大阪", lang) and spacing_mistakes("完了。 次", lang)
         assert not spacing_mistakes("東京、大阪。\n次", lang)
-    if wrong_singulars(lang):  # Japanese counts without plural forms
-        assert plural_mistakes(f"x 1 {wrong_singulars(lang)[0]}.", lang)
-        assert not plural_mistakes(f"x 11 {wrong_singulars(lang)[0]}.", lang)
-        assert plural_mistakes(f"x 3 {wrong_plurals(lang)[0]}.", lang)
-        assert not plural_mistakes(f"x 1 {wrong_plurals(lang)[0]}.", lang)
+    if _counted_words(lang):  # Japanese counts without plural forms
+        one, other = _counted_words(lang)[0]
+        assert plural_mistakes(f"x 1 {other}.", lang) and plural_mistakes(f"x 3 {one}.", lang)
+        assert not plural_mistakes(f"x 11 {other}, 1 {one}, 3,5 {other}.", lang)
 
 
 # ---------------------------------------------------------------------------------------------- the games
 
 
 async def _start(simcord_env, readers, lang: str, ais: tuple[str, ...], board: str = "", options: str = ""):  # type: ignore[no-untyped-def]
-    locale, own_board = LANGUAGES[lang]
-    board = board or own_board
+    locale = LOCALES[lang]
+    board = board or LANGUAGES[lang][1]
     guild = simcord_env.create_guild("Rail", preferred_locale=locale)
     channel = guild.create_text_channel("games")
     alice = guild.add_member(simcord_env.create_user("alice"))
@@ -340,15 +350,15 @@ def watching() -> tuple[Seen, Snapshots]:
     return seen, shown
 
 
-@pytest.mark.parametrize("lang", sorted(LANGUAGES))
-async def test_a_few_turns_read_in_the_language(simcord_env, readers, lang):  # type: ignore[no-untyped-def]
-    channel, alice, _gid, lobby = await _start(simcord_env, readers, lang, ("easy",))
+@pytest.mark.parametrize(("lang", "board"), FEW_TURNS)
+async def test_a_few_turns_read_in_the_language(simcord_env, readers, lang, board):  # type: ignore[no-untyped-def]
+    channel, alice, _gid, lobby = await _start(simcord_env, readers, lang, ("easy",), board)
     seen, shown = watching()
     for _ in range(6):
         last = last_public(channel)
         if f"<@{alice.id}>" in (last.content or "") and turn_buttons(last):
             await play_turn(alice, last, seen)
-    received = [lobby, *await _commands(alice, channel, LANGUAGES[lang][1])]
+    received = [lobby, *await _commands(alice, channel, board)]
     await simcord_env.settle()
     received += public_messages(channel) + shown.shown
     assert any(is_ephemeral(m) for m in received)
