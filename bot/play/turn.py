@@ -9,6 +9,7 @@ lines gather until the turn passes to someone else or something everyone should 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from bot import presenters
 from bot.manager import GameEvent, GameInfo, GameStatus
@@ -38,7 +39,8 @@ _DRAW_LINES = {"ev.draw_blind": "ev.draw_blind_n", "ev.draw_face_up": "ev.draw_f
 def _draw(message: Message) -> tuple[Text, Message | None] | None:
     """The plain card-draw line of `message` (blind or face-up, one card or several) and the sentence that
     follows it ("bob's turn."), or None."""
-    head, tail = message, None
+    head: Any = message
+    tail: Message | None = None
     if isinstance(message, Text) and message.key == "sentence.then":  # `sentences(line, next_turn)`
         head, tail = message.params.get("said"), message.params.get("next")
     if isinstance(head, Text) and (head.key in _DRAW_LINES or head.key in _DRAW_LINES.values()):
