@@ -6,6 +6,7 @@ from bot.messages import Join, Message, Text, board_name, option_name, variant_n
 from bot.play.boards import boards, is_provisional
 from bot.play.chat import EMBED_COLOR
 from bot.play.reply import EmbedSpec, FieldSpec, Reply
+from bot.presenters.words import listed
 from maps import Board
 
 PROVISIONAL_FLAG = Join(("⚠ ", Text("maps.provisional")), sep="")
@@ -35,7 +36,7 @@ def _board_field(board: Board) -> FieldSpec:
             flags.append(Text("maps.default"))
         if is_provisional(data):
             flags.append(PROVISIONAL_FLAG)
-        suffix: Message = Join(("(", Join(tuple(flags), sep=", "), ")"), sep="") if flags else ""
+        suffix: Message = Join(("(", listed(flags), ")"), sep="") if flags else ""
         lines.append(
             Join(("• **", variant_name(board.id, vid), f"** `{vid}`", " " if flags else "", suffix), sep="")
         )

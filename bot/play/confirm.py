@@ -12,11 +12,12 @@ from typing import Any
 
 from bot.i18n import default_catalog
 from bot.manager import GameInfo, turn_token
-from bot.messages import Join, Message, Text
+from bot.messages import Message, Text
 from bot.play import chat, codec, labels, layout
 from bot.play.press import PressCode
 from bot.play.refusals import fail
 from bot.play.reply import ButtonSpec, ComponentSpec, OptionSpec, Reply
+from bot.presenters.words import sentences
 from engine.actions import Action, ClaimRoute
 from engine.rules import legal_actions
 from engine.state import GameState
@@ -158,7 +159,7 @@ def confirm(
         notes.append(Text("menu.tunnel_note"))
     if route is not None and getattr(route, "bullet", False):
         notes.append(Text("menu.bullet_note"))
-    note = Join(("", *notes), " ") if notes else ""
+    note = sentences("", *notes) if notes else ""
     payment = labels.payment_of(state, seat, best)
     what = group_label(state, menu, key)
     return Reply(

@@ -22,7 +22,7 @@ from bot.manager import GameEvent, GameInfo, Outcome, PrivateEvent
 from bot.manager.events import Abandoned, Change, GameOver, LeftLobby, SeatChanged, Started
 from bot.messages import Join, Message, SeatRef, Text, board_name
 from bot.presenters import Told
-from bot.presenters.words import and_list, counted
+from bot.presenters.words import and_list, counted, listed, sentences
 from engine.events import Event, LastRoundStarted, PlayStarted, TurnStarted
 from engine.scoring import FinalSheet
 from engine.state import GameState
@@ -85,7 +85,7 @@ def _action_line(event: GameEvent, table: Table) -> Message:
     turn = next((e for e in reversed(event.facts) if isinstance(e, TurnStarted)), None)
     if turn is None or any(isinstance(e, PlayStarted) for e in event.facts):
         return said
-    return Join((said, Text("ev.next_turn", {"player": table.seat(turn.seat)})), " ")
+    return sentences(said, Text("ev.next_turn", {"player": table.seat(turn.seat)}))
 
 
 def _engine_line(event: GameEvent, table: Table) -> Message:
@@ -106,16 +106,14 @@ def _engine_line(event: GameEvent, table: Table) -> Message:
 def game_over(sheets: Sequence[FinalSheet]) -> Text:
     """The ranking and who won: "Game over: 1. alice 120, 2. bob 98. alice wins!"."""
     ranking = sorted(sheets, key=lambda s: (s.rank, s.seat))
-    lines = Join(
-        tuple(Join((f"{s.rank}. ", SeatRef(s.seat, s.name), f" {s.total}"), "") for s in ranking), ", "
-    )
+    lines = listed(tuple(Join((f"{s.rank}. ", SeatRef(s.seat, s.name), f" {s.total}"), "") for s in ranking))
     won: list[Message] = [SeatRef(s.seat, s.name) for s in ranking if s.won]
     verdict = Text("ev.winners", {"players": and_list(won), "n": len(won)}) if won else Text("ev.no_winner")
     return Text("ev.game_over", {"ranking": lines, "verdict": verdict})
 
 
 def _started(event: GameEvent, c: Started, table: Table) -> Message:
-    players = Join(tuple(table.seat(i) for i in range(c.seats)), ", ")
+    players = listed(tuple(table.seat(i) for i in range(c.seats)))
     return Text(
         "ev.started", {"board": board_name(c.board), "players": players, "first": table.seat(c.first)}
     )

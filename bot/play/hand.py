@@ -11,6 +11,7 @@ from bot.play.pictures import Pictures, drawn, drawn_names
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, ComponentSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.presenters.words import cards as counted_cards
+from bot.presenters.words import listed
 from engine.state import GameState
 from engine.views import player_view
 from render.words import ENGLISH, PictureWords
@@ -80,7 +81,7 @@ async def hand_reply(
 ) -> Reply:
     """`seat`'s hand (ephemeral), with a button to its pending decision when it has one."""
     you = player_view(state, seat)
-    cards: Message = Join(tuple(counted_cards(n, c) for c, n in you.hand.items()), ", ") if you.hand else "-"
+    cards: Message = listed(tuple(counted_cards(n, c) for c, n in you.hand.items())) if you.hand else "-"
     tickets: list[Message] = []
     for t in you.tickets:
         mark = "✅" if t.done else "⬜"

@@ -13,8 +13,8 @@ from typing import Any
 
 from bot import presenters
 from bot.i18n import english
-from bot.messages import Join, Message, Text
-from bot.presenters.words import card, cards_shown, payment_message, ticket_text
+from bot.messages import Message, Text
+from bot.presenters.words import card, cards_shown, listed, payment_message, ticket_text
 from engine.actions import Action
 from engine.state import GameState
 from maps import CARD_NAMES
@@ -47,7 +47,7 @@ def route_message(state: GameState, route: int) -> Text:
     }
     extras = presenters.route_notes(r)  # locomotives to lay, tunnel, bullet route...
     if extras:
-        return Text("route.extras", {**params, "extras": Join(tuple(extras), ", ")})
+        return Text("route.extras", {**params, "extras": listed(extras)})
     return Text("route.plain", params)
 
 

@@ -18,6 +18,7 @@ from bot.play.names import Named, is_ai_seat, seat_name
 from bot.play.press import PressCode
 from bot.play.refusals import fail, refusal
 from bot.play.reply import ButtonSpec, ComponentSpec, EmbedSpec, FieldSpec, OptionSpec, Reply, SelectSpec
+from bot.presenters.words import listed
 from maps import Board, load_board
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ def seat_title(seat: Named, marker: str = "") -> Message:
 def _options(board: Board, options: tuple[str, ...]) -> Message | None:
     """The game's options named in the reader's language ("Entrepôts et Dépôts"); None without options."""
     named = tuple(option_name(board.id, o) if o in board.options else o for o in options)
-    return Join(named, ", ") if named else None
+    return listed(named) if named else None
 
 
 def lobby_reply(info: GameInfo, *, note: Message | None = None) -> Reply:

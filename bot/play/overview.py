@@ -17,7 +17,7 @@ from bot.play.pictures import Pictures, drawn, drawn_names
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.play.seats import mention
-from bot.presenters.words import card, counted
+from bot.presenters.words import card, counted, listed, sentences
 from engine.state import GameState
 from maps import CARD_NAMES
 from render.words import PictureWords
@@ -89,7 +89,7 @@ def status_reply(info: GameInfo, since: datetime) -> Reply:
     fields = []
     for s in info.seats:
         fields.append(FieldSpec(seat_title(s, "▶ " if s.to_act else ""), seat_counts(s), True))
-    whose = Join(tuple(mention(info, s) for s in info.to_act), ", ") if info.to_act else "-"
+    whose = listed(tuple(mention(info, s) for s in info.to_act)) if info.to_act else "-"
     turn = {
         "players": whose,
         "since": chat.relative_time(since),
@@ -112,7 +112,7 @@ def log_reply(info: GameInfo, events: Sequence[GameEvent]) -> Reply:
     for e in events:
         if e.seq:
             by_seq.setdefault(e.seq, []).append(line(e, table))
-    numbered = tuple(Join((f"{seq}.", *said), " ") for seq, said in by_seq.items())
+    numbered = tuple(Join((f"{seq}. ", sentences(*said)), "") for seq, said in by_seq.items())
     text: Message = Join(numbered, tail=chat.MAX_DESCRIPTION) if numbered else "-"
     return Reply(
         embeds=(
@@ -134,7 +134,7 @@ def games_reply(found: Sequence[GameSummary]) -> Reply:
                 " · ",
                 Text(f"games.status.{r.status.value}"),
                 f" · {chat.channel(r.thread_id or r.channel_id)} · ",
-                Join(tuple(seat_name(s) for s in r.seats), ", "),
+                listed(tuple(seat_name(s) for s in r.seats)),
             ),
             "",
         )

@@ -21,9 +21,9 @@ from bot.manager import Illegal, Refused
 from bot.messages import Join, SeatRef, Text, board_name
 from bot.play import chat
 from bot.play.reply import GameError
-from bot.presenters.words import DECKS, card, deck
+from bot.presenters.words import DECKS, and_list, card, deck, listed, meeple, or_list
 from engine.errors import IllegalAction
-from maps.board import board_ids
+from maps.board import board_ids, load_board
 
 #: Manager refusal codes shown with the presentation's own words; the others read `refused.<code>`.
 REFUSED_KEYS = {
@@ -66,10 +66,34 @@ def _boards() -> frozenset[str]:
     return frozenset(board_ids())
 
 
+@cache
+def _meeple_colors() -> frozenset[str]:
+    """The colours the boards' meeples come in (their data names), read once."""
+    return frozenset(
+        str(c) for b in board_ids() for c in (load_board(b).rule("meeples") or {}).get("colors", ())
+    )
+
+
+def _engine_param(name: str, value: Any) -> Any:
+    """An engine refusal's parameter in the reader's words: a card colour (``color``), meeple colours (``meeple``,
+    ``meeples``, the engine's ", " list) and the route's ends (``cities``, the engine's " and " / " or " list)."""
+    if name == "color":
+        return card(str(value))
+    if name in ("meeple", "meeples") and isinstance(value, str) and value:
+        colors = value.split(", ")
+        if set(colors) <= _meeple_colors():
+            return listed(tuple(meeple(c) for c in colors))
+    if name == "cities" and isinstance(value, str):
+        for joiner, joined in ((" and ", and_list), (" or ", or_list)):
+            if joiner in value:
+                return joined(value.split(joiner))
+    return value
+
+
 def refusal_text(exc: Illegal | IllegalAction) -> Text:
-    """The engine's refusal as a catalogue message, ``illegal.<code>`` with its parameters (card colours, under
-    ``color``, become card words of the reader's language; the player a refusal names, by its ``seat``)."""
-    params = {k: card(str(v)) if k == "color" else v for k, v in exc.params.items()}
+    """The engine's refusal as a catalogue message, ``illegal.<code>`` with its parameters in the reader's words
+    (`_engine_param`; the player a refusal names, by its ``seat``)."""
+    params = {k: _engine_param(k, v) for k, v in exc.params.items()}
     seat = exc.params.get("seat")
     if isinstance(seat, int) and "player" in params:  # the seat by its number, named when shown
         params["player"] = SeatRef(seat, str(params["player"]))

@@ -9,6 +9,7 @@ lines gather until the turn passes to someone else or something everyone should 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from bot import presenters
 from bot.manager import GameEvent, GameInfo, GameStatus
@@ -24,7 +25,7 @@ from bot.play.pictures import Pictures, drawn, drawn_names
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.play.seats import mention
-from bot.presenters.words import counted
+from bot.presenters.words import counted, listed, sentences
 from engine.state import SETUP, GameState
 from render.words import ENGLISH, PictureWords
 
@@ -35,10 +36,13 @@ PUBLISH_KINDS = frozenset({"play_started", "game_over", "last_round", "abandoned
 _DRAW_LINES = {"ev.draw_blind": "ev.draw_blind_n", "ev.draw_face_up": "ev.draw_face_up_n"}
 
 
-def _draw(message: Message) -> tuple[Text, tuple[Message, ...]] | None:
-    """The plain card-draw line of `message` (blind or face-up, one card or several) and what follows it
-    ("bob's turn."), or None."""
-    head, tail = (message.parts[0], message.parts[1:]) if isinstance(message, Join) else (message, ())
+def _draw(message: Message) -> tuple[Text, Message | None] | None:
+    """The plain card-draw line of `message` (blind or face-up, one card or several) and the sentence that
+    follows it ("bob's turn."), or None."""
+    head: Any = message
+    tail: Message | None = None
+    if isinstance(message, Text) and message.key == "sentence.then":  # `sentences(line, next_turn)`
+        head, tail = message.params.get("said"), message.params.get("next")
     if isinstance(head, Text) and (head.key in _DRAW_LINES or head.key in _DRAW_LINES.values()):
         return head, tail
     return None
@@ -74,13 +78,13 @@ def told_lines(events: Sequence[GameEvent], table: Table) -> list[Message]:
         if (
             this is not None
             and before is not None
-            and not before[1]
+            and before[1] is None
             and last is not None
             and last.seat == e.seat
             and _same_draw(before[0], this[0])
         ):
             merged = _merged(before[0], this[0])
-            lines[-1] = Join((merged, *this[1]), " ") if this[1] else merged
+            lines[-1] = sentences(merged, this[1]) if this[1] is not None else merged
         else:
             lines.append(said)
         last = e
@@ -119,7 +123,7 @@ async def turn_message(
     cards: list[ButtonSpec] = []  # the first card of a draw, in rows of their own above the other buttons
     if state.phase == SETUP:
         waiting = [s for s in info.to_act if info.seats[s].ai_level is None]
-        who = Join(tuple(mention(info, s, ping=s not in quiet) for s in waiting), ", ")
+        who = listed(tuple(mention(info, s, ping=s not in quiet) for s in waiting))
         content = Text("turn.setup", {"lines": text, "players": who if waiting else "-"})
         buttons.append(
             ButtonSpec(gid, PressCode.DECIDE, Text("btn.choose_tickets"), style="primary", emoji="🎫")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.messages import Join, Message, Text
+from bot.messages import Message, Text
 from bot.presenters import ActionWords, Menu, Presenter, Told, plain_line, register
 from bot.presenters.words import (
     card,
@@ -13,6 +13,7 @@ from bot.presenters.words import (
     count_of,
     counted,
     deck,
+    listed,
     paid,
     payment_message,
     semicolon_list,
@@ -114,7 +115,7 @@ def _ticket_mix_label(state: GameState, seat: int, a: Any) -> Message:
         Text("count.deck", {"n": n, "deck": deck(d, n)})
         for n, d in zip(a.mix, _deck_names(state), strict=False)
     )
-    return Text("act.ticket_mix", {"mix": Join(mix, ", ")})
+    return Text("act.ticket_mix", {"mix": listed(mix)})
 
 
 def _tickets(board: Board, tickets: tuple[int, ...]) -> Message:
@@ -132,9 +133,7 @@ def _drew(board: Board, e: BlindCardSeen) -> Message:
 
 def _received(board: Board, e: CardsReceived) -> Message:
     gained = {CARD_NAMES[c]: n for c, n in e.cards}
-    return Text(
-        "pv.cards_gained", {"cards": Join(tuple(cards(n, c) for c, n in sorted(gained.items())), ", ")}
-    )
+    return Text("pv.cards_gained", {"cards": listed(tuple(cards(n, c) for c, n in sorted(gained.items())))})
 
 
 def _offered(board: Board, e: TicketsOffered) -> Message:

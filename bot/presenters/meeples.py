@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.messages import Text
 from bot.presenters import ActionWords, Presenter, register
-from bot.presenters.words import city
+from bot.presenters.words import city, meeple
 from engine.actions import TakeMeeple
 from engine.events import MeepleTaken
 from engine.pending import MeepleChoice
@@ -16,7 +16,9 @@ register(
             ActionWords(
                 TakeMeeple,
                 "tm",
-                lambda s, seat, a: Text("act.meeple", {"color": str(a.color), "city": city(s, a.city)}),
+                lambda s, seat, a: Text(
+                    "act.meeple", {"color": meeple(str(a.color)), "city": city(s, a.city)}
+                ),
             ),
         ),
         events=frozenset({MeepleTaken}),

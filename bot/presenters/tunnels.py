@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.messages import Join, Message, Text
 from bot.presenters import ActionWords, Presenter, Told, register
-from bot.presenters.words import card, cards_shown, count_of, counted, paid
+from bot.presenters.words import card, cards_shown, count_of, counted, listed, paid
 from engine.actions import ClaimRoute, DeclineTunnel, PayTunnel
 from engine.events import RouteClaimed, TunnelDeclined, TunnelRevealed
 from engine.pending import TunnelPayment
@@ -50,7 +50,7 @@ def _revealed(told: Told, tunnel: TunnelRevealed) -> Message | None:
         "player": told.player,
         "route": told.board.route_label(tunnel.route),
         "paid": paid(tunnel.paid),
-        "revealed": Join(tuple(shown), ", ") if shown else Text("ev.no_card"),
+        "revealed": listed(shown) if shown else Text("ev.no_card"),
     }
     if tunnel.extra:
         return Text("ev.tunnel_tried", {**p, "extra": counted("more_cards", tunnel.extra)})

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.messages import Join, Message, SeatRef, Text
+from bot.messages import Message, SeatRef, Text
 from bot.presenters import ActionWords, DrawChoice, Menu, Presenter, Told, register
-from bot.presenters.words import card, card_of, city, counted
+from bot.presenters.words import card, card_of, city, counted, listed
 from engine.actions import DrawBlind, DrawFaceUp, PlaceDepot, TakeWarehouses
 from engine.events import CardDrawn, DepotPlaced, WarehousesTaken, WarehouseStocked
 from engine.pending import WarehouseChoice
@@ -49,7 +49,7 @@ def _take_label(state: GameState, seat: int, a: Any) -> Message:
         return Text("act.leave_warehouses")
     return Text(
         "act.take_warehouses",
-        {"owners": Join(tuple(SeatRef(o, state.players[o].name) for o in a.owners), ", ")},
+        {"owners": listed(tuple(SeatRef(o, state.players[o].name) for o in a.owners))},
     )
 
 
@@ -57,7 +57,7 @@ def _take_line(told: Told) -> Message:
     taken = told.first(WarehousesTaken)
     if taken is None or not taken.owners:
         return Text("ev.take_warehouses_none", {"player": told.player})
-    owners = Join(tuple(told.names[o] for o in taken.owners), ", ")
+    owners = listed(tuple(told.names[o] for o in taken.owners))
     return Text(
         "ev.take_warehouses",
         {"player": told.player, "owners": owners, "cards": counted("cards", taken.cards)},

@@ -27,23 +27,54 @@ def counted(word: str, n: int) -> Text:
     return Text(f"n.{word}", {"n": n})
 
 
-def and_list(items: list[Message]) -> Message:
+def meeple(color: str) -> Text:
+    """A meeple's colour by the board's data name ("red"): catalogue key ``meeple.<name>``."""
+    return Text(f"meeple.{color}")
+
+
+def between(items: Sequence[Message], sep: Message) -> Join:
+    """`items` with `sep` (a catalogue word, translated with them) between each two."""
+    parts: list[Message] = []
+    for i, item in enumerate(items):
+        if i:
+            parts.append(sep)
+        parts.append(item)
+    return Join(tuple(parts), "")
+
+
+def listed(items: Sequence[Message]) -> Join:
+    """Items as a list, separated as the reader's language separates them ("a, b" / "a、b": ``list.sep``)."""
+    return between(items, Text("list.sep"))
+
+
+def sentences(first: Message, *then: Message) -> Message:
+    """Sentences one after the other, spaced as the reader's language spaces them ("Done. Your turn." /
+    "完了。あなたの番です。": ``sentence.then``)."""
+    said = first
+    for following in then:
+        said = Text("sentence.then", {"said": said, "next": following})
+    return said
+
+
+def and_list(items: Sequence[Message]) -> Message:
     """ "a, b and c" in the reader's language."""
     if not items:
         return ""
     if len(items) == 1:
         return items[0]
-    return Text("list.and", {"items": Join(tuple(items[:-1]), ", "), "last": items[-1]})
+    return Text("list.and", {"items": listed(items[:-1]), "last": items[-1]})
+
+
+def or_list(items: Sequence[Message]) -> Message:
+    """ "a, b or c" in the reader's language."""
+    if len(items) <= 1:
+        return items[0] if items else ""
+    return Text("list.or", {"items": listed(items[:-1]), "last": items[-1]})
 
 
 def semicolon_list(items: Sequence[Message]) -> Message:
     """Items between semicolons, spaced as the reader's language spaces them ("a; b" / "a ; b")."""
-    parts: list[Message] = []
-    for i, item in enumerate(items):
-        if i:
-            parts.append(Text("list.semicolon"))
-        parts.append(item)
-    return Join(tuple(parts), "")
+    return between(items, Text("list.semicolon"))
 
 
 #: The ticket decks the boards' data name (``mix`` of a ticket step), each with a catalogue name ``deck.<name>``.
@@ -103,7 +134,7 @@ def payment_message(
 def cards_shown(indexes: Sequence[int]) -> Message:
     """Cards by colour, as a list: the face-up row, the cards a tunnel revealed."""
     shown = tuple(card(CARD_NAMES[c]) for c in indexes if 0 <= c < len(CARD_NAMES))
-    return Join(shown, ", ") if shown else "-"
+    return listed(shown) if shown else "-"
 
 
 def city(state: GameState, city_id: int | None) -> str:

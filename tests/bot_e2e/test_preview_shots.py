@@ -14,13 +14,26 @@ SHOTS = os.environ.get("TTR_SHOTS")
 pytestmark = pytest.mark.skipif(not SHOTS or not shutil.which("chromium"), reason="TTR_SHOTS and chromium")
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
-async def test_screenshot_a_game(simcord_env, lang):  # type: ignore[no-untyped-def]
+#: The language of a screenshot's server, and the board its players play (issue 31: each new language on its own
+#: board; Japanese text in the pictures needs the packaged CJK font).
+GAMES = [
+    ("en", "italy"),
+    ("fr", "italy"),
+    ("de", "germany"),
+    ("ja", "japan"),
+    ("it", "italy"),
+    ("es-ES", "europe"),
+]
+
+
+@pytest.mark.parametrize(("lang", "board"), GAMES)
+async def test_screenshot_a_game(simcord_env, monkeypatch, lang, board):  # type: ignore[no-untyped-def]
     guild = simcord_env.create_guild("Rail Club", preferred_locale=lang)
     channel = guild.create_text_channel("games")
     alice = guild.add_member(simcord_env.create_user("alice"))
     bob = guild.add_member(simcord_env.create_user("bob"))
-    lobby = await alice.slash(channel, "ttr new", map="italy")
+    _speak(monkeypatch, lang, alice.id)  # alice's private replies in the server's language, bob's in English
+    lobby = await alice.slash(channel, "ttr new", map=board)
     gid = game_id_of(lobby.response)
     await bob.click(lobby.response, custom_id=f"ttr:{gid}:join")
     await alice.select(lobby.response, ["normal"], custom_id=f"ttr:{gid}:addai:*")
@@ -59,6 +72,21 @@ async def test_screenshot_an_expired_lobby(simcord_env, bot_settings, lang):  # 
     await bot.service.manager.run_due_timers()
     await simcord_env.settle()
     await _photograph(simcord_env, channel, alice, f"lobby-expired-{lang}.png", height=1400)
+
+
+def _speak(monkeypatch: pytest.MonkeyPatch, locale: str, user_id: int) -> None:
+    """The user's Discord client is in `locale` (SimCord sends "en-US" for everyone)."""
+    import simcord
+
+    made = simcord.interactions.base_payload
+
+    def payload(*args, **kwargs):  # type: ignore[no-untyped-def]
+        record, data = made(*args, **kwargs)
+        if kwargs.get("user_id") == user_id:
+            data["locale"] = locale
+        return record, data
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", payload)
 
 
 async def _photograph(simcord_env, channel, viewer, name: str, *, height: int) -> None:  # type: ignore[no-untyped-def]
