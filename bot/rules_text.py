@@ -130,13 +130,11 @@ def _signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
-def _bullet_facts(chain: list[dict[str, Any]], board: Board) -> dict[str, Any]:
+def _bullet_facts(chain: list[dict[str, Any]], board: Board, sep: str) -> dict[str, Any]:
     bullet = board.rule("bullet_trains") or {}
     table = bullet.get("bonus_by_rank", {})
     rows = [
-        _words(
-            chain, "bullet_row", players=players, points=", ".join(_signed(int(v)) for v in table[players])
-        )
+        _words(chain, "bullet_row", players=players, points=sep.join(_signed(int(v)) for v in table[players]))
         for players in sorted(table, key=int)
     ]
     return {
@@ -147,7 +145,7 @@ def _bullet_facts(chain: list[dict[str, Any]], board: Board) -> dict[str, Any]:
     }
 
 
-def _italy_facts(board: Board) -> dict[str, Any]:
+def _italy_facts(board: Board, sep: str) -> dict[str, Any]:
     ferry = board.rule("ferry_cards") or {}
     regions = board.rule("regions") or {}
     bonus = {int(k): int(v) for k, v in (regions.get("bonus") or {}).items()}
@@ -158,16 +156,16 @@ def _italy_facts(board: Board) -> dict[str, Any]:
         "ferry_waves": ferry.get("waves_per_card", 0),
         "regions_count": len(regions.get("names", ())),
         "regions_min": min(bonus, default=0),
-        "regions_table": ", ".join(f"{n}{'+' if n == top else ''}→{p}" for n, p in sorted(bonus.items())),
-        "regions_double": ", ".join(regions.get("double_if_complete", ())),
+        "regions_table": sep.join(f"{n}{'+' if n == top else ''}→{p}" for n, p in sorted(bonus.items())),
+        "regions_double": sep.join(regions.get("double_if_complete", ())),
     }
 
 
-def _marklin_facts(chain: list[dict[str, Any]], board: Board) -> dict[str, Any]:
+def _marklin_facts(chain: list[dict[str, Any]], board: Board, sep: str) -> dict[str, Any]:
     deck = board.rule("deck") or {}
     passengers = board.rule("passengers") or {}
     piles = (board.rule("merchandise") or {}).get("piles", {})
-    pile_text = ", ".join(
+    pile_text = sep.join(
         _words(
             chain,
             f"merch_{color}",
@@ -195,6 +193,7 @@ def board_facts(
     variants' names in `locale`."""
     vid = variant or board.default_variant
     v = board.variant(vid)
+    sep = list_separator(locale)
     tickets = v["tickets"]
     kinds = any(t.deck != "regular" for t in select_tickets(board.tickets, v))
     setup = _words(chain, "then").join(_tickets_step(chain, step, kinds=kinds) for step in tickets["setup"])
@@ -256,7 +255,7 @@ def board_facts(
         "deck_locomotives": deck.get("locomotives", 0),
         "deck_extra": deck_extra,
         "reset_extra": reset_extra,
-        "points_table": ", ".join(f"{n}→{p}" for n, p in sorted(points.items(), key=lambda kv: int(kv[0]))),
+        "points_table": sep.join(f"{n}→{p}" for n, p in sorted(points.items(), key=lambda kv: int(kv[0]))),
         "bonuses": scoring,
         "longest_name": _bonus_name(chain, longest) if longest else "",
         "longest_points": longest.get("points", 0),
@@ -277,8 +276,8 @@ def board_facts(
         "variant_name": _variant(board, vid, locale),
         "variant_tickets": _variant_tickets(chain, board, v),
         "variant_note": _word(chain, f"variant_{board.id}_{vid}") or "",
-        "other_variants": ", ".join(others) or "-",
-        "tie_breaks": ", ".join(
+        "other_variants": sep.join(others) or "-",
+        "tie_breaks": sep.join(
             _word(chain, f"tie_{t}") or t.replace("_", " ") for t in board.rule("tie_breaks", [])
         )
         or "-",
@@ -293,10 +292,15 @@ def board_facts(
         "depots_initial": warehouses.get("initial_depots", 0),
         "depots_left": warehouses.get("depots_per_player", 0) - warehouses.get("initial_depots", 0),
         "depot_bonus": warehouses.get("most_depots_bonus", 0),
-        **_bullet_facts(chain, board),
-        **_italy_facts(board),
-        **_marklin_facts(chain, board),
+        **_bullet_facts(chain, board, sep),
+        **_italy_facts(board, sep),
+        **_marklin_facts(chain, board, sep),
     }
+
+
+def list_separator(locale: str | None) -> str:
+    """What the reader's language puts between the items of a list (the catalogue's ``list.sep``)."""
+    return default_catalog().text("list.sep", locale or FALLBACK)
 
 
 def _variant(board: Board, vid: str, locale: str | None) -> str:
@@ -336,7 +340,9 @@ def topics(board: Board, locale: str | None = None, variant: str | None = None) 
         if feature in features
     }
     unwritten = sorted(features - explained)
-    facts["unwritten"] = ", ".join(_word(chain, f"feature_{f}") or f.replace("_", " ") for f in unwritten)
+    facts["unwritten"] = list_separator(locale).join(
+        _word(chain, f"feature_{f}") or f.replace("_", " ") for f in unwritten
+    )
     out = []
     for topic_id in dict.fromkeys(order):
         entry = _entries(chain, board.id, topic_id)

@@ -301,3 +301,11 @@ def test_the_variant_topic_follows_the_variant() -> None:
     assert "45 cartes Destination" in big["variant"] and "au moins 1 sur 4" in big["tickets"]
     assert "Longue" not in big["setup"]
     assert "variant" not in _texts("usa", "classic", "en")  # one variant only: nothing to choose
+
+
+def test_japanese_rules_list_with_the_japanese_comma() -> None:
+    """Lists inside the rules (the points table, the bullet-train rows) are joined the reader's way."""
+    japan = " ".join(_texts("japan", "classic", "ja").values())
+    english = " ".join(_texts("japan", "classic", "en").values())
+    assert "1→1, 2→2" in english
+    assert "1→1、2→2" in japan and "1→1, 2→2" not in japan
