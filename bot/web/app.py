@@ -25,7 +25,7 @@ from bot.play import codec
 from bot.web.discord_oauth import SignInFailed, exchange_code
 from bot.web.errors import WebError, from_refused, web_error
 from bot.web.guard import RateLimit, middlewares
-from bot.web.live import LiveHub, Page
+from bot.web.live import SEND_TIMEOUT, LiveHub, Page
 from bot.web.private_map import ticket_map_svg
 from bot.web.tokens import Link, SessionUser, TokenRefused, Tokens
 from bot.web.view import Reader, language, language_of_tag, seat_of, texts
@@ -66,6 +66,8 @@ class WebConfig:
     #: who the manager is told made a page's move: "player" inside the bot (it tells the chat, `after_move`),
     #: "page" in `ttr web` (the turn message is owed as a row a bot process posts)
     moves_by: str = "player"
+    #: how long one frame may take to go out to a page before that page is closed as too slow
+    send_timeout: float = SEND_TIMEOUT
 
 
 AfterMove = Callable[[str, Outcome], Awaitable[None]]
@@ -88,7 +90,7 @@ class MapServer:
         self.tokens = tokens
         self.config = config
         self.after_move = after_move
-        self.hub = hub or LiveHub(manager, expired=self._expired)
+        self.hub = hub or LiveHub(manager, expired=self._expired, send_timeout=config.send_timeout)
         self.acts = RateLimit(config.act_rate, config.act_burst)
         self.sign_ins = RateLimit(config.signin_rate, config.signin_burst)
         self.ticket_maps = RateLimit(config.ticket_map_rate, config.ticket_map_burst)
@@ -114,9 +116,9 @@ class MapServer:
     async def _shutdown(self, _app: web.Application) -> None:
         if self._tells:  # the chat told of every move made before the stop
             await asyncio.wait(set(self._tells.values()), timeout=10)
-        for ws in list(self._sockets):
+        for ws in list(self._sockets):  # (a page that does not read gets a moment, then is cut)
             with contextlib.suppress(Exception):
-                await ws.close(code=aiohttp.WSCloseCode.GOING_AWAY)
+                await asyncio.wait_for(ws.close(code=aiohttp.WSCloseCode.GOING_AWAY), CLOSE_WAIT)
         self.hub.close()
         if self._http is not None:
             await self._http.close()
@@ -353,9 +355,10 @@ class MapServer:
             game_id = request.match_info["game_id"]
             self._may_see(user, game_id)
             expires = time.time() + self._left(hello)
-            page = Page(game_id, Reader(user.user_id, locale), ws.send_str, expires, ws.close)
-            view = await self.hub.open(page)
-            await ws.send_str(json.dumps({"type": "view", "view": view}, ensure_ascii=False))
+            page = Page(
+                game_id, Reader(user.user_id, locale), ws.send_str, expires, ws.close, _too_slow(request, ws)
+            )
+            await self.hub.open(page)  # (its first view is sent by the page's own sender)
             while not ws.closed:
                 left = page.expires - time.time()
                 if left <= 0:
@@ -430,6 +433,26 @@ def _client_address(request: web.Request) -> str:
     if forwarded and remote in ("127.0.0.1", "::1"):
         return forwarded.split(",")[-1].strip()[:64]
     return remote
+
+
+#: How long a page too slow to read its frames is given to take its close frame before its connection is cut.
+CLOSE_WAIT = 1.0
+
+
+def _too_slow(request: web.Request, ws: web.WebSocketResponse) -> Callable[[], Awaitable[None]]:
+    """Closes a page that fell behind: a close frame (1013 "slow": open the page again), then the connection cut
+    if even that cannot go out."""
+
+    async def close() -> None:
+        try:
+            await asyncio.wait_for(
+                ws.close(code=aiohttp.WSCloseCode.TRY_AGAIN_LATER, message=b"slow"), CLOSE_WAIT
+            )
+        except (TimeoutError, ConnectionError, RuntimeError):
+            if request.transport is not None:
+                request.transport.abort()
+
+    return close
 
 
 def _frame_type(data: str) -> str:
