@@ -22,9 +22,11 @@ from aiohttp import WSMsgType, web
 
 from bot.manager import GameManager, GameStatus, Outcome, Refused, turn_token
 from bot.play import codec
+from bot.web.addresses import ClientAddresses
 from bot.web.discord_oauth import SignInFailed, exchange_code
 from bot.web.errors import WebError, from_refused, web_error
 from bot.web.guard import RateLimit, middlewares
+from bot.web.inputs import is_game_id, read_json, shown, snowflake
 from bot.web.live import SEND_TIMEOUT, LiveHub, Page
 from bot.web.private_map import ticket_map_svg
 from bot.web.tokens import Link, SessionUser, TokenRefused, Tokens
@@ -68,6 +70,8 @@ class WebConfig:
     moves_by: str = "player"
     #: how long one frame may take to go out to a page before that page is closed as too slow
     send_timeout: float = SEND_TIMEOUT
+    #: reverse proxies whose X-Forwarded-For is believed (addresses or CIDR blocks; none: the peer is the client)
+    trusted_proxies: tuple[str, ...] = ()
 
 
 AfterMove = Callable[[str, Outcome], Awaitable[None]]
@@ -94,6 +98,7 @@ class MapServer:
         self.acts = RateLimit(config.act_rate, config.act_burst)
         self.sign_ins = RateLimit(config.signin_rate, config.signin_burst)
         self.ticket_maps = RateLimit(config.ticket_map_rate, config.ticket_map_burst)
+        self.addresses = ClientAddresses(config.trusted_proxies)
         self._http: aiohttp.ClientSession | None = None
         self._sockets: set[web.WebSocketResponse] = set()
         self._tells: dict[str, asyncio.Task[None]] = {}  # per game: the last chat message being told
@@ -154,14 +159,25 @@ class MapServer:
     async def _json(self, request: web.Request) -> dict[str, Any]:
         if request.content_length is not None and request.content_length > MAX_BODY:
             raise web_error("too_big", 413)
-        try:
-            raw = await request.read()
-            data = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        try:  # (nesting bounded before parsing: the parser recurses)
+            data = read_json(await request.read())
+        except ValueError:
             raise web_error("bad_request", 400) from None
         if not isinstance(data, dict):
             raise web_error("bad_request", 400)
         return data
+
+    def _address(self, request: web.Request) -> str:
+        """The client's address (X-Forwarded-For believed from the trusted proxies only)."""
+        return self.addresses.client(request.remote or "", request.headers.get("X-Forwarded-For", ""))
+
+    @staticmethod
+    def _game_id(request: web.Request) -> str:
+        """The game of the path; one that cannot be a game id names no game (and never reaches a log line)."""
+        game_id = request.match_info["game_id"]
+        if not is_game_id(game_id):
+            raise web_error("no_game", 404)
+        return game_id
 
     async def _read_view(self, game_id: str, user: SessionUser) -> dict[str, Any]:
         try:
@@ -191,7 +207,7 @@ class MapServer:
         )
 
     async def api_session(self, request: web.Request) -> web.Response:
-        if not self.sign_ins.allow(_client_address(request)):
+        if not self.sign_ins.allow(self._address(request)):
             raise web_error("rate", 429)
         data = await self._json(request)
         link, code = data.get("link"), data.get("code")
@@ -223,7 +239,7 @@ class MapServer:
                 client_secret=self.config.client_secret,
             )
         except SignInFailed as exc:
-            log.info("live map: a sign-in failed (%s)", exc)
+            log.info("live map: a sign-in failed (%s)", shown(str(exc)))
             raise web_error("signin", 401) from None
         user = SessionUser(who.user_id, who.name, language(who.locale or self.config.default_locale))
         return web.json_response(
@@ -232,13 +248,13 @@ class MapServer:
 
     async def api_context(self, request: web.Request) -> web.Response:
         self._session(request)
-        channel = request.query.get("channel", "")
-        if not channel.isdigit() or len(channel) > 25:
+        channel = snowflake(request.query.get("channel", ""))
+        if channel is None:
             raise web_error("no_game_here", 404)
         try:
-            found = await self.manager.find_open_game(
-                thread_id=int(channel)
-            ) or await self.manager.find_open_game(channel_id=int(channel))
+            found = await self.manager.find_open_game(thread_id=channel) or await self.manager.find_open_game(
+                channel_id=channel
+            )
         except Refused:
             found = None
         if found is None:
@@ -247,14 +263,14 @@ class MapServer:
 
     async def api_view(self, request: web.Request) -> web.Response:
         user = self._session(request)
-        game_id = request.match_info["game_id"]
+        game_id = self._game_id(request)
         self._may_see(user, game_id)
         return web.json_response(await self._read_view(game_id, user))
 
     async def api_ticket_map(self, request: web.Request) -> web.Response:
         """The reader's own ticket map (SVG), only ever for their own seat."""
         user = self._session(request)
-        game_id = request.match_info["game_id"]
+        game_id = self._game_id(request)
         self._may_see(user, game_id)
         if not self.ticket_maps.allow(user.user_id):
             raise web_error("rate", 429)
@@ -271,7 +287,7 @@ class MapServer:
 
     async def api_act(self, request: web.Request) -> web.Response:
         user = self._session(request)
-        game_id = request.match_info["game_id"]
+        game_id = self._game_id(request)
         self._may_see(user, game_id)
         if not self.acts.allow(user.user_id):
             raise web_error("rate", 429)
@@ -352,7 +368,7 @@ class MapServer:
             hello = await ws.receive(timeout=15)
             user = self._hello(hello)
             locale = language(user.locale)
-            game_id = request.match_info["game_id"]
+            game_id = self._game_id(request)
             self._may_see(user, game_id)
             expires = time.time() + self._left(hello)
             page = Page(
@@ -393,7 +409,7 @@ class MapServer:
         if msg.type != WSMsgType.TEXT:
             raise web_error("bad_request", 400)
         try:
-            data = json.loads(msg.data)
+            data = read_json(msg.data)
         except ValueError:
             raise web_error("bad_request", 400) from None
         if not isinstance(data, dict) or data.get("type") != "hello":
@@ -403,7 +419,7 @@ class MapServer:
     def _left(self, msg: aiohttp.WSMessage) -> float:
         """Seconds the hello's session has left."""
         try:
-            return self.tokens.seconds_left(json.loads(msg.data)["session"])
+            return self.tokens.seconds_left(read_json(msg.data)["session"])
         except (TokenRefused, ValueError, KeyError, TypeError):
             return 0.0
 
@@ -423,16 +439,6 @@ def _token_at(state: GameState, seat: int, version: int) -> str:
     if state.phase == SETUP:
         return f"s{seat}.{sum(1 for s, _ in state.history[:version] if s == seat)}"
     return f"t{version}"
-
-
-def _client_address(request: web.Request) -> str:
-    """Who signs in, for the sign-in rate limit: the address a reverse proxy on this host forwarded (it is the
-    only one that can set the header on a loopback connection), else the connection's own."""
-    remote = request.remote or ""
-    forwarded = request.headers.get("X-Forwarded-For", "")
-    if forwarded and remote in ("127.0.0.1", "::1"):
-        return forwarded.split(",")[-1].strip()[:64]
-    return remote
 
 
 #: How long a page too slow to read its frames is given to take its close frame before its connection is cut.
@@ -457,7 +463,7 @@ def _too_slow(request: web.Request, ws: web.WebSocketResponse) -> Callable[[], A
 
 def _frame_type(data: str) -> str:
     try:
-        parsed = json.loads(data)
+        parsed = read_json(data)
     except ValueError:
         return ""
     return str(parsed.get("type", "")) if isinstance(parsed, dict) else ""

@@ -12,6 +12,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.web.errors import WebError, web_error
+from bot.web.inputs import shown
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +81,7 @@ def middlewares(locale_of: Locale) -> list[Callable[..., Awaitable[web.StreamRes
         except web.HTTPException:
             raise
         except Exception:  # a bug: logged with its traceback (no request body), the reader gets an apology
-            log.exception("live map: %s %s failed", request.method, request.path)
+            log.exception("live map: %s %s failed", shown(request.method, 16), shown(request.path))
             response = error_response(web_error("internal", 500), locale_of(request))
         if not response.prepared:
             response.headers.update(HEADERS)

@@ -80,6 +80,7 @@ async def start_web(
         discord_api=settings.discord_api,
         default_locale=settings.default_locale,
         moves_by=moves_by,
+        trusted_proxies=settings.trusted_proxies,
     )
     server = MapServer(manager, tokens, config, after_move=after_move)
     runner = web.AppRunner(server.app(), access_log=None)  # an access log would show personal links
