@@ -31,6 +31,7 @@ from bot.play.live_map import MapLinks
 from bot.play.pictures import Pictures, PoolPictures
 from bot.play.service import ManagerGameService
 from bot.storage import open_repository
+from bot.web.members import MemberDirectory
 from bot.web.server import RunningWeb, enabled, link_url, start_web, tokens_of
 from bot.web.tokens import LINK_SECONDS
 
@@ -75,7 +76,12 @@ class LiveMap:
     async def start(self) -> None:
         settings, service = self.settings, self.service
         tokens = tokens_of(settings)
-        self.running = await start_web(settings, service.games_manager, after_move=service.on_turn)
+        # the public view is for the game's server's members: the Discord adapter's messenger knows them
+        members = service.messenger
+        membership = members.is_member if isinstance(members, MemberDirectory) else None
+        self.running = await start_web(
+            settings, service.games_manager, after_move=service.on_turn, membership=membership
+        )
         service.map_links = MapLinks(
             lambda user_id, game_id, locale: link_url(settings, tokens, user_id, game_id, locale),
             activity=bool(settings.discord_client_id),

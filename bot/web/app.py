@@ -25,9 +25,10 @@ from bot.play import codec
 from bot.web.addresses import ClientAddresses
 from bot.web.discord_oauth import SignInFailed, exchange_code
 from bot.web.errors import WebError, from_refused, web_error
-from bot.web.guard import RateLimit, middlewares
+from bot.web.guard import RateLimit, middlewares, server_header
 from bot.web.inputs import is_game_id, read_json, shown, snowflake
 from bot.web.live import SEND_TIMEOUT, LiveHub, Page
+from bot.web.members import Members, Membership
 from bot.web.private_map import ticket_map_svg
 from bot.web.tokens import Link, SessionUser, TokenRefused, Tokens
 from bot.web.view import Reader, language, language_of_tag, seat_of, texts
@@ -89,6 +90,7 @@ class MapServer:
         *,
         after_move: AfterMove | None = None,
         hub: LiveHub | None = None,
+        membership: Membership | None = None,
     ) -> None:
         self.manager = manager
         self.tokens = tokens
@@ -99,6 +101,7 @@ class MapServer:
         self.sign_ins = RateLimit(config.signin_rate, config.signin_burst)
         self.ticket_maps = RateLimit(config.ticket_map_rate, config.ticket_map_burst)
         self.addresses = ClientAddresses(config.trusted_proxies)
+        self.members = Members(membership)
         self._http: aiohttp.ClientSession | None = None
         self._sockets: set[web.WebSocketResponse] = set()
         self._tells: dict[str, asyncio.Task[None]] = {}  # per game: the last chat message being told
@@ -116,6 +119,7 @@ class MapServer:
         if (self.config.static / "assets").is_dir():
             app.router.add_static("/assets", self.config.static / "assets", follow_symlinks=False)
         app.on_shutdown.append(self._shutdown)
+        app.on_response_prepare.append(server_header)
         return app
 
     async def _shutdown(self, _app: web.Application) -> None:
@@ -155,6 +159,22 @@ class MapServer:
     def _may_see(self, user: SessionUser, game_id: str) -> None:
         if user.game and user.game != game_id:
             raise web_error("other_game", 403)
+
+    async def _may_watch(self, user: SessionUser, game_id: str) -> None:
+        """The public view is for the game's players and the members of its server (`bot.web.members`)."""
+        try:
+            info = await self.manager.game_info(game_id)
+        except Refused as exc:
+            raise (
+                web_error("no_game", 404) if exc.code in ("no_game", "unreadable") else from_refused(exc)
+            ) from None
+        if seat_of(info, user.user_id) is not None:
+            return
+        member = await self.members.is_member(info.guild_id, user.user_id)
+        if member is None:
+            raise web_error("unavailable", 503)
+        if not member:
+            raise web_error("not_member", 403)
 
     async def _json(self, request: web.Request) -> dict[str, Any]:
         if request.content_length is not None and request.content_length > MAX_BODY:
@@ -247,7 +267,7 @@ class MapServer:
         )
 
     async def api_context(self, request: web.Request) -> web.Response:
-        self._session(request)
+        user = self._session(request)
         channel = snowflake(request.query.get("channel", ""))
         if channel is None:
             raise web_error("no_game_here", 404)
@@ -259,12 +279,14 @@ class MapServer:
             found = None
         if found is None:
             raise web_error("no_game_here", 404)
+        self._may_see(user, found.game_id)  # a personal link's session looks up its own game only
         return web.json_response({"game_id": found.game_id})
 
     async def api_view(self, request: web.Request) -> web.Response:
         user = self._session(request)
         game_id = self._game_id(request)
         self._may_see(user, game_id)
+        await self._may_watch(user, game_id)
         return web.json_response(await self._read_view(game_id, user))
 
     async def api_ticket_map(self, request: web.Request) -> web.Response:
@@ -370,6 +392,7 @@ class MapServer:
             locale = language(user.locale)
             game_id = self._game_id(request)
             self._may_see(user, game_id)
+            await self._may_watch(user, game_id)
             expires = time.time() + self._left(hello)
             page = Page(
                 game_id, Reader(user.user_id, locale), ws.send_str, expires, ws.close, _too_slow(request, ws)

@@ -9,7 +9,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiohttp import web
+from aiohttp import HttpVersion10, web
 
 from bot.web.errors import WebError, web_error
 from bot.web.inputs import shown
@@ -32,6 +32,15 @@ HEADERS = {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
     "Cross-Origin-Opener-Policy": "same-origin-allow-popups",
 }
+
+
+#: The Server header of every answer: the software, no version (aiohttp's names its own and Python's).
+SERVER = "ttr-live-map"
+
+
+async def server_header(_request: web.Request, response: web.StreamResponse) -> None:
+    """(`on_response_prepare`: every answer of the application, WebSocket upgrades and files included)"""
+    response.headers["Server"] = SERVER
 
 
 class RateLimit:
@@ -68,6 +77,10 @@ def error_response(error: WebError, locale: str) -> web.Response:
 def middlewares(locale_of: Locale) -> list[Callable[..., Awaitable[web.StreamResponse]]]:
     @web.middleware
     async def guarded(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
+        if request.version < HttpVersion10:  # HTTP/0.9 (aiohttp's parser takes a bare "GET /"): refused
+            refused = error_response(web_error("bad_request", 505), locale_of(request))
+            refused.force_close()
+            return refused
         try:
             response = await handler(request)
         except WebError as exc:

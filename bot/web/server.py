@@ -18,6 +18,7 @@ from bot.config import Settings
 from bot.manager import GameManager
 from bot.storage import parse_database_url
 from bot.web.app import AfterMove, MapServer, WebConfig
+from bot.web.members import Membership
 from bot.web.pg_changes import PgChanges
 from bot.web.tokens import MIN_SECRET, Link, Tokens
 
@@ -70,9 +71,12 @@ async def start_web(
     after_move: AfterMove | None = None,
     host: str = "0.0.0.0",
     moves_by: str = "player",
+    membership: Membership | None = None,
 ) -> RunningWeb:
     """Serve the live map on WEB_PORT until closed (raises WebSetupError on a missing setting). `after_move`
-    tells the chat of a page's move; without it (``ttr web``), `moves_by` "page" leaves that to a bot process."""
+    tells the chat of a page's move; without it (``ttr web``), `moves_by` "page" leaves that to a bot process.
+    `membership` says who is in a game's server (the public view is theirs); without it (``ttr web``), only the
+    seated players watch."""
     tokens = tokens_of(settings)
     config = WebConfig(
         client_id=settings.discord_client_id,
@@ -82,7 +86,7 @@ async def start_web(
         moves_by=moves_by,
         trusted_proxies=settings.trusted_proxies,
     )
-    server = MapServer(manager, tokens, config, after_move=after_move)
+    server = MapServer(manager, tokens, config, after_move=after_move, membership=membership)
     runner = web.AppRunner(server.app(), access_log=None)  # an access log would show personal links
     await runner.setup()
     await web.TCPSite(runner, host, settings.web_port).start()
