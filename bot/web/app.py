@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ from aiohttp import WSMsgType, web
 from bot.manager import GameManager, GameStatus, Outcome, Refused, turn_token
 from bot.play import codec
 from bot.web.addresses import ClientAddresses
+from bot.web.connections import Connections, GuardedRunner, Tally, default_most_connections
 from bot.web.discord_oauth import SignInFailed, exchange_code
 from bot.web.errors import WebError, from_refused, web_error
 from bot.web.guard import RateLimit, middlewares, server_header
@@ -73,6 +75,18 @@ class WebConfig:
     send_timeout: float = SEND_TIMEOUT
     #: reverse proxies whose X-Forwarded-For is believed (addresses or CIDR blocks; none: the peer is the client)
     trusted_proxies: tuple[str, ...] = ()
+    #: a connection must send a whole request within this long of opening or of its last answer (seconds)
+    idle_timeout: float = 15.0
+    #: a live page must say hello within this long of opening its socket (seconds)
+    hello_timeout: float = 15.0
+    max_connections: int | None = None  # connections held at once (None: `default_most_connections`)
+    connections_per_address: int = 64  # connections held at once from one client address (not a proxy)
+    live_per_user: int = 8  # live pages (sockets) open at once per user
+    live_per_address: int = 32  # live pages open at once per client address
+    view_rate: float = 4.0  # views read per second per user, on average (a page reads one after a refusal)
+    view_burst: int = 20
+    stranger_rate: float = 5.0  # requests per second per address from the signed-out, and watchers' views
+    stranger_burst: int = 30
 
 
 AfterMove = Callable[[str, Outcome], Awaitable[None]]
@@ -102,12 +116,31 @@ class MapServer:
         self.ticket_maps = RateLimit(config.ticket_map_rate, config.ticket_map_burst)
         self.addresses = ClientAddresses(config.trusted_proxies)
         self.members = Members(membership)
+        self.views = RateLimit(config.view_rate, config.view_burst)
+        self.strangers = RateLimit(config.stranger_rate, config.stranger_burst)
+        self.tally = Tally()
+        self.connections = Connections(
+            most=config.max_connections or default_most_connections(),
+            per_address=config.connections_per_address,
+            addresses=self.addresses,
+            locale=language(config.default_locale),
+            tally=self.tally,
+        )
+        self._live_users: Counter[int] = Counter()
+        self._hinted = False  # (the TRUSTED_PROXIES hint is logged once)
+        self._live_addresses: Counter[str] = Counter()
         self._http: aiohttp.ClientSession | None = None
         self._sockets: set[web.WebSocketResponse] = set()
         self._tells: dict[str, asyncio.Task[None]] = {}  # per game: the last chat message being told
 
+    def runner(self, **kwargs: Any) -> GuardedRunner:
+        """The runner to serve `app()` with: connections capped and idle ones closed (`bot.web.connections`)."""
+        kwargs.setdefault("access_log", None)  # an access log would show personal links
+        kwargs.setdefault("keepalive_timeout", self.config.idle_timeout)
+        return GuardedRunner(self.app(), self.connections, **kwargs)
+
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY, middlewares=middlewares(self._locale_of))
+        app = web.Application(client_max_size=MAX_BODY, middlewares=middlewares(self._locale_of, self.tally))
         app.router.add_get("/", self.index)
         app.router.add_get("/api/config", self.api_config)
         app.router.add_post("/api/session", self.api_session)
@@ -146,9 +179,18 @@ class MapServer:
     def _session(self, request: web.Request) -> SessionUser:
         auth = request.headers.get("Authorization", "")
         token = auth[7:] if auth.startswith("Bearer ") else ""
-        user = self._read_session(token)
+        try:
+            user = self._read_session(token)
+        except WebError:
+            self._stranger(request)
+            raise
         request[USER] = user
         return user
+
+    def _stranger(self, request: web.Request) -> None:
+        """A request of someone not signed in (or with a bad session): limited per client address."""
+        if not self.strangers.allow(self._address(request)):
+            raise web_error("slow_down", 429)
 
     def _read_session(self, token: Any) -> SessionUser:
         try:
@@ -160,7 +202,7 @@ class MapServer:
         if user.game and user.game != game_id:
             raise web_error("other_game", 403)
 
-    async def _may_watch(self, user: SessionUser, game_id: str) -> None:
+    async def _may_watch(self, user: SessionUser, game_id: str) -> int | None:
         """The public view is for the game's players and the members of its server (`bot.web.members`)."""
         try:
             info = await self.manager.game_info(game_id)
@@ -168,13 +210,15 @@ class MapServer:
             raise (
                 web_error("no_game", 404) if exc.code in ("no_game", "unreadable") else from_refused(exc)
             ) from None
-        if seat_of(info, user.user_id) is not None:
-            return
+        seat = seat_of(info, user.user_id)
+        if seat is not None:
+            return seat
         member = await self.members.is_member(info.guild_id, user.user_id)
         if member is None:
             raise web_error("unavailable", 503)
         if not member:
             raise web_error("not_member", 403)
+        return None
 
     async def _json(self, request: web.Request) -> dict[str, Any]:
         if request.content_length is not None and request.content_length > MAX_BODY:
@@ -189,7 +233,15 @@ class MapServer:
 
     def _address(self, request: web.Request) -> str:
         """The client's address (X-Forwarded-For believed from the trusted proxies only)."""
-        return self.addresses.client(request.remote or "", request.headers.get("X-Forwarded-For", ""))
+        peer, forwarded = request.remote or "", request.headers.get("X-Forwarded-For", "")
+        if forwarded and not self._hinted and not self.addresses.is_trusted(peer):
+            self._hinted = True  # once: behind a proxy, every client would share the proxy's limits
+            log.warning(
+                "live map: a request from %s carries X-Forwarded-For, but that address is not in TRUSTED_PROXIES: "
+                "if it is your reverse proxy, add it (every client now shares its per-address limits)",
+                shown(peer, 45),
+            )
+        return self.addresses.client(peer, forwarded)
 
     @staticmethod
     def _game_id(request: web.Request) -> str:
@@ -217,6 +269,7 @@ class MapServer:
 
     async def api_config(self, request: web.Request) -> web.Response:
         # the words of the page before its first view (loading, a failed sign-in), in the asked language
+        self._stranger(request)
         asked = language_of_tag(request.query.get("locale", "")) or self._locale_of(request)
         return web.json_response(
             {
@@ -286,7 +339,10 @@ class MapServer:
         user = self._session(request)
         game_id = self._game_id(request)
         self._may_see(user, game_id)
-        await self._may_watch(user, game_id)
+        if not self.views.allow(user.user_id):  # (a view is a whole board: about 200 KB)
+            raise web_error("slow_down", 429)
+        if await self._may_watch(user, game_id) is None:
+            self._stranger(request)  # watchers' views count per address too
         return web.json_response(await self._read_view(game_id, user))
 
     async def api_ticket_map(self, request: web.Request) -> web.Response:
@@ -380,16 +436,25 @@ class MapServer:
     # ------------------------------------------------------------------ live
 
     async def api_live(self, request: web.Request) -> web.StreamResponse:
+        address = self._address(request)
+        if self._live_addresses[address] >= self.config.live_per_address:
+            raise web_error("too_many_pages", 429)
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME)
         await ws.prepare(request)
         self._sockets.add(ws)
+        self._live_addresses[address] += 1
         page: Page | None = None
+        counted: int | None = None  # the user whose live pages this one counts in
         limit = RateLimit(self.config.ws_rate, self.config.ws_burst)
         locale = self._locale_of(request)
         try:
-            hello = await ws.receive(timeout=15)
+            hello = await ws.receive(timeout=self.config.hello_timeout)
             user = self._hello(hello)
             locale = language(user.locale)
+            if self._live_users[user.user_id] >= self.config.live_per_user:
+                raise web_error("too_many_pages", 429)
+            counted = user.user_id
+            self._live_users[counted] += 1
             game_id = self._game_id(request)
             self._may_see(user, game_id)
             await self._may_watch(user, game_id)
@@ -424,6 +489,9 @@ class MapServer:
             if page is not None:
                 self.hub.leave(page)
             self._sockets.discard(ws)
+            _release(self._live_addresses, address)
+            if counted is not None:
+                _release(self._live_users, counted)
             if not ws.closed:
                 await ws.close()
         return ws
@@ -482,6 +550,12 @@ def _too_slow(request: web.Request, ws: web.WebSocketResponse) -> Callable[[], A
                 request.transport.abort()
 
     return close
+
+
+def _release(counts: Counter[Any], key: Any) -> None:
+    counts[key] -= 1
+    if counts[key] <= 0:
+        del counts[key]
 
 
 def _frame_type(data: str) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 from aiohttp import HttpVersion10, web
 
+from bot.web.connections import SERVER, SUMMARY_EVERY, Tally
 from bot.web.errors import WebError, web_error
 from bot.web.inputs import shown
 
@@ -32,10 +33,6 @@ HEADERS = {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
     "Cross-Origin-Opener-Policy": "same-origin-allow-popups",
 }
-
-
-#: The Server header of every answer: the software, no version (aiohttp's names its own and Python's).
-SERVER = "ttr-live-map"
 
 
 async def server_header(_request: web.Request, response: web.StreamResponse) -> None:
@@ -74,7 +71,12 @@ def error_response(error: WebError, locale: str) -> web.Response:
     )
 
 
-def middlewares(locale_of: Locale) -> list[Callable[..., Awaitable[web.StreamResponse]]]:
+def middlewares(
+    locale_of: Locale, tally: Tally | None = None
+) -> list[Callable[..., Awaitable[web.StreamResponse]]]:
+    """The guard of every route; `tally` counts the failures past the first traceback of each minute."""
+    traced = [-SUMMARY_EVERY]  # when a traceback was last written
+
     @web.middleware
     async def guarded(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
         if request.version < HttpVersion10:  # HTTP/0.9 (aiohttp's parser takes a bare "GET /"): refused
@@ -94,7 +96,12 @@ def middlewares(locale_of: Locale) -> list[Callable[..., Awaitable[web.StreamRes
         except web.HTTPException:
             raise
         except Exception:  # a bug: logged with its traceback (no request body), the reader gets an apology
-            log.exception("live map: %s %s failed", shown(request.method, 16), shown(request.path))
+            now = time.monotonic()
+            if tally is None or now - traced[0] >= SUMMARY_EVERY:  # one traceback a minute; the rest counted
+                traced[0] = now
+                log.exception("live map: %s %s failed", shown(request.method, 16), shown(request.path))
+            else:
+                tally.add("requests failed (as logged above)")
             response = error_response(web_error("internal", 500), locale_of(request))
         if not response.prepared:
             response.headers.update(HEADERS)

@@ -85,9 +85,10 @@ async def start_web(
         default_locale=settings.default_locale,
         moves_by=moves_by,
         trusted_proxies=settings.trusted_proxies,
+        max_connections=settings.web_max_connections,
     )
     server = MapServer(manager, tokens, config, after_move=after_move, membership=membership)
-    runner = web.AppRunner(server.app(), access_log=None)  # an access log would show personal links
+    runner = server.runner()  # (connections capped, idle ones closed; no access log: it would show links)
     await runner.setup()
     await web.TCPSite(runner, host, settings.web_port).start()
     changes = None
