@@ -5,8 +5,8 @@ A connection that sends no complete request within the idle time-out (nothing at
 time, a kept-alive connection left idle) is closed by aiohttp's keep-alive timer, which runs from the moment the
 connection opens (`GuardedRunner` sets it). Over the caps, a new connection is answered at once with a 503 in
 the catalogue's words and closed, rather than left waiting: the host's file descriptors are never all taken.
-The caps are counted where aiohttp registers each connection (`web.Server.connection_made`), before a byte of
-the request is read; connections from a trusted reverse proxy are not counted per address (they carry
+The caps are counted as each connection is made (aiohttp's handler of it, subclassed), before a byte of the
+request is read, and a refused one never starts a handler; connections from a trusted reverse proxy are not counted per address (they carry
 everyone's).
 """
 
@@ -108,34 +108,31 @@ class Connections:
         return len(self._held)
 
     def attach(self, server: web.Server) -> None:
-        """Count and cap the connections `server` is given (its own registration, wrapped)."""
-        made, lost = server.connection_made, server.connection_lost
+        """Count and cap the connections `server` is given: its handlers become `_GuardedHandler`s."""
+        server.__class__ = _GuardedServer
+        server._ttr_guard = self  # type: ignore[attr-defined]  # (aiohttp's Server has a `connections` of its own)
 
-        def connection_made(handler: RequestHandler, transport: Any) -> None:
-            made(handler, transport)
-            peer = _peer(transport)
-            proxy = self.addresses.is_trusted(peer)
-            if self.held >= self.most or (not proxy and self._by_address[peer] >= self.per_address):
-                self.tally.add("connections refused (too many)")
-                log.debug("live map: a connection from %r refused (%d held)", peer, self.held)
-                transport.write(self._refusal)
-                transport.close()
-                return
-            self._held[handler] = "" if proxy else peer
-            if not proxy:
-                self._by_address[peer] += 1
+    def admit(self, handler: RequestHandler, transport: Any) -> bool:
+        """Whether a new connection is held (counted) or refused: then it is answered and closed at once."""
+        peer = _peer(transport)
+        proxy = self.addresses.is_trusted(peer)
+        if self.held >= self.most or (not proxy and self._by_address[peer] >= self.per_address):
+            self.tally.add("connections refused (too many)")
+            log.debug("live map: a connection from %r refused (%d held)", peer, self.held)
+            transport.write(self._refusal)
+            transport.close()
+            return False
+        self._held[handler] = "" if proxy else peer
+        if not proxy:
+            self._by_address[peer] += 1
+        return True
 
-        def connection_lost(handler: RequestHandler, exc: BaseException | None = None) -> None:
-            peer = self._held.pop(handler, None)
-            if peer:
-                self._by_address[peer] -= 1
-                if self._by_address[peer] <= 0:
-                    del self._by_address[peer]
-            lost(handler, exc)
-
-        server.connection_made = connection_made  # type: ignore[method-assign]
-        server.connection_lost = connection_lost  # type: ignore[method-assign]
-        server.__class__ = _NamingServer  # its handlers answer malformed requests with our Server header
+    def release(self, handler: RequestHandler) -> None:
+        peer = self._held.pop(handler, None)
+        if peer:
+            self._by_address[peer] -= 1
+            if self._by_address[peer] <= 0:
+                del self._by_address[peer]
 
 
 class GuardedRunner(web.AppRunner):
@@ -176,10 +173,22 @@ class QuietMalformed(logging.Filter):
         return True
 
 
-class _NamingHandler(RequestHandler):
-    """aiohttp's connection handler, its own answer to a request it cannot parse carrying our Server header."""
+class _GuardedHandler(RequestHandler):
+    """aiohttp's connection handler, counted by `Connections` (a refused one never starts), its own answer to a
+    request it cannot parse carrying our Server header."""
 
     __slots__ = ()
+
+    def connection_made(self, transport: Any) -> None:
+        guard: Connections = getattr(self._manager, "_ttr_guard")  # noqa: B009
+        if guard.admit(self, transport):
+            super().connection_made(transport)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        if self._manager is not None:
+            guard: Connections = getattr(self._manager, "_ttr_guard")  # noqa: B009
+            guard.release(self)
+        super().connection_lost(exc)
 
     def handle_error(self, *args: Any, **kwargs: Any) -> web.StreamResponse:
         response = super().handle_error(*args, **kwargs)
@@ -187,11 +196,11 @@ class _NamingHandler(RequestHandler):
         return response
 
 
-class _NamingServer(web.Server):
-    """aiohttp's server making `_NamingHandler`s (as `web.Server.__call__` makes its own handlers)."""
+class _GuardedServer(web.Server):
+    """aiohttp's server making `_GuardedHandler`s (as `web.Server.__call__` makes its own handlers)."""
 
     def __call__(self) -> RequestHandler:
-        return _NamingHandler(self, loop=self._loop, **self._kwargs)
+        return _GuardedHandler(self, loop=self._loop, **self._kwargs)
 
 
 def _peer(transport: Any) -> str:
