@@ -109,6 +109,8 @@ class Connections:
 
     def attach(self, server: web.Server) -> None:
         """Count and cap the connections `server` is given: its handlers become `_GuardedHandler`s."""
+        # aiohttp makes each connection's handler in `web.Server.__call__` and offers no hook there: the server
+        # made by `AppRunner` becomes the subclass that makes ours (same fields, one method more)
         server.__class__ = _GuardedServer
         server._ttr_guard = self  # type: ignore[attr-defined]  # (aiohttp's Server has a `connections` of its own)
 
