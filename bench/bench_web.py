@@ -99,9 +99,22 @@ async def _serve(port: int, db: str, games: int, ready: Any) -> None:
             ws_burst=100,
             signin_rate=1000.0,
             signin_burst=1000,
+            # (every page from one address, 50 per player: the per-user and per-address caps lifted)
+            view_rate=1000.0,
+            view_burst=1000,
+            stranger_rate=1000.0,
+            stranger_burst=1000,
+            live_per_user=10_000,
+            live_per_address=10_000,
+            connections_per_address=10_000,
+            max_connections=10_000,
         )
-        server = MapServer(manager, Tokens(SECRET), config)
-        runner = web.AppRunner(server.app(), access_log=None)
+
+        async def everyone(guild_id: int, user_id: int) -> bool:  # the watchers are members of the server
+            return True
+
+        server = MapServer(manager, Tokens(SECRET), config, membership=everyone)
+        runner = server.runner()
         await runner.setup()
         await web.TCPSite(runner, "127.0.0.1", port).start()
         ready.put(ids)

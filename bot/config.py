@@ -8,6 +8,7 @@ is left out, the database URL shown with its secrets masked), so a `Settings` ob
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 from collections.abc import Mapping
@@ -66,6 +67,12 @@ class Settings:
     #: runs, else nowhere); LOG_FORMAT "json": one JSON object a line, with the game, guild and shard
     metrics_port: int | None = None
     log_format: str = "text"
+    #: Reverse proxies whose X-Forwarded-For the live map believes (addresses or CIDR blocks; none: the
+    #: connection's own address is the client's), e.g. 127.0.0.1 behind the README's nginx or Caddy.
+    trusted_proxies: tuple[str, ...] = ()
+    #: The most connections the live map holds at once (None: half the process's file descriptors, at most 1000);
+    #: beyond it a new one gets a 503 at once rather than waiting.
+    web_max_connections: int | None = None
 
     # Environment variable for each field (the field name upper-cased).
     @staticmethod
@@ -190,6 +197,21 @@ def parse_render_warm(raw: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(wanted))
 
 
+def parse_trusted_proxies(raw: str) -> tuple[str, ...]:
+    """TRUSTED_PROXIES: addresses or CIDR blocks separated by commas or spaces ("none": no proxy)."""
+    wanted = [p for p in raw.replace(",", " ").split() if p]
+    if [p.lower() for p in wanted] == ["none"]:
+        return ()
+    for proxy in wanted:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise SettingsError(
+                f"TRUSTED_PROXIES: {proxy!r} is not an IP address or CIDR block (e.g. 127.0.0.1, 10.0.0.0/8, ::1)"
+            ) from None
+    return tuple(dict.fromkeys(wanted))
+
+
 def format_shards(ids: tuple[int, ...]) -> str:
     """The shortest ``0-3,6`` text for sorted shard ids."""
     parts: list[str] = []
@@ -223,6 +245,12 @@ def _parse(name: str, raw: str) -> Any:
     if name in ("web_port", "metrics_port"):
         if not raw.isdigit() or not 1 <= int(raw) <= 65535:
             raise SettingsError(f"{env} must be a TCP port number (1-65535), got {raw!r}")
+        return int(raw)
+    if name == "trusted_proxies":
+        return parse_trusted_proxies(raw)
+    if name == "web_max_connections":
+        if not _digits(raw) or not 1 <= int(raw) <= 1_000_000:
+            raise SettingsError(f"{env} must be a whole number of connections, 1 or more, got {raw!r}")
         return int(raw)
     if name in ("public_url", "discord_api"):
         if not raw.startswith(("https://", "http://")):

@@ -35,6 +35,7 @@ from bot.play.live_map import MapLinks
 from bot.play.pictures import Pictures, PoolPictures
 from bot.play.service import ManagerGameService
 from bot.storage import GameRepository, open_repository
+from bot.web.members import MemberDirectory
 from bot.web.server import RunningWeb, enabled, link_url, start_web, tokens_of
 from bot.web.tokens import LINK_SECONDS
 
@@ -86,8 +87,11 @@ class LiveMap:
         settings, service, ops = self.settings, self.service, self.ops
         tokens = tokens_of(settings)
         extra = ops.routes() if ops is not None and ops.on_web_server else []
+        # the public view is for the game's server's members: the Discord adapter's messenger knows them
+        members = service.messenger
+        membership = members.is_member if isinstance(members, MemberDirectory) else None
         self.running = await start_web(
-            settings, service.games_manager, after_move=service.on_turn, routes=extra
+            settings, service.games_manager, after_move=service.on_turn, membership=membership, routes=extra
         )
         if ops is not None:
             ops.watch_map_pages(self.running.server.hub)

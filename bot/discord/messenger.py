@@ -40,6 +40,23 @@ class DiscordMessenger:
             await self.post(channel_id, extra, locale=locale)
         return message.id
 
+    async def is_member(self, guild_id: int, user_id: int) -> bool | None:
+        """Whether `user_id` is a member of server `guild_id` (the live map's `Membership`): from the member
+        cache, else one REST look-up (the bot asks for no members intent); None when Discord cannot tell now."""
+        guild = self.client.get_guild(guild_id)
+        if guild is not None and guild.get_member(user_id) is not None:
+            return True
+        try:
+            await self.client.http.get_member(guild_id, user_id)
+        except discord.NotFound:  # not a member (or the bot is no longer in that server)
+            return False
+        except discord.Forbidden:
+            return False
+        except discord.HTTPException as exc:
+            log.info("membership of a user in server %s not known: %s", guild_id, exc.status)
+            return None
+        return True
+
     async def edit_rows(self, channel_id: int, message_id: int, reply: Reply) -> bool:
         """Replace the components of a message the bot posted by `reply.rows` (text and pictures stay)."""
         try:

@@ -12,7 +12,8 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,10 +23,14 @@ from aiohttp import WSMsgType, web
 
 from bot.manager import GameManager, GameStatus, Outcome, Refused, turn_token
 from bot.play import codec
+from bot.web.addresses import ClientAddresses
+from bot.web.connections import Connections, GuardedRunner, Tally, default_most_connections
 from bot.web.discord_oauth import SignInFailed, exchange_code
 from bot.web.errors import WebError, from_refused, looked_up, unless_outage, web_error
-from bot.web.guard import RateLimit, middlewares
-from bot.web.live import LiveHub, Page
+from bot.web.guard import RateLimit, middlewares, server_header
+from bot.web.inputs import is_game_id, read_json, shown, snowflake
+from bot.web.live import SEND_TIMEOUT, LiveHub, Page
+from bot.web.members import Members, Membership
 from bot.web.private_map import ticket_map_svg
 from bot.web.tokens import Link, SessionUser, TokenRefused, Tokens
 from bot.web.view import Reader, language, language_of_tag, seat_of, texts
@@ -66,6 +71,22 @@ class WebConfig:
     #: who the manager is told made a page's move: "player" inside the bot (it tells the chat, `after_move`),
     #: "page" in `ttr web` (the turn message is owed as a row a bot process posts)
     moves_by: str = "player"
+    #: how long one frame may take to go out to a page before that page is closed as too slow
+    send_timeout: float = SEND_TIMEOUT
+    #: reverse proxies whose X-Forwarded-For is believed (addresses or CIDR blocks; none: the peer is the client)
+    trusted_proxies: tuple[str, ...] = ()
+    #: a connection must send a whole request within this long of opening or of its last answer (seconds)
+    idle_timeout: float = 15.0
+    #: a live page must say hello within this long of opening its socket (seconds)
+    hello_timeout: float = 15.0
+    max_connections: int | None = None  # connections held at once (None: `default_most_connections`)
+    connections_per_address: int = 64  # connections held at once from one client address (not a proxy)
+    live_per_user: int = 8  # live pages (sockets) open at once per user
+    live_per_address: int = 32  # live pages open at once per client address
+    view_rate: float = 4.0  # views read per second per user, on average (a page reads one after a refusal)
+    view_burst: int = 20
+    stranger_rate: float = 5.0  # requests per second per address from the signed-out, and watchers' views
+    stranger_burst: int = 30
 
 
 AfterMove = Callable[[str, Outcome], Awaitable[None]]
@@ -83,21 +104,46 @@ class MapServer:
         *,
         after_move: AfterMove | None = None,
         hub: LiveHub | None = None,
+        membership: Membership | None = None,
     ) -> None:
         self.manager = manager
         self.tokens = tokens
         self.config = config
         self.after_move = after_move
-        self.hub = hub or LiveHub(manager, expired=self._expired)
+        self.hub = hub or LiveHub(manager, expired=self._expired, send_timeout=config.send_timeout)
         self.acts = RateLimit(config.act_rate, config.act_burst)
         self.sign_ins = RateLimit(config.signin_rate, config.signin_burst)
         self.ticket_maps = RateLimit(config.ticket_map_rate, config.ticket_map_burst)
+        self.addresses = ClientAddresses(config.trusted_proxies)
+        self.members = Members(membership)
+        self.views = RateLimit(config.view_rate, config.view_burst)
+        self.strangers = RateLimit(config.stranger_rate, config.stranger_burst)
+        self.tally = Tally()
+        self.connections = Connections(
+            most=config.max_connections or default_most_connections(),
+            per_address=config.connections_per_address,
+            addresses=self.addresses,
+            locale=language(config.default_locale),
+            tally=self.tally,
+        )
+        self._live_users: Counter[int] = Counter()
+        self._hinted = False  # (the TRUSTED_PROXIES hint is logged once)
+        self._live_addresses: Counter[str] = Counter()
         self._http: aiohttp.ClientSession | None = None
         self._sockets: set[web.WebSocketResponse] = set()
         self._tells: dict[str, asyncio.Task[None]] = {}  # per game: the last chat message being told
 
+    def runner(self, routes: Sequence[web.RouteDef] = (), **kwargs: Any) -> GuardedRunner:
+        """The runner to serve `app()` (and `routes` beside it) with: connections capped and idle ones closed
+        (`bot.web.connections`)."""
+        kwargs.setdefault("access_log", None)  # an access log would show personal links
+        kwargs.setdefault("keepalive_timeout", self.config.idle_timeout)
+        app = self.app()
+        app.add_routes(routes)
+        return GuardedRunner(app, self.connections, **kwargs)
+
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY, middlewares=middlewares(self._locale_of))
+        app = web.Application(client_max_size=MAX_BODY, middlewares=middlewares(self._locale_of, self.tally))
         app.router.add_get("/", self.index)
         app.router.add_get("/api/config", self.api_config)
         app.router.add_post("/api/session", self.api_session)
@@ -109,14 +155,15 @@ class MapServer:
         if (self.config.static / "assets").is_dir():
             app.router.add_static("/assets", self.config.static / "assets", follow_symlinks=False)
         app.on_shutdown.append(self._shutdown)
+        app.on_response_prepare.append(server_header)
         return app
 
     async def _shutdown(self, _app: web.Application) -> None:
         if self._tells:  # the chat told of every move made before the stop
             await asyncio.wait(set(self._tells.values()), timeout=10)
-        for ws in list(self._sockets):
+        for ws in list(self._sockets):  # (a page that does not read gets a moment, then is cut)
             with contextlib.suppress(Exception):
-                await ws.close(code=aiohttp.WSCloseCode.GOING_AWAY)
+                await asyncio.wait_for(ws.close(code=aiohttp.WSCloseCode.GOING_AWAY), CLOSE_WAIT)
         self.hub.close()
         if self._http is not None:
             await self._http.close()
@@ -135,9 +182,18 @@ class MapServer:
     def _session(self, request: web.Request) -> SessionUser:
         auth = request.headers.get("Authorization", "")
         token = auth[7:] if auth.startswith("Bearer ") else ""
-        user = self._read_session(token)
+        try:
+            user = self._read_session(token)
+        except WebError:
+            self._stranger(request)
+            raise
         request[USER] = user
         return user
+
+    def _stranger(self, request: web.Request) -> None:
+        """A request of someone not signed in (or with a bad session): limited per client address."""
+        if not self.strangers.allow(self._address(request)):
+            raise web_error("slow_down", 429)
 
     def _read_session(self, token: Any) -> SessionUser:
         try:
@@ -149,17 +205,54 @@ class MapServer:
         if user.game and user.game != game_id:
             raise web_error("other_game", 403)
 
+    async def _may_watch(self, user: SessionUser, game_id: str) -> int | None:
+        """The public view is for the game's players and the members of its server (`bot.web.members`)."""
+        try:
+            info = await self.manager.game_info(game_id)
+        except Refused as exc:
+            raise (
+                web_error("no_game", 404) if exc.code in ("no_game", "unreadable") else from_refused(exc)
+            ) from None
+        seat = seat_of(info, user.user_id)
+        if seat is not None:
+            return seat
+        member = await self.members.is_member(info.guild_id, user.user_id)
+        if member is None:
+            raise web_error("unavailable", 503)
+        if not member:
+            raise web_error("not_member", 403)
+        return None
+
     async def _json(self, request: web.Request) -> dict[str, Any]:
         if request.content_length is not None and request.content_length > MAX_BODY:
             raise web_error("too_big", 413)
-        try:
-            raw = await request.read()
-            data = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        try:  # (nesting bounded before parsing: the parser recurses)
+            data = read_json(await request.read())
+        except ValueError:
             raise web_error("bad_request", 400) from None
         if not isinstance(data, dict):
             raise web_error("bad_request", 400)
         return data
+
+    def _address(self, request: web.Request) -> str:
+        """The client's address (X-Forwarded-For believed from the trusted proxies only)."""
+        peer, forwarded = request.remote or "", request.headers.get("X-Forwarded-For", "")
+        if forwarded and not self._hinted and not self.addresses.is_trusted(peer):
+            self._hinted = True  # once: behind a proxy, every client would share the proxy's limits
+            log.warning(
+                "live map: a request from %s carries X-Forwarded-For, but that address is not in TRUSTED_PROXIES: "
+                "if it is your reverse proxy, add it (every client now shares its per-address limits)",
+                shown(peer, 45),
+            )
+        return self.addresses.client(peer, forwarded)
+
+    @staticmethod
+    def _game_id(request: web.Request) -> str:
+        """The game of the path; one that cannot be a game id names no game (and never reaches a log line)."""
+        game_id = request.match_info["game_id"]
+        if not is_game_id(game_id):
+            raise web_error("no_game", 404)
+        return game_id
 
     async def _read_view(self, game_id: str, user: SessionUser) -> dict[str, Any]:
         try:
@@ -179,6 +272,7 @@ class MapServer:
 
     async def api_config(self, request: web.Request) -> web.Response:
         # the words of the page before its first view (loading, a failed sign-in), in the asked language
+        self._stranger(request)
         asked = language_of_tag(request.query.get("locale", "")) or self._locale_of(request)
         return web.json_response(
             {
@@ -189,7 +283,7 @@ class MapServer:
         )
 
     async def api_session(self, request: web.Request) -> web.Response:
-        if not self.sign_ins.allow(_client_address(request)):
+        if not self.sign_ins.allow(self._address(request)):
             raise web_error("rate", 429)
         data = await self._json(request)
         link, code = data.get("link"), data.get("code")
@@ -223,7 +317,7 @@ class MapServer:
                 client_secret=self.config.client_secret,
             )
         except SignInFailed as exc:
-            log.info("live map: a sign-in failed (%s)", exc)
+            log.info("live map: a sign-in failed (%s)", shown(str(exc)))
             raise web_error("signin", 401) from None
         user = SessionUser(who.user_id, who.name, language(who.locale or self.config.default_locale))
         return web.json_response(
@@ -231,30 +325,35 @@ class MapServer:
         )
 
     async def api_context(self, request: web.Request) -> web.Response:
-        self._session(request)
-        channel = request.query.get("channel", "")
-        if not channel.isdigit() or len(channel) > 25:
+        user = self._session(request)
+        channel = snowflake(request.query.get("channel", ""))
+        if channel is None:
             raise web_error("no_game_here", 404)
         try:
-            found = await self.manager.find_open_game(
-                thread_id=int(channel)
-            ) or await self.manager.find_open_game(channel_id=int(channel))
+            found = await self.manager.find_open_game(thread_id=channel) or await self.manager.find_open_game(
+                channel_id=channel
+            )
         except Refused as exc:
             raise looked_up(exc, "no_game_here") from None
         if found is None:
             raise web_error("no_game_here", 404)
+        self._may_see(user, found.game_id)  # a personal link's session looks up its own game only
         return web.json_response({"game_id": found.game_id})
 
     async def api_view(self, request: web.Request) -> web.Response:
         user = self._session(request)
-        game_id = request.match_info["game_id"]
+        game_id = self._game_id(request)
         self._may_see(user, game_id)
+        if not self.views.allow(user.user_id):  # (a view is a whole board: about 200 KB)
+            raise web_error("slow_down", 429)
+        if await self._may_watch(user, game_id) is None:
+            self._stranger(request)  # watchers' views count per address too
         return web.json_response(await self._read_view(game_id, user))
 
     async def api_ticket_map(self, request: web.Request) -> web.Response:
         """The reader's own ticket map (SVG), only ever for their own seat."""
         user = self._session(request)
-        game_id = request.match_info["game_id"]
+        game_id = self._game_id(request)
         self._may_see(user, game_id)
         if not self.ticket_maps.allow(user.user_id):
             raise web_error("rate", 429)
@@ -271,7 +370,7 @@ class MapServer:
 
     async def api_act(self, request: web.Request) -> web.Response:
         user = self._session(request)
-        game_id = request.match_info["game_id"]
+        game_id = self._game_id(request)
         self._may_see(user, game_id)
         if not self.acts.allow(user.user_id):
             raise web_error("rate", 429)
@@ -342,22 +441,33 @@ class MapServer:
     # ------------------------------------------------------------------ live
 
     async def api_live(self, request: web.Request) -> web.StreamResponse:
+        address = self._address(request)
+        if self._live_addresses[address] >= self.config.live_per_address:
+            raise web_error("too_many_pages", 429)
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME)
         await ws.prepare(request)
         self._sockets.add(ws)
+        self._live_addresses[address] += 1
         page: Page | None = None
+        counted: int | None = None  # the user whose live pages this one counts in
         limit = RateLimit(self.config.ws_rate, self.config.ws_burst)
         locale = self._locale_of(request)
         try:
-            hello = await ws.receive(timeout=15)
+            hello = await ws.receive(timeout=self.config.hello_timeout)
             user = self._hello(hello)
             locale = language(user.locale)
-            game_id = request.match_info["game_id"]
+            if self._live_users[user.user_id] >= self.config.live_per_user:
+                raise web_error("too_many_pages", 429)
+            counted = user.user_id
+            self._live_users[counted] += 1
+            game_id = self._game_id(request)
             self._may_see(user, game_id)
+            await self._may_watch(user, game_id)
             expires = time.time() + self._left(hello)
-            page = Page(game_id, Reader(user.user_id, locale), ws.send_str, expires, ws.close)
-            view = await self.hub.open(page)
-            await ws.send_str(json.dumps({"type": "view", "view": view}, ensure_ascii=False))
+            page = Page(
+                game_id, Reader(user.user_id, locale), ws.send_str, expires, ws.close, _too_slow(request, ws)
+            )
+            await self.hub.open(page)  # (its first view is sent by the page's own sender)
             while not ws.closed:
                 left = page.expires - time.time()
                 if left <= 0:
@@ -384,6 +494,9 @@ class MapServer:
             if page is not None:
                 self.hub.leave(page)
             self._sockets.discard(ws)
+            _release(self._live_addresses, address)
+            if counted is not None:
+                _release(self._live_users, counted)
             if not ws.closed:
                 await ws.close()
         return ws
@@ -392,7 +505,7 @@ class MapServer:
         if msg.type != WSMsgType.TEXT:
             raise web_error("bad_request", 400)
         try:
-            data = json.loads(msg.data)
+            data = read_json(msg.data)
         except ValueError:
             raise web_error("bad_request", 400) from None
         if not isinstance(data, dict) or data.get("type") != "hello":
@@ -402,7 +515,7 @@ class MapServer:
     def _left(self, msg: aiohttp.WSMessage) -> float:
         """Seconds the hello's session has left."""
         try:
-            return self.tokens.seconds_left(json.loads(msg.data)["session"])
+            return self.tokens.seconds_left(read_json(msg.data)["session"])
         except (TokenRefused, ValueError, KeyError, TypeError):
             return 0.0
 
@@ -424,19 +537,35 @@ def _token_at(state: GameState, seat: int, version: int) -> str:
     return f"t{version}"
 
 
-def _client_address(request: web.Request) -> str:
-    """Who signs in, for the sign-in rate limit: the address a reverse proxy on this host forwarded (it is the
-    only one that can set the header on a loopback connection), else the connection's own."""
-    remote = request.remote or ""
-    forwarded = request.headers.get("X-Forwarded-For", "")
-    if forwarded and remote in ("127.0.0.1", "::1"):
-        return forwarded.split(",")[-1].strip()[:64]
-    return remote
+#: How long a page too slow to read its frames is given to take its close frame before its connection is cut.
+CLOSE_WAIT = 1.0
+
+
+def _too_slow(request: web.Request, ws: web.WebSocketResponse) -> Callable[[], Awaitable[None]]:
+    """Closes a page that fell behind: a close frame (1013 "slow": open the page again), then the connection cut
+    if even that cannot go out."""
+
+    async def close() -> None:
+        try:
+            await asyncio.wait_for(
+                ws.close(code=aiohttp.WSCloseCode.TRY_AGAIN_LATER, message=b"slow"), CLOSE_WAIT
+            )
+        except (TimeoutError, ConnectionError, RuntimeError):
+            if request.transport is not None:
+                request.transport.abort()
+
+    return close
+
+
+def _release(counts: Counter[Any], key: Any) -> None:
+    counts[key] -= 1
+    if counts[key] <= 0:
+        del counts[key]
 
 
 def _frame_type(data: str) -> str:
     try:
-        parsed = json.loads(data)
+        parsed = read_json(data)
     except ValueError:
         return ""
     return str(parsed.get("type", "")) if isinstance(parsed, dict) else ""

@@ -9,10 +9,12 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiohttp import web
+from aiohttp import HttpVersion10, web
 
 from bot.manager import Refused
+from bot.web.connections import SERVER, SUMMARY_EVERY, Tally
 from bot.web.errors import WebError, from_refused, web_error
+from bot.web.inputs import shown
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +34,11 @@ HEADERS = {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
     "Cross-Origin-Opener-Policy": "same-origin-allow-popups",
 }
+
+
+async def server_header(_request: web.Request, response: web.StreamResponse) -> None:
+    """(`on_response_prepare`: every answer of the application, WebSocket upgrades and files included)"""
+    response.headers["Server"] = SERVER
 
 
 class RateLimit:
@@ -65,9 +72,18 @@ def error_response(error: WebError, locale: str) -> web.Response:
     )
 
 
-def middlewares(locale_of: Locale) -> list[Callable[..., Awaitable[web.StreamResponse]]]:
+def middlewares(
+    locale_of: Locale, tally: Tally | None = None
+) -> list[Callable[..., Awaitable[web.StreamResponse]]]:
+    """The guard of every route; `tally` counts the failures past the first traceback of each minute."""
+    traced = [-SUMMARY_EVERY]  # when a traceback was last written
+
     @web.middleware
     async def guarded(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
+        if request.version < HttpVersion10:  # HTTP/0.9 (aiohttp's parser takes a bare "GET /"): refused
+            refused = error_response(web_error("bad_request", 505), locale_of(request))
+            refused.force_close()
+            return refused
         try:
             response = await handler(request)
         except WebError as exc:
@@ -83,7 +99,12 @@ def middlewares(locale_of: Locale) -> list[Callable[..., Awaitable[web.StreamRes
         except web.HTTPException:
             raise
         except Exception:  # a bug: logged with its traceback (no request body), the reader gets an apology
-            log.exception("live map: %s %s failed", request.method, request.path)
+            now = time.monotonic()
+            if tally is None or now - traced[0] >= SUMMARY_EVERY:  # one traceback a minute; the rest counted
+                traced[0] = now
+                log.exception("live map: %s %s failed", shown(request.method, 16), shown(request.path))
+            else:
+                tally.add("requests failed (as logged above)")
             response = error_response(web_error("internal", 500), locale_of(request))
         if not response.prepared:
             response.headers.update(HEADERS)

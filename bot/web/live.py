@@ -7,7 +7,10 @@ game row is announced by the database (migration V005's trigger, channel ``ttr_g
 "<schema> <game id> <version>": no game data); `PgChanges` listens with asyncpg's ``add_listener`` and hands
 the id to the same hub, which reads the game again through the manager. On SQLite, in-process only.
 
-One push per game at a time: changes that arrive meanwhile are folded into the next push. A view is built once
+One push per game at a time: changes that arrive meanwhile are folded into the next push. A push never waits on
+a page: each page has its own sender (`_Outbox`) holding at most one frame, the newest (a page that falls behind
+skips to the latest view when it catches up), and a frame that takes longer than the send time-out to go out
+closes that page (close code 1013, "slow"): a page that does not read its socket holds up nobody but itself. A view is built once
 per (seat, language) and sent to every page of that reader kind; the board SVG once per language. The move's
 log lines come from replaying the new actions on the previous state the hub saw (the same words as the chat's
 turn message: `bot.manager.events.public_events`, worded by `bot.play.event_words`), with the routes and cities
@@ -17,6 +20,7 @@ it took to highlight.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -38,6 +42,8 @@ log = logging.getLogger(__name__)
 LOG_LINES = 12
 #: How many games the hub keeps what it drew for when no page of theirs is open.
 MAX_IDLE_GAMES = 500
+#: How long one frame may take to go out to a page before that page is closed as too slow (seconds).
+SEND_TIMEOUT = 10.0
 
 
 @dataclass(eq=False)
@@ -49,6 +55,53 @@ class Page:
     send: Callable[[str], Awaitable[None]]
     expires: float  # time.time() when its session ends
     close: Callable[[], Awaitable[object]] = field(default=lambda: asyncio.sleep(0))
+    #: closes a page that fell behind (a frame did not go out within the send time-out), with a clear frame
+    too_slow: Callable[[], Awaitable[object]] | None = None
+    outbox: _Outbox | None = field(default=None, init=False, repr=False)
+
+
+class _Outbox:
+    """A page's own sender: one frame waits at most (a newer one replaces it), sent by the page's own task, each
+    within `timeout` seconds or the page is closed as too slow. `gone` is told when the page can take no more."""
+
+    def __init__(
+        self, page: Page, timeout: float, sent: Callable[[], None], gone: Callable[[Page], None]
+    ) -> None:
+        self.page = page
+        self.timeout = timeout
+        self._sent = sent
+        self._gone = gone
+        self._frame: str | None = None
+        self._wake = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def put(self, frame: str) -> None:
+        self._frame = frame
+        self._wake.set()
+
+    def stop(self) -> None:
+        self._task.cancel()
+
+    async def _run(self) -> None:
+        page = self.page
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            frame, self._frame = self._frame, None
+            if frame is None:
+                continue
+            try:
+                await asyncio.wait_for(page.send(frame), self.timeout)
+            except TimeoutError:
+                log.debug("game %s: a page too slow to read its frames is closed", page.game_id)
+                self._gone(page)
+                if page.too_slow is not None:
+                    await page.too_slow()
+                return
+            except (ConnectionError, RuntimeError):
+                self._gone(page)
+                return
+            self._sent()
 
 
 @dataclass
@@ -72,11 +125,19 @@ class _Game:
 class LiveHub:
     """The open pages of every game of this process, and the pushes to them."""
 
-    def __init__(self, manager: GameManager, *, expired: Callable[[Page], Awaitable[None]] | None = None):
+    def __init__(
+        self,
+        manager: GameManager,
+        *,
+        expired: Callable[[Page], Awaitable[None]] | None = None,
+        send_timeout: float = SEND_TIMEOUT,
+    ):
         self.manager = manager
         self._games: dict[str, _Game] = {}
         self._stop = manager.listen(self.changed)
         self._expired = expired
+        self.send_timeout = send_timeout
+        self._closing: set[asyncio.Task[None]] = set()  # expired pages being told
         self.pushes = 0  # frames sent (benchmarks)
 
     def close(self) -> None:
@@ -84,29 +145,45 @@ class LiveHub:
         for game in self._games.values():
             if game.task is not None:
                 game.task.cancel()
+            for page in game.pages:
+                if page.outbox is not None:
+                    page.outbox.stop()
         self._games.clear()
 
     # ------------------------------------------------------------------ pages
 
     async def open(self, page: Page) -> dict[str, Any]:
-        """Register `page` and return its first view (sent by the caller)."""
+        """Register `page`, send it its first view (through its own sender, as every later frame) and return
+        that view."""
         game = self._games.setdefault(page.game_id, _Game())
         heard = game.version
         view, shown = await self._read(page.game_id, page.reader)  # (sets the state moves are worded from)
+        game = self._games.setdefault(page.game_id, game)  # (the same, unless dropped meanwhile as idle)
         if not game.pages:  # the first page: what it shows is what the next push compares with
             game.shown = shown
+        page.outbox = _Outbox(page, self.send_timeout, self._counted, self._gone)
+        page.outbox.put(json.dumps({"type": "view", "view": view}, ensure_ascii=False))
         game.pages.add(page)
         if game.version > heard:  # a change heard while the view was built: pushed now, not lost
             self.changed(page.game_id, game.version)
         return view
 
     def leave(self, page: Page) -> None:
+        if page.outbox is not None:
+            page.outbox.stop()
+        self._gone(page)
+
+    def _gone(self, page: Page) -> None:
+        """`page` takes no more frames (left, closed, too slow)."""
         game = self._games.get(page.game_id)
         if game is None:
             return
         game.pages.discard(page)
         if not game.pages and game.task is None:
             del self._games[page.game_id]
+
+    def _counted(self) -> None:
+        self.pushes += 1
 
     def pages(self, game_id: str) -> int:
         game = self._games.get(game_id)
@@ -211,12 +288,15 @@ class LiveHub:
         move = self._moves(game_id, game, state)
         frames: dict[tuple[int | None, str], str] = {}
         now = time.time()
-        sends = []
         for page in list(game.pages):
             if page.expires <= now:
                 game.pages.discard(page)
-                if self._expired is not None:
-                    sends.append(self._expired(page))
+                if page.outbox is not None:
+                    page.outbox.stop()
+                if self._expired is not None:  # told in the background, within the send time-out
+                    told = asyncio.create_task(_within(self._expired(page), self.send_timeout))
+                    self._closing.add(told)
+                    told.add_done_callback(self._closing.discard)
                 continue
             seat = seat_of(info, page.reader.user_id)
             key = (seat, page.reader.locale)
@@ -227,15 +307,8 @@ class LiveHub:
                 view["move"] = None if move is None else _move_frame(move, info, page.reader.locale)
                 payload: dict[str, Any] = {"type": "view", "view": view}
                 frame = frames[key] = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-            sends.append(self._send(game, page, frame))
-        await asyncio.gather(*sends)  # together: a slow page does not hold the others back
-
-    async def _send(self, game: _Game, page: Page, frame: str) -> None:
-        try:
-            await page.send(frame)
-            self.pushes += 1
-        except (ConnectionError, RuntimeError):
-            game.pages.discard(page)
+            if page.outbox is not None:
+                page.outbox.put(frame)  # never waits: each page's own sender sends it
 
     def _moves(
         self, game_id: str, game: _Game, state: GameState | None
@@ -259,6 +332,11 @@ class LiveHub:
         routes, cities = moves_since(state, first)
         seat = state.history[-1][0]
         return LastMove(seat=seat, routes=routes, cities=cities), events
+
+
+async def _within(told: Awaitable[None], seconds: float) -> None:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(told, seconds)
 
 
 def _shown(info: GameInfo) -> tuple[Any, ...]:

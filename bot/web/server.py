@@ -19,6 +19,7 @@ from bot.config import Settings
 from bot.manager import GameManager
 from bot.storage import parse_database_url
 from bot.web.app import AfterMove, MapServer, WebConfig
+from bot.web.members import Membership
 from bot.web.pg_changes import PgChanges
 from bot.web.tokens import MIN_SECRET, Link, Tokens
 
@@ -71,11 +72,13 @@ async def start_web(
     after_move: AfterMove | None = None,
     host: str = "0.0.0.0",
     moves_by: str = "player",
+    membership: Membership | None = None,
     routes: Sequence[web.RouteDef] = (),
 ) -> RunningWeb:
     """Serve the live map on WEB_PORT until closed (raises WebSetupError on a missing setting). `after_move`
     tells the chat of a page's move; without it (``ttr web``), `moves_by` "page" leaves that to a bot process.
-    `routes`: served too (bot.ops: ``/metrics``, ``/healthz``, ``/readyz``)."""
+    `membership` says who is in a game's server (the public view is theirs); without it (``ttr web``), only the
+    seated players watch. `routes`: served too (bot.ops: ``/metrics``, ``/healthz``, ``/readyz``)."""
     tokens = tokens_of(settings)
     config = WebConfig(
         client_id=settings.discord_client_id,
@@ -83,11 +86,13 @@ async def start_web(
         discord_api=settings.discord_api,
         default_locale=settings.default_locale,
         moves_by=moves_by,
+        trusted_proxies=settings.trusted_proxies,
+        max_connections=settings.web_max_connections,
     )
-    server = MapServer(manager, tokens, config, after_move=after_move)
-    app = server.app()
-    app.add_routes(routes)
-    runner = web.AppRunner(app, access_log=None)  # an access log would show personal links
+    server = MapServer(manager, tokens, config, after_move=after_move, membership=membership)
+    runner = server.runner(
+        routes
+    )  # (connections capped, idle ones closed; no access log: it would show links)
     await runner.setup()
     await web.TCPSite(runner, host, settings.web_port).start()
     changes = None

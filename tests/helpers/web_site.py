@@ -16,6 +16,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.manager import GameManager, ManualClock, random_action
 from bot.storage import open_repository
 from bot.web.app import MapServer, WebConfig
+from bot.web.members import Membership
 from bot.web.tokens import SessionUser, Tokens
 from engine.actions import Action
 from engine.pending import TicketChoice
@@ -82,9 +83,19 @@ class Site:
         return {"Authorization": f"Bearer {self.session(user_id, locale=locale)}"}
 
 
+async def everyone(guild_id: int, user_id: int) -> bool | None:
+    """The tests' membership: every user is a member of every server (the live map's `Membership` port)."""
+    return True
+
+
 @asynccontextmanager
 async def site(
-    db_url: str, *, manager: GameManager | None = None, tokens: Tokens | None = None, **config: Any
+    db_url: str,
+    *,
+    manager: GameManager | None = None,
+    tokens: Tokens | None = None,
+    membership: Membership | None = everyone,
+    **config: Any,
 ) -> AsyncIterator[Site]:
     discord = FakeDiscord()
     fake = TestServer(discord.app())
@@ -102,7 +113,7 @@ async def site(
         discord_api=str(fake.make_url("/api/v10")),
         **config,
     )
-    server = MapServer(manager, tokens, cfg)
+    server = MapServer(manager, tokens, cfg, membership=membership)
     client = TestClient(TestServer(server.app()))
     await client.start_server()
     try:

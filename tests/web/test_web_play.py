@@ -89,7 +89,7 @@ async def _play_whole_game(s: Site, gid: str, seed: int) -> tuple[set[str], set[
 
 @pytest.mark.slow
 async def test_a_whole_game_of_italy_through_the_api(db_url: str) -> None:
-    async with site(db_url, act_rate=1000.0, act_burst=1000) as s:
+    async with site(db_url, act_rate=1000.0, act_burst=1000, view_rate=1000.0, view_burst=1000) as s:
         gid = await new_game(s.manager, "italy")
         kinds, listed = await _play_whole_game(s, gid, 1)
         assert kinds == listed  # every kind of action the game offered was played through the API
@@ -105,7 +105,7 @@ async def test_a_whole_game_of_italy_through_the_api(db_url: str) -> None:
 
 @pytest.mark.slow
 async def test_a_whole_game_of_europe_with_warehouses_through_the_api(db_url: str) -> None:
-    async with site(db_url, act_rate=1000.0, act_burst=1000) as s:
+    async with site(db_url, act_rate=1000.0, act_burst=1000, view_rate=1000.0, view_burst=1000) as s:
         gid = await new_game(s.manager, "europe", options=("warehouses",))
         kinds, listed = await _play_whole_game(s, gid, 5)
         assert kinds == listed

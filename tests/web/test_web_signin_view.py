@@ -163,7 +163,7 @@ async def test_the_ticket_map_goes_to_its_owner_only(db_url: str) -> None:
 
 
 async def test_sign_ins_are_limited_per_address_behind_a_local_proxy(db_url: str) -> None:
-    async with site(db_url, signin_rate=0.001, signin_burst=2) as s:
+    async with site(db_url, signin_rate=0.001, signin_burst=2, trusted_proxies=("127.0.0.1",)) as s:
         first = {"X-Forwarded-For": "203.0.113.7"}
         statuses = [
             (await s.client.post("/api/session", json={"code": "code-ann"}, headers=first)).status
