@@ -30,7 +30,7 @@ from typing import Any
 
 from bot.manager import GameInfo, GameManager, Refused
 from bot.manager.events import GameEvent, final_sheets, public_events
-from bot.web.view import Reader, board_svg, game_view, log_lines, seat_of
+from bot.web.view import Reader, board_svg, game_view, log_lines, one_line, seat_of
 from engine.rules import apply
 from engine.state import GameState
 from render.from_engine import moves_since
@@ -348,7 +348,7 @@ def _move_frame(move: tuple[LastMove, list[GameEvent]], info: GameInfo, locale: 
     last, events = move
     lines = log_lines(events, info, locale)
     return {
-        "line": " ".join(x["line"] for x in lines if x["line"]),
+        "line": one_line([x["line"] for x in lines if x["line"]], locale),
         "lines": lines,
         "seat": last.seat,
         "routes": list(last.routes),

@@ -150,6 +150,14 @@ def log_lines(events: Sequence[GameEvent], info: GameInfo, locale: str) -> list[
     ]
 
 
+def one_line(texts: Sequence[str], locale: str) -> str:
+    """Sentences one after the other, spaced as the reader's language spaces them (``sentence.then``)."""
+    catalog, said = default_catalog(), ""
+    for text in texts:
+        said = catalog.text("sentence.then", locale, said=said, next=text) if said else text
+    return said
+
+
 def public_part(
     info: GameInfo, state: GameState | None, locale: str, svg: str, log: list[dict[str, Any]]
 ) -> dict[str, Any]:
