@@ -7,8 +7,9 @@ translation shows English and a missing key shows the key instead of failing.
 A parameter may itself be a message (`Text`, `Join`, `SeatRef`: a seat's name from the seat table the
 catalogue was given with `seated`): it is translated in the same language first, so a game
 event is data (`Text("ev.claim", {"route": ..., "paid": Join(...)})`) until the adapter shows it. Plurals: when
-the parameters hold a number `n` (an int or a float) and the catalogue has `<key>.one` / `<key>.other`, the
-form follows the language's rule (French: a whole part of 0 or 1 is singular); a key with only those forms is
+the parameters hold a number `n` (an int or a float) and the catalogue has `<key>.<category>` forms, the form is
+the one of `n`'s CLDR plural category in the language (`render.language.plural_form`, Babel: "one", "few",
+"many", "other"...; French: a whole part of 0 or 1 is "one"), else `<key>.other`; a key with only forms is
 shown in its `one` form without `n` (a colour name alone). A float parameter is written as the language writes
 numbers (`number_text`: "1.5" in English, "1,5" in French, "24" when whole); a `Decimal` keeps the digits it
 holds (`Decimal("12.0")`: "12.0", "12,0": a rating shown to one decimal); an int as it is.
@@ -17,8 +18,7 @@ A placeholder may ask for a form of a message parameter (``{card:fem}``, ``{colo
 agree ("une carte verte visible") while English templates need no form. ``{owner:de}`` writes the preposition
 "de" before the value, elided before a vowel ("l'entrepôt d'alice", "de bob"). A number placeholder may ask for
 the word it counts (``{games:@game|games}``, ``{need:@carte|cartes}``; a message parameter's form in that
-number: ``{color:fem@need}``): the singular or the plural form by the
-language's rule for that number, so a count other than `n` agrees too ("{games} {games:@game|games}": "1
+number: ``{color:fem@need}``): the first word when that number's CLDR category is "one", the second otherwise, so a count other than `n` agrees too ("{games} {games:@game|games}": "1
 game", "2 games"; French "0 partie").
 
 No discord import here: the manager's logs and the tests read the catalogue too. What is Discord's (the
@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.messages import Join, Message, SeatRef, Text
+from render.language import number_text, plural_form, plural_forms_needed
 
 log = logging.getLogger(__name__)
 
@@ -129,9 +130,10 @@ class Catalog:
         """The text of `key` (its plural form for the number `n` when the catalogue has forms)."""
         if isinstance(n, int | float) and not isinstance(n, bool) and math.isfinite(n):
             form = plural_form(n, language_of(locale) or self.default)
-            found = self.lookup(f"{key}.{form}", locale)
-            if found is not None:
-                return found
+            for candidate in dict.fromkeys((form, "other")):
+                found = self.lookup(f"{key}.{candidate}", locale)
+                if found is not None:
+                    return found
         found = self.lookup(key, locale)
         if found is None:
             found = self.lookup(f"{key}.one", locale)
@@ -214,7 +216,7 @@ class _Formatter(string.Formatter):
         ):
             one, _, other = format_spec[1:].partition("|")
             language = language_of(self.locale) or self.catalog.default
-            return one if plural_form(float(value), language) == "one" else (other or one)
+            return one if plural_form(value, language) == "one" else (other or one)
         if isinstance(value, Text) and "@" in format_spec:
             form, _, count = format_spec.partition("@")
             value = Text(value.key, {**value.params, "n": self.params.get(count)})
@@ -241,31 +243,6 @@ def elided(preposition: str, text: str) -> str:
     if first.lower() in "aeiouy" and first:
         return f"{preposition[:-1]}'{text}"
     return f"{preposition} {text}"
-
-
-def plural_form(n: float, language: str) -> str:
-    """CLDR cardinal category of `n` for the languages the bot speaks: "one" or "other" (French: its whole part
-    is 0 or 1, so "1,5 heure"; English: exactly 1, so "1.5 hours")."""
-    if language.split("-")[0] == "fr":
-        return "one" if 0 <= abs(n) < 2 else "other"
-    return "one" if n == 1 else "other"
-
-
-#: Languages that write a decimal comma ("1,5"); the others a decimal point.
-DECIMAL_COMMA = frozenset({"fr"})
-
-
-def number_text(value: float | Decimal, language: str) -> str:
-    """`value` as `language` writes it: a float is "24" when whole, else at most 6 significant digits; a
-    `Decimal` has the digits it holds ("12.0"); both with the language's decimal mark ("1.5" in English, "1,5"
-    in French)."""
-    if isinstance(value, Decimal):
-        text = f"{value:f}"
-    elif math.isfinite(value) and value == int(value):
-        return str(int(value))
-    else:
-        text = f"{value:g}"
-    return text.replace(".", ",") if language.split("-")[0] in DECIMAL_COMMA else text
 
 
 @cache
@@ -302,4 +279,5 @@ __all__ = [
     "language_of",
     "number_text",
     "plural_form",
+    "plural_forms_needed",
 ]

@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any, Protocol, runtime_checkable
 
 from bot.config import Settings
-from bot.i18n import default_catalog, language_of, plural_form
+from bot.i18n import default_catalog, language_of
 from bot.manager import GameManager
 from bot.manager.game_settings import GameSettings
 from bot.play.event_words import describe, table_of
@@ -27,6 +27,8 @@ from engine.events import public_events
 from engine.scoring import FinalSheet
 from engine.state import GameState
 from maps.board import board_ids, load_board
+from maps.city_names import city_names
+from render.fonts import font_for
 from render.from_engine import board_view, hand_picture_data, summary_rows, ticket_map_data
 from render.model import BoardView, LastMove
 from render.words import ENGLISH, FIELDS, PictureWords
@@ -50,7 +52,10 @@ def picture_words(locale: str | None) -> PictureWords:
     names = tuple(
         (bid, name) for bid in board_ids() if (name := catalog.template(f"board.{bid}", language)) is not None
     )
-    made = PictureWords(zero_is_singular=plural_form(0, language) == "one", board_names=names, **words)
+    cities = tuple(pair for bid in board_ids() for pair in city_names(bid, language).items())
+    made = PictureWords(
+        language=language, font=font_for(language), board_names=names, city_names=cities, **words
+    )
     _LANGUAGE_OF.setdefault(made, language)
     return made
 

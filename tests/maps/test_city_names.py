@@ -1,0 +1,58 @@
+"""Cities' names in other languages (maps/names/): checked against their board, with sources."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from maps.board import BoardDataError, board_ids, load_board
+from maps.city_names import NAMES_DIR, board_city_names, city_name, city_names
+
+
+def test_every_city_of_japan_has_its_japanese_name() -> None:
+    names = city_names("japan", "ja")
+    assert set(names) == {c.name for c in load_board("japan").cities}
+    assert (names["Tokyo"], names["Osaka"], names["Kyoto"], names["Kagoshima-Chuo"]) == (
+        "東京",
+        "大阪",
+        "京都",
+        "鹿児島中央",
+    )
+    assert city_name("japan", "Tokyo", "ja-JP") == "東京"
+    assert city_name("japan", "Tokyo", "fr") == "Tokyo" and city_names("europe", "ja") == {}
+
+
+def test_every_names_file_fits_its_board() -> None:
+    files = sorted(NAMES_DIR.glob("*.json"))
+    assert files
+    for path in files:
+        assert path.stem in board_ids()
+        assert json.loads(path.read_text("utf-8"))["sources"]
+        assert board_city_names(path.stem)  # loads and validates
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda d: d["names"]["ja"].update({"Atlantis": "アトランティス"}), "not cities of japan: Atlantis"),
+        (lambda d: d["names"]["ja"].update({"Osaka": "東京"}), "both '東京'"),
+        (lambda d: d["names"]["ja"].update({"Osaka": " "}), "no name for Osaka"),
+        (lambda d: d["names"].update({"japanese": {}}), "not a two-letter language code"),
+        (lambda d: d.update({"sources": []}), "no sources"),
+        (lambda d: d.update({"board": "italy"}), "names for board 'italy'"),
+    ],
+)
+def test_the_loader_refuses_names_that_do_not_fit(tmp_path, monkeypatch, change, says) -> None:
+    import maps.city_names as module
+
+    data = json.loads((NAMES_DIR / "japan.json").read_text("utf-8"))
+    change(data)
+    (tmp_path / "japan.json").write_text(json.dumps(data, ensure_ascii=False), "utf-8")
+    monkeypatch.setattr(module, "NAMES_DIR", tmp_path)
+    board_city_names.cache_clear()
+    try:
+        with pytest.raises(BoardDataError, match=says):
+            board_city_names("japan")
+    finally:
+        board_city_names.cache_clear()
