@@ -127,17 +127,20 @@ class Catalog:
         return None
 
     def template(self, key: str, locale: Locale | None, n: Any = None) -> str | None:
-        """The text of `key` (its plural form for the number `n` when the catalogue has forms)."""
+        """The text of `key` (its plural form for the number `n` when the catalogue has forms: the form of `n`'s
+        CLDR category, else `other`; without `n`, a key with only forms gives its `one`), from the first catalogue
+        of the chain that has it in any form, so a language never borrows one English form of a key it has."""
+        forms: tuple[str, ...] = ()
         if isinstance(n, int | float) and not isinstance(n, bool) and math.isfinite(n):
-            form = plural_form(n, language_of(locale) or self.default)
-            for candidate in dict.fromkeys((form, "other")):
-                found = self.lookup(f"{key}.{candidate}", locale)
+            forms = tuple(dict.fromkeys((plural_form(n, language_of(locale) or self.default), "other")))
+        candidates = (*(f"{key}.{form}" for form in forms), key, f"{key}.one", f"{key}.other")
+        for code in self.chain(locale):
+            table = self.messages[code]
+            for candidate in candidates:
+                found = table.get(candidate)
                 if found is not None:
                     return found
-        found = self.lookup(key, locale)
-        if found is None:
-            found = self.lookup(f"{key}.one", locale)
-        return found
+        return None
 
     def text(self, key: str, locale: Locale | None = None, /, **params: Any) -> str:
         template = self.template(key, locale, params.get("n"))

@@ -96,3 +96,9 @@ def test_the_pictures_count_by_the_same_rule(language: str, counts: list[str]) -
         PictureWords(language="ja", hand_cards_one="x", hand_cards_other="{n}枚").count("hand_cards", 1)
         == "1枚"
     )
+
+
+def test_a_language_never_borrows_one_english_form_of_a_key_it_has() -> None:
+    catalog = Catalog({"en": {"c.one": "green", "c.other": "greens"}, "ja": {"c.other": "緑"}})
+    assert catalog.text("c", "ja") == "緑"  # a colour named alone: Japanese has one form
+    assert catalog.text("c", "ja", n=1) == "緑" and catalog.text("c", "en") == "green"
