@@ -282,15 +282,17 @@ def _digits(raw: str) -> bool:
 
 
 def _locale(env: str, raw: str) -> str:
-    """A language the bot speaks (a catalogue in bot/locales), maybe with a region: ``fr``, ``en-US``, ``fr_FR``."""
+    """A language the bot speaks (a catalogue in bot/locales: any that is there), maybe with a region:
+    ``fr``, ``en-US``, ``fr_FR``, ``es-419`` (Latin American Spanish, Discord's code)."""
     from bot.i18n import default_catalog
 
     code = raw.replace("_", "-")
     language, _dash, region = code.partition("-")
     known = default_catalog().locales
-    if code not in known and (
-        language not in known or not (region.isascii() and region.isalpha() and len(region) == 2)
-    ):
+    region_ok = region.isascii() and (
+        (region.isalpha() and len(region) == 2) or (region.isdigit() and len(region) == 3)
+    )
+    if code not in known and (language not in known or not region_ok):
         raise SettingsError(
             f"{env} must be a language the bot speaks ({', '.join(known)}), maybe with a region like en-US, "
             f"got {raw!r}"

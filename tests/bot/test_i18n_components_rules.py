@@ -63,7 +63,7 @@ async def test_translator_uses_command_keys() -> None:
     )
     assert await translator.translate(text, discord.Locale.american_english, ctx) is None
     assert (
-        await translator.translate(text, discord.Locale.japanese, ctx) is None
+        await translator.translate(text, discord.Locale.hungarian, ctx) is None
     )  # no catalogue: default text
     param = SimpleNamespace(name="topic", command=SimpleNamespace(qualified_name="ttr rules"))
     ctx = _context(TranslationContextLocation.parameter_description, param)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.config import Settings, SettingsError
+from bot.i18n import default_catalog
 
 
 @pytest.mark.parametrize(
@@ -14,7 +15,7 @@ from bot.config import Settings, SettingsError
         ("TEST_GUILD_ID", "１２３", "digits 0-9"),
         ("TEST_GUILD_ID", "١٢٣", "digits 0-9"),
         ("SHARD_COUNT", "２", "whole number"),
-        ("DEFAULT_LOCALE", "xx_YY", "a language the bot speaks (en, fr)"),
+        ("DEFAULT_LOCALE", "xx_YY", f"a language the bot speaks ({', '.join(default_catalog().locales)})"),
         ("DEFAULT_LOCALE", "klingon", "a language the bot speaks"),
     ],
 )
