@@ -193,6 +193,5 @@ def test_every_command_name_and_description_is_one_discord_takes(language: str) 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_catalogue_text_is_longer_than_an_embed_field(language: str) -> None:
     """Any text may end up in a field's value: none is over 1024 characters, parameters filled."""
-    catalog = default_catalog()
     table = json.loads((LOCALES_DIR / f"{language}.json").read_text("utf-8"))
     assert fits(language, set(table), MAX_FIELD) == []
