@@ -44,6 +44,9 @@ class Settings:
     #: board; see bot.play.service): their first picture then costs no more than the next ones.
     render_warm: tuple[str, ...] = ()
     default_locale: str = "en"
+    #: Servers whose public messages are in another language than their Discord preferred locale says
+    #: (SERVER_LOCALES="123456789012345678=de,234567890123456789=ja"): (server id, language) pairs.
+    server_locales: tuple[tuple[int, str], ...] = ()
     sync_commands: bool = True
     lobby_threads: bool = True  # /ttr new opens each game in a new thread of the channel when permitted
     lobby_expire_hours: float = (
@@ -89,6 +92,10 @@ class Settings:
         settings = cls(**kwargs)
         settings.check_shards()
         return settings
+
+    def server_locale(self, guild_id: int | None) -> str | None:
+        """The language SERVER_LOCALES sets for this server's public messages, if any."""
+        return next((language for gid, language in self.server_locales if gid == guild_id), None)
 
     def with_overrides(self, **changes: Any) -> Settings:
         return replace(self, **changes)
@@ -273,12 +280,29 @@ def _parse(name: str, raw: str) -> Any:
             raise SettingsError(f"{env}: {exc}") from None
     if name == "default_locale":
         return _locale(env, raw)
+    if name == "server_locales":
+        return _server_locales(env, raw)
     return raw
 
 
 def _digits(raw: str) -> bool:
     """Only the digits 0-9 (``str.isdigit`` takes any script's digits, and superscripts)."""
     return raw.isascii() and raw.isdigit()
+
+
+def _server_locales(env: str, raw: str) -> tuple[tuple[int, str], ...]:
+    """``123=de,456=ja-JP``: each server id (digits 0-9) and the language its public messages are in."""
+    out: dict[int, str] = {}
+    for item in (part.strip() for part in raw.split(",")):
+        if not item:
+            continue
+        server, sep, language = item.partition("=")
+        if not sep or not _digits(server.strip()):
+            raise SettingsError(
+                f"{env} must be server=language pairs like 123456789012345678=de, got {item!r}"
+            )
+        out[int(server.strip())] = _locale(env, language.strip())
+    return tuple(out.items())
 
 
 def _locale(env: str, raw: str) -> str:

@@ -41,7 +41,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bot.messages import Join, Message, SeatRef, Text
+from bot.messages import Join, Message, Place, SeatRef, Text
+from maps.city_names import city_name
 from render.language import number_text, plural_form, plural_forms_needed
 
 log = logging.getLogger(__name__)
@@ -159,7 +160,7 @@ class Catalog:
             found = self.template(f"{value.key}.{form}", locale, value.params.get("n"))
             if found is not None:
                 return self.render(Text(f"{value.key}.{form}", value.params), locale)
-        if isinstance(value, Text | Join | SeatRef):
+        if isinstance(value, Text | Join | SeatRef | Place):
             return self.render(value, locale)
         if isinstance(value, float | Decimal):
             return number_text(value, language_of(locale) or self.default)
@@ -169,6 +170,8 @@ class Catalog:
         """A reply's text in `locale`: plain strings pass through, `Text` is looked up, `Join` joins its parts."""
         if message is None or isinstance(message, str):
             return message
+        if isinstance(message, Place):
+            return city_name(message.board, message.name, language_of(locale) or self.default)
         if isinstance(message, SeatRef):
             if 0 <= message.seat < len(self.seats):
                 return self.render(self.seats[message.seat], locale)
@@ -226,7 +229,7 @@ class _Formatter(string.Formatter):
             return self.catalog.value_text(value, self.locale, form)
         if format_spec in ELIDING:
             return elided(format_spec, str(self.catalog.value_text(value, self.locale)))
-        if isinstance(value, Text | Join | SeatRef):
+        if isinstance(value, Text | Join | SeatRef | Place):
             return self.catalog.value_text(value, self.locale, format_spec)
         shown = self.catalog.value_text(value, self.locale)
         try:

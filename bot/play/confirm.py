@@ -17,6 +17,7 @@ from bot.play import chat, codec, labels, layout
 from bot.play.press import PressCode
 from bot.play.refusals import fail
 from bot.play.reply import ButtonSpec, ComponentSpec, OptionSpec, Reply
+from bot.presenters.words import place
 from engine.actions import Action, ClaimRoute
 from engine.rules import legal_actions
 from engine.state import GameState
@@ -31,7 +32,7 @@ def group_key(action: Action) -> int:
 def group_label(state: GameState, menu: str, key: int) -> Message:
     if menu == "claim":
         return labels.route_message(state, key)
-    return state.board.cities[key].name
+    return place(state.board, key)
 
 
 def cheapest(actions: Sequence[Action], hand: Sequence[int]) -> Action:
