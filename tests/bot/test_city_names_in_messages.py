@@ -53,3 +53,16 @@ def test_autocomplete_finds_a_route_by_either_name_and_shows_the_readers() -> No
     assert all("東京" in (catalog.render(c.name, "ja") or "") for c in in_japanese)
     assert all("Tokyo" in (catalog.render(c.name, "en") or "") for c in in_english)
     assert route_choices(state, seat, "東京", "en") == []  # an English reader types the board's names
+
+
+def test_the_live_map_names_the_cities_in_the_readers_language() -> None:
+    from types import SimpleNamespace
+
+    from bot.manager.game_settings import GameSettings
+    from bot.web import view
+
+    state = started("japan", players=2, seed=3)
+    assert view._ticket_label(state, "Tokyo", "Osaka", "ja") == "東京 – 大阪"
+    assert view._ticket_label(state, "Tokyo", "Osaka", "fr-FR") == "Tokyo – Osaka"
+    info = SimpleNamespace(seats=(), settings=GameSettings())
+    assert "東京" in view.board_svg(info, state, "ja") and "東京" not in view.board_svg(info, state, "en")  # type: ignore[arg-type]
