@@ -123,8 +123,9 @@ def _near(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return abs(a[0] - b[0]) < 0.5 and abs(a[1] - b[1]) < 0.5
 
 
-def turn_plan(board: Board, view: BoardView) -> TurnPlan:
-    """Where the turn picture looks and how close (see the module's text), from the board's layout."""
+def turn_plan(board: Board, view: BoardView, words: PictureWords = ENGLISH) -> TurnPlan:
+    """Where the turn picture looks and how close (see the module's text), from the board's layout; the tags
+    sized for the cities' names as the readers of `words` know them."""
     lay = layout_of(board)
     points, labels = _focus(board, lay, view.last_move)
     whole = min(OUT_W / lay.map_w, OUT_H / lay.map_h)  # the whole map in the picture
@@ -150,7 +151,7 @@ def turn_plan(board: Board, view: BoardView) -> TurnPlan:
     trains = [  # the moves' trains: a tag had better not hide them
         (sp.x - 9, sp.y - 9, sp.x + 9, sp.y + 9) for g in lay.routes if g.route in routes for sp in g.spaces
     ]
-    tags = _tags(board, lay, shown, scale, room, trains)
+    tags = _tags(board, lay, shown, scale, room, trains, words)
     locator = _locator(lay, window, points, tags)
     return TurnPlan(window, scale, shown, tags, locator)
 
@@ -174,6 +175,7 @@ def _tags(
     scale: float,
     window: tuple[float, float, float, float],
     trains: list[tuple[float, float, float, float]],
+    words: PictureWords = ENGLISH,
 ) -> tuple[Tag, ...]:
     """The names too small at `scale`, again on tags just big enough, where the board prints them (their
     tag grows away from the city's dot, covering the small name), else beside it, inside the window, where no
@@ -185,7 +187,7 @@ def _tags(
     for lab in labels:
         if label_size(lab) >= need - 1e-6:
             continue
-        name = board.cities[lab.city].name
+        name = words.city(board.cities[lab.city].name)
         dot = next((xy for (c, fr), xy in lay.cities.items() if c == lab.city and fr == lab.frame), None)
         if dot is None:
             continue
@@ -320,7 +322,7 @@ def render_turn_svg(
 ) -> str:
     """The turn picture as SVG (the same drawing as :func:`render_turn_png`, less its locator): the board
     without its panel, seen through the plan's window, with the tags."""
-    plan = turn_plan(board, view)
+    plan = turn_plan(board, view, words)
     x, y, w, h = plan.window
     lay = layout_of(board)
     return (
@@ -375,7 +377,7 @@ def turn_surface(
     board: Board, view: BoardView, *, colorblind: bool = True, words: PictureWords = ENGLISH
 ) -> cairo.ImageSurface:
     """The turn picture: the window drawn at the printed map's cached zoom, then scaled to the plan's."""
-    plan = turn_plan(board, view)
+    plan = turn_plan(board, view, words)
     lay = layout_of(board)
     x, y, w, h = plan.window
     z = ZOOM_WIDTH / CANVAS_W
