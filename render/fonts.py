@@ -45,6 +45,16 @@ _CONFIG = """<?xml version="1.0"?>
   <dir>{fonts}</dir>
   <cachedir>{cache}</cachedir>
   <config><rescan><int>0</int></rescan></config>
+  <!-- how glyphs are drawn, pinned as Debian's defaults draw them, so no host's own settings change it -->
+  <match target="font">
+    <edit name="antialias" mode="assign"><bool>true</bool></edit>
+    <edit name="hinting" mode="assign"><bool>true</bool></edit>
+    <edit name="hintstyle" mode="assign"><const>hintslight</const></edit>
+    <edit name="autohint" mode="assign"><bool>false</bool></edit>
+    <edit name="rgba" mode="assign"><const>none</const></edit>
+    <edit name="lcdfilter" mode="assign"><const>lcddefault</const></edit>
+    <edit name="embolden" mode="assign"><bool>false</bool></edit>
+  </match>
 </fontconfig>
 """
 

@@ -78,10 +78,16 @@ async def test_discords_locales_reach_their_catalogue(
         == catalog.messages[language]["btn.join"]
         != catalog.text("btn.join", "en")
     )
-    member = SimpleNamespace(locale=locale, guild_locale=discord.Locale.french, guild=None)
+    member = SimpleNamespace(
+        locale=locale, guild_locale=discord.Locale.french, guild=None, client=None, guild_id=None
+    )
     assert catalog.chain(interaction_locale(member))[0] == language  # type: ignore[arg-type]
     server = SimpleNamespace(
-        locale=discord.Locale.french, guild_locale=None, guild=SimpleNamespace(preferred_locale=locale)
+        locale=discord.Locale.french,
+        guild_locale=None,
+        guild=SimpleNamespace(preferred_locale=locale),
+        client=None,
+        guild_id=1,
     )
     assert catalog.chain(public_locale(server))[0] == language  # type: ignore[arg-type]
     translator = CatalogTranslator(catalog)
