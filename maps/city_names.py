@@ -3,7 +3,8 @@
 A board prints its cities in one spelling (Japan's in rōmaji); a names file gives, per language, the name its
 readers know (Japanese: 東京 for Tokyo), with its sources. Only the words shown change: the board's own names stay
 the cities' identity (records, commands' values, tickets). The loader checks every name against its board: a city
-the board has, a name that is not empty, no two cities of one board with one name in a language.
+the board has, a name that is not empty, no two cities of one board with one name in a language. A file may name
+the board's zoom insets too (`zooms`: Japan's Kyushu and Tokyo), checked against the zooms its cities name.
 """
 
 from __future__ import annotations
@@ -55,6 +56,31 @@ def board_city_names(board_id: str) -> Mapping[str, Mapping[str, str]]:
             seen[name] = city
         out[language] = dict(table)
     return out
+
+
+@cache
+def board_zoom_names(board_id: str) -> Mapping[str, Mapping[str, str]]:
+    """{language: {zoom inset (a city's `extra.zoom`): its name in that language}}; raises BoardDataError for
+    a zoom the board does not have."""
+    path = names_file(board_id)
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text("utf-8"))
+    zooms = {c.extra.get("zoom") for c in load_board(board_id).cities} - {None}
+    out: dict[str, dict[str, str]] = {}
+    for language, table in (data.get("zooms") or {}).items():
+        unknown = sorted(set(table) - zooms)
+        if not _LANGUAGE.match(language) or unknown:
+            raise BoardDataError(
+                f"{path.name}: zooms: {language}: not zooms of {board_id}: {', '.join(unknown)}"
+            )
+        out[language] = dict(table)
+    return out
+
+
+def zoom_names(board_id: str, language: str) -> Mapping[str, str]:
+    """{zoom inset: its name in `language`} for one board."""
+    return board_zoom_names(board_id).get(language.split("-")[0].lower(), {})
 
 
 def city_names(board_id: str, language: str) -> Mapping[str, str]:

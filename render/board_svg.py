@@ -240,7 +240,7 @@ def _background(lay: Layout, words: PictureWords = ENGLISH) -> str:
         if fr.name != "main":
             out.append(
                 f'<text x="{_f(fr.x + 10)}" y="{_f(fr.y + 22)}" font-family="{words.font}" font-size="15" '
-                f'font-weight="bold" fill="#41525c">{escape(words.city(fr.name.title()))}</text>'
+                f'font-weight="bold" fill="#41525c">{escape(words.zoom(fr.name))}</text>'
             )
     return "".join(out)
 

@@ -31,6 +31,8 @@ class PictureWords:
     board_names: tuple[tuple[str, str], ...] = ()
     #: (city name on the board, name in this language) pairs; a city not listed shows the board's name
     city_names: tuple[tuple[str, str], ...] = ()
+    #: (zoom inset, name in this language) pairs: the insets' titles (Japan's Kyushu: 九州)
+    zoom_names: tuple[tuple[str, str], ...] = ()
     # the board's side panel
     title: str = "Ticket to Ride · {board}"
     round: str = "Round {n}"
@@ -125,6 +127,10 @@ class PictureWords:
         """The `<name>_one` form when `n`'s CLDR category is "one" in this language, else `<name>_other`."""
         form = "one" if plural_form(n, self.language) == "one" else "other"
         return self.text(f"{name}_{form}", n=n, **params)
+
+    def zoom(self, zoom: str) -> str:
+        """A zoom inset's title (`zoom`: its id, "kyushu")."""
+        return next((local for z, local in self.zoom_names if z == zoom), zoom.title())
 
     def city(self, name: str) -> str:
         """A city's name as this language's readers know it (`name`: the board's)."""

@@ -27,7 +27,7 @@ from engine.events import public_events
 from engine.scoring import FinalSheet
 from engine.state import GameState
 from maps.board import board_ids, load_board
-from maps.city_names import city_names
+from maps.city_names import city_names, zoom_names
 from render.fonts import font_for
 from render.from_engine import board_view, hand_picture_data, summary_rows, ticket_map_data
 from render.model import BoardView, LastMove
@@ -53,8 +53,14 @@ def picture_words(locale: str | None) -> PictureWords:
         (bid, name) for bid in board_ids() if (name := catalog.template(f"board.{bid}", language)) is not None
     )
     cities = tuple(pair for bid in board_ids() for pair in city_names(bid, language).items())
+    zooms = tuple(pair for bid in board_ids() for pair in zoom_names(bid, language).items())
     made = PictureWords(
-        language=language, font=font_for(language), board_names=names, city_names=cities, **words
+        language=language,
+        font=font_for(language),
+        board_names=names,
+        city_names=cities,
+        zoom_names=zooms,
+        **words,
     )
     _LANGUAGE_OF.setdefault(made, language)
     return made

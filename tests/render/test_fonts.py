@@ -17,7 +17,7 @@ from fontTools.ttLib import TTFont
 from helpers.render_states import midgame
 
 from maps.board import board_ids, load_board
-from maps.city_names import board_city_names, city_names
+from maps.city_names import board_city_names, city_names, zoom_names
 from render.board_svg import render_board_svg
 from render.fonts import FILES, FONT_DIR, JAPANESE_FONT, LATIN_FONT, font_file, font_for
 from render.png import svg_to_image
@@ -76,7 +76,8 @@ def japanese_words() -> PictureWords:
     words.setdefault("face_up", "表向き")
     words.setdefault("last_move", "直前の手")
     cities = tuple(city_names("japan", "ja").items())
-    return PictureWords(language="ja", font=font_for("ja"), city_names=cities, **words)
+    zooms = tuple(zoom_names("japan", "ja").items())
+    return PictureWords(language="ja", font=font_for("ja"), city_names=cities, zoom_names=zooms, **words)
 
 
 def _text_nodes(svg: str) -> list[str]:
@@ -87,7 +88,7 @@ def test_a_japanese_reader_sees_the_japan_board_in_japanese_in_the_cjk_font() ->
     board = load_board("japan")
     svg = render_board_svg(board, midgame(board), words=japanese_words())
     texts = " ".join(_text_nodes(svg))
-    assert "東京" in texts and "大阪" in texts and "鹿児島中央" in texts
+    assert "東京" in texts and "大阪" in texts and "鹿児島中央" in texts and "九州" in texts
     assert not {c.name for c in board.cities} & set(re.findall(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?", texts))
     families = set(re.findall(r'font-family="([^"]+)"', svg))
     assert families == {JAPANESE_FONT}
