@@ -344,7 +344,11 @@ def _last_move_text(board: Board, view: BoardView, words: PictureWords) -> str:
     if lm.text:
         return lm.text
     who = view.players[lm.seat].name if lm.seat is not None and 0 <= lm.seat < len(view.players) else ""
-    what = [board.route_label(r) for r in lm.routes if 0 <= r < len(board.routes)]
+    what = [
+        "–".join(words.city(board.cities[c].name) for c in (board.routes[r].a, board.routes[r].b))
+        for r in lm.routes
+        if 0 <= r < len(board.routes)
+    ]
     what += [words.city(board.cities[c].name) for c in lm.cities if 0 <= c < len(board.cities)]
     if not what:
         return words.text("drew_cards_or_tickets", player=who) if who else ""

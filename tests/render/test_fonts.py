@@ -144,3 +144,20 @@ def test_the_packaged_fonts_are_used_on_a_host_without_fonts(tmp_path: Path) -> 
         check=True,
     )
     assert out.stdout == here.stdout and len(out.stdout.split()) == 2
+
+
+def test_a_moves_caption_without_the_bots_line_names_its_cities_for_the_reader() -> None:
+    """The GIF's frames and the command line's pictures word a move from the board alone (no catalogue line)."""
+    import dataclasses
+
+    from render.board_panel import _last_move_text
+    from render.model import LastMove
+    from render.words import ENGLISH
+
+    board = load_board("japan")
+    route = next(
+        r for r in board.routes if {board.cities[r.a].name, board.cities[r.b].name} == {"Hakata", "Kokura"}
+    )
+    view = dataclasses.replace(midgame(board), last_move=LastMove(seat=0, routes=(route.id,)))
+    assert _last_move_text(board, view, japanese_words()).endswith(("博多–小倉", "小倉–博多"))
+    assert _last_move_text(board, view, ENGLISH).endswith(board.route_label(route.id))
