@@ -109,7 +109,7 @@ def render_hand_svg(
             f'<g class="ticket {"done" if t.done else "open"}"><rect x="16" y="{_f(y)}" width="{_f(W - 32)}" '
             f'height="38" rx="6" fill="{bg}" stroke="{edge}" stroke-width="1.5"/>'
             f'<text x="30" y="{_f(y + 26)}" font-size="18" font-weight="bold" fill="{INK}">'
-            f"{escape(t.a)} – {escape(t.b)}</text>"
+            f"{escape(words.city(t.a))} – {escape(words.city(t.b))}</text>"
             f'<text x="{_f(W - 200)}" y="{_f(y + 26)}" font-size="18" font-weight="bold" text-anchor="end" '
             f'fill="{INK}">{t.points}</text>'
         )

@@ -161,3 +161,11 @@ def test_a_moves_caption_without_the_bots_line_names_its_cities_for_the_reader()
     view = dataclasses.replace(midgame(board), last_move=LastMove(seat=0, routes=(route.id,)))
     assert _last_move_text(board, view, japanese_words()).endswith(("博多–小倉", "小倉–博多"))
     assert _last_move_text(board, view, ENGLISH).endswith(board.route_label(route.id))
+
+
+def test_a_japanese_readers_hand_names_the_ticket_cities_in_japanese() -> None:
+    from render.hand import HandTicket, render_hand_svg
+
+    svg = render_hand_svg({0: 2}, [HandTicket("Tokyo", "Osaka", 8)], words=japanese_words())
+    assert "東京 – 大阪" in svg and "Tokyo" not in svg and f'font-family="{JAPANESE_FONT}"' in svg
+    assert "Tokyo – Osaka" in render_hand_svg({0: 2}, [HandTicket("Tokyo", "Osaka", 8)])
