@@ -66,3 +66,16 @@ def test_the_live_map_names_the_cities_in_the_readers_language() -> None:
     assert view._ticket_label(state, "Tokyo", "Osaka", "fr-FR") == "Tokyo – Osaka"
     info = SimpleNamespace(seats=(), settings=GameSettings())
     assert "東京" in view.board_svg(info, state, "ja") and "東京" not in view.board_svg(info, state, "en")  # type: ignore[arg-type]
+
+
+def test_a_score_sheet_and_a_hand_name_the_ticket_cities_for_the_reader() -> None:
+    from bot.play.final import sheet_field
+    from engine.scoring import FinalSheet, TicketResult
+
+    catalog = default_catalog()
+    tickets = tuple(TicketResult(k, "Tokyo", "Kyoto", 8, k % 2 == 0) for k in range(90))
+    sheet = FinalSheet(0, "alice", 20, tickets, 8, 1, 0, {}, 35, 1)
+    value = catalog.render(sheet_field(sheet, 900, "japan").value, "ja") or ""
+    assert "✅ 東京 – 京都 +8" in value and "❌ 東京 – 京都 −8" in value and "Tokyo" not in value
+    assert len(value) <= 900 and value.endswith("\n…")  # cut at a line end, as before
+    assert "✅ Tokyo – Kyoto +8" in (catalog.render(sheet_field(sheet, 900, "japan").value, "en") or "")
