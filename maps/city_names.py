@@ -89,6 +89,19 @@ def city_names(board_id: str, language: str) -> Mapping[str, str]:
     return board_city_names(board_id).get(language.split("-")[0].lower(), {})
 
 
+def to_board_names(board_id: str, text: str) -> str:
+    """`text` as typed ("東京 大阪") with every city named in any language's own way written as the board spells
+    it ("Tokyo Osaka"), so that the board's route finder reads it."""
+    pairs = sorted(
+        ((local, city) for table in board_city_names(board_id).values() for city, local in table.items()),
+        key=lambda pair: -len(pair[0]),
+    )
+    for local, city in pairs:
+        if local in text:
+            text = text.replace(local, f" {city} ")
+    return " ".join(text.split()) if pairs else text
+
+
 def city_name(board_id: str, city: str, language: str) -> str:
     """One city's name as `language`'s readers know it."""
     return city_names(board_id, language).get(city, city)

@@ -79,3 +79,19 @@ def test_a_score_sheet_and_a_hand_name_the_ticket_cities_for_the_reader() -> Non
     assert "✅ 東京 – 京都 +8" in value and "❌ 東京 – 京都 −8" in value and "Tokyo" not in value
     assert len(value) <= 900 and value.endswith("\n…")  # cut at a line end, as before
     assert "✅ Tokyo – Kyoto +8" in (catalog.render(sheet_field(sheet, 900, "japan").value, "en") or "")
+
+
+def test_a_route_typed_in_japanese_is_found() -> None:
+    from bot.play.confirm import route_lanes
+    from maps.city_names import to_board_names
+
+    state = started("japan", players=2, seed=3)
+    every = range(len(state.board.routes))
+    assert route_lanes(state, "鹿児島中央–熊本", every) == route_lanes(
+        state, "Kagoshima-Chuo Kumamoto", every
+    )
+    assert route_lanes(state, "熊本 鹿児島中央", every) == route_lanes(
+        state, "Kagoshima-Chuo Kumamoto", every
+    )
+    assert to_board_names("japan", "東京 大阪 red") == "Tokyo Osaka red"
+    assert to_board_names("europe", "Paris - Wien") == "Paris - Wien"
