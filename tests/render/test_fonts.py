@@ -3,6 +3,7 @@ CJK font's own glyphs (no missing-glyph boxes), its cities in Japanese; every ot
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -148,8 +149,6 @@ def test_the_packaged_fonts_are_used_on_a_host_without_fonts(tmp_path: Path) -> 
 
 def test_a_moves_caption_without_the_bots_line_names_its_cities_for_the_reader() -> None:
     """The GIF's frames and the command line's pictures word a move from the board alone (no catalogue line)."""
-    import dataclasses
-
     from render.board_panel import _last_move_text
     from render.model import LastMove
     from render.words import ENGLISH
@@ -169,3 +168,18 @@ def test_a_japanese_readers_hand_names_the_ticket_cities_in_japanese() -> None:
     svg = render_hand_svg({0: 2}, [HandTicket("Tokyo", "Osaka", 8)], words=japanese_words())
     assert "東京 – 大阪" in svg and "Tokyo" not in svg and f'font-family="{JAPANESE_FONT}"' in svg
     assert "Tokyo – Osaka" in render_hand_svg({0: 2}, [HandTicket("Tokyo", "Osaka", 8)])
+
+
+@pytest.mark.cluster  # a real render worker process
+async def test_a_render_worker_draws_japanese_with_the_packaged_font() -> None:
+    from render.hand import HandTicket, render_hand_png
+    from render.pool import RenderPool
+
+    tickets = [HandTicket("Tokyo", "Osaka", 8)]
+    here = render_hand_png({0: 2}, tickets, words=japanese_words())
+    async with RenderPool(workers=1) as pool:
+        there = await pool.run("render.hand.render_hand_png", {0: 2}, tickets, words=japanese_words())
+    assert there == here  # the worker's fonts are the package's, as in this process
+    assert there != render_hand_png(
+        {0: 2}, tickets, words=dataclasses.replace(japanese_words(), font=LATIN_FONT)
+    )
