@@ -102,6 +102,7 @@ def subset_face(ttc: Path, out: Path, style: str, text: str) -> None:
         cff.fontNames = [postscript]
         top = cff.topDictIndex[0]
         top.FullName, top.FamilyName = f"{FAMILY} {style}", FAMILY
+    font.recalcTimestamp = False  # the same sources make the same bytes
     font.save(str(out))
 
 
