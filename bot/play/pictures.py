@@ -39,15 +39,13 @@ BOARD_WIDTH = 1600
 GIF_WIDTH = 640
 
 
-#: The language of each set of words `picture_words` made: the last-move line is worded in the same one.
-_LANGUAGE_OF: dict[PictureWords, str] = {}
-
-
 @cache
 def picture_words(locale: str | None) -> PictureWords:
-    """The pictures' words in `locale` (its language, else the catalogue's default, else English)."""
+    """The pictures' words in `locale` (its language, else the catalogue's default, else English), in its
+    language's font, count and city names. A region counts and draws as its language ("en-US" as "en"), so every
+    server writing one language shares one set of words (the render workers' caches are keyed by them)."""
     catalog = default_catalog()
-    language = language_of(locale) or catalog.default
+    language = (language_of(locale) or catalog.default).split("-")[0]
     words = {f: catalog.template(f"picture.{f}", language) or getattr(ENGLISH, f) for f in FIELDS}
     names = tuple(
         (bid, name) for bid in board_ids() if (name := catalog.template(f"board.{bid}", language)) is not None
@@ -62,7 +60,6 @@ def picture_words(locale: str | None) -> PictureWords:
         zoom_names=zooms,
         **words,
     )
-    _LANGUAGE_OF.setdefault(made, language)
     return made
 
 
@@ -137,8 +134,8 @@ class Pictures(Protocol):
 
 
 def words_language(words: PictureWords) -> str:
-    """The language `picture_words` made `words` in (English for words made elsewhere)."""
-    return _LANGUAGE_OF.get(words, "en")
+    """The language `words` are in (the last-move line is worded in the same one)."""
+    return words.language
 
 
 def drawn_names(seats: Iterable[Named], words: PictureWords) -> tuple[str, ...]:

@@ -64,3 +64,9 @@ def test_a_picture_holds_no_english_colour_word_or_letter(language: str) -> None
         assert letters <= {words.letter(c) for c in LETTERED}
     hand = render_hand_svg({c: 1 for c in range(9)}, [HandTicket("A", "B", 5, done=True)], words=words)
     assert not set(re.findall(r">([^<>]+)</text>", hand)) & english_letters, language
+
+
+def test_a_region_shares_its_languages_words() -> None:
+    """en-US and en-GB servers share one set of words: the render workers' caches and warm-up are keyed by them."""
+    assert picture_words("en-US") == picture_words("en-GB") == picture_words("en") == picture_words(None)
+    assert picture_words("fr-FR") == picture_words("fr") and picture_words("en-US").language == "en"
