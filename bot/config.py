@@ -46,6 +46,9 @@ class Settings:
     #: board; see bot.play.service): their first picture then costs no more than the next ones.
     render_warm: tuple[str, ...] = ()
     default_locale: str = "en"
+    #: Servers whose public messages are in another language than their Discord preferred locale says
+    #: (SERVER_LOCALES="123456789012345678=de,234567890123456789=ja"): (server id, language) pairs.
+    server_locales: tuple[tuple[int, str], ...] = ()
     sync_commands: bool = True
     lobby_threads: bool = True  # /ttr new opens each game in a new thread of the channel when permitted
     lobby_expire_hours: float = (
@@ -101,6 +104,10 @@ class Settings:
         settings = cls(**kwargs)
         settings.check_shards()
         return settings
+
+    def server_locale(self, guild_id: int | None) -> str | None:
+        """The language SERVER_LOCALES sets for this server's public messages, if any."""
+        return next((language for gid, language in self.server_locales if gid == guild_id), None)
 
     def with_overrides(self, **changes: Any) -> Settings:
         return replace(self, **changes)
@@ -310,6 +317,8 @@ def _parse(name: str, raw: str) -> Any:
             raise SettingsError(f"{env}: {exc}") from None
     if name == "default_locale":
         return _locale(env, raw)
+    if name == "server_locales":
+        return _server_locales(env, raw)
     return raw
 
 
@@ -318,16 +327,33 @@ def _digits(raw: str) -> bool:
     return raw.isascii() and raw.isdigit()
 
 
+def _server_locales(env: str, raw: str) -> tuple[tuple[int, str], ...]:
+    """``123=de,456=ja-JP``: each server id (digits 0-9) and the language its public messages are in."""
+    out: dict[int, str] = {}
+    for item in (part.strip() for part in raw.split(",")):
+        if not item:
+            continue
+        server, sep, language = item.partition("=")
+        if not sep or not _digits(server.strip()):
+            raise SettingsError(
+                f"{env} must be server=language pairs like 123456789012345678=de, got {item!r}"
+            )
+        out[int(server.strip())] = _locale(env, language.strip())
+    return tuple(out.items())
+
+
 def _locale(env: str, raw: str) -> str:
-    """A language the bot speaks (a catalogue in bot/locales), maybe with a region: ``fr``, ``en-US``, ``fr_FR``."""
+    """A language the bot speaks (a catalogue in bot/locales: any that is there), maybe with a region:
+    ``fr``, ``en-US``, ``fr_FR``, ``es-419`` (Latin American Spanish, Discord's code)."""
     from bot.i18n import default_catalog
 
     code = raw.replace("_", "-")
     language, _dash, region = code.partition("-")
     known = default_catalog().locales
-    if code not in known and (
-        language not in known or not (region.isascii() and region.isalpha() and len(region) == 2)
-    ):
+    region_ok = region.isascii() and (
+        (region.isalpha() and len(region) == 2) or (region.isdigit() and len(region) == 3)
+    )
+    if code not in known and (language not in known or not region_ok):
         raise SettingsError(
             f"{env} must be a language the bot speaks ({', '.join(known)}), maybe with a region like en-US, "
             f"got {raw!r}"

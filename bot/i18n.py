@@ -7,8 +7,9 @@ translation shows English and a missing key shows the key instead of failing.
 A parameter may itself be a message (`Text`, `Join`, `SeatRef`: a seat's name from the seat table the
 catalogue was given with `seated`): it is translated in the same language first, so a game
 event is data (`Text("ev.claim", {"route": ..., "paid": Join(...)})`) until the adapter shows it. Plurals: when
-the parameters hold a number `n` (an int or a float) and the catalogue has `<key>.one` / `<key>.other`, the
-form follows the language's rule (French: a whole part of 0 or 1 is singular); a key with only those forms is
+the parameters hold a number `n` (an int or a float) and the catalogue has `<key>.<category>` forms, the form is
+the one of `n`'s CLDR plural category in the language (`render.language.plural_form`, Babel: "one", "few",
+"many", "other"...; French: a whole part of 0 or 1 is "one"), else `<key>.other`; a key with only forms is
 shown in its `one` form without `n` (a colour name alone). A float parameter is written as the language writes
 numbers (`number_text`: "1.5" in English, "1,5" in French, "24" when whole); a `Decimal` keeps the digits it
 holds (`Decimal("12.0")`: "12.0", "12,0": a rating shown to one decimal); an int as it is.
@@ -17,8 +18,7 @@ A placeholder may ask for a form of a message parameter (``{card:fem}``, ``{colo
 agree ("une carte verte visible") while English templates need no form. ``{owner:de}`` writes the preposition
 "de" before the value, elided before a vowel ("l'entrepôt d'alice", "de bob"). A number placeholder may ask for
 the word it counts (``{games:@game|games}``, ``{need:@carte|cartes}``; a message parameter's form in that
-number: ``{color:fem@need}``): the singular or the plural form by the
-language's rule for that number, so a count other than `n` agrees too ("{games} {games:@game|games}": "1
+number: ``{color:fem@need}``): the first word when that number's CLDR category is "one", the second otherwise, so a count other than `n` agrees too ("{games} {games:@game|games}": "1
 game", "2 games"; French "0 partie").
 
 No discord import here: the manager's logs and the tests read the catalogue too. What is Discord's (the
@@ -41,7 +41,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bot.messages import Join, Message, SeatRef, Text
+from bot.messages import Join, Message, Place, SeatRef, Text
+from maps.city_names import city_name
+from render.language import number_text, plural_form, plural_forms_needed
 
 log = logging.getLogger(__name__)
 
@@ -126,16 +128,20 @@ class Catalog:
         return None
 
     def template(self, key: str, locale: Locale | None, n: Any = None) -> str | None:
-        """The text of `key` (its plural form for the number `n` when the catalogue has forms)."""
+        """The text of `key` (its plural form for the number `n` when the catalogue has forms: the form of `n`'s
+        CLDR category, else `other`; without `n`, a key with only forms gives its `one`), from the first catalogue
+        of the chain that has it in any form, so a language never borrows one English form of a key it has."""
+        forms: tuple[str, ...] = ()
         if isinstance(n, int | float) and not isinstance(n, bool) and math.isfinite(n):
-            form = plural_form(n, language_of(locale) or self.default)
-            found = self.lookup(f"{key}.{form}", locale)
-            if found is not None:
-                return found
-        found = self.lookup(key, locale)
-        if found is None:
-            found = self.lookup(f"{key}.one", locale)
-        return found
+            forms = tuple(dict.fromkeys((plural_form(n, language_of(locale) or self.default), "other")))
+        candidates = (*(f"{key}.{form}" for form in forms), key, f"{key}.one", f"{key}.other")
+        for code in self.chain(locale):
+            table = self.messages[code]
+            for candidate in candidates:
+                found = table.get(candidate)
+                if found is not None:
+                    return found
+        return None
 
     def text(self, key: str, locale: Locale | None = None, /, **params: Any) -> str:
         template = self.template(key, locale, params.get("n"))
@@ -154,7 +160,7 @@ class Catalog:
             found = self.template(f"{value.key}.{form}", locale, value.params.get("n"))
             if found is not None:
                 return self.render(Text(f"{value.key}.{form}", value.params), locale)
-        if isinstance(value, Text | Join | SeatRef):
+        if isinstance(value, Text | Join | SeatRef | Place):
             return self.render(value, locale)
         if isinstance(value, float | Decimal):
             return number_text(value, language_of(locale) or self.default)
@@ -164,6 +170,8 @@ class Catalog:
         """A reply's text in `locale`: plain strings pass through, `Text` is looked up, `Join` joins its parts."""
         if message is None or isinstance(message, str):
             return message
+        if isinstance(message, Place):
+            return city_name(message.board, message.name, language_of(locale) or self.default)
         if isinstance(message, SeatRef):
             if 0 <= message.seat < len(self.seats):
                 return self.render(self.seats[message.seat], locale)
@@ -214,14 +222,14 @@ class _Formatter(string.Formatter):
         ):
             one, _, other = format_spec[1:].partition("|")
             language = language_of(self.locale) or self.catalog.default
-            return one if plural_form(float(value), language) == "one" else (other or one)
+            return one if plural_form(value, language) == "one" else (other or one)
         if isinstance(value, Text) and "@" in format_spec:
             form, _, count = format_spec.partition("@")
             value = Text(value.key, {**value.params, "n": self.params.get(count)})
             return self.catalog.value_text(value, self.locale, form)
         if format_spec in ELIDING:
             return elided(format_spec, str(self.catalog.value_text(value, self.locale)))
-        if isinstance(value, Text | Join | SeatRef):
+        if isinstance(value, Text | Join | SeatRef | Place):
             return self.catalog.value_text(value, self.locale, format_spec)
         shown = self.catalog.value_text(value, self.locale)
         try:
@@ -241,31 +249,6 @@ def elided(preposition: str, text: str) -> str:
     if first.lower() in "aeiouy" and first:
         return f"{preposition[:-1]}'{text}"
     return f"{preposition} {text}"
-
-
-def plural_form(n: float, language: str) -> str:
-    """CLDR cardinal category of `n` for the languages the bot speaks: "one" or "other" (French: its whole part
-    is 0 or 1, so "1,5 heure"; English: exactly 1, so "1.5 hours")."""
-    if language.split("-")[0] == "fr":
-        return "one" if 0 <= abs(n) < 2 else "other"
-    return "one" if n == 1 else "other"
-
-
-#: Languages that write a decimal comma ("1,5"); the others a decimal point.
-DECIMAL_COMMA = frozenset({"fr"})
-
-
-def number_text(value: float | Decimal, language: str) -> str:
-    """`value` as `language` writes it: a float is "24" when whole, else at most 6 significant digits; a
-    `Decimal` has the digits it holds ("12.0"); both with the language's decimal mark ("1.5" in English, "1,5"
-    in French)."""
-    if isinstance(value, Decimal):
-        text = f"{value:f}"
-    elif math.isfinite(value) and value == int(value):
-        return str(int(value))
-    else:
-        text = f"{value:g}"
-    return text.replace(".", ",") if language.split("-")[0] in DECIMAL_COMMA else text
 
 
 @cache
@@ -302,4 +285,5 @@ __all__ = [
     "language_of",
     "number_text",
     "plural_form",
+    "plural_forms_needed",
 ]

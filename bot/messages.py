@@ -1,8 +1,9 @@
 """The message model: what a player reads, as data until the adapter shows it.
 
 Text in replies, events and labels is a plain string, a `Text` (a catalogue key plus parameters, which may be
-messages themselves), a `Join` of messages, or a `SeatRef` (the name of a seat, by its number: words are made
-from the reply's seat table when shown, so a name is never rewritten inside a text). The Discord adapter translates them (`bot/i18n.py`): a private
+messages themselves), a `Join` of messages, a `SeatRef` (the name of a seat, by its number: words are made
+from the reply's seat table when shown, so a name is never rewritten inside a text), or a `Place` (a city, named
+as the reader knows it). The Discord adapter translates them (`bot/i18n.py`): a private
 reply into the person's language, a public message (turn messages, lobbies) into the server's. The manager
 builds its events in this form, so a turn line is data until it is shown.
 """
@@ -44,7 +45,17 @@ class SeatRef:
     stored: str = ""
 
 
-Message = str | Text | Join | SeatRef
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A city's name as the reader knows it: `name` as board `board` spells it (the city's identity), shown by
+    the catalogue in the reader's language (a Japanese reader reads the Japan board's cities in Japanese:
+    `maps/names/`); every other reader reads `name`."""
+
+    board: str
+    name: str
+
+
+Message = str | Text | Join | SeatRef | Place
 
 
 def board_name(board_id: str) -> Text:

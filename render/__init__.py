@@ -28,3 +28,7 @@ Public API
 - :mod:`render.layout`: the board geometry (projection, city positions, train spaces, label places), cached per
   board; ``render/tools/extract_geo.py`` made the coastlines in ``maps/geo/`` (dev-only, run once).
 """
+
+from .fonts import use_packaged_fonts
+
+use_packaged_fonts()  # before any text is drawn in this process: the package's fonts, whatever the host has

@@ -10,7 +10,6 @@ from .layout.geometry import MAP_W, PANEL_W, text_width
 from .model import BoardView, PlayerPanel
 from .svg import (
     CARD_FILL,
-    FONT,
     HILITE,
     INK,
     LIGHT,
@@ -31,7 +30,7 @@ def _panel_chrome(height: float, colorblind: bool, words: PictureWords) -> str:
     """The panel's fixed parts (background, route-letter legend): drawn with the static map."""
     x0, w = MAP_W, PANEL_W
     out = [
-        f'<g class="panel-chrome" font-family="{FONT}"><rect x="{x0}" y="0" width="{w}" height="{_f(height)}" '
+        f'<g class="panel-chrome" font-family="{words.font}"><rect x="{x0}" y="0" width="{w}" height="{_f(height)}" '
         'fill="#f7f5f0"/>',
         f'<line x1="{x0}" y1="0" x2="{x0}" y2="{_f(height)}" stroke="#b8b1a3" stroke-width="2"/>',
     ]
@@ -64,7 +63,7 @@ def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool, w
     """The panel's game parts: title, players, face-up row, piles, last move, final tickets."""
     x0 = MAP_W
     w = PANEL_W
-    out = [f'<g class="panel" font-family="{FONT}">']
+    out = [f'<g class="panel" font-family="{words.font}">']
     y = 34.0
     title = view.title or words.text("title", board=words.board_name(board.id, board.name))
     size = min(
@@ -309,7 +308,7 @@ def _tickets_block(out, board, view, x0, y, w, bottom, words: PictureWords) -> f
         p = view.players[seat]
         mark = "✔" if t.done else "✘"
         ink = "#1f7a35" if t.done else "#b3261e"
-        a, b = board.cities[t.a].name, board.cities[t.b].name
+        a, b = words.city(board.cities[t.a].name), words.city(board.cities[t.b].name)
         txt = _fit_pair(a, b, colw - 62, 11.5)
         out.append(
             f'<g class="ticket-line"><rect x="{_f(cx)}" y="{_f(cy - 9)}" width="9" height="9" '
@@ -345,8 +344,12 @@ def _last_move_text(board: Board, view: BoardView, words: PictureWords) -> str:
     if lm.text:
         return lm.text
     who = view.players[lm.seat].name if lm.seat is not None and 0 <= lm.seat < len(view.players) else ""
-    what = [board.route_label(r) for r in lm.routes if 0 <= r < len(board.routes)]
-    what += [board.cities[c].name for c in lm.cities if 0 <= c < len(board.cities)]
+    what = [
+        "–".join(words.city(board.cities[c].name) for c in (board.routes[r].a, board.routes[r].b))
+        for r in lm.routes
+        if 0 <= r < len(board.routes)
+    ]
+    what += [words.city(board.cities[c].name) for c in lm.cities if 0 <= c < len(board.cities)]
     if not what:
         return words.text("drew_cards_or_tickets", player=who) if who else ""
     return f"{who}: {', '.join(what)}" if who else ", ".join(what)

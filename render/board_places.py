@@ -11,7 +11,6 @@ from .model import BoardView
 from .regions import PALETTE as REGION_PALETTE
 from .regions import region_colors
 from .svg import (
-    FONT,
     INK,
     PLAYER_FILL,
     PLAYER_SHAPE,
@@ -23,6 +22,7 @@ from .svg import (
     _shape,
     escape,
 )
+from .words import ENGLISH, PictureWords
 
 
 def _cities_svg(board: Board, lay: Layout, colorblind: bool) -> str:
@@ -98,27 +98,30 @@ def _flag(name: str, fl) -> str:
     return "".join(out)
 
 
-def _labels_svg(board: Board, lay: Layout, only: set[int] | None = None) -> str:
+def _labels_svg(
+    board: Board, lay: Layout, only: set[int] | None = None, words: PictureWords = ENGLISH
+) -> str:
+    """The cities' names (`only` these cities'), as the readers of `words` know them, in its font."""
     halo, ink = [], []
     for lab in lay.labels:
         if only is not None and lab.city not in only:
             continue
         size = FONT_SIZE if lab.frame == "main" else FONT_SIZE - 1
-        name = escape(board.cities[lab.city].name)
+        name = escape(words.city(board.cities[lab.city].name))
         attrs = f'x="{_f(lab.x)}" y="{_f(lab.y)}" text-anchor="{lab.anchor}" font-size="{_f(size)}"'
         halo.append(f"<text {attrs}>{name}</text>")
         ink.append(f'<text class="label" {attrs}>{name}</text>')
     for lab in lay.country_labels:
         if only is not None and lab.city not in only:
             continue
-        name = escape(board.cities[lab.city].name.upper())
+        name = escape(words.city(board.cities[lab.city].name).upper())
         attrs = f'x="{_f(lab.x)}" y="{_f(lab.y)}" text-anchor="{lab.anchor}" font-size="{_f(FONT_SIZE - 2)}"'
         halo.append(f"<text {attrs}>{name}</text>")
         ink.append(f'<text class="label country" fill="#6b5a3c" {attrs}>{name}</text>')
     return (
-        f'<g font-family="{FONT}" font-weight="bold" fill="none" stroke="#ffffff" stroke-width="4.2" '
+        f'<g font-family="{words.font}" font-weight="bold" fill="none" stroke="#ffffff" stroke-width="4.2" '
         f'stroke-linejoin="round" opacity="0.92">{"".join(halo)}</g>'
-        f'<g font-family="{FONT}" font-weight="bold" fill="{INK}">{"".join(ink)}</g>'
+        f'<g font-family="{words.font}" font-weight="bold" fill="{INK}">{"".join(ink)}</g>'
     )
 
 

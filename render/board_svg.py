@@ -64,7 +64,7 @@ def render_board_svg(
     lay = layout_of(board)
     height = canvas_height(lay, view)
     return (
-        _svg_open(width, height)
+        _svg_open(width, height, words.font)
         + static_layer(board, colorblind=colorblind, words=words)
         + game_layer(board, view, colorblind=colorblind, highlight=highlight, height=height, words=words)
         + (hit_areas_svg(board, lay) if hit_areas else "")
@@ -77,11 +77,11 @@ def canvas_height(lay: Layout, view: BoardView | None = None) -> float:
     return lay.height
 
 
-def _svg_open(width: int, height: float) -> str:
+def _svg_open(width: int, height: float, font: str = FONT) -> str:
     px_h = round(width * height / CANVAS_W)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{px_h}" '
-        f'viewBox="0 0 {CANVAS_W} {_f(height)}" font-family="{FONT}">'
+        f'viewBox="0 0 {CANVAS_W} {_f(height)}" font-family="{font}">'
     )
 
 
@@ -104,7 +104,7 @@ def static_layer(
     return "".join(
         [
             _defs().replace("{mw}", _f(lay.map_w)).replace("{mh}", _f(lay.map_h)),
-            _background(lay),
+            _background(lay, words),
             region_tints,
             inset_leaders,
             '<g class="routes">',
@@ -113,7 +113,7 @@ def static_layer(
             inset_frames,
             _cities_svg(board, lay, colorblind),
             region_names,
-            _labels_svg(board, lay) if names else "",
+            _labels_svg(board, lay, words=words) if names else "",
             _panel_chrome(lay.height, colorblind, words) if panel else "",
         ]
     )
@@ -198,7 +198,7 @@ def game_layer_parts(
     parts.append(_pieces_svg(board, lay, view, colorblind))
     covered = _labels_under(lay, set(view.routes) | set(hl_routes))
     if covered and labels_on_top:  # names that a claimed route now hides are drawn again on top
-        parts.append(_labels_svg(board, lay, covered))
+        parts.append(_labels_svg(board, lay, covered, words))
     if panel:
         parts.append(_panel_svg(board, view, height, colorblind, words))
     return parts
@@ -217,7 +217,7 @@ def _defs() -> str:
     )
 
 
-def _background(lay: Layout) -> str:
+def _background(lay: Layout, words: PictureWords = ENGLISH) -> str:
     """Sea, land, borders and frame boxes: the part of the picture that never changes during a game."""
     out = [f'<rect x="0" y="0" width="{_f(lay.map_w)}" height="{_f(lay.map_h)}" fill="{SEA}"/>']
     for fr in lay.frames:
@@ -239,8 +239,8 @@ def _background(lay: Layout) -> str:
         )
         if fr.name != "main":
             out.append(
-                f'<text x="{_f(fr.x + 10)}" y="{_f(fr.y + 22)}" font-family="{FONT}" font-size="15" '
-                f'font-weight="bold" fill="#41525c">{escape(fr.name.title())}</text>'
+                f'<text x="{_f(fr.x + 10)}" y="{_f(fr.y + 22)}" font-family="{words.font}" font-size="15" '
+                f'font-weight="bold" fill="#41525c">{escape(words.zoom(fr.name))}</text>'
             )
     return "".join(out)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from maps.board import CARD_NAMES
 
 from .png import svg_to_png
-from .svg import CARD_FILL, FONT, INK, LIGHT, _f, escape
+from .svg import CARD_FILL, INK, LIGHT, _f, escape
 from .words import ENGLISH, PictureWords
 
 
@@ -51,7 +51,7 @@ def render_hand_svg(
     H = y_tickets + 40 + max(1, len(tickets)) * 46 + 16
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{round(width * H / W)}" '
-        f'viewBox="0 0 {_f(W)} {_f(H)}" font-family="{FONT}">',
+        f'viewBox="0 0 {_f(W)} {_f(H)}" font-family="{words.font}">',
         '<defs><linearGradient id="rainbow" x1="0" y1="0" x2="1" y2="1">'
         + "".join(
             f'<stop offset="{i / 6:.2f}" stop-color="{c}"/>'
@@ -109,7 +109,7 @@ def render_hand_svg(
             f'<g class="ticket {"done" if t.done else "open"}"><rect x="16" y="{_f(y)}" width="{_f(W - 32)}" '
             f'height="38" rx="6" fill="{bg}" stroke="{edge}" stroke-width="1.5"/>'
             f'<text x="30" y="{_f(y + 26)}" font-size="18" font-weight="bold" fill="{INK}">'
-            f"{escape(t.a)} – {escape(t.b)}</text>"
+            f"{escape(words.city(t.a))} – {escape(words.city(t.b))}</text>"
             f'<text x="{_f(W - 200)}" y="{_f(y + 26)}" font-size="18" font-weight="bold" text-anchor="end" '
             f'fill="{INK}">{t.points}</text>'
         )

@@ -96,17 +96,17 @@ def _static_surface(
         colorblind,
         labels_only,
         bare,
-        None if labels_only else words,
+        (words.font, words.city_names) if labels_only else words,  # the names: in the readers' font and names
     )
     surface = _STATIC_CACHE.get(key)
     if surface is None:
         lay = layout_of(board)
         body = (
-            _labels_svg(board, lay)
+            _labels_svg(board, lay, words=words)
             if labels_only
             else static_layer(board, colorblind=colorblind, words=words, panel=not bare, names=not bare)
         )
-        svg = _svg_open(width, lay.height) + body + "</svg>"
+        svg = _svg_open(width, lay.height, words.font) + body + "</svg>"
         surface = _rasterise(svg, width)
         _STATIC_CACHE[key] = surface
         while len(_STATIC_CACHE) > _STATIC_CACHE_SIZE:
@@ -203,7 +203,7 @@ def _board_surface(
     surface = _board_game_surface(
         board, view, width=width, colorblind=colorblind, highlight=highlight, words=words
     )
-    _repaint_covered(surface, board, view, highlight, width, colorblind)
+    _repaint_covered(surface, board, view, highlight, width, colorblind, words=words)
     return surface
 
 
@@ -216,6 +216,7 @@ def _repaint_covered(
     colorblind: bool,
     origin: tuple[int, int] = (0, 0),
     skip: frozenset[int] = frozenset(),
+    words: PictureWords = ENGLISH,
 ) -> None:
     """Names hidden by claimed routes painted again from the cached names layer (`surface`: the picture from
     pixel `origin` on; the names of the cities in `skip` are not)."""
@@ -224,7 +225,7 @@ def _repaint_covered(
     covered = _labels_under(lay, set(view.routes) | set(hl.routes if hl is not None else ())) - skip
     if not covered:
         return
-    names = _static_surface(board, width, colorblind, labels_only=True)
+    names = _static_surface(board, width, colorblind, labels_only=True, words=words)
     k = width / CANVAS_W
     ctx = cairo.Context(surface)
     ctx.translate(-origin[0], -origin[1])
@@ -266,5 +267,5 @@ def _board_game_surface(
     ctx = cairo.Context(surface)
     ctx.set_source_surface(base, 0, 0)
     ctx.paint()
-    draw_parts(surface, _svg_open(width, height), parts, width=width)
+    draw_parts(surface, _svg_open(width, height, words.font), parts, width=width)
     return surface

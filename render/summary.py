@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .png import svg_to_png
-from .svg import FONT, INK, PLAYER_SHAPE, _f, _mark_ink, _player_fill, _shape, escape
+from .svg import INK, PLAYER_SHAPE, _f, _mark_ink, _player_fill, _shape, escape
 from .words import ENGLISH, PictureWords
 
 PART_COLORS = [
@@ -66,7 +66,7 @@ def render_summary_svg(rows: Sequence[ScoreRow], *, width: int = 1000, words: Pi
     H = 70 + len(rows) * step + 30 + ((len(names) + 3) // 4) * 26 + 10
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{round(width * H / W)}" '
-        f'viewBox="0 0 {_f(W)} {_f(H)}" font-family="{FONT}">',
+        f'viewBox="0 0 {_f(W)} {_f(H)}" font-family="{words.font}">',
         f'<rect width="{_f(W)}" height="{_f(H)}" fill="#f7f5f0"/>',
         f'<text x="20" y="40" font-size="26" font-weight="bold" fill="{INK}">{escape(words.final_scores)}</text>',
         f'<line x1="{_f(zero)}" y1="56" x2="{_f(zero)}" y2="{_f(70 + len(rows) * step)}" stroke="#888"/>',

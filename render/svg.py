@@ -13,6 +13,7 @@ from xml.sax.saxutils import escape as _xml_escape
 
 from maps.board import COLORS
 
+from .fonts import LATIN_FONT
 from .words import ENGLISH
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -23,7 +24,7 @@ def escape(text: str) -> str:
     return _xml_escape(_NOT_XML.sub("", str(text)))
 
 
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+FONT = LATIN_FONT  # a picture draws in its words' font (`PictureWords.font`); this is the Latin one
 SEA = "#cfe2ec"
 LAND = "#f4eedd"
 COAST = "#a9c3cf"

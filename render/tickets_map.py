@@ -29,7 +29,7 @@ from .board_svg import _svg_open, canvas_height, game_layer, static_layer
 from .layout import layout_of
 from .layout.geometry import DOT_R, MAP_W, PANEL_W, SPACE_H, Layout
 from .model import BoardView, CityId, LastMove, RouteId, Seat
-from .svg import FONT, HILITE, INK, _f, _player_fill, escape
+from .svg import HILITE, INK, _f, _player_fill, escape
 from .words import ENGLISH, PictureWords
 
 DONE_INK = "#1f8a3b"
@@ -71,7 +71,7 @@ def render_ticket_map_svg(
     lay = layout_of(board)
     height = canvas_height(lay, view)
     return (
-        _svg_open(width, height)
+        _svg_open(width, height, words.font)
         + static_layer(board, colorblind=colorblind, words=words)
         + _private_layers(board, lay, view, mine, height, colorblind, words)
         + "</svg>"
@@ -102,8 +102,8 @@ def render_ticket_map_png(
         board, view, width=width, colorblind=colorblind, highlight=LastMove(), words=words
     )
     svg = (
-        _svg_open(width, height)
-        + _owner_marks(board, lay, view, mine)
+        _svg_open(width, height, words.font)
+        + _owner_marks(board, lay, view, mine, words)
         + _panel_chrome(height, colorblind, words)
         + _panel(board, view, mine, height, words)
         + "</svg>"
@@ -124,10 +124,10 @@ def _private_layers(
     public = game_layer(
         board, view, colorblind=colorblind, highlight=LastMove(), height=height, panel=False, words=words
     )
-    return public + _owner_marks(board, lay, view, mine) + _panel(board, view, mine, height, words)
+    return public + _owner_marks(board, lay, view, mine, words) + _panel(board, view, mine, height, words)
 
 
-def _owner_marks(board: Board, lay: Layout, view: BoardView, mine: TicketMap) -> str:
+def _owner_marks(board: Board, lay: Layout, view: BoardView, mine: TicketMap, words: PictureWords) -> str:
     """Over the public map: a veil, the owner's network, their paths, their ticket cities and those cities' names."""
     return (
         '<g class="ticket-map">'
@@ -135,7 +135,7 @@ def _owner_marks(board: Board, lay: Layout, view: BoardView, mine: TicketMap) ->
         + _network(lay, view, mine)
         + _paths(lay, mine)
         + _ticket_cities(lay, mine)
-        + _labels_svg(board, lay, {c for t in mine.tickets for c in (t.a, t.b)})
+        + _labels_svg(board, lay, {c for t in mine.tickets for c in (t.a, t.b)}, words)
         + "</g>"
     )
 
@@ -218,7 +218,7 @@ def _ticket_cities(lay: Layout, mine: TicketMap) -> str:
 def _panel(board: Board, view: BoardView, mine: TicketMap, height: float, words: PictureWords) -> str:
     """The side panel: the owner's name and score, their tickets with their state, and the legend."""
     x0, w = MAP_W, PANEL_W
-    out = [f'<g class="panel ticket-panel" font-family="{FONT}">']
+    out = [f'<g class="panel ticket-panel" font-family="{words.font}">']
     y = 34.0
     out.append(
         f'<text x="{x0 + 16}" y="{_f(y)}" font-size="20" font-weight="bold" fill="{INK}">{escape(words.map_title)}</text>'
@@ -241,7 +241,7 @@ def _panel(board: Board, view: BoardView, mine: TicketMap, height: float, words:
         if y + 26 + (17 if need else 0) > legend_top - 18:
             break
         y += 26
-        a, b = board.cities[t.a].name, board.cities[t.b].name
+        a, b = words.city(board.cities[t.a].name), words.city(board.cities[t.b].name)
         mark = "✔" if t.done else ("●" if need else "✘")
         points = f"+{t.points}" if t.done else (str(t.points) if need else f"−{t.points}")
         out.append(

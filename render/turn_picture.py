@@ -39,7 +39,7 @@ from .layout.geometry import CANVAS_W, DOT_R, FONT_SIZE, Label, Layout, text_wid
 from .model import BoardView, LastMove
 from .png import _board_game_surface, _encode, _repaint_covered, _static_surface
 from .sprites import draw_parts
-from .svg import FONT, HILITE, INK, SEA, _f, escape
+from .svg import HILITE, INK, SEA, _f, escape
 from .words import ENGLISH, PictureWords
 
 #: The picture's size in pixels (4:3: a desktop embed shows it 400 x 300 px; 2x for sharp phones and a tap)
@@ -123,8 +123,9 @@ def _near(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return abs(a[0] - b[0]) < 0.5 and abs(a[1] - b[1]) < 0.5
 
 
-def turn_plan(board: Board, view: BoardView) -> TurnPlan:
-    """Where the turn picture looks and how close (see the module's text), from the board's layout."""
+def turn_plan(board: Board, view: BoardView, words: PictureWords = ENGLISH) -> TurnPlan:
+    """Where the turn picture looks and how close (see the module's text), from the board's layout; the tags
+    sized for the cities' names as the readers of `words` know them."""
     lay = layout_of(board)
     points, labels = _focus(board, lay, view.last_move)
     whole = min(OUT_W / lay.map_w, OUT_H / lay.map_h)  # the whole map in the picture
@@ -150,7 +151,7 @@ def turn_plan(board: Board, view: BoardView) -> TurnPlan:
     trains = [  # the moves' trains: a tag had better not hide them
         (sp.x - 9, sp.y - 9, sp.x + 9, sp.y + 9) for g in lay.routes if g.route in routes for sp in g.spaces
     ]
-    tags = _tags(board, lay, shown, scale, room, trains)
+    tags = _tags(board, lay, shown, scale, room, trains, words)
     locator = _locator(lay, window, points, tags)
     return TurnPlan(window, scale, shown, tags, locator)
 
@@ -174,6 +175,7 @@ def _tags(
     scale: float,
     window: tuple[float, float, float, float],
     trains: list[tuple[float, float, float, float]],
+    words: PictureWords = ENGLISH,
 ) -> tuple[Tag, ...]:
     """The names too small at `scale`, again on tags just big enough, where the board prints them (their
     tag grows away from the city's dot, covering the small name), else beside it, inside the window, where no
@@ -185,7 +187,7 @@ def _tags(
     for lab in labels:
         if label_size(lab) >= need - 1e-6:
             continue
-        name = board.cities[lab.city].name
+        name = words.city(board.cities[lab.city].name)
         dot = next((xy for (c, fr), xy in lay.cities.items() if c == lab.city and fr == lab.frame), None)
         if dot is None:
             continue
@@ -299,9 +301,9 @@ def _locator(
 # ------------------------------------------------------------------------------------------ drawing
 
 
-def tags_svg(board: Board, tags: tuple[Tag, ...]) -> str:
+def tags_svg(board: Board, tags: tuple[Tag, ...], words: PictureWords = ENGLISH) -> str:
     """The tags: the name in ink on a white tag edged with the highlight's colour."""
-    out = [f'<g class="tags" font-family="{FONT}" font-weight="bold">']
+    out = [f'<g class="tags" font-family="{words.font}" font-weight="bold">']
     for t in tags:
         x0, y0, x1, y1 = t.box
         out.append(
@@ -309,7 +311,7 @@ def tags_svg(board: Board, tags: tuple[Tag, ...]) -> str:
             f'height="{_f(y1 - y0)}" rx="{_f(t.size * 0.3)}" fill="#ffffff" stroke="{HILITE}" '
             f'stroke-width="{_f(max(2.0, t.size * 0.09))}" opacity="0.95"/>'
             f'<text class="label tag-label" x="{_f(t.x)}" y="{_f(t.y)}" text-anchor="{t.anchor}" '
-            f'font-size="{_f(t.size)}" fill="{INK}">{escape(board.cities[t.city].name)}</text></g>'
+            f'font-size="{_f(t.size)}" fill="{INK}">{escape(words.city(board.cities[t.city].name))}</text></g>'
         )
     out.append("</g>")
     return "".join(out)
@@ -320,19 +322,19 @@ def render_turn_svg(
 ) -> str:
     """The turn picture as SVG (the same drawing as :func:`render_turn_png`, less its locator): the board
     without its panel, seen through the plan's window, with the tags."""
-    plan = turn_plan(board, view)
+    plan = turn_plan(board, view, words)
     x, y, w, h = plan.window
     lay = layout_of(board)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{OUT_W}" height="{OUT_H}" '
-        f'viewBox="{_f(x)} {_f(y)} {_f(w)} {_f(h)}" font-family="{FONT}">'
+        f'viewBox="{_f(x)} {_f(y)} {_f(w)} {_f(h)}" font-family="{words.font}">'
         f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" fill="{SEA}"/>'
         + static_layer(board, colorblind=colorblind, words=words, panel=False, names=False)
-        + _labels_svg(board, lay, {lab.city for lab in lay.labels} - {t.city for t in plan.tags})
+        + _labels_svg(board, lay, {lab.city for lab in lay.labels} - {t.city for t in plan.tags}, words)
         + "".join(
             p if isinstance(p, str) else p.svg() for p in _game_parts(board, view, plan, colorblind, words)
         )
-        + tags_svg(board, plan.tags)
+        + tags_svg(board, plan.tags, words)
         + "</svg>"
     )
 
@@ -375,7 +377,7 @@ def turn_surface(
     board: Board, view: BoardView, *, colorblind: bool = True, words: PictureWords = ENGLISH
 ) -> cairo.ImageSurface:
     """The turn picture: the window drawn at the printed map's cached zoom, then scaled to the plan's."""
-    plan = turn_plan(board, view)
+    plan = turn_plan(board, view, words)
     lay = layout_of(board)
     x, y, w, h = plan.window
     z = ZOOM_WIDTH / CANVAS_W
@@ -390,7 +392,7 @@ def turn_surface(
     ctx.fill()
     # the names, but those the tags print again
     tagged = frozenset(t.city for t in plan.tags)
-    names = _static_surface(board, ZOOM_WIDTH, colorblind, labels_only=True)
+    names = _static_surface(board, ZOOM_WIDTH, colorblind, labels_only=True, words=words)
     ctx.rectangle(0, 0, big.get_width(), big.get_height())
     for lab in (*lay.labels, *lay.country_labels):
         if lab.city in tagged:
@@ -401,11 +403,15 @@ def turn_surface(
     ctx.set_source_surface(names, -ox, -oy)
     ctx.paint()
     parts = _game_parts(board, view, plan, colorblind, words)
-    head = _svg_open(ZOOM_WIDTH, lay.height)
+    head = _svg_open(ZOOM_WIDTH, lay.height, words.font)
     draw_parts(big, head, parts, width=ZOOM_WIDTH, origin=(ox, oy))
-    _repaint_covered(big, board, view, None, ZOOM_WIDTH, colorblind, origin=(ox, oy), skip=tagged)
+    _repaint_covered(
+        big, board, view, None, ZOOM_WIDTH, colorblind, origin=(ox, oy), skip=tagged, words=words
+    )
     if plan.tags:  # over the names painted again
-        draw_parts(big, head, [parts[0], tags_svg(board, plan.tags)], width=ZOOM_WIDTH, origin=(ox, oy))
+        draw_parts(
+            big, head, [parts[0], tags_svg(board, plan.tags, words)], width=ZOOM_WIDTH, origin=(ox, oy)
+        )
     out = cairo.ImageSurface(cairo.FORMAT_ARGB32, OUT_W, OUT_H)
     ctx = cairo.Context(out)
     k = plan.scale / z

@@ -6,21 +6,33 @@ field from its catalogue (`picture.<field>` keys in `bot/locales/<lang>.json`, s
 test checks that both catalogues hold every field with the same placeholders.
 
 A field holds a template with ``{name}`` placeholders. Counted words come as two fields, ``<name>_one`` and
-``<name>_other``; :meth:`PictureWords.count` picks the form by the language's rule (`zero_is_singular`: French
-says "0 carte", English "0 cards"). The value is frozen and hashable, so it can key the cache of the printed map
-and cross to the render pool's worker processes.
+``<name>_other``; :meth:`PictureWords.count` picks the form by the language's CLDR rule, the one the catalogue's
+messages follow (`render.language.plural_form`: French says "0 carte", English "0 cards"). Besides the words, the
+language's font (`render.fonts`: Japanese is drawn in a CJK font) and the cities' names as its readers know them
+(東京 for Tokyo). The value is frozen and hashable, so it can key the cache of the printed map and cross to the
+render pool's worker processes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from .fonts import LATIN_FONT
+from .language import plural_form
+
 
 @dataclass(frozen=True, slots=True)
 class PictureWords:
-    zero_is_singular: bool = False
+    #: the language the words are in: its CLDR plural rule picks `count`'s forms
+    language: str = "en"
+    #: the font family the pictures draw in (`render.fonts.font_for`)
+    font: str = LATIN_FONT
     #: (board id, name) pairs in this language; a board not listed shows its data file's name
     board_names: tuple[tuple[str, str], ...] = ()
+    #: (city name on the board, name in this language) pairs; a city not listed shows the board's name
+    city_names: tuple[tuple[str, str], ...] = ()
+    #: (zoom inset, name in this language) pairs: the insets' titles (Japan's Kyushu: 九州)
+    zoom_names: tuple[tuple[str, str], ...] = ()
     # the board's side panel
     title: str = "Ticket to Ride · {board}"
     round: str = "Round {n}"
@@ -107,10 +119,22 @@ class PictureWords:
         """Field `name` with its placeholders filled."""
         return str(getattr(self, name)).format(**params)
 
+    @property
+    def zero_is_singular(self) -> bool:
+        return plural_form(0, self.language) == "one"
+
     def count(self, name: str, n: int, **params: object) -> str:
-        """The `<name>_one` or `<name>_other` form for the number `n`."""
-        singular = n == 1 or (n == 0 and self.zero_is_singular)
-        return self.text(f"{name}_{'one' if singular else 'other'}", n=n, **params)
+        """The `<name>_one` form when `n`'s CLDR category is "one" in this language, else `<name>_other`."""
+        form = "one" if plural_form(n, self.language) == "one" else "other"
+        return self.text(f"{name}_{form}", n=n, **params)
+
+    def zoom(self, zoom: str) -> str:
+        """A zoom inset's title (`zoom`: its id, "kyushu")."""
+        return next((local for z, local in self.zoom_names if z == zoom), zoom.title())
+
+    def city(self, name: str) -> str:
+        """A city's name as this language's readers know it (`name`: the board's)."""
+        return next((local for board_name, local in self.city_names if board_name == name), name)
 
     def board_name(self, board_id: str, default: str) -> str:
         """The board's name in this language (`default`: the data file's, when not translated)."""
@@ -131,5 +155,9 @@ class PictureWords:
 
 ENGLISH = PictureWords()
 
-# The template fields (all but the plural rule): what a catalogue must provide, as `picture.<field>`.
-FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PictureWords) if f.type in (str, "str"))
+#: What is not a word of the catalogue: the language and its font.
+_NOT_WORDS = frozenset({"language", "font"})
+# The template fields: what a catalogue must provide, as `picture.<field>`.
+FIELDS: tuple[str, ...] = tuple(
+    f.name for f in fields(PictureWords) if f.type in (str, "str") and f.name not in _NOT_WORDS
+)

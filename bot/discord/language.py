@@ -61,8 +61,19 @@ def interaction_locale(interaction: discord.Interaction, default: str | None = N
     return default or FALLBACK
 
 
+def server_locale(client: object, guild_id: int | None) -> str | None:
+    """The language the bot's settings set for a server's public messages (SERVER_LOCALES), if any."""
+    config = getattr(client, "config", None)
+    chosen = getattr(config, "server_locale", None)
+    return chosen(guild_id) if chosen is not None and guild_id is not None else None
+
+
 def public_locale(interaction: discord.Interaction, default: str | None = None) -> str:
-    """The language of what everyone in the place reads (turn messages, lobbies): the server's, else the user's."""
+    """The language of what everyone in the place reads (turn messages, lobbies): the one the bot's settings
+    give the server (SERVER_LOCALES), else the server's preferred locale, else the user's."""
+    chosen = server_locale(interaction.client, interaction.guild_id)
+    if chosen is not None:
+        return chosen
     guild = interaction.guild
     for candidate in (
         getattr(guild, "preferred_locale", None),

@@ -6,6 +6,7 @@ import logging
 
 import discord
 
+from bot.discord.language import server_locale
 from bot.discord.replies import message_kwargs
 from bot.i18n import Catalog, default_catalog, language_of
 from bot.play.reply import Reply
@@ -100,7 +101,11 @@ class DiscordMessenger:
         return True
 
     def _locale_of(self, channel: object) -> str:
-        guild_locale = getattr(getattr(channel, "guild", None), "preferred_locale", None)
+        guild = getattr(channel, "guild", None)
+        chosen = server_locale(self.client, getattr(guild, "id", None))
+        if chosen is not None:
+            return chosen
+        guild_locale = getattr(guild, "preferred_locale", None)
         return language_of(guild_locale) if guild_locale is not None else self.default_locale
 
     def public_locale(self, channel_id: int) -> str:

@@ -15,6 +15,7 @@ from bot.messages import Message, Text
 from bot.play import chat, codec, labels, layout
 from bot.play.press import PressCode
 from bot.play.reply import ButtonSpec, Reply
+from bot.presenters.words import place, route_words
 from engine.ai.advice import Suggestion
 from engine.state import GameState
 
@@ -43,11 +44,11 @@ def reason_message(state: GameState, suggestion: Suggestion) -> Message:
         if key == "ticket":
             params[key] = labels.ticket_text(state, value)
         elif key == "route":
-            params[key] = board.route_label(value)
+            params[key] = route_words(board, value)
         elif key == "card":
             params[key] = labels.cards_shown((value,))
         elif key == "city":
-            params[key] = board.cities[value].name
+            params[key] = place(board, value)
         else:
             params[key] = value
     code = suggestion.reason if suggestion.reason in REASONS else "best"

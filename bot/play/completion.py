@@ -18,6 +18,7 @@ from engine.progress import routes_by_use
 from engine.rules import legal_actions
 from engine.state import GameState
 from maps import normalize_name
+from maps.city_names import city_name
 
 
 async def complete(
@@ -59,20 +60,23 @@ async def _complete(
         seat = next((s.seat for s in info.seats if s.user_id == caller.user_id), None)
         if state is None or seat is None or seat not in info.to_act:
             return []
-        return route_choices(state, seat, needle)
+        return route_choices(state, seat, needle, caller.locale)
     return []
 
 
-def route_choices(state: GameState, seat: int, needle: str) -> list[Choice]:
-    """The routes `seat` can claim now whose cities (either, any part) or label hold `needle`, most useful first."""
+def route_choices(state: GameState, seat: int, needle: str, locale: str | None = None) -> list[Choice]:
+    """The routes `seat` can claim now whose cities (either, any part, as the board or the reader names them)
+    or label hold `needle`, most useful first; each shown as the reader reads it (a Japanese reader: 東京–大阪)."""
     board = state.board
+    catalog = default_catalog()
     claimable = {a.route for a in legal_actions(state, seat) if isinstance(a, ClaimRoute)}
     out = []
     for rid in routes_by_use(state, seat, claimable):
         name = labels.route_text(state, rid)
-        cities = (board.cities[c].name for c in (board.routes[rid].a, board.routes[rid].b))
+        ends = (board.cities[c].name for c in (board.routes[rid].a, board.routes[rid].b))
+        cities = [n for c in ends for n in (c, city_name(board.id, c, locale or catalog.default))]
         if any(needle in normalize_name(c) for c in cities) or needle in normalize_name(name):
-            out.append(Choice(name, str(rid)))
+            out.append(Choice(labels.route_message(state, rid), str(rid)))
             if len(out) == chat.MAX_OPTIONS:
                 break
     return out

@@ -17,11 +17,12 @@ from bot.play import chat, codec, labels, layout
 from bot.play.press import PressCode
 from bot.play.refusals import fail
 from bot.play.reply import ButtonSpec, ComponentSpec, OptionSpec, Reply
-from bot.presenters.words import sentences
+from bot.presenters.words import place, sentences
 from engine.actions import Action, ClaimRoute
 from engine.rules import legal_actions
 from engine.state import GameState
 from maps import CARD_NAMES, GRAY, LOCOMOTIVE, RouteNameError, card_index
+from maps.city_names import to_board_names
 
 
 def group_key(action: Action) -> int:
@@ -32,7 +33,7 @@ def group_key(action: Action) -> int:
 def group_label(state: GameState, menu: str, key: int) -> Message:
     if menu == "claim":
         return labels.route_message(state, key)
-    return state.board.cities[key].name
+    return place(state.board, key)
 
 
 def cheapest(actions: Sequence[Action], hand: Sequence[int]) -> Action:
@@ -57,14 +58,14 @@ def confirm_claim(info: GameInfo, state: GameState, seat: int, route: str, color
     lanes = route_lanes(state, route, {a.route for a in legal})
     claims = [a for a in legal if a.route in lanes]
     if not claims:
-        raise fail("claim.cannot", route=labels.route_text(state, lanes[0]))
+        raise fail("claim.cannot", route=labels.route_message(state, lanes[0]))
     if color:
         idx = card_index(color, color_words())
         if idx is None:
             raise fail("claim.bad_color", color=color)
         matching = [a for a in claims if a.color == idx]
         if not matching:
-            raise fail("claim.not_with_color", route=labels.route_text(state, lanes[0]), color=color)
+            raise fail("claim.not_with_color", route=labels.route_message(state, lanes[0]), color=color)
         claims = matching
     return confirm(info, state, seat, "claim", lanes[0], claims, edit=False)
 
@@ -80,7 +81,7 @@ def route_lanes(state: GameState, text: str, claimable: Collection[int]) -> list
     double is found by name), or every open lane of a double whose open lanes differ in colour (the player
     picks one on the confirm step); the id the autocomplete sends is taken as it is."""
     board = state.board
-    raw = text.strip()
+    raw = to_board_names(board.id, text.strip())  # a city typed in its reader's own names (東京-大阪)
     if raw.isdigit() and int(raw) < len(board.routes):
         return [int(raw)]
     try:

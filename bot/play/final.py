@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.manager import GameInfo, GameStatus
-from bot.messages import Join, SeatRef, Text
+from bot.messages import Join, Message, Place, SeatRef, Text
 from bot.play import chat
 from bot.play.pictures import Pictures, drawn, drawn_names
 from bot.play.press import PressCode
@@ -43,7 +43,7 @@ async def final_message(
     # an embed holds MAX_EMBED characters in all: share them among the seats
     budget = min(chat.MAX_FIELD, (chat.MAX_EMBED - 1000) // max(1, len(info.final)))
     for s in sorted(info.final, key=lambda s: (s.rank, s.seat)):
-        fields.append(sheet_field(s, budget))
+        fields.append(sheet_field(s, budget, info.board))
     embeds.append(
         EmbedSpec(
             title=Text("final.sheets"),
@@ -68,21 +68,24 @@ async def final_message(
     return Reply(content=Text("final.content"), embeds=tuple(embeds), files=tuple(files), rows=((again,),))
 
 
-def sheet_field(s: FinalSheet, budget: int) -> FieldSpec:
+def sheet_field(s: FinalSheet, budget: int, board: str = "") -> FieldSpec:
     """One seat's score sheet: "1. alice: 87" (the reader's punctuation), then its routes, its tickets (about
-    `budget` characters) and its bonuses, a lost one with a minus sign ("🏅 Bullet trains −3")."""
-    parts: list[str] = []
+    `budget` characters; their cities as the reader knows those of `board`) and its bonuses, a lost one with a
+    minus sign ("🏅 Bullet trains −3")."""
+    parts: list[Message] = []
     for t in s.tickets:
         mark = "✅" if t.completed else "❌"
         sign = "+" if t.completed else "−"
-        parts.append(f"{mark} {t.a} – {t.b} {sign}{t.points}")
+        parts.append(
+            Join((f"{mark} ", Place(board, t.a), " – ", Place(board, t.b), f" {sign}{t.points}"), "")
+        )
     bonuses = [
         Join(("🏅", Text(f"bonus.{name}"), f"+{pts}" if pts > 0 else f"−{-pts}"), " ")
         for name, pts in s.bonuses.items()
         if pts
     ]
     routes = Text("final.routes", {"points": s.route_points})
-    tickets = (chat.fit_lines("\n".join(parts), budget - 40 * (1 + len(bonuses))),) if parts else ()
+    tickets = (Join(tuple(parts), "\n", head=budget - 40 * (1 + len(bonuses))),) if parts else ()
     return FieldSpec(
         Text("final.seat", {"rank": s.rank, "player": SeatRef(s.seat, s.name), "total": s.total}),
         Join((routes, *tickets, *bonuses), head=chat.MAX_FIELD),

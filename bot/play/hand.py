@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot import presenters
 from bot.manager import GameInfo
-from bot.messages import Join, Message, Text
+from bot.messages import Join, Message, Place, Text
 from bot.play import chat
 from bot.play.pictures import Pictures, drawn, drawn_names
 from bot.play.press import PressCode
@@ -85,7 +85,8 @@ async def hand_reply(
     tickets: list[Message] = []
     for t in you.tickets:
         mark = "✅" if t.done else "⬜"
-        line = f"{mark} {t.a} – {t.b} ({t.points})"
+        board = state.board.id
+        line: Message = Join((f"{mark} ", Place(board, t.a), " – ", Place(board, t.b), f" ({t.points})"), "")
         if t.done or t.trains_needed is None:
             tickets.append(line)
         else:

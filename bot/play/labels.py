@@ -14,7 +14,7 @@ from typing import Any
 from bot import presenters
 from bot.i18n import english
 from bot.messages import Message, Text
-from bot.presenters.words import card, cards_shown, listed, payment_message, ticket_text
+from bot.presenters.words import card, cards_shown, listed, payment_message, route_words, ticket_text
 from engine.actions import Action
 from engine.state import GameState
 from maps import CARD_NAMES
@@ -41,7 +41,7 @@ def route_message(state: GameState, route: int) -> Text:
     """A route as the claim menu lists it: "Paris – Wien (3 red, tunnel)"."""
     r = state.board.routes[route]
     params: dict[str, Any] = {
-        "route": state.board.route_label(route),
+        "route": route_words(state.board, route),
         "length": r.length,
         "color": Text("card.gray") if r.color < 0 else card(CARD_NAMES[r.color]),
     }

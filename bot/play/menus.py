@@ -146,8 +146,7 @@ def menu(info: GameInfo, state: GameState, seat: int, name: str, page: int, *, e
 
 def _keep_tickets(gid: str, state: GameState, token: str, pending: TicketChoice, *, edit: bool) -> Reply:
     options = tuple(
-        OptionSpec(labels.ticket_text(state, t)[: chat.MAX_OPTION_LABEL], token=token, args=(str(t),))
-        for t in pending.offered
+        OptionSpec(labels.ticket_text(state, t), token=token, args=(str(t),)) for t in pending.offered
     )
     most = min(pending.keep_max, len(pending.offered))
     select = SelectSpec(

@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any, Protocol, runtime_checkable
 
 from bot.config import Settings
-from bot.i18n import default_catalog, language_of, plural_form
+from bot.i18n import default_catalog, language_of
 from bot.manager import GameManager
 from bot.manager.game_settings import GameSettings
 from bot.play.event_words import describe, table_of
@@ -27,6 +27,8 @@ from engine.events import public_events
 from engine.scoring import FinalSheet
 from engine.state import GameState
 from maps.board import board_ids, load_board
+from maps.city_names import city_names, zoom_names
+from render.fonts import font_for
 from render.from_engine import board_view, hand_picture_data, summary_rows, ticket_map_data
 from render.model import BoardView, LastMove
 from render.words import ENGLISH, FIELDS, PictureWords
@@ -37,21 +39,27 @@ BOARD_WIDTH = 1600
 GIF_WIDTH = 640
 
 
-#: The language of each set of words `picture_words` made: the last-move line is worded in the same one.
-_LANGUAGE_OF: dict[PictureWords, str] = {}
-
-
 @cache
 def picture_words(locale: str | None) -> PictureWords:
-    """The pictures' words in `locale` (its language, else the catalogue's default, else English)."""
+    """The pictures' words in `locale` (its language, else the catalogue's default, else English), in its
+    language's font, count and city names. A region counts and draws as its language ("en-US" as "en"), so every
+    server writing one language shares one set of words (the render workers' caches are keyed by them)."""
     catalog = default_catalog()
-    language = language_of(locale) or catalog.default
+    language = (language_of(locale) or catalog.default).split("-")[0]
     words = {f: catalog.template(f"picture.{f}", language) or getattr(ENGLISH, f) for f in FIELDS}
     names = tuple(
         (bid, name) for bid in board_ids() if (name := catalog.template(f"board.{bid}", language)) is not None
     )
-    made = PictureWords(zero_is_singular=plural_form(0, language) == "one", board_names=names, **words)
-    _LANGUAGE_OF.setdefault(made, language)
+    cities = tuple(pair for bid in board_ids() for pair in city_names(bid, language).items())
+    zooms = tuple(pair for bid in board_ids() for pair in zoom_names(bid, language).items())
+    made = PictureWords(
+        language=language,
+        font=font_for(language),
+        board_names=names,
+        city_names=cities,
+        zoom_names=zooms,
+        **words,
+    )
     return made
 
 
@@ -126,8 +134,8 @@ class Pictures(Protocol):
 
 
 def words_language(words: PictureWords) -> str:
-    """The language `picture_words` made `words` in (English for words made elsewhere)."""
-    return _LANGUAGE_OF.get(words, "en")
+    """The language `words` are in (the last-move line is worded in the same one)."""
+    return words.language
 
 
 def drawn_names(seats: Iterable[Named], words: PictureWords) -> tuple[str, ...]:

@@ -16,8 +16,10 @@ from bot.presenters.words import (
     listed,
     paid,
     payment_message,
+    route_words,
     semicolon_list,
     ticket_text,
+    ticket_words,
 )
 from engine.actions import (
     ChooseTicketMix,
@@ -61,7 +63,7 @@ def _claim_line(told: Told) -> Message:
     claimed = told.first(RouteClaimed)
     if claimed is None:
         return Text("ev.other", {**p, "action": told.kind.replace("_", " ")})
-    p["route"] = told.board.route_label(claimed.route)
+    p["route"] = route_words(told.board, claimed.route)
     p["paid"] = paid(claimed.paid)
     if claimed.points is not None:
         return Text("ev.claim_route", {**p, "points": counted("points", claimed.points)})
@@ -85,7 +87,7 @@ def _claim_label(state: GameState, seat: int, a: Any) -> Message:
     return Text(
         "act.claim",
         {
-            "route": state.board.route_label(a.route),
+            "route": route_words(state.board, a.route),
             "payment": payment_message(state, a.route, a.color, a.locomotives, a.plus4, a.ferry_cards),
         },
     )
@@ -120,11 +122,7 @@ def _ticket_mix_label(state: GameState, seat: int, a: Any) -> Message:
 
 def _tickets(board: Board, tickets: tuple[int, ...]) -> Message:
     """Tickets as their owner reads them: "Roma – Bari (8); Pisa – Lecce (11)"."""
-    lines = []
-    for t in tickets:
-        tk = board.tickets[t]
-        lines.append(f"{board.cities[tk.a].name} – {board.cities[tk.b].name} ({tk.points})")
-    return semicolon_list(lines)
+    return semicolon_list([ticket_words(board, t) for t in tickets])
 
 
 def _drew(board: Board, e: BlindCardSeen) -> Message:

@@ -5,27 +5,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.messages import Message, Text
+from bot.messages import Join, Message, Text
 from bot.presenters import ActionWords, Menu, Presenter, register
-from bot.presenters.words import city
+from bot.presenters.words import city, place
 from engine.actions import MovePassenger, PlacePassenger
 from engine.events import PassengerMoved, PassengerPlaced
 from engine.pending import PassengerPlacement
 from engine.state import GameState
 
 
-def trip_text(state: GameState, start: int, routes: Sequence[int]) -> str:
+def trip_text(state: GameState, start: int, routes: Sequence[int]) -> Message:
     """A passenger's trip: "Berlin → Leipzig → … → München" (long trips keep their ends)."""
     board = state.board
     here = start
-    stops = [board.cities[start].name]
+    stops: list[Message] = [place(board, start)]
     for rid in routes:
         r = board.routes[rid]
         here = r.b if r.a == here else r.a
-        stops.append(board.cities[here].name)
+        stops.append(place(board, here))
     if len(stops) > 6:
         stops = [*stops[:3], "…", *stops[-2:]]
-    return " → ".join(stops)
+    return Join(tuple(stops), " → ")
 
 
 def _place_label(state: GameState, seat: int, a: Any) -> Message:

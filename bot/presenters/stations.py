@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.messages import Join, Message, Text
 from bot.presenters import ActionWords, Menu, Presenter, Told, register
-from bot.presenters.words import city, count_of
+from bot.presenters.words import city, count_of, place
 from engine.actions import BuildStation
 from engine.events import StationBuilt
 from engine.features.stations import station_cost
@@ -34,7 +34,7 @@ def _line(told: Told) -> Message:
     built = told.first(StationBuilt)
     if built is None:
         return Text("ev.other", {"player": told.player, "action": told.kind.replace("_", " ")})
-    return Text("ev.build_station", {"player": told.player, "city": told.board.cities[built.city].name})
+    return Text("ev.build_station", {"player": told.player, "city": place(told.board, built.city)})
 
 
 def _counters(state: GameState, seat: int) -> list[tuple[Message, str]]:

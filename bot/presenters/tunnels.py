@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.messages import Join, Message, Text
 from bot.presenters import ActionWords, Presenter, Told, register
-from bot.presenters.words import card, cards_shown, count_of, counted, listed, paid
+from bot.presenters.words import card, cards_shown, count_of, counted, listed, paid, route_words
 from engine.actions import ClaimRoute, DeclineTunnel, PayTunnel
 from engine.events import RouteClaimed, TunnelDeclined, TunnelRevealed
 from engine.pending import TunnelPayment
@@ -34,7 +34,7 @@ def _line(told: Told) -> Message:
     route = claimed.route if claimed is not None else declined.route if declined is not None else None
     p: dict[str, Any] = {
         "player": told.player,
-        "route": told.board.route_label(route) if route is not None else Text("ev.the_tunnel"),
+        "route": route_words(told.board, route) if route is not None else Text("ev.the_tunnel"),
     }
     if told.kind == PayTunnel.kind:
         p["points"] = counted("points", (claimed.points if claimed is not None else None) or 0)
@@ -48,7 +48,7 @@ def _revealed(told: Told, tunnel: TunnelRevealed) -> Message | None:
     shown = [card(CARD_NAMES[c]) for c in tunnel.cards]
     p: dict[str, Any] = {
         "player": told.player,
-        "route": told.board.route_label(tunnel.route),
+        "route": route_words(told.board, tunnel.route),
         "paid": paid(tunnel.paid),
         "revealed": listed(shown) if shown else Text("ev.no_card"),
     }
@@ -63,7 +63,7 @@ def _hint(state: GameState, pending: Any) -> Message:
     return Text(
         "hint.tunnel",
         {
-            "route": state.board.route_label(pending.route),
+            "route": route_words(state.board, pending.route),
             "revealed": cards_shown(pending.revealed),
             "extra": counted("more_cards", int(pending.extra)),
         },

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.messages import Message, SeatRef, Text
 from bot.presenters import ActionWords, DrawChoice, Menu, Presenter, Told, register
-from bot.presenters.words import card, card_of, city, counted, listed
+from bot.presenters.words import card, card_of, city, counted, listed, place
 from engine.actions import DrawBlind, DrawFaceUp, PlaceDepot, TakeWarehouses
 from engine.events import CardDrawn, DepotPlaced, WarehousesTaken, WarehouseStocked
 from engine.pending import WarehouseChoice
@@ -41,7 +41,7 @@ def _depot_line(told: Told) -> Message:
     depot = told.first(DepotPlaced)
     if depot is None:
         return Text("ev.other", {"player": told.player, "action": told.kind.replace("_", " ")})
-    return Text("ev.place_depot", {"player": told.player, "city": told.board.cities[depot.city].name})
+    return Text("ev.place_depot", {"player": told.player, "city": place(told.board, depot.city)})
 
 
 def _take_label(state: GameState, seat: int, a: Any) -> Message:

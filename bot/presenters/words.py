@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.messages import Join, Message, Text
+from bot.messages import Join, Message, Place, Text
 from engine.events import Paid
 from engine.state import GameState
 from maps import CARD_NAMES, LOCOMOTIVE
+from maps.board import Board
 
 
 def card(name: str, n: int | None = None) -> Text:
@@ -137,12 +138,28 @@ def cards_shown(indexes: Sequence[int]) -> Message:
     return listed(shown) if shown else "-"
 
 
-def city(state: GameState, city_id: int | None) -> str:
+def city(state: GameState, city_id: int | None) -> Message:
+    """A city of the game's board, named as the reader knows it."""
     if city_id is None:
         return "?"
-    return state.board.cities[city_id].name
+    return place(state.board, city_id)
 
 
-def ticket_text(state: GameState, ticket: int) -> str:
-    t = state.board.tickets[ticket]
-    return f"{state.board.cities[t.a].name} – {state.board.cities[t.b].name} ({t.points})"
+def place(board: Board, city_id: int) -> Place:
+    return Place(board.id, board.cities[city_id].name)
+
+
+def route_words(board: Board, route: int) -> Message:
+    """A route as `Board.route_label` writes it ("Paris–Wien"), its cities named as the reader knows them."""
+    r = board.routes[route]
+    return Join((place(board, r.a), place(board, r.b)), "–")
+
+
+def ticket_text(state: GameState, ticket: int) -> Message:
+    """A ticket as its owner reads it: "Roma – Bari (8)"."""
+    return ticket_words(state.board, ticket)
+
+
+def ticket_words(board: Board, ticket: int) -> Message:
+    t = board.tickets[ticket]
+    return Join((place(board, t.a), " – ", place(board, t.b), f" ({t.points})"), "")

@@ -32,6 +32,7 @@ from engine.rules import legal_actions
 from engine.state import GameState
 from engine.views import player_view, public_view
 from maps import CARD_NAMES
+from maps.city_names import city_name
 from render.board_svg import render_board_svg
 from render.from_engine import seat_color
 from render.layout import layout_of
@@ -229,6 +230,12 @@ def _action(
     return entry
 
 
+def _ticket_label(state: GameState, a: str, b: str, locale: str) -> str:
+    """A ticket's two cities as the reader knows them ("東京 – 大阪" for a Japanese reader)."""
+    board, language = state.board.id, language_of(locale) or default_catalog().default
+    return f"{city_name(board, a, language)} – {city_name(board, b, language)}"
+
+
 def private_part(info: GameInfo, state: GameState, seat: int, locale: str) -> dict[str, Any]:
     """What the seated reader alone sees: hand, kept tickets, their legal actions and pending decision."""
     catalog = default_catalog()
@@ -241,7 +248,12 @@ def private_part(info: GameInfo, state: GameState, seat: int, locale: str) -> di
             for name, n in mine.hand.items()
         ],
         "tickets": [
-            {"id": t.id, "label": f"{t.a} – {t.b}", "points": t.points, "done": bool(t.done)}
+            {
+                "id": t.id,
+                "label": _ticket_label(state, t.a, t.b, locale),
+                "points": t.points,
+                "done": bool(t.done),
+            }
             for t in mine.tickets
         ],
         "ticket_map": f"api/games/{info.game_id}/ticket_map",
@@ -258,7 +270,12 @@ def private_part(info: GameInfo, state: GameState, seat: int, locale: str) -> di
         if isinstance(waiting, TicketChoice):
             keep = KeepTickets(())
             offered = [
-                {"id": t.id, "label": f"{t.a} – {t.b}", "points": t.points, "deck": t.deck}
+                {
+                    "id": t.id,
+                    "label": _ticket_label(state, t.a, t.b, locale),
+                    "points": t.points,
+                    "deck": t.deck,
+                }
                 for t in mine.offered
             ]
             choice = {

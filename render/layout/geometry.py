@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass
 from functools import cache
 
+from ..fonts import JAPANESE_FONT, LATIN_FONT, font_file
+
 CANVAS_W = 1600
 PANEL_W = 370
 MAP_W = CANVAS_W - PANEL_W
@@ -23,6 +25,8 @@ TRACK_SEP = SPACE_H + 3.0  # distance between the tracks of a double route
 MIN_SPACE = 26.0  # shortest acceptable train space
 MIN_CITY_DIST = 44.0
 FONT_SIZE = 16.5
+#: The first character DejaVu Sans does not write: CJK punctuation, kana and kanji (U+2E80 on)
+CJK_START = 0x2E80
 FLAG_W, FLAG_H = 26.0, 18.0
 
 
@@ -104,26 +108,18 @@ class Layout:
 
 
 @cache
-def _font(size: float):
-    try:
-        from PIL import ImageFont
+def _font(size: float, family: str = LATIN_FONT):
+    """The bold label font (the packaged file of `family`, see render.fonts) at `size`, 4x for precision."""
+    from PIL import ImageFont
 
-        for name in ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"):
-            try:
-                return ImageFont.truetype(name, int(round(size * 4)))
-            except OSError:
-                continue
-    except ImportError:  # pragma: no cover
-        pass
-    return None
+    return ImageFont.truetype(str(font_file(family, bold=True)), int(round(size * 4)))
 
 
 def text_width(text: str, size: float = FONT_SIZE) -> float:
-    """Width of `text` in the bold label font (DejaVu Sans Bold metrics, else an estimate)."""
-    font = _font(size)
-    if font is None:
-        return len(text) * size * 0.62
-    return font.getlength(text) / 4
+    """Width of `text` in the bold label font: DejaVu Sans Bold, or the Japanese font for text with CJK
+    characters (the font a picture in that language draws it in)."""
+    family = JAPANESE_FONT if any(ord(c) >= CJK_START for c in text) else LATIN_FONT
+    return float(_font(size, family).getlength(text)) / 4
 
 
 def _dist(a: Point, b: Point) -> float:

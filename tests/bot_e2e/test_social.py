@@ -178,22 +178,23 @@ async def test_suggest_a_move_is_private_and_only_with_hints_on(simcord_env):  #
     assert all(isinstance(getattr(e, "original", e), GameError) for e in simcord_env.errors)
 
 
-def test_every_reason_code_is_worded_in_english_and_french() -> None:
+def test_every_reason_code_is_worded_in_every_language() -> None:
     import json
     import re
     from pathlib import Path
 
     import engine.ai.advice as advice
+    from bot.i18n import default_catalog
     from bot.play.advice import REASONS
 
     assert set(re.findall(r"^\| `(\w+)`", advice.__doc__ or "", re.M)) == set(REASONS)
-    for lang in ("en", "fr"):
+    for lang in default_catalog().locales:
         catalogue = json.loads(
             (Path(__file__).parents[2] / "bot" / "locales" / f"{lang}.json").read_text("utf-8")
         )
         for code in REASONS:
             key = f"suggest.reason.{code}"
-            assert key in catalogue or {f"{key}.one", f"{key}.other"} <= set(catalogue), (lang, key)
+            assert key in catalogue or f"{key}.other" in catalogue, (lang, key)
 
 
 async def test_closed_direct_messages_fall_back_to_the_mention(simcord_env, monkeypatch):  # type: ignore[no-untyped-def]

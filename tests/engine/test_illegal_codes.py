@@ -49,12 +49,15 @@ def _templates(catalog: dict[str, str], code: str) -> list[str]:
     return [t for k, t in catalog.items() if k == key or k.startswith(key + ".")]
 
 
-def test_every_refusal_code_reads_in_english_and_french() -> None:
+def test_every_refusal_code_reads_in_every_language() -> None:
     sites = _raise_sites()
     assert len(sites) > 40
     catalogs = {
-        lang: json.loads((ROOT / f"bot/locales/{lang}.json").read_text("utf-8")) for lang in ("en", "fr")
+        path.stem: json.loads(path.read_text("utf-8"))
+        for path in sorted((ROOT / "bot/locales").glob("*.json"))
+        if re.fullmatch(r"[a-z]{2}(-[A-Z]{2})?", path.stem)
     }
+    assert {"en", "fr"} <= set(catalogs)
     for code, where in sites.items():
         given = set.intersection(*(params for _, params in where))
         found = {}
@@ -63,7 +66,7 @@ def test_every_refusal_code_reads_in_english_and_french() -> None:
             assert templates, f"illegal.{code} missing in {lang} ({where[0][0]})"
             found[lang] = set().union(*(_placeholders(t) for t in templates))
             assert found[lang] <= given, (code, lang, found[lang] - given)
-        assert found["en"] == found["fr"], code
+        assert all(found[lang] == found["en"] for lang in catalogs), code
     for lang, catalog in catalogs.items():
         stale = {k.split(".")[1] for k in catalog if k.startswith("illegal.")} - set(sites)
         assert not stale, (lang, stale)

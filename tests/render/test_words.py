@@ -23,7 +23,7 @@ LOCALES = Path(__file__).resolve().parents[2] / "bot" / "locales"
 def catalogue_words(lang: str) -> PictureWords:
     """PictureWords filled from a catalogue's `picture.*` keys, as the bot does (without importing the bot)."""
     table = json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
-    return PictureWords(zero_is_singular=lang == "fr", **{f: table[f"picture.{f}"] for f in FIELDS})
+    return PictureWords(language=lang, **{f: table[f"picture.{f}"] for f in FIELDS})
 
 
 def _text_nodes(svg: str) -> str:
