@@ -154,11 +154,11 @@ def test_numbers_in_the_texts_are_the_board_files(board_id: str, variant: str, l
     assert _has(texts["double"], rules["min_players_for_multi_routes"])
     draw = tickets["draw"]
     drawn = draw["draw"] if isinstance(draw["draw"], int) else sum(draw["draw"].values())
-    assert f"{draw['keep_min']} " in texts["tickets"] and f"{drawn}" in texts["tickets"]
+    assert _has(texts["tickets"], draw["keep_min"]) and _has(texts["tickets"], drawn)
     for step in tickets["setup"]:
         counts = [step["draw"]] if isinstance(step["draw"], int) else list(step["draw"].values())
         for count in counts:
-            assert f"{count} " in texts["setup"]
+            assert _has(texts["setup"], count)
         assert str(step.get("keep_min") or step.get("keep_max")) in texts["setup"]
     if "longest_path_bonus" in rules:
         assert _has(texts["longest"], rules["longest_path_bonus"]["points"])
@@ -178,7 +178,7 @@ def test_numbers_in_the_texts_are_the_board_files(board_id: str, variant: str, l
     if "meeples" in rules:
         m = rules["meeples"]
         text = texts["passengers"]
-        assert _has(text, len(m["colors"]) * m["per_color"]) and f"{m['per_color']} " in text
+        assert _has(text, len(m["colors"]) * m["per_color"]) and _has(text, m["per_color"])
         assert all(_has(text, p) for p in m["majority_points"])
     if "passengers" in rules:
         assert _has(texts["passengers"], rules["passengers"]["per_player"])
@@ -188,16 +188,17 @@ def test_numbers_in_the_texts_are_the_board_files(board_id: str, variant: str, l
         assert _has(special, deck["plus4_min_length"])
         for pile in rules["merchandise"]["piles"].values():
             assert "/".join(map(str, pile["values"])) in texts["merchandise"]
-            assert f"{pile['count']} " in texts["merchandise"]
+            assert _has(texts["merchandise"], pile["count"])
     if "bullet_trains" in rules:
         bullet = rules["bullet_trains"]
         for players, row in bullet["bonus_by_rank"].items():
-            shown = ", ".join(f"{v:+d}" if v else "0" for v in row)
-            assert re.search(rf"^{players} \w+ ?: {re.escape(shown)}$", texts["bullet_bonus"], re.M), players
+            shown = default_catalog().text("list.sep", lang).join(f"{v:+d}" if v else "0" for v in row)
+            assert re.search(rf"^{players}\s?\w+\s?[:：]\s?{re.escape(shown)}$", texts["bullet_bonus"], re.M), players
         assert str(bullet["no_contribution"]) in texts["bullet_bonus"]
         assert _has(texts["bullet"], bullet["supply"])
         assert _has(texts["end"], bullet["end_trigger_supply"])
-        assert "bullet" in texts["tickets"] or "rapides" in texts["tickets"]  # they count for every player
+        if lang in LANGUAGES:  # they count for every player
+            assert "bullet" in texts["tickets"] or "rapides" in texts["tickets"]
     if "ferry_cards" in rules:
         ferry = rules["ferry_cards"]
         text = texts["ferry_cards"]
