@@ -12,7 +12,7 @@ or a board's city names gain characters (`tests/render/test_fonts.py` says when)
   ones: a new Japanese word seldom needs a new subset), every character of `bot/locales/*ja*.json` and every
   city name of the boards' data in any language (`maps/names/*.json`); renamed (SIL OFL 1.1: a modified font may
   not take a Reserved Font Name, here "Source"; a name of its own also keeps a host's full Noto from standing in
-  for it). Noto has no ✔ ✘: they are mapped to its ✓ ✗. Licence: `LICENSE-NotoSansCJK.txt` (SIL OFL 1.1).
+  for it). Noto CJK has no ✔ ✘ ✗: they are mapped to its ✓ and ×. Licence: `LICENSE-NotoSansCJK.txt` (SIL OFL 1.1).
 
 Get the sources without installing them: `apt-get download fonts-noto-cjk && dpkg-deb -x fonts-noto-cjk_*.deb x`
 then `--noto-dir x/usr/share/fonts/opentype/noto`.
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "render" / "fonts"
 FAMILY = "TTR Noto Sans JP"
 #: Characters Noto CJK lacks, drawn with a glyph it has.
-ALIASES = {"✔": "✓", "✘": "✗", "✓": "✓", "✗": "✗"}
+ALIASES = {"✔": "✓", "✘": "×", "✗": "×"}
 RANGES = (
     (0x20, 0x7E),  # Basic Latin
     (0xA0, 0x17F),  # Latin-1 Supplement, Latin Extended-A
