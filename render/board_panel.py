@@ -4,8 +4,12 @@ Every word comes from the caller (:class:`render.words.PictureWords`)."""
 
 from __future__ import annotations
 
+from functools import cache
+from typing import Any
+
 from maps.board import COLORS, LOCOMOTIVE, Board
 
+from .fonts import font_file
 from .layout.geometry import MAP_W, PANEL_W, text_width
 from .model import BoardView, PlayerPanel
 from .svg import (
@@ -40,15 +44,50 @@ def _panel_chrome(height: float, colorblind: bool, words: PictureWords) -> str:
     return "".join(out)
 
 
+@cache
+def _regular_font(size: float, family: str) -> Any:
+    from PIL import ImageFont
+
+    return ImageFont.truetype(str(font_file(family, bold=False)), int(round(size * 4)))
+
+
+def _regular_width(text: str, size: float, family: str) -> float:
+    """Width of `text` in the picture's regular (not bold) font of its language, at `size`."""
+    return float(_regular_font(size, family).getlength(text)) / 4
+
+
+def _wide(text: str) -> bool:
+    return any(ord(c) >= 0x3000 for c in text)
+
+
+def _legend_grid(words: PictureWords) -> tuple[int, float, int]:
+    """The colour legend's columns, column width and rows: five columns of 68 px unless a language's colour words
+    need more room (Japanese, German), then fewer, wider ones."""
+    names = COLORS + ("gray",)
+    # a CJK glyph fills its whole em box: it needs a wider gap before the next swatch than a Latin word
+    col = max(
+        68.0,
+        max(
+            24 + _regular_width(w, 11.0, words.font) + (8 if _wide(w) else 4) for w in map(words.color, names)
+        ),
+    )
+    per_row = 5
+    while per_row > 2 and 16 + per_row * col > PANEL_W - 6:
+        per_row -= 1
+    col = max(col, 68.0) if per_row == 5 else min(col, (PANEL_W - 22) / per_row)
+    return per_row, col, -(-len(names) // per_row)
+
+
 def _legend(out: list[str], x0: float, height: float, w: float, words: PictureWords) -> None:
-    y = height - 70
+    per_row, col, rows = _legend_grid(words)
+    y = height - 70 - 24 * (rows - 2)
     out.append(
         f'<text x="{x0 + 16}" y="{_f(y)}" font-size="12" fill="#555">{escape(words.route_letters)}</text>'
     )
     y += 8
     for k, name in enumerate(COLORS + ("gray",)):
-        cx = x0 + 16 + (k % 5) * 68
-        cy = y + (k // 5) * 24
+        cx = x0 + 16 + (k % per_row) * col
+        cy = y + (k // per_row) * 24
         fill = ROUTE_FILL[name]
         ink = "#1b1d21" if name in LIGHT else "#ffffff"
         out.append(
@@ -114,7 +153,7 @@ def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool, w
             y += 18
             out.append(f'<text x="{x0 + 16}" y="{_f(y)}" font-size="14" fill="{INK}">{escape(line)}</text>')
     legend = _icon_legend_lines(view, words)
-    legend_y = height - 120 - 20 * max(0, len(legend) - 1)
+    legend_y = height - 120 - 20 * max(0, len(legend) - 1) - 24 * (_legend_grid(words)[2] - 2)
     if view.final and view.ticket_routes:
         y = _tickets_block(out, board, view, x0, y + 14, w, legend_y - 20, words)
     _icon_legend(out, legend, x0, legend_y)
@@ -247,7 +286,7 @@ def _icon_legend_lines(view: BoardView, words: PictureWords) -> list[list[tuple[
     x = 24.0
     for kind in used:
         word = words.text(f"icon_{kind}")
-        width = 22 + len(word) * 6.6
+        width = 22 + max(len(word) * 6.6, _regular_width(word, 11.5, words.font))
         if x + width > PANEL_W - 10 and lines[-1]:
             lines.append([])
             x = 24.0
