@@ -21,11 +21,10 @@ Guarantees
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -33,6 +32,8 @@ from typing import Any, TypeVar
 from bot.manager import retries
 from bot.manager.clock import Clock
 from bot.manager.game_settings import GameSettings, SettingError
+from bot.manager.locks import LockTable
+from bot.manager.positions import SAVE_POSITION_EVERY, catch_up, position_due, state_of
 from bot.manager.refusals import Refused
 from bot.manager.retries import broken_refusal, gave_up
 from bot.manager.tell import held, notice_rows, over_rows, owed_position, tell_rows
@@ -54,6 +55,7 @@ from bot.storage import (
     VersionConflict,
 )
 from engine.errors import GameDataError
+from engine.record import saved_position
 from engine.rules import to_act
 from engine.state import SETUP, GameState
 from maps import load_board
@@ -90,16 +92,18 @@ class LiveGame:
     #: how long a lobby waits after its last change before it expires (None: never): the process's setting
     #: (:attr:`GameStore.lobby_expiry`), held here so that :meth:`due_work` stays a function of the game
     lobby_expiry: timedelta | None = None
+    #: how many of its actions the game's stored position has applied (bot.storage: ``GameRecord.snapshot_seq``)
+    snapshot_seq: int = 0
 
     @classmethod
     def from_record(
-        cls, rec: GameRecord, timers: list[Timer], lobby_expiry: timedelta | None = None
+        cls,
+        rec: GameRecord,
+        timers: list[Timer],
+        lobby_expiry: timedelta | None = None,
+        log: Sequence[ActionRecord] = (),
     ) -> LiveGame:
-        state = GameState.from_dict(rec.snapshot) if rec.snapshot else None
-        if state is not None and len(state.history) != rec.action_count:
-            log.error(
-                "game %s: snapshot has %d actions, log has %d", rec.id, len(state.history), rec.action_count
-            )
+        """The game of `rec`: its saved position played on through `log`, its whole log (bot.manager.positions)."""
         return cls(
             id=rec.id,
             guild_id=rec.guild_id,
@@ -114,10 +118,11 @@ class LiveGame:
             seats=tuple(rec.seats),
             version=rec.version,
             action_count=rec.action_count,
-            state=state,
+            state=state_of(rec, log),
             timers=list(timers),
             last_move_at=rec.updated_at,
             lobby_expiry=lobby_expiry,
+            snapshot_seq=rec.snapshot_seq,
         )
 
     @property
@@ -295,27 +300,6 @@ class LiveGame:
         return dict.fromkeys(humans, due)
 
 
-class LockTable:
-    """One asyncio.Lock per key, dropped when nobody holds or waits for it."""
-
-    def __init__(self) -> None:
-        self._locks: dict[str, list[Any]] = {}
-
-    @contextlib.asynccontextmanager
-    async def hold(self, key: str) -> AsyncIterator[None]:
-        entry = self._locks.get(key)
-        if entry is None:
-            entry = self._locks[key] = [asyncio.Lock(), 0]
-        entry[1] += 1
-        try:
-            async with entry[0]:
-                yield
-        finally:
-            entry[1] -= 1
-            if entry[1] == 0:
-                del self._locks[key]
-
-
 class GameStore:
     """The cache of games, their locks and every storage call the manager makes. See the module docstring."""
 
@@ -326,8 +310,10 @@ class GameStore:
         *,
         cache_size: int = 256,
         retry_delays: Sequence[float] = (0.05, 0.1, 0.2, 0.4, 0.8),
+        save_position_every: int = SAVE_POSITION_EVERY,
     ) -> None:
         self.repo = repo
+        self.save_position_every = max(1, save_position_every)
         self.clock = clock
         #: called after timer rows were written, with when the first can be served (None: unknown): the
         #: dispatcher looks again
@@ -396,12 +382,16 @@ class GameStore:
             raise Refused("no_game", game=game_id) from None
         # (an ended game may keep a row too: its final message, or its expiry notice, not posted yet)
         timers = await self.storage(lambda: self.repo.timers_for_game(game_id))
+        # its log: the game's history, and the moves after its saved position
+        actions = await self.storage(lambda: self.repo.load_actions(game_id)) if rec.action_count else []
         try:
-            game = LiveGame.from_record(rec, timers, self.lobby_expiry)
+            game = LiveGame.from_record(rec, timers, self.lobby_expiry, actions)
         except GameDataError as exc:
             log.error("game %s: stored snapshot unreadable: %s", game_id, exc)
             raise Refused("unreadable", game=game_id) from exc
         self.remember(game)
+        if game.state is not None:  # (stored before V006, or a crash: the next load replays less)
+            game.snapshot_seq = await catch_up(self.repo, game, game.state, self.save_position_every)
         return game
 
     # ------------------------------------------------------------------ storage calls
@@ -456,6 +446,9 @@ class GameStore:
         future = _with_fields(game, fields)
         now = self.clock.now()
         change = held(future.due_work(now), self.holder, now)
+        if "snapshot" in fields:  # stored as the position after the game's actions so far, its log apart
+            assert future.state is not None
+            fields = {**fields, "snapshot": saved_position(future.state)}
         try:
             version = await retries.update(self, game, fields, change)
         except (VersionConflict, Refused, GameNotFound):
@@ -481,6 +474,7 @@ class GameStore:
             game.host_id = fields["host_id"]
         if "snapshot" in fields:
             game.state = future.state
+            game.snapshot_seq = game.action_count
 
     async def append(
         self,
@@ -493,10 +487,13 @@ class GameStore:
         automatic: bool = False,
         also: Sequence[NewTimer] = (),
     ) -> ActionRecord:
-        """Store one action with the new snapshot (the results when it ends the game, and the timer rows the new
-        situation needs, and `also`: the announcement of an absent-player move), in one transaction. On success
-        the cached rows follow; the caller adopts ``work``."""
-        snapshot = work.to_dict()
+        """Store one action (the game's position after it too, every :attr:`save_position_every` moves and when
+        it ends the game; the results then, and the timer rows the new situation needs, and `also`: the
+        announcement of an absent-player move), in one transaction. On success the cached rows follow; the
+        caller adopts ``work``."""
+        snapshot = None
+        if position_due(game.action_count + 1, game.snapshot_seq, work.finished, self.save_position_every):
+            snapshot = saved_position(work)
         now = self.clock.now()
         future = dataclasses.replace(game, state=work, status=status or game.status, last_move_at=now)
         before = game.state
@@ -512,6 +509,8 @@ class GameStore:
             change = dataclasses.replace(change, add=(*also, *change.add))
         change = held(change, self.holder, now)
         record = await self._append(game, seat, action_json, snapshot, status, results, change)
+        if snapshot is not None:
+            game.snapshot_seq = record.seq
         game.adopt_timers(change, None, now)
         self._written(game.id, change)
         return record
@@ -521,7 +520,7 @@ class GameStore:
         game: LiveGame,
         seat: int,
         action_json: dict[str, Any],
-        snapshot: dict[str, Any],
+        snapshot: dict[str, Any] | None,
         status: GameStatus | None,
         results: Sequence[SeatResult] | None,
         change: TimerChange,
