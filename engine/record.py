@@ -101,7 +101,7 @@ def saved_position(state: GameState) -> dict[str, Any]:
     return saved
 
 
-def resume(saved: dict[str, Any], log: Sequence[tuple[int | None, dict[str, Any]]], at: int) -> GameState:
+def resume(saved: dict[str, Any], log: Sequence[Sequence[Any]], at: int) -> GameState:
     """The game whose position after the first `at` entries of `log` is `saved` (`saved_position`), played on
     through the rest of `log` (seat, action as JSON): the same state, byte for byte, as the one that was saved
     after every action (the engine is deterministic: its chance is the state's own generator). A `saved` that
@@ -110,14 +110,21 @@ def resume(saved: dict[str, Any], log: Sequence[tuple[int | None, dict[str, Any]
     (`at` beyond it, an entry that is not a legal action there)."""
     if not 0 <= at <= len(log):
         raise GameDataError(f"a position saved after action {at} of a log of {len(log)}")
-    if "history" in saved:
+    if "history" in saved:  # (its history is taken as it is: a log of moves before it may be missing)
         state = GameState.from_dict(saved)
+        history: list[list[Any]] = state.history_json()
     else:
-        state = GameState.from_dict({**saved, "history": [[seat, action] for seat, action in log[:at]]})
+        state = GameState.from_dict({**saved, "history": []})
+        history = [[seat, action] for seat, action in log[:at]]
     for i in range(at, len(log)):
         seat, action = log[i]
         try:
-            apply(state, int(seat), action_from_json(action))  # type: ignore[arg-type]
+            apply(state, int(seat), action_from_json(action))
         except (IllegalAction, TypeError, ValueError, KeyError) as exc:
             raise GameDataError(f"action {i + 1} (seat {seat}, {action}) does not replay: {exc}") from exc
+        history.append([seat, action])
+    # the history as a loaded state keeps it: its JSON, decoded only when asked for (GameState.from_dict); the
+    # replayed actions are not kept decoded either
+    state._history = None
+    state.derived["history_json"] = history
     return state

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
-from bot.storage import ActionRecord, GameRecord, GameRepository, StorageBroken, StorageUnavailable
+from bot.storage import GameRecord, GameRepository, StorageBroken, StorageUnavailable
 from engine.record import resume, saved_position
 from engine.state import GameState
 
@@ -35,12 +35,12 @@ def position_due(seq: int, saved_at: int, finished: bool, every: int = SAVE_POSI
     return finished or seq - saved_at >= every
 
 
-def state_of(rec: GameRecord, actions: Sequence[ActionRecord]) -> GameState | None:
-    """The game of `rec` (None before it started): its saved position played on through `actions`, its whole log.
-    GameDataError when they do not fit."""
+def state_of(rec: GameRecord, actions: Sequence[Sequence[Any]]) -> GameState | None:
+    """The game of `rec` (None before it started): its saved position played on through `actions`, its log as
+    ``[seat, action]`` pairs (``GameRepository.load_log``). GameDataError when they do not fit."""
     if not rec.snapshot:
         return None
-    state = resume(rec.snapshot, [(a.seat, a.action) for a in actions], rec.snapshot_seq)
+    state = resume(rec.snapshot, actions, rec.snapshot_seq)
     if len(state.history) != rec.action_count:
         log.error(
             "game %s: position and log make %d actions, the game counts %d",
@@ -54,8 +54,7 @@ def state_of(rec: GameRecord, actions: Sequence[ActionRecord]) -> GameState | No
 async def stored_state(repo: GameRepository, game_id: str) -> GameState | None:
     """The game as storage holds it; None before it started."""
     rec = await repo.load_game(game_id)
-    actions = await repo.load_actions(game_id) if rec.snapshot and rec.action_count else []
-    return state_of(rec, actions)
+    return state_of(rec, await repo.load_log(game_id) if rec.snapshot and rec.action_count else [])
 
 
 async def catch_up(

@@ -101,7 +101,7 @@ class LiveGame:
         rec: GameRecord,
         timers: list[Timer],
         lobby_expiry: timedelta | None = None,
-        log: Sequence[ActionRecord] = (),
+        log: Sequence[list[Any]] = (),
     ) -> LiveGame:
         """The game of `rec`: its saved position played on through `log`, its whole log (bot.manager.positions)."""
         return cls(
@@ -332,6 +332,9 @@ class GameStore:
         self.lobby_expiry: timedelta | None = None
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_size = max(1, cache_size)
+        self.hits = self.loads = (
+            0  # games served from the cache, loaded from storage (bench/bench_storage.py)
+        )
         self.retry_delays = tuple(retry_delays)
         #: other processes may write the same games (PostgreSQL): a cached game is served only after a cheap
         #: ``SELECT version`` says it is still the newest; on SQLite this process is the only writer
@@ -373,9 +376,11 @@ class GameStore:
             ):
                 if self._cache.get(game_id) is game:  # (a concurrent reader may have replaced it meanwhile)
                     self._cache.move_to_end(game_id)
+                self.hits += 1
                 return game
             if self._cache.get(game_id) is game:
                 self.evict(game_id)  # another process wrote it (or deleted it): load the stored one
+        self.loads += 1
         try:
             rec = await self.storage(lambda: self.repo.load_game(game_id))
         except GameNotFound:
@@ -383,7 +388,7 @@ class GameStore:
         # (an ended game may keep a row too: its final message, or its expiry notice, not posted yet)
         timers = await self.storage(lambda: self.repo.timers_for_game(game_id))
         # its log: the game's history, and the moves after its saved position
-        actions = await self.storage(lambda: self.repo.load_actions(game_id)) if rec.action_count else []
+        actions = await self.storage(lambda: self.repo.load_log(game_id)) if rec.action_count else []
         try:
             game = LiveGame.from_record(rec, timers, self.lobby_expiry, actions)
         except GameDataError as exc:

@@ -380,6 +380,12 @@ class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, ABC):
             for r in rows
         ]
 
+    async def load_log(self, game_id: str) -> list[list[Any]]:
+        rows = await self._read("SELECT seat, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+        # one JSON document for the whole log: one decode, and the actions' keys are shared (a cached game's memory)
+        pairs = ",".join(f"[{'null' if r['seat'] is None else int(r['seat'])},{r['action']}]" for r in rows)
+        return list(c.loads(f"[{pairs}]"))
+
     async def save_snapshot(self, game_id: str, seq: int, snapshot: Mapping[str, Any]) -> bool:
         snapshot_j = c.dumps(c.as_dict(snapshot, "snapshot"))
         async with self._write("save snapshot") as tx:

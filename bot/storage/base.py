@@ -432,6 +432,11 @@ class GameRepository(Protocol):
 
     async def load_actions(self, game_id: str, *, after_seq: int = 0) -> list[ActionRecord]: ...
 
+    async def load_log(self, game_id: str) -> list[list[Any]]:
+        """The game's whole log as ``[seat, action]`` pairs in order (what a load replays): the actions of
+        `load_actions` without their other columns, decoded at once."""
+        ...
+
     async def save_snapshot(self, game_id: str, seq: int, snapshot: Mapping[str, Any]) -> bool:
         """Save `snapshot` as the game's position after its first `seq` actions, outside the version guard (a
         position is a function of the log: whoever writes it writes the same); only when the game has that many

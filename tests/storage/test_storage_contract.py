@@ -111,7 +111,12 @@ async def test_a_move_without_a_position_keeps_the_saved_one(repo: GameRepositor
     await repo.append_action(game.id, 0, 0, {"n": 1}, None)
     await repo.append_action(game.id, 1, 1, {"n": 2}, None, results=[SeatResult(0, 1, 5, 1, True)])
     loaded = await repo.load_game(game.id)
-    assert (loaded.version, loaded.action_count, loaded.snapshot, loaded.snapshot_seq) == (2, 2, {"turn": 0}, 0)
+    assert (loaded.version, loaded.action_count, loaded.snapshot, loaded.snapshot_seq) == (
+        2,
+        2,
+        {"turn": 0},
+        0,
+    )
     third = await repo.append_action(game.id, 2, 0, {"n": 3}, {"turn": 3})
     loaded = await repo.load_game(game.id)
     assert (loaded.snapshot, loaded.snapshot_seq) == ({"turn": 3}, third.seq) and third.seq == 3
@@ -119,7 +124,13 @@ async def test_a_move_without_a_position_keeps_the_saved_one(repo: GameRepositor
     await repo.update_game(game.id, 3, snapshot={"turn": "again"})
     loaded = await repo.load_game(game.id)
     assert (loaded.snapshot, loaded.snapshot_seq, loaded.version) == ({"turn": "again"}, 3, 4)
-    assert [a.action for a in await repo.load_actions(game.id, after_seq=loaded.snapshot_seq - 1)] == [{"n": 3}]
+    assert [a.action for a in await repo.load_actions(game.id, after_seq=loaded.snapshot_seq - 1)] == [
+        {"n": 3}
+    ]
+    assert await repo.load_log(game.id) == [[0, {"n": 1}], [1, {"n": 2}], [0, {"n": 3}]]
+    await repo.append_action(game.id, 4, None, {"type": "timeout", "text": "é,[]"}, None)
+    assert (await repo.load_log(game.id))[-1] == [None, {"type": "timeout", "text": "é,[]"}]
+    assert await repo.load_log("missing") == []
 
 
 async def test_save_snapshot_writes_only_a_newer_position_within_the_log(repo: GameRepository) -> None:
