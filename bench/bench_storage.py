@@ -370,11 +370,15 @@ def print_games(label: str, figures: dict[str, float]) -> None:
 
 def cache_figures(manager: GameManager, args: argparse.Namespace, moves: int) -> dict[str, float]:
     store = manager._store
+    hits, loads = (
+        getattr(store, "hits", -1),
+        getattr(store, "loads", 0),
+    )  # (the code before V006 had no counters)
     return {
         "in_play": args.moves_games,
         "cache_size": args.cache_size,
-        "hit_rate": store.hits / max(1, store.hits + store.loads),
-        "loads_per_move": store.loads / max(1, moves),
+        "hit_rate": hits / max(1, hits + loads),
+        "loads_per_move": loads / max(1, moves),
     }
 
 
