@@ -359,11 +359,12 @@ def print_games(label: str, figures: dict[str, float]) -> None:
         f"  p95 {fmt_ms(figures['p95'])}; this process's CPU p50 {fmt_ms(figures['cpu50'])}"
         f"  p95 {fmt_ms(figures['cpu95'])}"
     )
-    lines.append(
-        f"{'':28s} cache while playing ({figures['in_play']:.0f} games in play at once, one move each in turn,"
-        f" {figures['cache_size']:.0f} cached at most): {figures['hit_rate']:.1%} of reads hit,"
-        f" {figures['loads_per_move']:.2f} loads a move"
-    )
+    if figures["hit_rate"] >= 0:  # (the code before V006 did not count)
+        lines.append(
+            f"{'':28s} cache while playing ({figures['in_play']:.0f} games in play at once, one move each in turn,"
+            f" {figures['cache_size']:.0f} cached at most): {figures['hit_rate']:.1%} of reads hit,"
+            f" {figures['loads_per_move']:.2f} loads a move"
+        )
     lines.append(f"{'':28s} memory per cached game: {figures['memory'] / 1000:.1f} KB (tracemalloc)")
     print("\n".join(lines))
 

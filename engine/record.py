@@ -115,7 +115,7 @@ def resume(saved: dict[str, Any], log: Sequence[Sequence[Any]], at: int) -> Game
         history: list[list[Any]] = state.history_json()
     else:
         state = GameState.from_dict({**saved, "history": []})
-        history = [[seat, action] for seat, action in log[:at]]
+        history = [entry if type(entry) is list else list(entry) for entry in log[:at]]  # ([seat, action])
     for i in range(at, len(log)):
         seat, action = log[i]
         try:

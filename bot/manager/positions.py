@@ -40,15 +40,11 @@ def state_of(rec: GameRecord, actions: Sequence[Sequence[Any]]) -> GameState | N
     ``[seat, action]`` pairs (``GameRepository.load_log``). GameDataError when they do not fit."""
     if not rec.snapshot:
         return None
-    state = resume(rec.snapshot, actions, rec.snapshot_seq)
-    if len(state.history) != rec.action_count:
+    if len(actions) != rec.action_count:
         log.error(
-            "game %s: position and log make %d actions, the game counts %d",
-            rec.id,
-            len(state.history),
-            rec.action_count,
+            "game %s: its log has %d actions, the game counts %d", rec.id, len(actions), rec.action_count
         )
-    return state
+    return resume(rec.snapshot, actions, rec.snapshot_seq)
 
 
 async def stored_state(repo: GameRepository, game_id: str) -> GameState | None:

@@ -332,9 +332,8 @@ class GameStore:
         self.lobby_expiry: timedelta | None = None
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_size = max(1, cache_size)
-        self.hits = self.loads = (
-            0  # games served from the cache, loaded from storage (bench/bench_storage.py)
-        )
+        #: games served from the cache, and loaded from storage (their ratio: bench/bench_storage.py)
+        self.hits = self.loads = 0
         self.retry_delays = tuple(retry_delays)
         #: other processes may write the same games (PostgreSQL): a cached game is served only after a cheap
         #: ``SELECT version`` says it is still the newest; on SQLite this process is the only writer
