@@ -7,6 +7,11 @@ load p95 and memory per cached game).
     python bench/bench_storage.py --backend sqlite --appends 2000 --games 10000
     python bench/bench_storage.py --pg-url postgresql://postgres@127.0.0.1:5432/test
     python bench/bench_storage.py --only moves --moves-games 16   # the games alone
+    python bench/bench_storage.py --only moves --cache-size 8     # a cache smaller than the games in play
+
+WAL per move counts this run's own records when the database has pg_walinspect (a database of your own:
+``CREATE DATABASE ttr_bench``, then ``CREATE EXTENSION pg_walinspect`` in it, and ``--pg-url .../ttr_bench``);
+elsewhere it is the whole server's WAL, other sessions' writes included.
 
 PostgreSQL runs in a throw-away schema that is dropped afterwards; it is skipped (with the reason)
 when the server cannot be reached. SQLite runs in a temporary directory (``--dir`` to choose the disk).
