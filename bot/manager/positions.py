@@ -40,11 +40,13 @@ def state_of(rec: GameRecord, actions: Sequence[Sequence[Any]]) -> GameState | N
     ``[seat, action]`` pairs (``GameRepository.load_log``). GameDataError when they do not fit."""
     if not rec.snapshot:
         return None
-    if len(actions) != rec.action_count:
+    if len(actions) < rec.action_count:
         log.error(
             "game %s: its log has %d actions, the game counts %d", rec.id, len(actions), rec.action_count
         )
-    return resume(rec.snapshot, actions, rec.snapshot_seq)
+    # the log is read after the row: moves another process made in between are not this record's game (nor may a
+    # position of theirs be saved as this one's)
+    return resume(rec.snapshot, actions[: rec.action_count], rec.snapshot_seq)
 
 
 async def stored_state(repo: GameRepository, game_id: str) -> GameState | None:
