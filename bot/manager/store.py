@@ -384,12 +384,14 @@ class GameStore:
             rec = await self.storage(lambda: self.repo.load_game(game_id))
         except GameNotFound:
             raise Refused("no_game", game=game_id) from None
-        # (an ended game may keep a row too: its final message, or its expiry notice, not posted yet)
-        timers = await self.storage(lambda: self.repo.timers_for_game(game_id))
-        # its log: the game's history, and the moves after its saved position
-        actions = await self.storage(lambda: self.repo.load_log(game_id)) if rec.action_count else []
+        # its timer rows (an ended game may keep one: its final message or expiry notice, not posted yet) and its
+        # log (the history, and the moves after its saved position), read after the row, side by side
+        timers, log_ = await asyncio.gather(
+            self.storage(lambda: self.repo.timers_for_game(game_id)),
+            self.storage(lambda: self.repo.load_log(game_id)),
+        )
         try:
-            game = LiveGame.from_record(rec, timers, self.lobby_expiry, actions)
+            game = LiveGame.from_record(rec, timers, self.lobby_expiry, log_)
         except GameDataError as exc:
             log.error("game %s: stored snapshot unreadable: %s", game_id, exc)
             raise Refused("unreadable", game=game_id) from exc
