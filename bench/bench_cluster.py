@@ -96,12 +96,23 @@ async def setup(base: str, games: int, active: int) -> tuple[str, list[str]]:
         copies = games - active
         await conn.execute(
             """INSERT INTO games (id, guild_id, channel_id, thread_id, host_id, board, variant, options, status,
-                   settings, seats, snapshot, version, action_count, created_at, updated_at)
+                   settings, seats, version, action_count, created_at, updated_at)
                SELECT 'c' || n || '-' || g.id, guild_id, 1000000 + n, NULL, host_id, board, variant, options,
-                   status, settings, seats, snapshot, version, action_count, created_at, updated_at
+                   status, settings, seats, version, action_count, created_at, updated_at
                FROM generate_series(1, $1) AS n
                JOIN LATERAL (SELECT * FROM games WHERE id = ANY($2) ORDER BY id
                              OFFSET (n % $3) LIMIT 1) g ON true""",
+            copies,
+            ids,
+            len(ids),
+        )
+        # their positions (V006 keeps them apart; the games were just started: no log to copy)
+        await conn.execute(
+            """INSERT INTO game_snapshots (game_id, seq, snapshot)
+               SELECT 'c' || n || '-' || s.game_id, s.seq, s.snapshot
+               FROM generate_series(1, $1) AS n
+               JOIN LATERAL (SELECT * FROM game_snapshots WHERE game_id = ANY($2) ORDER BY game_id
+                             OFFSET (n % $3) LIMIT 1) s ON true""",
             copies,
             ids,
             len(ids),

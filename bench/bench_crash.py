@@ -14,7 +14,8 @@ random delay (often in the middle of the AI's moves), then, before any restart, 
 Counts of the checks are per game and per kill (a game that stays stalled counts at every check after):
 
 * lost: acknowledged actions missing from the stored log;
-* corrupt: a stored snapshot that is not exactly its log replayed, or a log with gaps;
+* corrupt: a stored game (its saved position, and that position played on through its log) that is not exactly
+  its log replayed, or a log with gaps;
 * left stalled: a running game whose next step (an AI seat to move, a person to remind) has no timer row;
 * stalled after restart: a fresh manager starts on the database (its start-up sweep, then the timers of one
   simulated minute): an AI seat still to move, or a person to act with no timer, is a stalled game;
@@ -166,8 +167,9 @@ def run_worker(url: str, ids_file: Path, seed: int, figures: Figures, rng: rando
 async def check(url: str, ids_file: Path, figures: Figures) -> None:
     """After a kill: what the kill left, then a restart and one simulated minute of timers."""
     from bot.manager import GameManager, ManualClock, random_action
+    from bot.manager.positions import stored_state
     from bot.storage import GameStatus, open_repository
-    from engine.record import replay
+    from engine.record import replay, saved_position
 
     async def random_ai(state, seat, level, rng):  # type: ignore[no-untyped-def]
         return random_action(state, seat, rng)
@@ -185,8 +187,14 @@ async def check(url: str, ids_file: Path, figures: Figures) -> None:
             if seqs != list(range(1, len(seqs) + 1)) or stored.action_count != len(seqs):
                 figures.corrupt += 1
             elif stored.status != GameStatus.LOBBY:
-                record = await manager.export_record(gid)
-                if replay(record).to_dict() != stored.snapshot:
+                record = await manager.export_record(
+                    gid
+                )  # (its saved position, and the log replayed through it)
+                at = stored.snapshot_seq
+                state = await stored_state(repo, gid)
+                if saved_position(
+                    replay({**record, "actions": record["actions"][:at]})
+                ) != stored.snapshot or (state is None or replay(record).to_dict() != state.to_dict()):
                     figures.corrupt += 1
             game = await manager._store.get(gid)
             humans, ai = game.waiting()

@@ -8,7 +8,7 @@ not legal and names the first bad one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from engine.actions import Action, action_from_json
@@ -89,3 +89,42 @@ def replay(record: Any) -> GameState:
     for step in iter_replay(record):
         last = step[3]
     return last if last is not None else start_of(record)
+
+
+# ---- saved positions: a game stored as its log plus its position every few actions ----------------------------
+
+
+def saved_position(state: GameState) -> dict[str, Any]:
+    """`state` as `GameState.to_dict` saves it, without its history (its log is kept apart: `resume`)."""
+    saved = state.to_dict()
+    del saved["history"]
+    return saved
+
+
+def resume(saved: dict[str, Any], log: Sequence[Sequence[Any]], at: int) -> GameState:
+    """The game whose position after the first `at` entries of `log` is `saved` (`saved_position`), played on
+    through the rest of `log` (seat, action as JSON): the same state, byte for byte, as the one that was saved
+    after every action (the engine is deterministic: its chance is the state's own generator). A `saved` that
+    still holds its history (a whole `to_dict`) is taken with that history. The state owns what `saved` holds
+    afterwards (as with `GameState.from_dict`: pass a copy to keep it). GameDataError when the log does not fit
+    (`at` beyond it, an entry that is not a legal action there)."""
+    if not 0 <= at <= len(log):
+        raise GameDataError(f"a position saved after action {at} of a log of {len(log)}")
+    if "history" in saved:  # (its history is taken as it is: a log of moves before it may be missing)
+        state = GameState.from_dict(saved)
+        history: list[list[Any]] = state.history_json()
+    else:
+        state = GameState.from_dict({**saved, "history": []})
+        history = [entry if type(entry) is list else list(entry) for entry in log[:at]]  # ([seat, action])
+    for i in range(at, len(log)):
+        seat, action = log[i]
+        try:
+            apply(state, int(seat), action_from_json(action))
+        except (IllegalAction, TypeError, ValueError, KeyError) as exc:
+            raise GameDataError(f"action {i + 1} (seat {seat}, {action}) does not replay: {exc}") from exc
+        history.append([seat, action])
+    # the history as a loaded state keeps it: its JSON, decoded only when asked for (GameState.from_dict); the
+    # replayed actions are not kept decoded either
+    state._history = None
+    state.derived["history_json"] = history
+    return state

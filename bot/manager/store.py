@@ -21,11 +21,10 @@ Guarantees
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -34,6 +33,8 @@ from bot.manager import retries
 from bot.manager.clock import Clock
 from bot.manager.game_settings import GameSettings, SettingError
 from bot.manager.outage import Outage
+from bot.manager.locks import LockTable
+from bot.manager.positions import SAVE_POSITION_EVERY, catch_up, position_due, state_of
 from bot.manager.refusals import Refused
 from bot.manager.retries import broken_refusal, gave_up
 from bot.manager.tell import held, notice_rows, over_rows, owed_position, tell_rows
@@ -55,6 +56,7 @@ from bot.storage import (
     VersionConflict,
 )
 from engine.errors import GameDataError
+from engine.record import saved_position
 from engine.rules import to_act
 from engine.state import SETUP, GameState
 from maps import load_board
@@ -91,16 +93,18 @@ class LiveGame:
     #: how long a lobby waits after its last change before it expires (None: never): the process's setting
     #: (:attr:`GameStore.lobby_expiry`), held here so that :meth:`due_work` stays a function of the game
     lobby_expiry: timedelta | None = None
+    #: how many of its actions the game's stored position has applied (bot.storage: ``GameRecord.snapshot_seq``)
+    snapshot_seq: int = 0
 
     @classmethod
     def from_record(
-        cls, rec: GameRecord, timers: list[Timer], lobby_expiry: timedelta | None = None
+        cls,
+        rec: GameRecord,
+        timers: list[Timer],
+        lobby_expiry: timedelta | None = None,
+        log: Sequence[list[Any]] = (),
     ) -> LiveGame:
-        state = GameState.from_dict(rec.snapshot) if rec.snapshot else None
-        if state is not None and len(state.history) != rec.action_count:
-            log.error(
-                "game %s: snapshot has %d actions, log has %d", rec.id, len(state.history), rec.action_count
-            )
+        """The game of `rec`: its saved position played on through `log`, its whole log (bot.manager.positions)."""
         return cls(
             id=rec.id,
             guild_id=rec.guild_id,
@@ -115,10 +119,11 @@ class LiveGame:
             seats=tuple(rec.seats),
             version=rec.version,
             action_count=rec.action_count,
-            state=state,
+            state=state_of(rec, log),
             timers=list(timers),
             last_move_at=rec.updated_at,
             lobby_expiry=lobby_expiry,
+            snapshot_seq=rec.snapshot_seq,
         )
 
     @property
@@ -296,27 +301,6 @@ class LiveGame:
         return dict.fromkeys(humans, due)
 
 
-class LockTable:
-    """One asyncio.Lock per key, dropped when nobody holds or waits for it."""
-
-    def __init__(self) -> None:
-        self._locks: dict[str, list[Any]] = {}
-
-    @contextlib.asynccontextmanager
-    async def hold(self, key: str) -> AsyncIterator[None]:
-        entry = self._locks.get(key)
-        if entry is None:
-            entry = self._locks[key] = [asyncio.Lock(), 0]
-        entry[1] += 1
-        try:
-            async with entry[0]:
-                yield
-        finally:
-            entry[1] -= 1
-            if entry[1] == 0:
-                del self._locks[key]
-
-
 class GameStore:
     """The cache of games, their locks and every storage call the manager makes. See the module docstring."""
 
@@ -327,8 +311,10 @@ class GameStore:
         *,
         cache_size: int = 256,
         retry_delays: Sequence[float] = (0.05, 0.1, 0.2, 0.4, 0.8),
+        save_position_every: int = SAVE_POSITION_EVERY,
     ) -> None:
         self.repo = repo
+        self.save_position_every = max(1, save_position_every)
         self.clock = clock
         #: called after timer rows were written, with when the first can be served (None: unknown): the
         #: dispatcher looks again
@@ -347,6 +333,8 @@ class GameStore:
         self.lobby_expiry: timedelta | None = None
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_size = max(1, cache_size)
+        #: games served from the cache, and loaded from storage (their ratio: bench/bench_storage.py)
+        self.hits = self.loads = 0
         self.retry_delays = tuple(retry_delays)
         self.outage = Outage()  # the database's outages: the host's one line when one begins, one at its end
         #: other processes may write the same games (PostgreSQL): a cached game is served only after a cheap
@@ -389,21 +377,29 @@ class GameStore:
             ):
                 if self._cache.get(game_id) is game:  # (a concurrent reader may have replaced it meanwhile)
                     self._cache.move_to_end(game_id)
+                self.hits += 1
                 return game
             if self._cache.get(game_id) is game:
                 self.evict(game_id)  # another process wrote it (or deleted it): load the stored one
+        self.loads += 1
         try:
             rec = await self.storage(lambda: self.repo.load_game(game_id))
         except GameNotFound:
             raise Refused("no_game", game=game_id) from None
-        # (an ended game may keep a row too: its final message, or its expiry notice, not posted yet)
-        timers = await self.storage(lambda: self.repo.timers_for_game(game_id))
+        # its timer rows (an ended game may keep one: its final message or expiry notice, not posted yet) and its
+        # log (the history, and the moves after its saved position), read after the row, side by side
+        timers, log_ = await asyncio.gather(
+            self.storage(lambda: self.repo.timers_for_game(game_id)),
+            self.storage(lambda: self.repo.load_log(game_id)),
+        )
         try:
-            game = LiveGame.from_record(rec, timers, self.lobby_expiry)
+            game = LiveGame.from_record(rec, timers, self.lobby_expiry, log_)
         except GameDataError as exc:
             log.error("game %s: stored snapshot unreadable: %s", game_id, exc)
             raise Refused("unreadable", game=game_id) from exc
         self.remember(game)
+        if game.state is not None:  # (stored before V006, or a crash: the next load replays less)
+            game.snapshot_seq = await catch_up(self.repo, game, game.state, self.save_position_every)
         return game
 
     # ------------------------------------------------------------------ storage calls
@@ -461,6 +457,9 @@ class GameStore:
         future = _with_fields(game, fields)
         now = self.clock.now()
         change = held(future.due_work(now), self.holder, now)
+        if "snapshot" in fields:  # stored as the position after the game's actions so far, its log apart
+            assert future.state is not None
+            fields = {**fields, "snapshot": saved_position(future.state)}
         try:
             version = await retries.update(self, game, fields, change)
         except (VersionConflict, Refused, GameNotFound):
@@ -486,6 +485,7 @@ class GameStore:
             game.host_id = fields["host_id"]
         if "snapshot" in fields:
             game.state = future.state
+            game.snapshot_seq = game.action_count
 
     async def append(
         self,
@@ -498,10 +498,13 @@ class GameStore:
         automatic: bool = False,
         also: Sequence[NewTimer] = (),
     ) -> ActionRecord:
-        """Store one action with the new snapshot (the results when it ends the game, and the timer rows the new
-        situation needs, and `also`: the announcement of an absent-player move), in one transaction. On success
-        the cached rows follow; the caller adopts ``work``."""
-        snapshot = work.to_dict()
+        """Store one action (the game's position after it too, every :attr:`save_position_every` moves and when
+        it ends the game; the results then, and the timer rows the new situation needs, and `also`: the
+        announcement of an absent-player move), in one transaction. On success the cached rows follow; the
+        caller adopts ``work``."""
+        snapshot = None
+        if position_due(game.action_count + 1, game.snapshot_seq, work.finished, self.save_position_every):
+            snapshot = saved_position(work)
         now = self.clock.now()
         future = dataclasses.replace(game, state=work, status=status or game.status, last_move_at=now)
         before = game.state
@@ -517,6 +520,8 @@ class GameStore:
             change = dataclasses.replace(change, add=(*also, *change.add))
         change = held(change, self.holder, now)
         record = await self._append(game, seat, action_json, snapshot, status, results, change)
+        if snapshot is not None:
+            game.snapshot_seq = record.seq
         game.adopt_timers(change, None, now)
         self._written(game.id, change)
         return record
@@ -526,7 +531,7 @@ class GameStore:
         game: LiveGame,
         seat: int,
         action_json: dict[str, Any],
-        snapshot: dict[str, Any],
+        snapshot: dict[str, Any] | None,
         status: GameStatus | None,
         results: Sequence[SeatResult] | None,
         change: TimerChange,

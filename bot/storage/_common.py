@@ -206,7 +206,9 @@ def summary_from_row(row: Any, time: Callable[[Any], datetime]) -> GameSummary:
 
 
 def record_from_row(row: Any, time: Callable[[Any], datetime]) -> GameRecord:
-    return GameRecord(**summary_fields(row, time), snapshot=loads(row["snapshot"]))
+    return GameRecord(
+        **summary_fields(row, time), snapshot=loads(row["snapshot"]), snapshot_seq=row["snapshot_seq"] or 0
+    )
 
 
 def timer_from_row(row: Any, time: Callable[[Any], datetime]) -> Timer:

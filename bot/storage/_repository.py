@@ -47,7 +47,16 @@ _SUMMARY_COLUMNS = (
     "id, guild_id, channel_id, thread_id, host_id, board, variant, options, status, settings, seats, "
     "version, action_count, created_at, updated_at, finished_at"
 )
-_RECORD_COLUMNS = _SUMMARY_COLUMNS + ", snapshot"
+#: a game's saved position lives in game_snapshots (V006), read with the game
+_RECORD_COLUMNS = (
+    _SUMMARY_COLUMNS + ", (SELECT s.seq FROM game_snapshots s WHERE s.game_id = games.id) AS snapshot_seq,"
+    " (SELECT s.snapshot FROM game_snapshots s WHERE s.game_id = games.id) AS snapshot"
+)
+#: writes a game's saved position at seq (`?`, `?`, `?`: game id, seq, snapshot JSON)
+SAVE_POSITION = (
+    "INSERT INTO game_snapshots (game_id, seq, snapshot) VALUES (?, ?, ?)"
+    " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, snapshot = excluded.snapshot"
+)
 _TIMER_COLUMNS = "id, game_id, kind, due_at, payload, created_at"
 _OPEN = "('lobby', 'active')"
 #: The version guard of every change to a game: it matches no row once someone else wrote first.
@@ -127,10 +136,12 @@ class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, ABC):
         log_row: tuple[int | None, str, Any],
         results: list[SeatResult] | None,
         timers: TimerChange | None = None,
+        snapshot_j: str | None = None,
     ) -> tuple[int, int]:
         """``UPDATE games SET {sets}`` (with ``args``) under the version guard, then the log row
-        ``(seat, action JSON, created_at)``, the results and the timer rows; returns the new (version, seq).
-        PostgreSQL makes it one statement when there are no results and no timers to write."""
+        ``(seat, action JSON, created_at)``, the saved position after it (``snapshot_j``, when given), the
+        results and the timer rows; returns the new (version, seq). PostgreSQL makes it one statement when there
+        are no results and no timers to write."""
         async with self._write("append action") as tx:
             sql = f"UPDATE games SET {sets} {VERSION_GUARD} RETURNING version, action_count"
             row = await self._guarded(tx, sql, args, game_id, expected_version)
@@ -140,6 +151,8 @@ class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, ABC):
                 "INSERT INTO actions (game_id, seq, seat, action, version, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, seq, seat, action_j, version, created_at),
             )
+            if snapshot_j is not None:
+                await tx.execute(SAVE_POSITION, (game_id, seq, snapshot_j))
             if results is not None:
                 await self._write_results(tx, game_id, results)
             if timers:
@@ -200,13 +213,15 @@ class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, ABC):
                         await self._check_place_free(tx, channel_id, thread_id)
                     await tx.execute(
                         "INSERT INTO games (id, guild_id, channel_id, thread_id, host_id, board, variant,"
-                        " options, status, settings, seats, snapshot, version, action_count,"
+                        " options, status, settings, seats, version, action_count,"
                         " created_at, updated_at, finished_at)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?)",
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?)",
                         (gid, guild_id, channel_id, thread_id, host_id, board, variant, options_j, status_v,
-                         settings_j, seats_j, snapshot_j, now_db, now_db, finished_db),
+                         settings_j, seats_j, now_db, now_db, finished_db),
                     )  # fmt: skip
                     await self._write_players(tx, gid, seats_t)
+                    if snapshot_j is not None:
+                        await tx.execute(SAVE_POSITION, (gid, 0, snapshot_j))
                     if timers:
                         await self._write_timers(tx, gid, timers, now_db)
             except StorageError as exc:
@@ -218,6 +233,7 @@ class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, ABC):
                 board=board, variant=variant, options=c.loads(options_j), status=GameStatus(status_v),
                 settings=c.loads(settings_j), seats=seats_t, version=0, action_count=0,
                 created_at=now, updated_at=now, finished_at=finished, snapshot=c.loads(snapshot_j),
+                snapshot_seq=0,
             )  # fmt: skip
         raise StorageError("could not draw a free game id")  # pragma: no cover
 
@@ -289,9 +305,7 @@ class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, ABC):
         if seats_t is not None:
             sets.append("seats = ?")
             args.append(c.seats_json(seats_t))
-        if snapshot is not None:
-            sets.append("snapshot = ?")
-            args.append(c.dumps(c.as_dict(snapshot, "snapshot")))
+        snapshot_j = None if snapshot is None else c.dumps(c.as_dict(snapshot, "snapshot"))
         if not isinstance(thread_id, Unset):
             sets.append("thread_id = ?")
             args.append(thread_id)
@@ -300,8 +314,10 @@ class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, ABC):
             args.append(host_id)
         checked = None if results is None else c.check_results(results)
         async with self._write("update game") as tx:
-            sql = f"UPDATE games SET {', '.join(sets)} {VERSION_GUARD} RETURNING version"
+            sql = f"UPDATE games SET {', '.join(sets)} {VERSION_GUARD} RETURNING version, action_count"
             row = await self._guarded(tx, sql, args, game_id, expected_version)
+            if snapshot_j is not None:  # the position after the game's actions so far
+                await tx.execute(SAVE_POSITION, (game_id, int(row["action_count"]), snapshot_j))
             if seats_t is not None:
                 await tx.execute("DELETE FROM game_players WHERE game_id = ?", (game_id,))
                 await self._write_players(tx, game_id, seats_t)
@@ -317,7 +333,7 @@ class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, ABC):
         expected_version: int,
         seat: int | None,
         action: Mapping[str, Any],
-        new_snapshot: Mapping[str, Any],
+        new_snapshot: Mapping[str, Any] | None,
         status: GameStatus | str | None = None,
         *,
         results: Sequence[SeatResult] | None = None,
@@ -325,7 +341,7 @@ class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, ABC):
     ) -> ActionRecord:
         action_d = c.as_dict(action, "action")
         action_j = c.dumps(action_d)
-        snapshot_j = c.dumps(c.as_dict(new_snapshot, "new_snapshot"))
+        snapshot_j = None if new_snapshot is None else c.dumps(c.as_dict(new_snapshot, "new_snapshot"))
         checked = None if results is None else c.check_results(results)
         now = self._now()
         now_db = self.dialect.time_to_db(now)
@@ -334,7 +350,6 @@ class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, ABC):
             [
                 "version = version + 1",
                 "action_count = action_count + 1",
-                "snapshot = ?",
                 "updated_at = ?",
                 *status_sets,
             ]
@@ -343,10 +358,11 @@ class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, ABC):
             game_id,
             expected_version,
             sets,
-            [snapshot_j, now_db, *status_args],
+            [now_db, *status_args],
             (seat, action_j, now_db),
             checked,
             timers or None,
+            snapshot_j,
         )
         return ActionRecord(game_id, seq, seat, action_d, version, now)
 
@@ -363,6 +379,24 @@ class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, ABC):
             )
             for r in rows
         ]
+
+    async def load_log(self, game_id: str) -> list[list[Any]]:
+        rows = await self._read("SELECT seat, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+        # one JSON document for the whole log: one decode, and the actions' keys are shared (a cached game's memory)
+        pairs = ",".join(f"[{'null' if r['seat'] is None else int(r['seat'])},{r['action']}]" for r in rows)
+        return list(c.loads(f"[{pairs}]"))
+
+    async def save_snapshot(self, game_id: str, seq: int, snapshot: Mapping[str, Any]) -> bool:
+        snapshot_j = c.dumps(c.as_dict(snapshot, "snapshot"))
+        async with self._write("save snapshot") as tx:
+            rows = await tx.fetch(
+                "INSERT INTO game_snapshots (game_id, seq, snapshot)"
+                " SELECT id, ?, ? FROM games WHERE id = ? AND action_count >= ?"
+                " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, snapshot = excluded.snapshot"
+                " WHERE game_snapshots.seq < excluded.seq RETURNING seq",
+                (seq, snapshot_j, game_id, seq),
+            )
+        return bool(rows)
 
     async def delete_game(self, game_id: str) -> bool:
         async with self._write("delete game") as tx:

@@ -156,9 +156,12 @@ class GameSummary:
 
 @dataclass(frozen=True, slots=True)
 class GameRecord(GameSummary):
-    """A full game row, with the engine snapshot (None until the engine has produced one)."""
+    """A full game row, with the game's last saved position (None until the engine has produced one): the engine
+    snapshot after its first ``snapshot_seq`` actions. The game now is that position played on through the
+    actions after it (``load_actions(id, after_seq=snapshot_seq)``)."""
 
     snapshot: JSONDict | None = None
+    snapshot_seq: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,17 +419,29 @@ class GameRepository(Protocol):
         expected_version: int,
         seat: int | None,
         action: Mapping[str, Any],
-        new_snapshot: Mapping[str, Any],
+        new_snapshot: Mapping[str, Any] | None,
         status: GameStatus | str | None = None,
         *,
         results: Sequence[SeatResult] | None = None,
         timers: TimerChange | None = None,
     ) -> ActionRecord:
-        """Append the action, store the new snapshot and bump the version in one transaction (with the
-        results and the change of the game's timer rows, when given)."""
+        """Append the action and bump the version in one transaction (with the saved position after it,
+        `new_snapshot`, when given: None keeps the last one; the results and the change of the game's timer
+        rows, when given)."""
         ...
 
     async def load_actions(self, game_id: str, *, after_seq: int = 0) -> list[ActionRecord]: ...
+
+    async def load_log(self, game_id: str) -> list[list[Any]]:
+        """The game's whole log as ``[seat, action]`` pairs in order (what a load replays): the actions of
+        `load_actions` without their other columns, decoded at once."""
+        ...
+
+    async def save_snapshot(self, game_id: str, seq: int, snapshot: Mapping[str, Any]) -> bool:
+        """Save `snapshot` as the game's position after its first `seq` actions, outside the version guard (a
+        position is a function of the log: whoever writes it writes the same); only when the game has that many
+        actions and its saved position is older. Whether it was written."""
+        ...
 
     async def delete_game(self, game_id: str) -> bool: ...
 

@@ -358,17 +358,27 @@ class PostgresRepository(SQLRepository):
         log_row: tuple[int | None, str, Any],
         results: list[SeatResult] | None,
         timers: TimerChange | None = None,
+        snapshot_j: str | None = None,
     ) -> tuple[int, int]:
-        # The version guard, the snapshot, the counters and the log row in one statement; without
+        # The version guard, the counters, the log row and the saved position in one statement; without
         # results or timers to write it needs no explicit transaction: a single round trip, nothing half-applied.
+        saved = ""
+        after: tuple[Any, ...] = log_row
+        if snapshot_j is not None:
+            saved = (
+                ", saved AS (INSERT INTO game_snapshots (game_id, seq, snapshot)"
+                " SELECT id, action_count, ? FROM bumped"
+                " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, snapshot = excluded.snapshot)"
+            )
+            after = (snapshot_j, *log_row)
         sql = (
-            f"WITH bumped AS (UPDATE games SET {sets} {VERSION_GUARD} RETURNING id, version, action_count)"
+            f"WITH bumped AS (UPDATE games SET {sets} {VERSION_GUARD} RETURNING id, version, action_count){saved}"
             " INSERT INTO actions (game_id, seq, seat, action, version, created_at)"
             " SELECT id, action_count, ?, ?, version, ? FROM bumped RETURNING seq, version"
         )
         scope = self._one_statement if results is None and not timers else self._write
         async with scope("append action") as tx:
-            row = await self._guarded(tx, sql, args, game_id, expected_version, log_row)
+            row = await self._guarded(tx, sql, args, game_id, expected_version, after)
             if results is not None:
                 await self._write_results(tx, game_id, results)
             if timers:

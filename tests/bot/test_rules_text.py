@@ -193,7 +193,9 @@ def test_numbers_in_the_texts_are_the_board_files(board_id: str, variant: str, l
         bullet = rules["bullet_trains"]
         for players, row in bullet["bonus_by_rank"].items():
             shown = default_catalog().text("list.sep", lang).join(f"{v:+d}" if v else "0" for v in row)
-            assert re.search(rf"^{players}\s?\w+\s?[:：]\s?{re.escape(shown)}$", texts["bullet_bonus"], re.M), players
+            assert re.search(
+                rf"^{players}\s?\w+\s?[:：]\s?{re.escape(shown)}$", texts["bullet_bonus"], re.M
+            ), players
         assert str(bullet["no_contribution"]) in texts["bullet_bonus"]
         assert _has(texts["bullet"], bullet["supply"])
         assert _has(texts["end"], bullet["end_trigger_supply"])

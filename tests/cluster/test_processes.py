@@ -24,12 +24,12 @@ import asyncpg
 import pytest
 from helpers.manager_games import play_random, random_ai, started_game, state_of
 from helpers.pg_schema import PG_URL, fresh_pg_schema
+from helpers.stored_games import assert_stored_is_log_replayed
 
 from bot.i18n import default_catalog
 from bot.manager import GameManager, random_action
 from bot.manager.timer_rows import TimerKind
 from bot.storage import GameRepository, GameStatus, NewTimer, TimerChange, open_repository
-from engine.record import replay
 from engine.rules import apply, to_act
 
 # real OS processes on real PostgreSQL, waiting out real leases: one at a time, apart from the fast loop
@@ -87,12 +87,11 @@ def notes(path: Path) -> list[dict[str, Any]]:
 
 async def assert_consistent(manager: GameManager, repo: GameRepository, gid: str, acked: list[int]) -> None:
     """Every acknowledged action is stored once, and the stored game is the replay of its action log."""
-    stored = await repo.load_game(gid)
     seqs = [a.seq for a in await repo.load_actions(gid)]
     assert len(acked) == len(set(acked)), f"an action acknowledged twice in {gid}"
     assert set(acked) <= set(seqs), f"an acknowledged action of {gid} is not stored"
     assert seqs == list(range(1, len(seqs) + 1))
-    assert replay(await manager.export_record(gid)).to_dict() == stored.snapshot
+    await assert_stored_is_log_replayed(repo, gid, await manager.export_record(gid))
 
 
 async def test_two_processes_racing_on_the_same_games_apply_each_move_once(pg_url: str) -> None:

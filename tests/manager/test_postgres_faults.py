@@ -17,10 +17,10 @@ import asyncpg
 import pytest
 from helpers.manager_games import random_ai, started_game
 from helpers.pg_schema import PG_URL, fresh_pg_schema
+from helpers.stored_games import assert_stored_is_log_replayed
 
 from bot.manager import GameManager, ManualClock
 from bot.storage import open_repository
-from engine.record import replay
 
 # six real seconds of connections killed on a real PostgreSQL: apart from the fast loop
 pytestmark = [pytest.mark.cluster, pytest.mark.xdist_group("timing")]
@@ -85,6 +85,5 @@ async def test_connections_killed_on_the_server_fail_no_move_and_apply_none_twic
             assert failures == []
             assert killed >= 20 and moves >= 40, (killed, moves)  # (a loaded machine makes fewer)
             for gid in games:  # every stored game is exactly its log replayed: no move applied twice
-                stored = await repo.load_game(gid)
-                assert replay(await manager.export_record(gid)).to_dict() == stored.snapshot
+                await assert_stored_is_log_replayed(repo, gid, await manager.export_record(gid))
             await manager.close()

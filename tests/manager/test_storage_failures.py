@@ -12,8 +12,10 @@ from typing import Any
 
 import pytest
 from helpers.manager_games import HUMANS, play_random, random_ai, started_game, state_of
+from helpers.stored_games import assert_stored_is_log_replayed
 
 from bot.manager import GameManager, ManualClock, Refused
+from bot.manager.positions import stored_state
 from bot.storage import (
     ActionRecord,
     GameRepository,
@@ -24,7 +26,6 @@ from bot.storage import (
     open_repository,
 )
 from engine.actions import DrawBlind
-from engine.record import replay
 
 ANN, BOB = HUMANS[0][0], HUMANS[1][0]
 
@@ -65,7 +66,7 @@ async def test_locked_database_refuses_cleanly_then_the_same_move_succeeds(db_pa
         assert await manager.turn_token(gid, ANN) == token
         outcome = await manager.act(gid, ANN, DrawBlind(), expected_turn=token)
         assert outcome.seqs == (before.action_count + 1,)
-        assert replay(await manager.export_record(gid)).to_dict() == (await repo.load_game(gid)).snapshot
+        await assert_stored_is_log_replayed(repo, gid, await manager.export_record(gid))
 
 
 async def test_lock_released_during_the_retries_applies_once(db_path: Path) -> None:
@@ -125,7 +126,7 @@ async def test_a_write_that_landed_despite_an_error_is_not_applied_twice(repo: G
     assert outcome.seqs == (count + 1,)
     rows = await repo.load_actions(gid)
     assert len(rows) == count + 1 and rows[-1].action == {"type": "draw_blind", "warehouse": None}
-    assert (await state_of(manager, gid)).to_dict() == (await repo.load_game(gid)).snapshot
+    assert (await state_of(manager, gid)).to_dict() == (await stored_state(repo, gid)).to_dict()  # type: ignore[union-attr]
 
 
 async def test_another_writer_first_reloads_and_rechecks(db_url: str, repo: GameRepository) -> None:
@@ -145,7 +146,7 @@ async def test_another_writer_first_reloads_and_rechecks(db_url: str, repo: Game
         with pytest.raises(Refused) as err:
             await first.act(gid, BOB, DrawBlind(), expected_turn=stale_token)
         assert err.value.code == "stale"
-        assert replay(await second.export_record(gid)).to_dict() == (await repo.load_game(gid)).snapshot
+        await assert_stored_is_log_replayed(repo, gid, await second.export_record(gid))
 
 
 async def test_a_database_that_cannot_take_writes_is_refused_clearly_with_one_error_line(

@@ -105,6 +105,52 @@ async def test_append_action_writes_action_snapshot_and_version(repo: GameReposi
     assert await repo.load_actions("missing") == []
 
 
+async def test_a_move_without_a_position_keeps_the_saved_one(repo: GameRepository) -> None:
+    game = await new_game(repo, snapshot={"turn": 0})
+    assert (game.snapshot, game.snapshot_seq) == ({"turn": 0}, 0)
+    await repo.append_action(game.id, 0, 0, {"n": 1}, None)
+    await repo.append_action(game.id, 1, 1, {"n": 2}, None, results=[SeatResult(0, 1, 5, 1, True)])
+    loaded = await repo.load_game(game.id)
+    assert (loaded.version, loaded.action_count, loaded.snapshot, loaded.snapshot_seq) == (
+        2,
+        2,
+        {"turn": 0},
+        0,
+    )
+    third = await repo.append_action(game.id, 2, 0, {"n": 3}, {"turn": 3})
+    loaded = await repo.load_game(game.id)
+    assert (loaded.snapshot, loaded.snapshot_seq) == ({"turn": 3}, third.seq) and third.seq == 3
+    # update_game's snapshot is the position after the game's actions so far
+    await repo.update_game(game.id, 3, snapshot={"turn": "again"})
+    loaded = await repo.load_game(game.id)
+    assert (loaded.snapshot, loaded.snapshot_seq, loaded.version) == ({"turn": "again"}, 3, 4)
+    assert [a.action for a in await repo.load_actions(game.id, after_seq=loaded.snapshot_seq - 1)] == [
+        {"n": 3}
+    ]
+    assert await repo.load_log(game.id) == [[0, {"n": 1}], [1, {"n": 2}], [0, {"n": 3}]]
+    await repo.append_action(game.id, 4, None, {"type": "timeout", "text": "é,[]"}, None)
+    assert (await repo.load_log(game.id))[-1] == [None, {"type": "timeout", "text": "é,[]"}]
+    assert await repo.load_log("missing") == []
+
+
+async def test_save_snapshot_writes_only_a_newer_position_within_the_log(repo: GameRepository) -> None:
+    game = await new_game(repo, snapshot={"turn": 0})
+    for version in range(3):
+        await repo.append_action(game.id, version, 0, {"n": version}, None)
+    assert not await repo.save_snapshot(game.id, 4, {"turn": 4})  # beyond the log: nothing
+    assert await repo.save_snapshot(game.id, 2, {"turn": 2})
+    assert not await repo.save_snapshot(game.id, 1, {"turn": 1})  # older than the saved one: nothing
+    assert not await repo.save_snapshot("missing", 1, {"turn": 1})
+    loaded = await repo.load_game(game.id)
+    # not a change of the game: the version stays (no process's cached copy is made stale by it)
+    assert (loaded.snapshot, loaded.snapshot_seq, loaded.version) == ({"turn": 2}, 2, 3)
+    lobby = await new_game(repo)  # a game without a position yet takes one
+    assert await repo.save_snapshot(lobby.id, 0, {"turn": 0})
+    assert (await repo.load_game(lobby.id)).snapshot == {"turn": 0}
+    assert await repo.delete_game(game.id)
+    assert await repo.find_game(game.id) is None
+
+
 async def test_version_counts_updates_but_seq_counts_actions(repo: GameRepository) -> None:
     game = await new_game(repo)
     v1 = await repo.update_game(game.id, 0, status="active")
