@@ -32,8 +32,8 @@ from typing import Any, TypeVar
 from bot.manager import retries
 from bot.manager.clock import Clock
 from bot.manager.game_settings import GameSettings, SettingError
-from bot.manager.outage import Outage
 from bot.manager.locks import LockTable
+from bot.manager.outage import Outage
 from bot.manager.positions import SAVE_POSITION_EVERY, catch_up, position_due, state_of
 from bot.manager.refusals import Refused
 from bot.manager.retries import broken_refusal, gave_up
