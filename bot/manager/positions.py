@@ -9,7 +9,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from bot.storage import GameRecord, GameRepository, StorageBroken, StorageUnavailable
+from bot.storage import GameRecord, GameRepository, GameStatus, StorageBroken, StorageUnavailable
 from engine.record import resume, saved_position
 from engine.state import GameState
 
@@ -69,3 +69,17 @@ async def catch_up(
     except (StorageUnavailable, StorageBroken) as exc:
         log.warning("game %s: position not saved (%s); the next load replays its log again", game.id, exc)
     return game.snapshot_seq
+
+
+def changed_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    """The cached game's fields that storing ``update_game(**fields)`` changes (for `dataclasses.replace`)."""
+    changed: dict[str, Any] = {}
+    if "status" in fields:
+        changed["status"] = GameStatus(fields["status"])
+    if "seats" in fields:
+        changed["seats"] = tuple(fields["seats"])
+    if "settings" in fields:
+        changed["raw_settings"] = dict(fields["settings"])
+    if "snapshot" in fields:
+        changed["state"] = GameState.from_dict(fields["snapshot"])
+    return changed

@@ -34,7 +34,7 @@ from bot.manager.clock import Clock
 from bot.manager.game_settings import GameSettings, SettingError
 from bot.manager.locks import LockTable
 from bot.manager.outage import Outage
-from bot.manager.positions import SAVE_POSITION_EVERY, catch_up, position_due, state_of
+from bot.manager.positions import SAVE_POSITION_EVERY, catch_up, changed_fields, position_due, state_of
 from bot.manager.refusals import Refused
 from bot.manager.retries import broken_refusal, gave_up
 from bot.manager.tell import held, notice_rows, over_rows, owed_position, tell_rows
@@ -454,7 +454,7 @@ class GameStore:
     async def update(self, game: LiveGame, **fields: Any) -> None:
         """update_game under the version guard, with the timer rows the changed game needs in the same
         transaction; on success the cached game follows. VersionConflict propagates (after evicting the game)."""
-        future = _with_fields(game, fields)
+        future = dataclasses.replace(game, timers=list(game.timers), **changed_fields(fields))
         now = self.clock.now()
         change = held(future.due_work(now), self.holder, now)
         if "snapshot" in fields:  # stored as the position after the game's actions so far, its log apart
@@ -589,17 +589,3 @@ class GameStore:
                 except VersionConflict:
                     self.evict(game_id)
             raise Refused("conflict")
-
-
-def _with_fields(game: LiveGame, fields: dict[str, Any]) -> LiveGame:
-    """What `game` will be once ``update_game(**fields)`` is stored (a copy: the game itself is unchanged)."""
-    changed: dict[str, Any] = {}
-    if "status" in fields:
-        changed["status"] = GameStatus(fields["status"])
-    if "seats" in fields:
-        changed["seats"] = tuple(fields["seats"])
-    if "settings" in fields:
-        changed["raw_settings"] = dict(fields["settings"])
-    if "snapshot" in fields:
-        changed["state"] = GameState.from_dict(fields["snapshot"])
-    return dataclasses.replace(game, timers=list(game.timers), **changed)
