@@ -249,7 +249,8 @@ async def serve_ping(
         await repo.postpone_timer(row.id, owner, due)
         return
     # claimed with the game at the version decided on (VersionConflict: decided again) and recorded as sent
-    if await repo.claim_ping(row.id, owner, game.id, game.version, owed.key, owed.seat, owed.what):
+    sent_as = f"{owed.what}{owed.n}" if owed.n else owed.what  # (reminders 1 and 2 of one wait: two)
+    if await repo.claim_ping(row.id, owner, game.id, game.version, owed.key, owed.seat, sent_as):
         notes.append(
             functools.partial(timers.notifier.on_ping, game.id, owed.seat, owed.user, owed.what, owed.n)
         )
@@ -288,7 +289,10 @@ class PlayerTimes:
     async def player_time(self, user_id: int) -> PlayerTime:
         """The player's time (in every server): the defaults until they change one."""
         repo = self._store.repo
-        return await self._store.storage(lambda: repo.load_player_time(user_id))
+        prefs = await self._store.storage(lambda: repo.load_player_time(user_id))
+        if prefs.away_until is not None and not away(prefs, self.clock.now()):  # over (its row may lag)
+            prefs = replace(prefs, away_until=None)
+        return prefs
 
     async def set_player_time(
         self,

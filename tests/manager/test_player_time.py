@@ -341,3 +341,16 @@ async def test_bad_values_are_refused(manager: GameManager) -> None:
 
 
 _ = random_ai  # (the manager fixture's AI)
+
+
+async def test_both_reminders_held_in_one_night_are_both_sent(
+    manager: GameManager, clock: ManualClock, notifier: Notified
+) -> None:
+    t = await main_phase(manager)
+    await manager.set_player_time(t.first, time_zone="UTC", quiet_hours="22:00-07:00")
+    clock.advance(utc(2026, 3, 8, 23, 0) - clock.now())
+    assert await manager.hold_reminder(t.game_id, t.seat, t.first, 1)
+    assert await manager.hold_reminder(t.game_id, t.seat, t.first, 2)
+    clock.advance(utc(2026, 3, 9, 7, 0) - clock.now())
+    await manager.run_due_timers()
+    assert sorted(p[3:] for p in notifier.pings) == [("reminder", 1), ("reminder", 2)]
