@@ -363,7 +363,18 @@ class PlayerTimes:
         once), in their quiet hours, or with a ping delay (a ``ping`` row pings them later, unless they act
         first). Writes the heads-up of the player after the current one too, if they want one."""
         repo, now = self._store.repo, self.clock.now()
-        return await self._store.locked(game_id, functools.partial(self._hold, repo, now, seats))
+        game = await self._store.get(game_id)  # a look without the lock first: most players hold nothing
+        after = next_seat(game)
+        users = {
+            game.seats[s].user_id
+            for s in (*seats, *([] if after is None else [after]))
+            if s < len(game.seats)
+        }
+        for user in (u for u in users if u is not None):
+            prefs = await self._store.storage(functools.partial(repo.load_player_time, user))
+            if prefs.ping_delay or prefs.heads_up or in_quiet(now, prefs) or away(prefs, now):
+                return await self._store.locked(game_id, functools.partial(self._hold, repo, now, seats))
+        return frozenset()
 
     async def _hold(self, repo: Any, now: datetime, seats: frozenset[int], game: LiveGame) -> frozenset[int]:
         humans, _ai = game.waiting()
