@@ -294,6 +294,10 @@ class PlayerTimes:
             prefs = replace(prefs, away_until=None)
         return prefs
 
+    async def quiet_now(self, user_id: int) -> bool:
+        """Whether the player is in their quiet hours now (a message naming them must not ping them)."""
+        return in_quiet(self.clock.now(), await self.player_time(user_id))
+
     async def set_player_time(
         self,
         user_id: int,

@@ -18,6 +18,7 @@ from bot.messages import Text
 from bot.play import chat
 from bot.play.contract import Messenger
 from bot.play.reply import Reply
+from bot.play.seats import mention
 from engine.state import GameState
 
 
@@ -102,8 +103,9 @@ class TurnNotices:
             until = int(times.away_until.timestamp()) if times.away_until else 0
             policy = Text(f"settings.policy.{info.settings.absent_policy}")
             return Reply(
-                content=Text(
-                    "notify.away", {"player": chat.user(user_id), "until": f"<t:{until}:f>", "policy": policy}
+                content=Text(  # (named, not pinged: they are away)
+                    "notify.away",
+                    {"player": mention(info, seat, ping=False), "until": f"<t:{until}:f>", "policy": policy},
                 )
             )
         link = game_link(info)

@@ -36,7 +36,7 @@ from bot.play.prefs import player_prefs
 from bot.play.press import Press, PressCode
 from bot.play.refusals import fail, refusal
 from bot.play.reply import Choice, Reply
-from bot.play.seats import check_turn, seat_of
+from bot.play.seats import check_turn, mention, seat_of
 from bot.play.settings_text import settings_reply
 from bot.play.thread import ThreadKeeper, gif_of, ours_to_tell, since_last_turn
 from bot.play.turn import should_publish, told_lines, turn_message
@@ -393,6 +393,8 @@ class ManagerGameService:
 
     async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
         who: Message = chat.user(user_id) if user_id else Text("turn.seat", {"n": seat + 1})
+        if user_id and await self.games_manager.quiet_now(user_id):  # named, not pinged, in their quiet hours
+            who = mention(await self._info(game_id), seat, ping=False)
         await self._post(game_id, Reply(content=Text(f"turn.absent_{policy}", {"player": who})))
 
     async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:

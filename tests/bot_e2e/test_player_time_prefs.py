@@ -4,7 +4,7 @@ ping and pinged once the delay is over; the heads-up is a direct message; away m
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from helpers.simcord_driver import Seen, follow_menu, last_public, message_text, open_game, public_messages
@@ -111,8 +111,27 @@ async def test_away_is_told_in_the_thread_once(simcord_env, world, bot_settings)
     assert "Away until" in message_text(saved.response)
     await _fire(simcord_env, bot, clock, seconds=1)
     told = [m for m in public_messages(channel) if "is away until" in m.content]
-    assert len(told) == 1 and f"<@{bob.id}>" in told[0].content and "an AI plays the turn" in told[0].content
+    assert len(told) == 1 and "**bob**" in told[0].content and "an AI plays the turn" in told[0].content
+    assert f"<@{bob.id}>" not in told[0].content  # (named, not pinged: he is away)
     await _fire(simcord_env, bot, clock, hours=1)
     assert len([m for m in public_messages(channel) if "is away until" in m.content]) == 1
     assert gid
     assert simcord_env.errors == []
+
+
+async def test_in_quiet_hours_the_absent_player_notice_names_without_a_ping(simcord_env, world, bot_settings):  # type: ignore[no-untyped-def]
+    _guild, channel, alice, bob, _carol = world
+    gid, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
+    service = simcord_env.bot.service
+    seat = next(
+        i for i, s in enumerate((await service.games_manager.game_info(gid)).seats) if s.user_id == bob.id
+    )
+    await service.on_absent(gid, seat, bob.id, "ai")
+    await simcord_env.settle()
+    assert f"<@{bob.id}>" in last_public(channel).content  # awake: pinged
+    hour = datetime.now(UTC).hour  # (this bot runs on the system clock; time zone UTC, the default)
+    await bob.slash(channel, "ttr prefs", quiet_hours=f"{(hour - 1) % 24:02d}:00-{(hour + 2) % 24:02d}:00")
+    await service.on_absent(gid, seat, bob.id, "ai")
+    await simcord_env.settle()
+    told = last_public(channel).content
+    assert f"<@{bob.id}>" not in told and "**bob**" in told
