@@ -109,6 +109,12 @@ class PlayerTimeQueries:
             if not held:
                 return False
             await tx.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
+            # what was sent in the game's earlier waits can never be owed again (their rows are dropped unsent):
+            # the table keeps a few rows per game, not one per turn
+            await tx.execute(
+                "DELETE FROM pings_sent WHERE game_id = ? AND wait_key <> ? AND wait_key NOT LIKE 'away:%'",
+                (game_id, wait_key),
+            )
             sent = await tx.fetch(
                 "INSERT INTO pings_sent (game_id, wait_key, seat, what, sent_at) VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT (game_id, wait_key, seat, what) DO NOTHING RETURNING seat",
