@@ -135,3 +135,12 @@ async def test_in_quiet_hours_the_absent_player_notice_names_without_a_ping(simc
     await simcord_env.settle()
     told = last_public(channel).content
     assert f"<@{bob.id}>" not in told and "**bob**" in told
+
+
+async def test_time_zones_autocomplete_by_any_part_of_their_name(simcord_env, world, bot_settings):  # type: ignore[no-untyped-def]
+    _guild, channel, _alice, bob, _carol = world
+    paris = await bob.autocomplete(channel, "ttr prefs", "time_zone", "paris")
+    assert paris and paris[0]["value"] == "Europe/Paris"
+    york = [c["value"] for c in await bob.autocomplete(channel, "ttr prefs", "time_zone", "new york")]
+    assert "America/New_York" in york
+    assert len(await bob.autocomplete(channel, "ttr prefs", "time_zone", "")) == 25  # (Discord's most)
