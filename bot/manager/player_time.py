@@ -37,7 +37,7 @@ from bot.manager.moves import Collector
 from bot.manager.refusals import Refused
 from bot.manager.store import GameStore, LiveGame
 from bot.manager.timer_rows import AwayEnd, Ping, TimerKind, TurnWait
-from bot.storage import NewTimer, PlayerTime, Timer, TimerChange
+from bot.storage import GameRepository, NewTimer, PlayerTime, Timer, TimerChange
 from engine.state import SETUP
 
 if TYPE_CHECKING:  # (the dispatcher serves the rows with these functions)
@@ -380,7 +380,9 @@ class PlayerTimes:
                 return await self._store.locked(game_id, functools.partial(self._hold, repo, now, seats))
         return frozenset()
 
-    async def _hold(self, repo: Any, now: datetime, seats: frozenset[int], game: LiveGame) -> frozenset[int]:
+    async def _hold(
+        self, repo: GameRepository, now: datetime, seats: frozenset[int], game: LiveGame
+    ) -> frozenset[int]:
         humans, _ai = game.waiting()
         if not humans:
             return frozenset()
@@ -442,7 +444,9 @@ class PlayerTimes:
         return True
 
 
-async def _owed(repo: Any, game_id: str, stored: list[Ping], key: str, seat: int, what: str) -> bool:
+async def _owed(
+    repo: GameRepository, game_id: str, stored: list[Ping], key: str, seat: int, what: str
+) -> bool:
     """Whether the notification `what` of `seat` in the wait `key` already has its row, or was sent."""
     if any(p.key == key and p.seat == seat and p.what == what for p in stored):
         return True

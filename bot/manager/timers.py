@@ -62,16 +62,7 @@ from bot.manager.read import Outcome, outcome_of
 from bot.manager.refusals import Refused
 from bot.manager.store import PARKED_FOR, RESUME_GRACE, GameStore, LiveGame
 from bot.manager.tell import absent, reminder
-from bot.manager.timer_rows import (
-    PARKED_STAGE,
-    Absent,
-    Payload,
-    Remind,
-    Resume,
-    TimerKind,
-    TurnWait,
-    kind_of,
-)
+from bot.manager.timer_rows import PARKED_STAGE, Absent, Payload, Remind, Resume, TimerKind, TurnWait, kind_of
 from bot.storage import (
     OPEN_STATUSES,
     GameNotFound,
