@@ -354,3 +354,22 @@ async def test_both_reminders_held_in_one_night_are_both_sent(
     clock.advance(utc(2026, 3, 9, 7, 0) - clock.now())
     await manager.run_due_timers()
     assert sorted(p[3:] for p in notifier.pings) == [("reminder", 1), ("reminder", 2)]
+
+
+async def test_a_delay_that_ends_in_quiet_hours_waits_for_their_end_the_night_clocks_fall_back(
+    manager: GameManager, clock: ManualClock, notifier: Notified
+) -> None:
+    t = await main_phase(manager)
+    await manager.set_player_time(
+        t.first, time_zone="America/New_York", quiet_hours="22:00-07:00", ping_delay=30
+    )
+    clock.advance(
+        utc(2026, 11, 1, 1, 50) - clock.now()
+    )  # 21:50 EDT, 31 October; the clocks fall back at 2:00
+    assert await manager.hold_turn_pings(t.game_id, frozenset({t.seat})) == {t.seat}
+    clock.advance(utc(2026, 11, 1, 11, 59) - clock.now())  # 06:59 EST
+    await manager.run_due_timers()
+    assert notifier.pings == []
+    clock.advance(minutes=1)  # 07:00 EST: ten hours and ten minutes later
+    await manager.run_due_timers()
+    assert notifier.pings == [(t.game_id, t.seat, t.first, "turn", 0)]
