@@ -22,13 +22,14 @@ from bot.manager.clock import Clock, ManualClock, SystemClock
 from bot.manager.events import GameEvent, PrivateEvent, turn_token
 from bot.manager.game_settings import ABSENT_POLICIES, AI_LEVELS, GameSettings, SettingError
 from bot.manager.games import GameManager
+from bot.manager.player_time import time_zones
 from bot.manager.players import PlayerPrefs
 from bot.manager.read import GameInfo, Outcome, SeatInfo
 from bot.manager.refusals import Illegal, Refused
 from bot.manager.timers import Notifier, NullNotifier, TurnTimers
 
 # the read types of the queries, so that the presentation knows the manager alone (never bot.storage)
-from bot.storage import GameStatus, GameSummary, LeaderboardRow, PlayerStats, Rating
+from bot.storage import GameStatus, GameSummary, LeaderboardRow, PlayerStats, PlayerTime, Rating
 
 __all__ = [
     "ABSENT_POLICIES",
@@ -48,6 +49,7 @@ __all__ = [
     "Outcome",
     "PlayerPrefs",
     "PlayerStats",
+    "PlayerTime",
     "Rating",
     "PrivateEvent",
     "Refused",
@@ -58,5 +60,6 @@ __all__ = [
     "choose_ai_action",
     "minimal_action",
     "random_action",
+    "time_zones",
     "turn_token",
 ]

@@ -20,7 +20,7 @@ ABSENT_POLICIES: Final = ("ai", "skip", "wait")
 AI_LEVELS: Final = ("easy", "normal", "hard")
 
 _MAX_HOURS = 24 * 60  # sixty days
-_SWITCHES: Final = ("colorblind", "hints")  # on/off settings
+_SWITCHES: Final = ("colorblind", "hints", "waking_clock")  # on/off settings
 _NO_CHANGES: Mapping[str, Any] = {}
 
 
@@ -47,6 +47,9 @@ class GameSettings:
     max_players: int | None = None  # None: the board's maximum
     colorblind: bool = True  # board pictures tell colours apart by letters and shapes too
     hints: bool = False  # a "Suggest a move" button: the normal AI's move, shown privately to the asker
+    #: the reminder and absent-player delays count only the waiting player's waking hours (outside their quiet
+    #: hours, `/ttr prefs`): a night does not use up a player's time
+    waking_clock: bool = False
 
     def __post_init__(self) -> None:
         for name in ("remind_after_hours", "remind_again_hours", "absent_after_hours"):

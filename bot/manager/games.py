@@ -38,6 +38,7 @@ from bot.manager.door import only_refusals
 from bot.manager.events import Abandoned, GameEvent, LeftLobby, Started, private_events, turn_token
 from bot.manager.game_settings import AI_LEVELS, GameSettings, SettingError
 from bot.manager.moves import Collector, Moves
+from bot.manager.player_time import PlayerTimes
 from bot.manager.players import PlayerQueries
 from bot.manager.read import GameInfo, GameReads, Outcome, game_info_of, outcome_of
 from bot.manager.refusals import Refused
@@ -57,7 +58,7 @@ log = logging.getLogger(__name__)
 
 
 @only_refusals
-class GameManager(SeatCommands, GameReads, PlayerQueries):
+class GameManager(SeatCommands, GameReads, PlayerQueries, PlayerTimes):
     """Owns every game's lifecycle between the bot layer and the engine. See the module docstring.
 
     ``repo`` is a connected :class:`~bot.storage.GameRepository` (the manager does not close it unless

@@ -28,6 +28,10 @@ class Notifier(Protocol):
     async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
         """The absent-player policy is being applied to `seat` ("ai", "skip" or "wait")."""
 
+    async def on_ping(self, game_id: str, seat: int, user_id: int, what: str, n: int) -> None:
+        """A held notification of `seat`'s player (bot.manager.player_time): ``turn`` (their turn), ``reminder``
+        (reminder `n`), ``heads_up`` (they are next) or ``away`` (tell the others they are away)."""
+
     async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
         """The lobby `game_id` saw no change for the expiry delay: it is abandoned (bot.manager.lobbies)."""
 
@@ -40,6 +44,9 @@ class NullNotifier:
         return None
 
     async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
+        return None
+
+    async def on_ping(self, game_id: str, seat: int, user_id: int, what: str, n: int) -> None:
         return None
 
     async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:

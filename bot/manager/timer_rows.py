@@ -25,7 +25,9 @@ __all__ = [
     "Absent",
     "LobbyWatch",
     "Notice",
+    "AwayEnd",
     "Payload",
+    "Ping",
     "Remind",
     "Resume",
     "Tell",
@@ -45,6 +47,8 @@ class TimerKind(StrEnum):
     NOTICE = "notice"
     REMIND = "remind"
     ABSENT = "absent"
+    PING = "ping"
+    AWAY = "away"
 
     @property
     def moves_game_on(self) -> bool:
@@ -222,9 +226,50 @@ class Absent(_Payload):
         return self.policy == "wait"
 
 
+@dataclass(frozen=True, slots=True)
+class Ping(_Payload):
+    """A ``ping`` row (bot.manager.player_time): the notification `what` owed to `seat`'s player `user` in the
+    wait `key`, held for their ping delay or quiet hours: ``turn`` (it is their turn), ``reminder`` (reminder
+    `n`, held through quiet hours), ``heads_up`` (the player before them started) or ``away`` (the other
+    players are told that `seat` is away; `key` names the away period). Sent at most once per game, wait, seat
+    and `what` (``pings_sent``), never once the wait is over."""
+
+    kind: ClassVar[TimerKind] = TimerKind.PING
+    key: str
+    seat: int
+    user: int
+    what: str
+    n: int = 0
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        return cls(
+            str(data["key"]), int(data["seat"]), int(data["user"]), str(data["what"]), int(data.get("n", 0))
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "seat": self.seat, "user": self.user, "what": self.what, "n": self.n}
+
+
+@dataclass(frozen=True, slots=True)
+class AwayEnd(_Payload):
+    """An ``away`` row: the away mode of `user`, set to end at `until`, ends (one row per game they sit in)."""
+
+    kind: ClassVar[TimerKind] = TimerKind.AWAY
+    user: int
+    until: datetime
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        return cls(int(data["user"]), datetime.fromisoformat(str(data["until"])))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"user": self.user, "until": self.until.isoformat()}
+
+
 #: every payload type, one per kind
-Payload = TurnWait | Resume | LobbyWatch | Tell | Notice | Remind | Absent
+Payload = TurnWait | Resume | LobbyWatch | Tell | Notice | Remind | Absent | Ping | AwayEnd
 #: the payload type of each kind
 PAYLOAD_TYPES: dict[TimerKind, type[Payload]] = {
-    cls.kind: cls for cls in (TurnWait, Resume, LobbyWatch, Tell, Notice, Remind, Absent)
+    cls.kind: cls for cls in (TurnWait, Resume, LobbyWatch, Tell, Notice, Remind, Absent, Ping, AwayEnd)
 }

@@ -15,6 +15,8 @@ by the handler of its kind (:data:`_HANDLERS`; a game over meanwhile only gets t
 | `tell`   | `Tell`       | a move nobody clicked              | the ``told_through`` note | ``on_turn``               |
 | `lobby`  | `LobbyWatch` | a new lobby; its re-arms           | the start; the expiry     | (expiry: a `notice` row)  |
 | `notice` | `Notice`     | a lobby's expiry                   | the ``expiry_told`` note  | ``on_lobby_expired``      |
+| `ping`   | `Ping`       | a held notification (player_time)  | its claim; stale: dropped | ``on_ping``               |
+| `away`   | `AwayEnd`    | a player's away mode               | its end                   | (a `ping` row: back)      |
 
 The `turn` row (one per active game) is NOT rewritten when the turn passes (a move costs no timer write): its key
 names the wait it was armed for (phase, turn and current seat), its stage the step reached (0: before reminder 1,
@@ -55,6 +57,7 @@ from bot.manager.cluster import Member
 from bot.manager.leases import Leases
 from bot.manager.moves import Collector, Moves
 from bot.manager.notifier import Notifier, NullNotifier, announcement, current
+from bot.manager.player_time import ABSENT_STAGE, away, later, serve_away, serve_ping, waiting_times
 from bot.manager.read import Outcome, outcome_of
 from bot.manager.refusals import Refused
 from bot.manager.store import PARKED_FOR, RESUME_GRACE, GameStore, LiveGame
@@ -370,12 +373,17 @@ class TurnTimers:
         now = self._clock.now()
         key = game.wait_key()
         stage = wait.stage
-        if wait.key != key:  # armed for a wait that is over: this wait began at the last move
-            due = game.last_move_at + timedelta(hours=settings.remind_after_hours)
-            if due > now:
+        gone = {seat for seat, p in (await waiting_times(self._store, game, humans)).items() if away(p, now)}
+        if wait.key != key or (stage == 0 and settings.waking_clock and not gone):
+            # armed for a wait that is over (this wait began at the last move), or by the wall clock for a game
+            # that counts waking hours only
+            due = await later(self._store, game, humans, game.last_move_at, settings.remind_after_hours)
+            if due > now and not gone:
                 await self._set(game, TurnWait(key, 0), due, timer)
                 return
             stage = 0
+        if gone and gone.issuperset(humans) and stage < ABSENT_STAGE:
+            stage = ABSENT_STAGE  # away (bot.manager.player_time): the absent-player policy at once
         if stage >= PARKED_STAGE:
             await self._set(game, TurnWait(key, PARKED_STAGE), now + PARKED_FOR, timer)
             return
@@ -386,7 +394,7 @@ class TurnTimers:
                 for seat in humans
                 if (user_id := game.seats[seat].user_id) is not None
             )
-            due = now + timedelta(hours=hours)
+            due = await later(self._store, game, humans, now, hours)
             await self._set(game, TurnWait(key, stage + 1), due, timer, owed, clear=(TimerKind.REMIND,))
             if owed:
                 notes.append(functools.partial(self._announce, game.id, Remind, key, keep=False))
@@ -398,7 +406,7 @@ class TurnTimers:
         absent_rows = [t for t in game.timers if t.kind == TimerKind.ABSENT]
         taken = {owed.seat for _row, owed in _readable(absent_rows, Absent) if owed.key == key}
         grace_end = game.last_move_at + timedelta(hours=settings.absent_after_hours)
-        if any(game.turn_started(seat) for seat in humans if seat not in taken) and grace_end > now:
+        if any(game.turn_started(seat) for seat in humans if seat not in taken | gone) and grace_end > now:
             await self._set(game, TurnWait(key, 2), grace_end, timer)
             return
         # the announcements: written with the re-arm that parks the row ("wait"), or with each seat's first
@@ -407,7 +415,7 @@ class TurnTimers:
         announced = {
             seat: absent(now, key, seat, game.seats[seat].user_id, policy)
             for seat in humans
-            if seat not in taken
+            if seat not in taken and seat not in gone  # (the away told the others once: player_time)
         }
         notes.append(functools.partial(self._announce, game.id, Absent, key, keep=policy != "wait"))
         if policy == "wait":
@@ -574,4 +582,6 @@ _HANDLERS: dict[TimerKind, Handler] = {
     TimerKind.NOTICE: TurnTimers._serve_notice,
     TimerKind.REMIND: TurnTimers._serve_remind,
     TimerKind.ABSENT: TurnTimers._serve_absent,
+    TimerKind.PING: serve_ping,
+    TimerKind.AWAY: serve_away,
 }

@@ -154,9 +154,19 @@ class GameService(Protocol):
         """The server's best ratings, over every board or on one board."""
 
     async def prefs(
-        self, caller: Caller, *, notify: str | None = None, confirm_claims: bool | None = None
+        self,
+        caller: Caller,
+        *,
+        notify: str | None = None,
+        confirm_claims: bool | None = None,
+        time_zone: str | None = None,
+        quiet_hours: str | None = None,
+        ping_delay: int | None = None,
+        heads_up: bool | None = None,
+        away_until: str | None = None,
     ) -> Reply:
-        """The caller's own preferences in this server (turn notifications, claim confirmation), privately."""
+        """The caller's own preferences, privately: in this server (turn notifications, claim confirmation) and
+        in every server (time zone, quiet hours, ping delay in minutes, heads-up, away until a date)."""
 
     async def leave(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         """The caller leaves a lobby, or resigns from a running game."""

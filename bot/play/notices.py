@@ -4,6 +4,11 @@ default), a direct message with a link to the game, or nothing. Reminders of an 
 One notification per turn: the turn token each seat was last told about is remembered, so a turn that gets a
 second public message (a resignation, a replaced seat) names the player without pinging them again. The memory
 is this process's: after a restart a player may be told once more about the turn they were already told of.
+
+A player's time (`/ttr prefs`, bot.manager.player_time): a player with a ping delay, in their quiet hours, or
+away is named in the turn message without a ping; the manager holds the ping in a row and the dispatcher sends it
+later (:meth:`TurnNotices.ping`), once, unless they moved first. A reminder due in their quiet hours waits for
+their end the same way. The heads-up ("you are next") is a direct message only: a quiet note, never a mention.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from bot.messages import Text
 from bot.play import chat
 from bot.play.contract import Messenger
 from bot.play.reply import Reply
+from bot.play.seats import mention
 from engine.state import GameState
 
 
@@ -34,12 +40,14 @@ class TurnNotices:
         if state.finished or info.status != GameStatus.ACTIVE:
             return frozenset()
         quiet: set[int] = set()
+        people = frozenset(s for s in info.to_act if info.seats[s].user_id is not None)
+        held = await manager.hold_turn_pings(info.game_id, people)  # (their ping later, if still owed)
         for seat in info.to_act:
             s = info.seats[seat]
             if s.user_id is None or s.ai_level is not None:
                 continue
             token, key = info.tokens.get(seat, ""), (info.game_id, seat)
-            told = self._told.get(key) == token
+            told = self._told.get(key) == token or seat in held
             prefs = await manager.player_prefs(s.user_id, info.guild_id)
             if told or prefs.notify != "mention":
                 quiet.add(seat)
@@ -53,10 +61,20 @@ class TurnNotices:
         return frozenset(quiet)
 
     async def reminder(
-        self, manager: GameManager, messenger: Messenger | None, info: GameInfo, user_id: int, n: int
+        self,
+        manager: GameManager,
+        messenger: Messenger | None,
+        info: GameInfo,
+        seat: int,
+        user_id: int,
+        n: int,
+        *,
+        held: bool = True,
     ) -> Reply | None:
         """Remind a player the way they chose: the public reminder to post (a mention), or None (a direct
         message was sent, or they want nothing)."""
+        if held and await manager.hold_reminder(info.game_id, seat, user_id, n):
+            return None  # their quiet hours: sent at the end of them (a ping row), if still owed
         prefs = await manager.player_prefs(user_id, info.guild_id)
         if prefs.notify == "none":
             return None
@@ -65,6 +83,46 @@ class TurnNotices:
             if messenger is not None and await messenger.direct(user_id, Reply(content=text)):
                 return None  # else their direct messages are closed: the public reminder tells them
         return Reply(content=Text("turn.reminder", {"player": chat.user(user_id), "n": n}))
+
+    async def ping(
+        self,
+        manager: GameManager,
+        messenger: Messenger | None,
+        info: GameInfo,
+        seat: int,
+        user_id: int,
+        what: str,
+        n: int,
+    ) -> Reply | None:
+        """A notification the manager held (bot.manager.player_time), now due: the public message to post, or
+        None (a direct message was sent, or nothing is wanted)."""
+        if what == "reminder":
+            return await self.reminder(manager, messenger, info, seat, user_id, n, held=False)
+        if what == "away":
+            times = await manager.player_time(user_id)
+            until = int(times.away_until.timestamp()) if times.away_until else 0
+            policy = Text(f"settings.policy.{info.settings.absent_policy}")
+            return Reply(
+                content=Text(  # (named, not pinged: they are away)
+                    "notify.away",
+                    {"player": mention(info, seat, ping=False), "until": f"<t:{until}:f>", "policy": policy},
+                )
+            )
+        link = game_link(info)
+        if what == "heads_up":  # a quiet note: a direct message or nothing
+            if messenger is not None:
+                await messenger.direct(
+                    user_id, Reply(content=Text("notify.heads_up_dm", {"game": info.game_id, "link": link}))
+                )
+            return None
+        prefs = await manager.player_prefs(user_id, info.guild_id)
+        if prefs.notify == "none":
+            return None
+        if prefs.notify == "dm":
+            text = Text("notify.turn_dm", {"game": info.game_id, "link": link})
+            if messenger is not None and await messenger.direct(user_id, Reply(content=text)):
+                return None  # else their direct messages are closed: the mention tells them
+        return Reply(content=Text("notify.turn_ping", {"player": chat.user(user_id)}))
 
     def forget(self, game_id: str) -> None:
         for key in [k for k in self._told if k[0] == game_id]:

@@ -32,10 +32,11 @@ from bot.play.lobby import lobby_expired, lobby_reply, open_lobby, play_again
 from bot.play.names import seated, seating
 from bot.play.notices import TurnNotices
 from bot.play.pictures import Pictures, picture_words, stop_warming, warm_lobby, warm_up
+from bot.play.prefs import player_prefs
 from bot.play.press import Press, PressCode
 from bot.play.refusals import fail, refusal
 from bot.play.reply import Choice, Reply
-from bot.play.seats import check_turn, seat_of
+from bot.play.seats import check_turn, mention, seat_of
 from bot.play.settings_text import settings_reply
 from bot.play.thread import ThreadKeeper, gif_of, ours_to_tell, since_last_turn
 from bot.play.turn import should_publish, told_lines, turn_message
@@ -380,12 +381,20 @@ class ManagerGameService:
 
     async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
         info = await self._info(game_id)
-        reply = await self.notices.reminder(self.games_manager, self.messenger, info, user_id, n)
+        reply = await self.notices.reminder(self.games_manager, self.messenger, info, seat, user_id, n)
+        if reply is not None:
+            await self._post(game_id, reply)
+
+    async def on_ping(self, game_id: str, seat: int, user_id: int, what: str, n: int) -> None:
+        info = await self._info(game_id)
+        reply = await self.notices.ping(self.games_manager, self.messenger, info, seat, user_id, what, n)
         if reply is not None:
             await self._post(game_id, reply)
 
     async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
         who: Message = chat.user(user_id) if user_id else Text("turn.seat", {"n": seat + 1})
+        if user_id and await self.games_manager.quiet_now(user_id):  # named, not pinged, in their quiet hours
+            who = mention(await self._info(game_id), seat, ping=False)
         await self._post(game_id, Reply(content=Text(f"turn.absent_{policy}", {"player": who})))
 
     async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
@@ -481,21 +490,12 @@ class ManagerGameService:
         )
         return social.leaderboard_reply(leaders, board)
 
-    async def prefs(
-        self, caller: Caller, *, notify: str | None = None, confirm_claims: bool | None = None
-    ) -> Reply:
-        """The caller's own preferences in this server: show them, or change some."""
-        manager = self.games_manager
-        changed = notify is not None or confirm_claims is not None
-        if changed:
-            now = await self._call(
-                manager.set_player_prefs(
-                    caller.user_id, caller.guild_id, notify=notify, confirm_claims=confirm_claims
-                )
-            )
-        else:
-            now = await self._call(manager.player_prefs(caller.user_id, caller.guild_id))
-        return social.prefs_reply(now, changed)
+    async def prefs(self, caller: Caller, **changes: Any) -> Reply:
+        """The caller's own preferences: show them, or change some (bot.play.prefs)."""
+        try:
+            return await player_prefs(self.games_manager, caller.user_id, caller.guild_id, **changes)
+        except Refused as exc:
+            raise refusal(exc) from None
 
     async def _outcome_reply(self, outcome: Outcome) -> Reply:
         text: Message = Join(lines_of(outcome)) if outcome.events else "-"

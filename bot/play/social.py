@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
-from bot.manager import PlayerPrefs, PlayerStats, Rating
+from bot.manager import PlayerPrefs, PlayerStats, PlayerTime, Rating, time_zones
 from bot.messages import Join, Message, Text, board_name
 from bot.play import chat
 from bot.play.reply import EmbedSpec, FieldSpec, Reply
@@ -118,14 +118,45 @@ def leaderboard_reply(leaders: Sequence[Rating], board: str) -> Reply:
     return Reply(embeds=(_board_embed(leaders, board),))
 
 
-def prefs_reply(prefs: PlayerPrefs, changed: bool) -> Reply:
-    """A player's own preferences in this server, privately."""
-    lines = (
+def _clock(minutes: int) -> str:
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def time_lines(times: PlayerTime) -> tuple[Message, ...]:
+    """A player's time (in every server), one line each: zone, quiet hours, ping delay, heads-up, away."""
+    quiet: Message = Text("prefs.quiet_none")
+    if times.quiet_start is not None and times.quiet_end is not None:
+        quiet = Text("prefs.quiet", {"start": _clock(times.quiet_start), "end": _clock(times.quiet_end)})
+    lines: list[Message] = [
+        Text("prefs.time_zone", {"zone": times.time_zone}),
+        quiet,
+        Text("prefs.ping_delay", {"n": times.ping_delay}) if times.ping_delay else Text("prefs.ping_at_once"),
+        Text("prefs.heads_up_on" if times.heads_up else "prefs.heads_up_off"),
+    ]
+    if times.away_until is not None:
+        lines.append(Text("prefs.away", {"until": f"<t:{int(times.away_until.timestamp())}:f>"}))
+    return tuple(lines)
+
+
+def prefs_reply(prefs: PlayerPrefs, changed: bool, times: PlayerTime | None = None) -> Reply:
+    """A player's own preferences in this server (and their time, in every server), privately."""
+    lines: tuple[Message, ...] = (
         Text("prefs.notify", {"how": Text(f"prefs.notify_{prefs.notify}")}),
         Text("prefs.confirm_on" if prefs.confirm_claims else "prefs.confirm_off"),
+        *(time_lines(times) if times is not None else ()),
     )
     return Reply(
         content=Text("prefs.changed") if changed else None,
         embeds=(EmbedSpec(title=Text("prefs.title"), description=Join(lines), footer=Text("prefs.footer")),),
         ephemeral=True,
     )
+
+
+def time_zone_choices(current: str, limit: int = 25) -> list[str]:
+    """The IANA time zones matching what the player typed (``paris``, ``new_york``, ``america/``), the ones
+    that start with it first."""
+    needle = current.strip().lower().replace(" ", "_")
+    zones = time_zones()
+    starts = [z for z in zones if any(part.lower().startswith(needle) for part in (z, *z.split("/")))]
+    inside = [z for z in zones if needle in z.lower() and z not in starts]
+    return (starts + inside)[:limit]

@@ -307,6 +307,21 @@ class PlayerPrefs:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerTime:
+    """A player's time, in every server (issue 33): their IANA time zone; their quiet hours, minutes after their
+    local midnight (start included, end excluded; None: none); how many minutes a turn waits before they are
+    pinged; whether they want a heads-up when the player before them starts; when their away mode ends (None:
+    not away). The defaults until they change one."""
+
+    time_zone: str = "UTC"
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    ping_delay: int = 0
+    heads_up: bool = False
+    away_until: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
     """One page of a listing; pass ``next_cursor`` back as ``after`` to get the next one (None: last)."""
 
@@ -575,3 +590,20 @@ class GameRepository(Protocol):
         """The player's choices in that server (None: outside any server); the defaults if never saved."""
 
     async def save_prefs(self, user_id: int, guild_id: int | None, prefs: PlayerPrefs) -> None: ...
+
+    # a player's time (bot.storage._player_time)
+    async def load_player_time(self, user_id: int) -> PlayerTime: ...
+
+    async def save_player_time(self, user_id: int, prefs: PlayerTime) -> None: ...
+
+    async def end_away(self, user_id: int, until: datetime) -> bool: ...
+
+    async def active_games_of(self, user_id: int) -> list[str]: ...
+
+    async def claim_ping(
+        self, timer_id: int, owner: str, game_id: str, version: int, wait_key: str, seat: int, what: str
+    ) -> bool: ...
+
+    async def postpone_timer(self, timer_id: int, owner: str, due: datetime) -> bool: ...
+
+    async def ping_sent(self, game_id: str, wait_key: str, seat: int, what: str) -> bool: ...

@@ -126,6 +126,7 @@ def test_settings_read_as_words_in_the_readers_language() -> None:
         "`max_players` : le maximum du plateau",
         "`colorblind` : oui",
         "`hints` : oui",
+        "`waking_clock` : non",
     ]
     english = catalog.render(settings_lines(GameSettings(max_players=3, colorblind=False)), "en") or ""
     assert "`remind_after_hours`: 12 hours" in english and "`absent_policy`: an AI plays the turn" in english

@@ -33,6 +33,7 @@ from bot.play.boards import (
 from bot.play.contract import GameService
 from bot.play.reply import GameError, Reply
 from bot.play.rules_page import rules_page
+from bot.play.social import time_zone_choices
 from bot.rules_text import topic_ids, topics
 from maps.board import COLORS, Board, normalize_name
 
@@ -136,6 +137,13 @@ def _service_completer(field: str):  # noqa: ANN202 - returns a discord.py autoc
         ][:MAX_CHOICES]
 
     return complete
+
+
+async def time_zone_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """IANA time zone names (``Europe/Paris``): the names are the same in every language."""
+    return [app_commands.Choice(name=z, value=z) for z in time_zone_choices(current, MAX_CHOICES)]
 
 
 async def color_autocomplete(
@@ -359,19 +367,39 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
         await answer(interaction, call, private=False)
 
     @app_commands.command(
-        name="prefs", description="Your own preferences: turn notifications, claim confirmation"
+        name="prefs", description="Your own preferences: turn notifications, claims, quiet hours, away"
     )
     @app_commands.describe(
         notify="How you are told it is your turn (and reminded)",
         confirm_claims="Ask before claiming a route (off: one click when there is only one way to pay)",
+        time_zone="Your time zone, e.g. Europe/Paris (for your quiet hours)",
+        quiet_hours="Hours with no ping or DM, your time, e.g. 22:00-07:30 (off: none)",
+        ping_delay="Ping you only if you have not played within this many minutes (0: at once)",
+        heads_up="A private note when the player before you starts their turn",
+        away_until="Away until this date (2026-12-24, your time; off: back now): your games play on",
     )
+    @app_commands.autocomplete(time_zone=time_zone_autocomplete)
     async def prefs(
         self,
         interaction: discord.Interaction,
         notify: Literal["mention", "dm", "none"] | None = None,
         confirm_claims: bool | None = None,
+        time_zone: str | None = None,
+        quiet_hours: str | None = None,
+        ping_delay: app_commands.Range[int, 0, 10080] | None = None,
+        heads_up: bool | None = None,
+        away_until: str | None = None,
     ) -> None:
-        call = self.service.prefs(caller(interaction), notify=notify, confirm_claims=confirm_claims)
+        call = self.service.prefs(
+            caller(interaction),
+            notify=notify,
+            confirm_claims=confirm_claims,
+            time_zone=time_zone,
+            quiet_hours=quiet_hours,
+            ping_delay=ping_delay,
+            heads_up=heads_up,
+            away_until=away_until,
+        )
         await answer(interaction, call, private=True)
 
     @app_commands.command(name="leave", description="Leave a lobby or resign from a game")
