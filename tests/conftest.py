@@ -34,7 +34,7 @@ import pytest  # noqa: E402 - after the line above
 import pytest_asyncio  # noqa: E402 - after the line above
 import simcord  # noqa: E402 - after the line above
 from helpers import hypothesis_profiles, ordering  # noqa: E402 - after the line above
-from helpers.simcord_env import ClosingEnv  # noqa: E402 - after the line above
+from helpers.simcord_env import ClosingEnv, World, rail_club  # noqa: E402 - after the line above
 
 HYPOTHESIS_PROFILE = hypothesis_profiles.load()
 
@@ -75,3 +75,9 @@ async def simcord_env(
         await env.shutdown()
         if env.check_errors:
             env._raise_errors_since(env._errors_acknowledged)
+
+
+@pytest.fixture
+def world(simcord_env: simcord.Env) -> World:
+    """The guild "Rail Club" with its #games channel and members alice, bob and carol."""
+    return rail_club(simcord_env)

@@ -63,13 +63,3 @@ def make_bot(bot_settings, fast_pictures):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def simcord_bot(make_bot):  # type: ignore[no-untyped-def]
     return make_bot()
-
-
-@pytest.fixture
-def world(simcord_env):  # type: ignore[no-untyped-def]
-    guild = simcord_env.create_guild("Rail Club")
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(simcord_env.create_user("alice"))
-    bob = guild.add_member(simcord_env.create_user("bob"))
-    carol = guild.add_member(simcord_env.create_user("carol"))
-    return guild, channel, alice, bob, carol
