@@ -18,9 +18,8 @@ from bot.storage import open_repository
 from bot.web.app import MapServer, WebConfig
 from bot.web.tokens import SessionUser, Tokens
 from engine.actions import Action
-from engine.pending import TicketChoice
 from engine.state import GameState
-from engine.views import ticket_info
+from helpers.hidden import hidden_from
 from maps import CARD_NAMES
 
 SECRET = "test-secret-" + "x" * 40
@@ -134,23 +133,12 @@ async def new_game(
 
 
 def secrets_of(state: GameState, reader_seat: int | None) -> list[str]:
-    """Fragments that must never reach `reader_seat`'s page: the seed, and every OTHER seat's kept and offered
-    tickets (as the JSON would spell their ids with their labels). Deck order is never serialized at all: the
-    view has no field for it, checked by `check_frame`."""
-    found = ['"seed"', str(state.seed)]
-    for seat in range(state.num_players):
-        if seat == reader_seat:
-            continue
-        # the tickets `player_view` gives the seat (kept, then offered), without the progress it works out
-        # (a route search per ticket, per frame, was a tenth of a whole game's check)
-        pending = state.pending.get(seat)
-        offered = pending.offered if isinstance(pending, TicketChoice) else ()
-        for t in (
-            *(ticket_info(state, i) for i in state.players[seat].tickets),
-            *(ticket_info(state, i) for i in offered),
-        ):
-            found.append(f'"label":"{t.a} – {t.b}","points":{t.points}')
-    return found
+    """Fragments that must never reach `reader_seat`'s page: what `hidden_from` hides, as the JSON would spell it
+    (the seed's key and value; each ticket's label with its points)."""
+    hidden = hidden_from(state, reader_seat)
+    return ['"seed"', str(hidden.seed)] + [
+        f'"label":"{t.a} – {t.b}","points":{t.points}' for t in hidden.tickets
+    ]
 
 
 def check_frame(text: str, state: GameState | None, reader_seat: int | None, *, session: str = "") -> None:
@@ -161,8 +149,11 @@ def check_frame(text: str, state: GameState | None, reader_seat: int | None, *, 
         assert session not in text
     assert ACCESS_PREFIX not in text or '"access_token"' in text  # only sign-in hands the SDK its token
     if state is not None:
+        # the fragments are spelt compact and in UTF-8, as the pushed frames are; a response may be spaced or
+        # escaped (aiohttp's json_response), so the check reads the same data spelt that way
+        compact = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         for fragment in secrets_of(state, reader_seat):
-            assert fragment not in text, f"{fragment!r} leaked to seat {reader_seat}"
+            assert fragment not in compact, f"{fragment!r} leaked to seat {reader_seat}"
     view = data.get("view", data) if isinstance(data, dict) else {}
     if isinstance(view, dict) and "me" in view:
         me = view["me"]
