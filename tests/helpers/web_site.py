@@ -1,5 +1,6 @@
-"""Shared pieces of the live map's tests: a fake Discord OAuth2 server, the map server over a manager on an
-SQLite file, signing in, and the hidden-information check every response and frame goes through."""
+"""Shared pieces of the live map's tests: the map server over a manager on an SQLite file, signing in against
+the fake Discord (`helpers.fake_discord`, its OAuth2 part), and the hidden-information check every response and
+frame goes through."""
 
 from __future__ import annotations
 
@@ -7,10 +8,9 @@ import json
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.manager import GameManager, ManualClock, random_action
@@ -19,47 +19,11 @@ from bot.web.app import MapServer, WebConfig
 from bot.web.tokens import SessionUser, Tokens
 from engine.actions import Action
 from engine.state import GameState
+from helpers.fake_discord import ACCESS_PREFIX, CLIENT_SECRET, FakeDiscord
 from helpers.hidden import hidden_from
 from maps import CARD_NAMES
 
 SECRET = "test-secret-" + "x" * 40
-CLIENT_SECRET = "client-secret-value-123"
-ACCESS_PREFIX = "access-token-for-"
-
-#: code -> the Discord user the fake OAuth2 server says it belongs to
-USERS = {
-    "code-ann": {"id": "101", "username": "ann", "locale": "en-US"},
-    "code-bob": {"id": "102", "username": "bob", "locale": "fr"},
-    "code-eve": {"id": "103", "username": "eve", "locale": "en-US"},
-}
-
-
-@dataclass
-class FakeDiscord:
-    """Discord's token endpoint and users/@me, as the server uses them; records what it was sent."""
-
-    posted: list[dict[str, str]] = field(default_factory=list)
-
-    def app(self) -> web.Application:
-        app = web.Application()
-        app.router.add_post("/api/v10/oauth2/token", self.token)
-        app.router.add_get("/api/v10/users/@me", self.me)
-        return app
-
-    async def token(self, request: web.Request) -> web.Response:
-        form = dict(await request.post())
-        self.posted.append({k: str(v) for k, v in form.items()})
-        code = str(form.get("code"))
-        if form.get("client_secret") != CLIENT_SECRET or code not in USERS:
-            return web.json_response({"error": "invalid_grant"}, status=400)
-        return web.json_response({"access_token": ACCESS_PREFIX + code, "token_type": "Bearer"})
-
-    async def me(self, request: web.Request) -> web.Response:
-        auth = request.headers.get("Authorization", "")
-        code = auth.removeprefix("Bearer " + ACCESS_PREFIX)
-        if code not in USERS:
-            return web.json_response({"message": "401: Unauthorized"}, status=401)
-        return web.json_response(USERS[code])
 
 
 async def random_ai(state: GameState, seat: int, level: str, rng: random.Random) -> Action:
@@ -85,33 +49,25 @@ class Site:
 async def site(
     db_url: str, *, manager: GameManager | None = None, tokens: Tokens | None = None, **config: Any
 ) -> AsyncIterator[Site]:
-    discord = FakeDiscord()
-    fake = TestServer(discord.app())
-    await fake.start_server()
-    repo = None
-    if manager is None:
-        repo = open_repository(db_url, clock=ManualClock().now)
-        await repo.connect()
-        manager = GameManager(repo, ai=random_ai, retry_delays=(0.01,))
-        await manager.start(dispatcher=False)
-    tokens = tokens or Tokens(SECRET)
-    cfg = WebConfig(
-        client_id="4242",
-        client_secret=CLIENT_SECRET,
-        discord_api=str(fake.make_url("/api/v10")),
-        **config,
-    )
-    server = MapServer(manager, tokens, cfg)
-    client = TestClient(TestServer(server.app()))
-    await client.start_server()
-    try:
-        yield Site(manager, server, client, discord, tokens)
-    finally:
-        await client.close()
-        await fake.close()
-        if repo is not None:
-            await manager.close()
-            await repo.close()
+    async with FakeDiscord() as discord:  # its OAuth2 part: the sign-in
+        repo = None
+        if manager is None:
+            repo = open_repository(db_url, clock=ManualClock().now)
+            await repo.connect()
+            manager = GameManager(repo, ai=random_ai, retry_delays=(0.01,))
+            await manager.start(dispatcher=False)
+        tokens = tokens or Tokens(SECRET)
+        cfg = WebConfig(client_id="4242", client_secret=CLIENT_SECRET, discord_api=discord.api_url, **config)
+        server = MapServer(manager, tokens, cfg)
+        client = TestClient(TestServer(server.app()))
+        await client.start_server()
+        try:
+            yield Site(manager, server, client, discord, tokens)
+        finally:
+            await client.close()
+            if repo is not None:
+                await manager.close()
+                await repo.close()
 
 
 async def new_game(
