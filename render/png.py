@@ -116,6 +116,11 @@ def _static_surface(
     return surface
 
 
+def svg_to_image(svg: str, *, width: int) -> Image.Image:
+    """Rasterise SVG text to an RGB Pillow image `width` pixels wide."""
+    return _to_image(_rasterise(svg, width))
+
+
 def render_board_png(
     board: Board,
     view: BoardView | None = None,
