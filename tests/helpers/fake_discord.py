@@ -19,7 +19,7 @@ the READY and GUILD_CREATEs of the shard it identified as; events about a guild 
 
 OAuth2 (the live map's sign-in): ``POST /oauth2/token`` trades a code of `OAUTH_USERS` for an access token when
 the form carries `CLIENT_SECRET`; ``GET /users/@me`` with that token as ``Bearer`` answers the code's user. The
-forms posted are kept in ``oauth_forms``.
+forms posted are kept in ``posted``.
 
 Limits: no rate limits, no permissions, no resume.
 """
@@ -101,7 +101,7 @@ class FakeDiscord:
         self.identify: dict[str, Any] | None = None  # the last IDENTIFY's payload
         self.identifies: list[dict[str, Any]] = []  # every IDENTIFY's payload, in order
         self.uploads: dict[str, bytes] = {}  # attachment id -> uploaded bytes
-        self.oauth_forms: list[dict[str, str]] = []  # every form posted to /oauth2/token, in order
+        self.posted: list[dict[str, str]] = []  # the OAuth2 forms posted to /oauth2/token, in order
         self._ws: dict[int, web.WebSocketResponse] = {}  # shard id -> its gateway connection
         self._shard_count = 1  # as the bot identified
         self._seq: dict[int, int] = {}
@@ -286,7 +286,7 @@ class FakeDiscord:
         """The live map's sign-in, or None for a request of the bot."""
         if path == "/oauth2/token" and request.method == "POST":
             form = {k: str(v) for k, v in (await request.post()).items()}
-            self.oauth_forms.append(form)
+            self.posted.append(form)
             code = form.get("code", "")
             if form.get("client_secret") != CLIENT_SECRET or code not in OAUTH_USERS:
                 return web.json_response({"error": "invalid_grant"}, status=400)

@@ -18,11 +18,8 @@ async def test_sign_in_with_a_good_code_gives_a_session_of_that_user(db_url: str
         assert body["access_token"] == "access-token-for-code-bob"  # for the SDK's authenticate()
         assert s.tokens.read_session(body["session"]).user_id == 102
         # the server sent Discord the client id and secret, and the code
-        assert (
-            s.discord.oauth_forms[-1]["client_id"] == "4242"
-            and s.discord.oauth_forms[-1]["code"] == "code-bob"
-        )
-        assert s.discord.oauth_forms[-1]["client_secret"] == CLIENT_SECRET
+        assert s.discord.posted[-1]["client_id"] == "4242" and s.discord.posted[-1]["code"] == "code-bob"
+        assert s.discord.posted[-1]["client_secret"] == CLIENT_SECRET
 
 
 async def test_sign_in_with_a_bad_code_is_refused_in_the_readers_language(db_url: str) -> None:
@@ -175,4 +172,4 @@ async def test_sign_ins_are_limited_per_address_behind_a_local_proxy(db_url: str
         assert statuses == [200, 200, 429]
         other = {"X-Forwarded-For": "198.51.100.2"}
         assert (await s.client.post("/api/session", json={"code": "code-ann"}, headers=other)).status == 200
-        assert len(s.discord.oauth_forms) == 3  # the refused one never reached Discord
+        assert len(s.discord.posted) == 3  # the refused one never reached Discord
