@@ -21,10 +21,10 @@ from __future__ import annotations
 import os
 import sys
 
-# Where PYTHONDONTWRITEBYTECODE is set (this machine's shells set it), every process of a run compiled every
-# module again and pytest rewrote every test module again: each xdist worker spent 8 s starting instead of 3, and
-# each render worker, bot or CLI process the tests start compiled the project again. The caches are written from
-# here on (before the project's modules are imported); the processes started later read them.
+# Where PYTHONDONTWRITEBYTECODE is set, every process of a run would compile every module again and pytest would
+# rewrite every test module again: each xdist worker, and each render worker, bot or CLI process the tests start.
+# The caches are written from here on (before the project's modules are imported); the processes started later
+# read them.
 sys.dont_write_bytecode = False
 
 from collections.abc import AsyncIterator  # noqa: E402 - after the line above
@@ -34,7 +34,7 @@ import pytest  # noqa: E402 - after the line above
 import pytest_asyncio  # noqa: E402 - after the line above
 import simcord  # noqa: E402 - after the line above
 from helpers import hypothesis_profiles, ordering  # noqa: E402 - after the line above
-from helpers.simcord_env import ClosingEnv  # noqa: E402 - after the line above
+from helpers.simcord_env import ClosingEnv, World, rail_club  # noqa: E402 - after the line above
 
 HYPOTHESIS_PROFILE = hypothesis_profiles.load()
 
@@ -42,7 +42,7 @@ HYPOTHESIS_PROFILE = hypothesis_profiles.load()
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: a worker per core, and one more. A third of the whole suite's time is real waiting (leases
     waited out by real processes, one after the other in the ``timing`` group; pages waiting for a browser):
-    the extra worker runs other tests meanwhile (whole suite, 2 cores: 177 s with 2 workers, ~160 s with 3)."""
+    the extra worker runs other tests meanwhile."""
     return (os.cpu_count() or 1) + 1
 
 
@@ -75,3 +75,9 @@ async def simcord_env(
         await env.shutdown()
         if env.check_errors:
             env._raise_errors_since(env._errors_acknowledged)
+
+
+@pytest.fixture
+def world(simcord_env: simcord.Env) -> World:
+    """The guild "Rail Club" with its #games channel and members alice, bob and carol."""
+    return rail_club(simcord_env)

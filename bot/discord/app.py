@@ -86,6 +86,7 @@ class TTRBot(commands.Bot):
         settings: Settings,
         *,
         service: GameService | None = None,
+        wiring: Wiring | None = None,
         catalog: Catalog | None = None,
         **options: Any,
     ) -> None:
@@ -98,13 +99,13 @@ class TTRBot(commands.Bot):
             **options,
         )
         self.config = settings
-        # Without a service, the real one is built in setup_hook by a Wiring of the bot's own (its clock,
-        # pictures... may be set before); a broken import fails at start-up, loudly.
+        # Without a service, the real one is built in setup_hook by the Wiring given (tests: a clock, pictures
+        # that draw nothing) or one of the bot's own; a broken import fails at start-up, loudly.
         self.wiring: Wiring | None = None
         if service is not None:
             self.service = service
         else:
-            self.wiring = Wiring(settings)
+            self.wiring = wiring or Wiring(settings)
         self.catalog = catalog or default_catalog()
         self.synced: list[app_commands.AppCommand] = []
         self._service_started = False
@@ -244,9 +245,14 @@ class ShardedTTRBot(TTRBot, commands.AutoShardedBot):
 
 
 def create_bot(
-    settings: Settings | None = None, *, service: GameService | None = None, **options: Any
+    settings: Settings | None = None,
+    *,
+    service: GameService | None = None,
+    wiring: Wiring | None = None,
+    **options: Any,
 ) -> ShardedTTRBot:
-    """Build the bot; nothing touches the network until it is started. Always sharded
+    """Build the bot; nothing touches the network until it is started. `wiring` builds its parts (tests give one
+    with their clock and pictures; by default the bot builds its own from `settings`). Always sharded
     (:class:`ShardedTTRBot`): the shards ``SHARD_IDS`` of ``SHARD_COUNT`` when set, else every shard of the count
     Discord recommends when the bot connects."""
     settings = settings or Settings()
@@ -255,4 +261,4 @@ def create_bot(
         options.setdefault("shard_count", settings.shard_count)
     if settings.shard_ids is not None:
         options.setdefault("shard_ids", list(settings.shard_ids))
-    return ShardedTTRBot(settings, service=service, **options)
+    return ShardedTTRBot(settings, service=service, wiring=wiring, **options)

@@ -19,7 +19,8 @@ from engine.state import GameState
 
 if TYPE_CHECKING:
     from engine.claims import Payment
-    from engine.scoring import ScoreSheet, UnionFind
+    from engine.sheets import ScoreSheet
+    from engine.union_find import UnionFind
 
 FEATURES: dict[str, Feature] = {}
 

@@ -23,7 +23,7 @@ from maps import BoardDataError
 
 if TYPE_CHECKING:
     from engine.claims import Payment
-    from engine.scoring import ScoreSheet
+    from engine.sheets import ScoreSheet
 
 NAME = "bullet_trains"
 SUPPLY = "bullet_supply"

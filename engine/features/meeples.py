@@ -27,7 +27,7 @@ from engine.state import GameState
 from engine.turn import end_turn, share_event, shared_event
 
 if TYPE_CHECKING:
-    from engine.scoring import ScoreSheet
+    from engine.sheets import ScoreSheet
 
 NAME = "meeples"
 

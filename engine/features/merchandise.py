@@ -18,7 +18,7 @@ from engine.features import Feature, register_feature
 from engine.state import GameState
 
 if TYPE_CHECKING:
-    from engine.scoring import ScoreSheet
+    from engine.sheets import ScoreSheet
 
 NAME = "merchandise"
 POINTS_IN_PLAY = "points_in_play"

@@ -16,7 +16,7 @@ from engine.state import GameState
 from maps import Board
 
 if TYPE_CHECKING:
-    from engine.scoring import ScoreSheet
+    from engine.sheets import ScoreSheet
 
 NAME = "regions"
 

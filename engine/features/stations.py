@@ -11,13 +11,14 @@ from engine.claims import Payment
 from engine.errors import IllegalAction
 from engine.events import StationBuilt
 from engine.features import Feature, register_feature
-from engine.scoring import UnionFind, joined
+from engine.scoring import joined
 from engine.state import MAIN, NOBODY, GameState
 from engine.turn import end_turn, pay_cards
+from engine.union_find import UnionFind
 from maps import COLORS, LOCOMOTIVE
 
 if TYPE_CHECKING:
-    from engine.scoring import ScoreSheet
+    from engine.sheets import ScoreSheet
 
 
 def station_cost(state: GameState, seat: int) -> int:

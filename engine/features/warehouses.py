@@ -25,7 +25,7 @@ from engine.turn import end_turn, share_event, shared_event
 from maps import CARD_TYPES
 
 if TYPE_CHECKING:
-    from engine.scoring import ScoreSheet
+    from engine.sheets import ScoreSheet
 
 
 def _opt(state: GameState) -> dict:

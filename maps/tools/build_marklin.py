@@ -1,7 +1,7 @@
 """Build the facts of `maps/marklin.json` (places, routes, tickets, merchandise piles), deterministically.
 
 The reference data has no Märklin network, tickets or city colours yet (only Berlin = black), so until it does
-the facts follow the provisional recipe of `shared/maps-reference/README.md`:
+the facts follow the provisional recipe of the reference data's README:
 
 - network: the cities, countries and routes of `maps/germany.json` (the Märklin board is said to be the same);
 - tickets: the Märklin decks are 23 short (5-11) and 23 long (12-22). From the Germany tickets worth 5-11 (short)
@@ -12,12 +12,12 @@ the facts follow the provisional recipe of `shared/maps-reference/README.md`:
   cities with the most routes touching them (a double route counts twice; ties by accent-free name); white the
   16 others; countries hold none.
 
-Whenever `shared/maps-reference/marklin.json` gives the real routes, tickets, or a goods colour for every city,
+Whenever the reference data's `marklin.json` gives the real routes, tickets, or a goods colour for every city,
 those are used instead, so swapping in the real data is a re-run of this script and no code change. The board
 file's own sections (id, name, status, notes, rules, variants, options) are kept; `extra.provisional` is rewritten
 to list the parts that still come from the recipe.
 
-    python -m maps.tools.build_marklin [--reference DIR]
+    python -m maps.tools.build_marklin --reference DIR
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from maps.board import MAPS_DIR, board_from_dict, normalize_name
-from maps.tools.import_reference import DEFAULT_REFERENCE, OWN_SECTIONS, convert
+from maps.tools.import_reference import OWN_SECTIONS, convert
 
 SHORT_COUNT, LONG_COUNT = 23, 23
 SHORT_RANGE, LONG_RANGE = (5, 11), (12, 22)
@@ -135,7 +135,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--reference", type=Path, default=DEFAULT_REFERENCE)
+    parser.add_argument("--reference", type=Path, required=True, help="the folder of the maps reference data")
     args = parser.parse_args()
     path = MAPS_DIR / "marklin.json"
     own = json.loads(path.read_text(encoding="utf-8"))

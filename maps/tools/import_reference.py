@@ -1,10 +1,10 @@
-"""Refresh a board file's facts (places, routes, tickets) from `../shared/maps-reference/<id>.json`.
+"""Refresh a board file's facts (places, routes, tickets) from the maps reference data, `DIR/<id>.json`.
 
 The board file's own sections (status, notes, rules, variants, options, layout) are kept as they are; only the
 facts are rewritten, so re-running after a reference fix needs no hand edit. A new board needs its rules
 sections written first (see README, "Adding a board").
 
-    python -m maps.tools.import_reference europe [--reference DIR]
+    python -m maps.tools.import_reference europe --reference DIR
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from typing import Any
 
 from maps.board import MAPS_DIR, board_from_dict
 
-DEFAULT_REFERENCE = MAPS_DIR.parent.parent / "shared" / "maps-reference"
 OWN_SECTIONS = ("id", "name", "status", "notes", "rules", "variants", "default_variant", "options", "extra")
 
 
@@ -86,7 +85,7 @@ def convert(reference: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("board")
-    parser.add_argument("--reference", type=Path, default=DEFAULT_REFERENCE)
+    parser.add_argument("--reference", type=Path, required=True, help="the folder of the maps reference data")
     args = parser.parse_args()
     path = MAPS_DIR / f"{args.board}.json"
     own = json.loads(path.read_text(encoding="utf-8"))

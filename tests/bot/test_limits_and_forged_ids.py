@@ -76,7 +76,7 @@ def _assert_within_limits(message) -> None:  # type: ignore[no-untyped-def]
 
 
 async def test_a_reply_over_every_limit_goes_out_within_them(simcord_env, world, fake_service, caplog):  # type: ignore[no-untyped-def]
-    guild, channel, alice, _bob = world
+    guild, channel, alice, _bob, _carol = world
     game_id = fake_service.add_game(guild.id)
 
     async def status(caller, **kw):  # type: ignore[no-untyped-def]
@@ -101,7 +101,7 @@ async def test_a_reply_over_every_limit_goes_out_within_them(simcord_env, world,
 
 
 async def test_an_oversized_edit_of_the_pressed_message_fits(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
-    guild, channel, alice, bob = world
+    guild, channel, alice, bob, _carol = world
     lobby = await alice.slash(channel, "ttr new", map="usa")
     game_id = next(iter(fake_service.guilds))
     real_press = fake_service.press
@@ -156,7 +156,7 @@ async def _bot_message(env, channel, custom_id, *, as_select):  # type: ignore[n
 async def test_an_id_on_the_wrong_kind_of_component_is_answered(
     simcord_env, world, fake_service, custom_id, as_select
 ):  # type: ignore[no-untyped-def]
-    guild, channel, alice, _bob = world
+    guild, channel, alice, _bob, _carol = world
     custom_id = custom_id.format(game=fake_service.add_game(guild.id))
     message = await _bot_message(simcord_env, channel, custom_id, as_select=as_select)
     if as_select:
@@ -177,7 +177,7 @@ async def test_an_id_on_the_wrong_kind_of_component_is_answered(
 async def test_every_press_on_an_id_a_template_matches_is_answered(  # type: ignore[no-untyped-def]
     simcord_env, world, fake_service, data, as_select, real_game
 ):
-    guild, channel, alice, _bob = world
+    guild, channel, alice, _bob, _carol = world
     custom_id = data.draw(st.one_of(_BUTTON, _SELECT))
     if real_game:  # a game of this server: the press may reach the service
         game_id = fake_service.add_game(guild.id)

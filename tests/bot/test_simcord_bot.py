@@ -24,7 +24,7 @@ def _button_ids(message) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 async def test_maps_lists_boards_and_variants(simcord_env, world):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     result = await alice.slash(channel, "ttr maps")
     assert result.acknowledged
     assert result.ephemeral
@@ -38,14 +38,14 @@ async def test_maps_lists_boards_and_variants(simcord_env, world):  # type: igno
 
 
 async def test_maps_share_is_public(simcord_env, world):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     result = await alice.slash(channel, "ttr maps", share=True)
     assert not result.ephemeral
     assert channel.last_message.embeds
 
 
 async def test_rules_overview_and_topic(simcord_env, world):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     overview = await alice.slash(channel, "ttr rules", map="europe")
     embed = overview.response.embeds[0]
     assert "Europe" in embed.title and "45 trains" in embed.description
@@ -60,7 +60,7 @@ async def test_rules_overview_and_topic(simcord_env, world):  # type: ignore[no-
 
 
 async def test_rules_unknown_topic_answers_ephemerally(simcord_env, world):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     result = await alice.slash(channel, "ttr rules", topic="stations", map="usa")  # USA has no stations
     assert result.ephemeral
     assert "no rules topic" in result.response.content
@@ -68,7 +68,7 @@ async def test_rules_unknown_topic_answers_ephemerally(simcord_env, world):  # t
 
 
 async def test_unknown_map_is_a_clear_error(simcord_env, world):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     result = await alice.slash(channel, "ttr rules", map="atlantis")
     assert result.ephemeral
     assert "no board 'atlantis'" in result.response.content
@@ -76,7 +76,7 @@ async def test_unknown_map_is_a_clear_error(simcord_env, world):  # type: ignore
 
 
 async def test_map_autocomplete(simcord_env, world):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     choices = await alice.autocomplete(channel, "ttr new", "map", "eur")
     assert [c["value"] for c in choices] == ["europe"]
     every = await alice.autocomplete(channel, "ttr rules", "map", "")
@@ -84,7 +84,7 @@ async def test_map_autocomplete(simcord_env, world):  # type: ignore[no-untyped-
 
 
 async def test_variant_autocomplete_follows_the_chosen_map(simcord_env, world):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     choices = await alice.autocomplete(channel, "ttr new", "variant", "", map="europe")
     assert {c["value"] for c in choices} == {"classic", "1912", "big-cities", "mega"}
     narrowed = await alice.autocomplete(channel, "ttr new", "variant", "big", map="europe")
@@ -95,7 +95,7 @@ async def test_variant_autocomplete_follows_the_chosen_map(simcord_env, world): 
 
 
 async def test_new_reaches_the_service_with_validated_arguments(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
-    guild, channel, alice, _bob = world
+    guild, channel, alice, _bob, _carol = world
     result = await alice.slash(channel, "ttr new", map="Europe", variant="Europe 1912", players=3)
     call = fake_service.last("new_game")
     assert (call.guild_id, call.channel_id, call.user_id) == (guild.id, channel.id, alice.id)
@@ -112,7 +112,7 @@ async def test_new_reaches_the_service_with_validated_arguments(simcord_env, wor
 
 
 async def test_new_rejects_unknown_variant_before_the_service(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     result = await alice.slash(channel, "ttr new", map="usa", variant="mega")
     assert result.ephemeral and "no variant 'mega'" in result.response.content
     assert "new_game" not in fake_service.methods_called()
@@ -120,7 +120,7 @@ async def test_new_rejects_unknown_variant_before_the_service(simcord_env, world
 
 
 async def test_hand_is_ephemeral_and_translated(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     result = await alice.slash(channel, "ttr hand")
     assert fake_service.methods_called() == ["hand"]
     assert result.ephemeral
@@ -129,7 +129,7 @@ async def test_hand_is_ephemeral_and_translated(simcord_env, world, fake_service
 
 
 async def test_claim_autocomplete_and_confirmation(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
-    guild, channel, alice, _bob = world
+    guild, channel, alice, _bob, _carol = world
     fake_service.add_game(guild.id)
     routes = await alice.autocomplete(channel, "ttr claim", "route", "paris")
     assert [c["value"] for c in routes] == ["Paris – Wien", "Paris – Frankfurt"]
@@ -141,7 +141,7 @@ async def test_claim_autocomplete_and_confirmation(simcord_env, world, fake_serv
 
 
 async def test_board_uploads_png(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     result = await alice.slash(channel, "ttr board")
     assert not result.ephemeral
     attachment = result.response.attachments[0]
@@ -160,7 +160,7 @@ def quick_defer(monkeypatch: pytest.MonkeyPatch) -> float:
 
 @pytest.mark.slow  # the one test that waits out the real 1.5 s DEFER_AFTER (the others shorten it)
 async def test_slow_service_defers_and_followup_replaces_thinking(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     fake_service.delay = 5.0
     result = await alice.slash(channel, "ttr status")
     await simcord_env.advance_time(5)  # SimCord's clock is virtual: let the slow service finish
@@ -172,7 +172,7 @@ async def test_slow_service_defers_and_followup_replaces_thinking(simcord_env, w
 
 
 async def test_slow_private_answer_after_public_thinking(simcord_env, world, fake_service, quick_defer):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     fake_service.delay = 5.0
     before = channel.last_message
     result = await alice.slash(channel, "ttr leave")  # guessed public, answers with a private GameError
@@ -184,7 +184,7 @@ async def test_slow_private_answer_after_public_thinking(simcord_env, world, fak
 
 
 async def test_game_error_is_ephemeral(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     result = await alice.slash(channel, "ttr leave")
     assert result.ephemeral
     assert result.response.content == "You are not in a game here."
@@ -192,7 +192,7 @@ async def test_game_error_is_ephemeral(simcord_env, world, fake_service):  # typ
 
 
 async def test_unexpected_error_is_logged_and_answered(simcord_env, world, fake_service, caplog):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     result = await alice.slash(channel, "ttr end")
     assert result.ephemeral
     assert "something went wrong" in result.response.content
@@ -203,7 +203,7 @@ async def test_unexpected_error_is_logged_and_answered(simcord_env, world, fake_
 
 
 async def test_also_messages_follow(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, bob = world
+    _guild, channel, alice, bob, _carol = world
     result = await alice.slash(channel, "ttr replace", player=bob, new_player=alice)
     assert result.response.content == "replaced" and not result.ephemeral
     assert [m.content for m in result.followups] == ["(private note)"]
@@ -211,7 +211,7 @@ async def test_also_messages_follow(simcord_env, world, fake_service):  # type: 
 
 
 async def test_every_stub_reaches_the_service(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
-    guild, channel, alice, bob = world
+    guild, channel, alice, bob, _carol = world
     fake_service.add_game(guild.id)
     await alice.slash(channel, "ttr log", count=5)
     await alice.slash(channel, "ttr settings", setting="deadline", value="24h")
@@ -226,7 +226,7 @@ async def test_every_stub_reaches_the_service(simcord_env, world, fake_service):
 
 
 async def test_moderators_act_as_hosts(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
-    guild, channel, _alice, bob = world
+    guild, channel, _alice, bob, _carol = world
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
     mod = guild.add_member(simcord_env.create_user("mod"), roles=[mods])
     await mod.slash(channel, "ttr kick", player=bob)
@@ -237,7 +237,7 @@ async def test_moderators_act_as_hosts(simcord_env, world, fake_service):  # typ
 
 
 async def test_join_button_edits_the_lobby(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, bob = world
+    _guild, channel, alice, bob, _carol = world
     lobby = await alice.slash(channel, "ttr new", map="usa")
     clicked = await bob.click(lobby.response, label="Join")
     assert clicked.acknowledged
@@ -248,7 +248,7 @@ async def test_join_button_edits_the_lobby(simcord_env, world, fake_service):  #
 
 
 async def test_slow_join_button_still_edits_the_lobby(simcord_env, world, fake_service, quick_defer):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, bob = world
+    _guild, channel, alice, bob, _carol = world
     lobby = await alice.slash(channel, "ttr new", map="usa")
     fake_service.delay = 5.0
     clicked = await bob.click(lobby.response, label="Join")
@@ -259,7 +259,7 @@ async def test_slow_join_button_still_edits_the_lobby(simcord_env, world, fake_s
 
 
 async def test_button_works_after_restart(simcord_env, world, fake_service, make_bot):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, bob = world
+    _guild, channel, alice, bob, _carol = world
     lobby = await alice.slash(channel, "ttr new", map="europe")
     await simcord_env.restart_bot(make_bot())  # a new process: nothing but the message survives
     clicked = await bob.click(lobby.response, label="My hand")
@@ -269,7 +269,7 @@ async def test_button_works_after_restart(simcord_env, world, fake_service, make
 
 
 async def test_select_after_hand_button(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     lobby = await alice.slash(channel, "ttr new", map="europe")
     hand = await alice.click(lobby.response, label="My hand")
     kept = await alice.select(hand.response, ["k~t1", "k~t2"], custom_id="ttr:g1:keep:*")
@@ -278,7 +278,7 @@ async def test_select_after_hand_button(simcord_env, world, fake_service):  # ty
 
 
 async def test_slow_select_on_private_message_answers_afresh(simcord_env, world, fake_service, quick_defer):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     lobby = await alice.slash(channel, "ttr new", map="europe")
     hand = await alice.click(lobby.response, label="My hand")
     fake_service.delay = 5.0
@@ -290,7 +290,7 @@ async def test_slow_select_on_private_message_answers_afresh(simcord_env, world,
 
 
 async def test_slow_public_answer_after_private_thinking(simcord_env, world, fake_service, quick_defer):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, _bob = world
+    _guild, channel, alice, _bob, _carol = world
     fake_service.delay = 5.0
     result = await alice.slash(channel, "ttr games", scope="server")  # guessed private, answers publicly
     await simcord_env.advance_time(5)
@@ -301,7 +301,7 @@ async def test_slow_public_answer_after_private_thinking(simcord_env, world, fak
 
 
 async def test_button_of_another_server_is_refused(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, bob = world
+    _guild, channel, alice, bob, _carol = world
     lobby = await alice.slash(channel, "ttr new", map="usa")
     fake_service.guilds["g1"] = 999  # the game now belongs elsewhere
     clicked = await bob.click(lobby.response, label="Join")
@@ -311,7 +311,7 @@ async def test_button_of_another_server_is_refused(simcord_env, world, fake_serv
 
 
 async def test_button_of_deleted_game(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
-    _guild, channel, alice, bob = world
+    _guild, channel, alice, bob, _carol = world
     lobby = await alice.slash(channel, "ttr new", map="usa")
     del fake_service.guilds["g1"]
     clicked = await bob.click(lobby.response, label="Join")
@@ -319,7 +319,7 @@ async def test_button_of_deleted_game(simcord_env, world, fake_service):  # type
 
 
 async def test_failing_button_answers(simcord_env, world, fake_service):  # type: ignore[no-untyped-def]
-    guild, channel, alice, _bob = world
+    guild, channel, alice, _bob, _carol = world
     game_id = fake_service.add_game(guild.id)
     message = await _bot_message_with_ids(simcord_env, channel, [button_id(game_id, "do", "boom")])
     clicked = await alice.click(message, custom_id=f"ttr:{game_id}:do:boom")
@@ -337,7 +337,7 @@ async def _bot_message_with_ids(env, channel, custom_ids):  # type: ignore[no-un
 
 @pytest.mark.parametrize("custom_id", ["random-7f3a9c", "ttr:", "ttr:g1", "ttr:!!:x", "ttr:g1:Join:a:b"])
 async def test_random_custom_ids_do_not_crash(simcord_env, world, fake_service, custom_id):  # type: ignore[no-untyped-def]
-    guild, channel, alice, _bob = world
+    guild, channel, alice, _bob, _carol = world
     fake_service.add_game(guild.id)
     message = await _bot_message_with_ids(simcord_env, channel, [custom_id])
     clicked = await alice.click(message, custom_id=custom_id)

@@ -12,6 +12,7 @@ from helpers.fast_pictures import PNG, FastPictures  # noqa: F401  (re-exported 
 from helpers.french_client import french_users  # noqa: F401  (a fixture)
 
 from bot import Settings, create_bot
+from bot.wiring import Wiring
 
 #: How often SimCord looks again while the bot still has work in flight (its default is 50 ms). Between a
 #: click and its reply the bot waits on SQLite in a worker thread; SimCord's wait returns only when a task
@@ -51,11 +52,8 @@ def make_bot(bot_settings, fast_pictures):  # type: ignore[no-untyped-def]
     """A fresh production bot on the same database (a new process after `restart_bot`)."""
 
     def build():  # type: ignore[no-untyped-def]
-        bot = create_bot(bot_settings)
-        bot.wiring.ai_budget_ms = 20  # type: ignore[union-attr]
-        if fast_pictures:
-            bot.wiring.pictures = FastPictures()  # type: ignore[union-attr]
-        return bot
+        pictures = FastPictures() if fast_pictures else None
+        return create_bot(bot_settings, wiring=Wiring(bot_settings, ai_budget_ms=20, pictures=pictures))
 
     return build
 
@@ -63,13 +61,3 @@ def make_bot(bot_settings, fast_pictures):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def simcord_bot(make_bot):  # type: ignore[no-untyped-def]
     return make_bot()
-
-
-@pytest.fixture
-def world(simcord_env):  # type: ignore[no-untyped-def]
-    guild = simcord_env.create_guild("Rail Club")
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(simcord_env.create_user("alice"))
-    bob = guild.add_member(simcord_env.create_user("bob"))
-    carol = guild.add_member(simcord_env.create_user("carol"))
-    return guild, channel, alice, bob, carol

@@ -182,13 +182,12 @@ async def test_absent_player_is_played_by_the_timer_and_announced(simcord_env, w
 
     from bot import create_bot
     from bot.manager import ManualClock
+    from bot.wiring import Wiring
 
     guild, channel, alice, bob, carol = world
     clock = ManualClock()
-    bot = create_bot(bot_settings)
-    bot.wiring.clock = clock  # type: ignore[union-attr]
-    bot.wiring.pictures = FastPictures()  # type: ignore[union-attr]
-    bot.wiring.ai_budget_ms = 20  # type: ignore[union-attr]
+    parts = Wiring(bot_settings, clock=clock, pictures=FastPictures(), ai_budget_ms=20)
+    bot = create_bot(bot_settings, wiring=parts)
     await simcord_env.restart_bot(bot)
     gid, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
     seen = Seen()

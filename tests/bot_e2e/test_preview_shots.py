@@ -56,11 +56,10 @@ async def test_screenshot_an_expired_lobby(simcord_env, bot_settings, lang):  # 
 
     from bot import create_bot
     from bot.manager import ManualClock
+    from bot.wiring import Wiring
 
     clock = ManualClock()
-    bot = create_bot(bot_settings)
-    bot.wiring.clock = clock  # type: ignore[union-attr]
-    bot.wiring.pictures = FastPictures()  # type: ignore[union-attr]
+    bot = create_bot(bot_settings, wiring=Wiring(bot_settings, clock=clock, pictures=FastPictures()))
     await simcord_env.restart_bot(bot)
     guild = simcord_env.create_guild("Rail Club", preferred_locale=lang)
     channel = guild.create_text_channel("games")

@@ -19,6 +19,7 @@ from bot.i18n import default_catalog, number_text, plural_form
 from bot.manager import ManualClock, Refused
 from bot.messages import Text
 from bot.play.refusals import refusal
+from bot.wiring import Wiring
 
 
 @pytest.fixture
@@ -123,9 +124,8 @@ async def test_a_lobby_expired_after_one_and_a_half_hours_says_so_in_french(simc
         channel = guild.create_text_channel("parties")
         alice = guild.add_member(simcord_env.create_user(f"alice-{language}"))
         clock = ManualClock()
-        bot = create_bot(dataclasses.replace(bot_settings, lobby_expire_hours=1.5))
-        bot.wiring.clock = clock  # type: ignore[union-attr]
-        bot.wiring.pictures = FastPictures()  # type: ignore[union-attr]
+        settings = dataclasses.replace(bot_settings, lobby_expire_hours=1.5)
+        bot = create_bot(settings, wiring=Wiring(settings, clock=clock, pictures=FastPictures()))
         await simcord_env.restart_bot(bot)
         await alice.slash(channel, "ttr new", map="usa")
         clock.advance(timedelta(hours=1.5))
@@ -178,10 +178,10 @@ async def test_a_french_servers_lobby_thread_is_named_in_french(simcord_env, bot
     guild = simcord_env.create_guild("Club du rail", preferred_locale="fr")
     channel = guild.create_text_channel("parties")
     alice = guild.add_member(simcord_env.create_user("alice"))
-    bot = create_bot(dataclasses.replace(bot_settings, lobby_threads=True))
+    settings = dataclasses.replace(bot_settings, lobby_threads=True)
     # The thread's name is checked, no picture: with the real pool, warming the new lobby's board counted as the
     # bot's work for SimCord and took over its 5 s on a loaded machine.
-    bot.wiring.pictures = FastPictures()  # type: ignore[union-attr]
+    bot = create_bot(settings, wiring=Wiring(settings, pictures=FastPictures()))
     await simcord_env.restart_bot(bot)
     opened = await alice.slash(channel, "ttr new", map="germany")
     (thread,) = channel.threads

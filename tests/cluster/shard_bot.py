@@ -18,16 +18,15 @@ from helpers.simcord_driver import Seen, is_final, open_game, play_until_over  #
 
 from bot import Settings, create_bot  # noqa: E402
 from bot.discord.app import ShardedTTRBot  # noqa: E402
+from bot.wiring import Wiring  # noqa: E402
 
 
 async def main(url: str, shard: int) -> None:
     settings = Settings(
         database_url=url, lobby_threads=False, render_workers=1, shard_count=2, shard_ids=(shard,)
     )
-    bot = create_bot(settings)
+    bot = create_bot(settings, wiring=Wiring(settings, ai_budget_ms=20, pictures=FastPictures()))
     assert isinstance(bot, ShardedTTRBot) and bot.shard_ids == [shard]
-    bot.wiring.ai_budget_ms = 20  # type: ignore[union-attr]
-    bot.wiring.pictures = FastPictures()  # type: ignore[union-attr]
     env = simcord.Env(bot, shard_count=2, settle_timeout=60.0)
     await env.start()
     # SimCord's virtual time cannot tell a background task waiting on PostgreSQL's socket from a stuck one: the

@@ -17,6 +17,10 @@ without a shard count runs) and holds one guild per shard, each with one text ch
 shard ``k`` (``(guild_id >> 22) % shard_count``, for any power-of-two count). Each gateway connection gets
 the READY and GUILD_CREATEs of the shard it identified as; events about a guild go down that guild's shard.
 
+OAuth2 (the live map's sign-in): ``POST /oauth2/token`` trades a code of `OAUTH_USERS` for an access token when
+the form carries `CLIENT_SECRET`; ``GET /users/@me`` with that token as ``Bearer`` answers the code's user. The
+forms posted are kept in ``posted``.
+
 Limits: no rate limits, no permissions, no resume.
 """
 
@@ -43,6 +47,15 @@ JSON = "application/json"  # exactly: discord.py's json_or_text compares the hea
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 TIMESTAMP = "2026-01-01T00:00:00.000000+00:00"
+#: the live map's OAuth2 application secret, and how the fake spells the access token of a code
+CLIENT_SECRET = "client-secret-value-123"
+ACCESS_PREFIX = "access-token-for-"
+#: OAuth2 code -> the Discord user it signs in
+OAUTH_USERS = {
+    "code-ann": {"id": "101", "username": "ann", "locale": "en-US"},
+    "code-bob": {"id": "102", "username": "bob", "locale": "fr"},
+    "code-eve": {"id": "103", "username": "eve", "locale": "en-US"},
+}
 
 
 @dataclass
@@ -88,6 +101,7 @@ class FakeDiscord:
         self.identify: dict[str, Any] | None = None  # the last IDENTIFY's payload
         self.identifies: list[dict[str, Any]] = []  # every IDENTIFY's payload, in order
         self.uploads: dict[str, bytes] = {}  # attachment id -> uploaded bytes
+        self.posted: list[dict[str, str]] = []  # the OAuth2 forms posted to /oauth2/token, in order
         self._ws: dict[int, web.WebSocketResponse] = {}  # shard id -> its gateway connection
         self._shard_count = 1  # as the bot identified
         self._seq: dict[int, int] = {}
@@ -115,6 +129,12 @@ class FakeDiscord:
         assert self._server is not None and self._saved is not None
         await self._server.close()
         discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+
+    @property
+    def api_url(self) -> str:
+        """Discord's REST base URL, served by the fake."""
+        assert self._server is not None
+        return str(self._server.make_url(API_PATH))
 
     @property
     def gateway_url(self) -> yarl.URL:
@@ -262,8 +282,28 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ REST
 
+    async def _oauth(self, request: web.Request, path: str) -> web.Response | None:
+        """The live map's sign-in, or None for a request of the bot."""
+        if path == "/oauth2/token" and request.method == "POST":
+            form = {k: str(v) for k, v in (await request.post()).items()}
+            self.posted.append(form)
+            code = form.get("code", "")
+            if form.get("client_secret") != CLIENT_SECRET or code not in OAUTH_USERS:
+                return web.json_response({"error": "invalid_grant"}, status=400)
+            return web.json_response({"access_token": ACCESS_PREFIX + code, "token_type": "Bearer"})
+        auth = request.headers.get("Authorization", "")
+        if path == "/users/@me" and auth.startswith("Bearer "):
+            code = auth.removeprefix("Bearer " + ACCESS_PREFIX)
+            if code not in OAUTH_USERS:
+                return web.json_response({"message": "401: Unauthorized"}, status=401)
+            return web.json_response(OAUTH_USERS[code])
+        return None
+
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
+        signed_in = await self._oauth(request, path)
+        if signed_in is not None:
+            return signed_in
         body: Any = None
         files: dict[str, tuple[str, str, bytes]] = {}
         if request.content_type == "multipart/form-data":

@@ -1,5 +1,5 @@
-"""Pictures without drawing for the end-to-end tests
-(`from helpers.fast_pictures import FastPictures`)."""
+"""The tests' one picture service that draws nothing: every picture is the same tiny PNG, and it notes what it
+was asked (`from helpers.fast_pictures import FastPictures`; it follows `bot.play.pictures.Pictures`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ PNG = _tiny_png()
 
 
 class FastPictures:
-    """Pictures without drawing (the full-game tests); counts what was asked."""
+    """Pictures without drawing; notes what was asked."""
 
     def __init__(self) -> None:
         self.calls: list[str] = []

@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 
 from bot.i18n import default_catalog
+from helpers.hidden import hidden_from
 
 DEBUG = False
 #: Turn-message menus in the order a person prefers them (claiming routes ends the game soonest).
@@ -257,14 +258,9 @@ async def play_until_over(
 
 
 def secrets_of(state: Any) -> list[str]:
-    """Strings that would betray a hand or a kept ticket: each player's tickets as the bot writes them."""
-    board = state.board
-    out = []
-    for p in state.players:
-        for t in p.tickets:
-            tk = board.tickets[t]
-            out.append(f"{board.cities[tk.a].name} – {board.cities[tk.b].name}")
-    return out
+    """Strings that would betray a ticket in a public message: what `hidden_from` hides from anyone, as the bot
+    writes a ticket."""
+    return [f"{t.a} – {t.b}" for t in hidden_from(state, None).tickets]
 
 
 PRIVATE_MARKERS = (

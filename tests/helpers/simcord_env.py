@@ -3,8 +3,27 @@
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import discord
 import simcord
+
+
+class World(NamedTuple):
+    """The tests' Discord: the guild "Rail Club", its #games channel and three members."""
+
+    guild: Any
+    channel: Any
+    alice: Any
+    bob: Any
+    carol: Any
+
+
+def rail_club(env: simcord.Env) -> World:
+    guild = env.create_guild("Rail Club")
+    channel = guild.create_text_channel("games")
+    alice, bob, carol = (guild.add_member(env.create_user(name)) for name in ("alice", "bob", "carol"))
+    return World(guild, channel, alice, bob, carol)
 
 
 class ClosingEnv(simcord.Env):

@@ -1,5 +1,6 @@
-"""Shared pieces of the live map's tests: a fake Discord OAuth2 server, the map server over a manager on an
-SQLite file, signing in, and the hidden-information check every response and frame goes through."""
+"""Shared pieces of the live map's tests: the map server over a manager on an SQLite file, signing in against
+the fake Discord (`helpers.fake_discord`, its OAuth2 part), and the hidden-information check every response and
+frame goes through."""
 
 from __future__ import annotations
 
@@ -7,10 +8,9 @@ import json
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.manager import GameManager, ManualClock, random_action
@@ -19,49 +19,12 @@ from bot.web.app import MapServer, WebConfig
 from bot.web.members import Membership
 from bot.web.tokens import SessionUser, Tokens
 from engine.actions import Action
-from engine.pending import TicketChoice
 from engine.state import GameState
-from engine.views import ticket_info
+from helpers.fake_discord import ACCESS_PREFIX, CLIENT_SECRET, FakeDiscord
+from helpers.hidden import hidden_from
 from maps import CARD_NAMES
 
 SECRET = "test-secret-" + "x" * 40
-CLIENT_SECRET = "client-secret-value-123"
-ACCESS_PREFIX = "access-token-for-"
-
-#: code -> the Discord user the fake OAuth2 server says it belongs to
-USERS = {
-    "code-ann": {"id": "101", "username": "ann", "locale": "en-US"},
-    "code-bob": {"id": "102", "username": "bob", "locale": "fr"},
-    "code-eve": {"id": "103", "username": "eve", "locale": "en-US"},
-}
-
-
-@dataclass
-class FakeDiscord:
-    """Discord's token endpoint and users/@me, as the server uses them; records what it was sent."""
-
-    posted: list[dict[str, str]] = field(default_factory=list)
-
-    def app(self) -> web.Application:
-        app = web.Application()
-        app.router.add_post("/api/v10/oauth2/token", self.token)
-        app.router.add_get("/api/v10/users/@me", self.me)
-        return app
-
-    async def token(self, request: web.Request) -> web.Response:
-        form = dict(await request.post())
-        self.posted.append({k: str(v) for k, v in form.items()})
-        code = str(form.get("code"))
-        if form.get("client_secret") != CLIENT_SECRET or code not in USERS:
-            return web.json_response({"error": "invalid_grant"}, status=400)
-        return web.json_response({"access_token": ACCESS_PREFIX + code, "token_type": "Bearer"})
-
-    async def me(self, request: web.Request) -> web.Response:
-        auth = request.headers.get("Authorization", "")
-        code = auth.removeprefix("Bearer " + ACCESS_PREFIX)
-        if code not in USERS:
-            return web.json_response({"message": "401: Unauthorized"}, status=401)
-        return web.json_response(USERS[code])
 
 
 async def random_ai(state: GameState, seat: int, level: str, rng: random.Random) -> Action:
@@ -97,33 +60,25 @@ async def site(
     membership: Membership | None = everyone,
     **config: Any,
 ) -> AsyncIterator[Site]:
-    discord = FakeDiscord()
-    fake = TestServer(discord.app())
-    await fake.start_server()
-    repo = None
-    if manager is None:
-        repo = open_repository(db_url, clock=ManualClock().now)
-        await repo.connect()
-        manager = GameManager(repo, ai=random_ai, retry_delays=(0.01,))
-        await manager.start(dispatcher=False)
-    tokens = tokens or Tokens(SECRET)
-    cfg = WebConfig(
-        client_id="4242",
-        client_secret=CLIENT_SECRET,
-        discord_api=str(fake.make_url("/api/v10")),
-        **config,
-    )
-    server = MapServer(manager, tokens, cfg, membership=membership)
-    client = TestClient(TestServer(server.app()))
-    await client.start_server()
-    try:
-        yield Site(manager, server, client, discord, tokens)
-    finally:
-        await client.close()
-        await fake.close()
-        if repo is not None:
-            await manager.close()
-            await repo.close()
+    async with FakeDiscord() as discord:  # its OAuth2 part: the sign-in
+        repo = None
+        if manager is None:
+            repo = open_repository(db_url, clock=ManualClock().now)
+            await repo.connect()
+            manager = GameManager(repo, ai=random_ai, retry_delays=(0.01,))
+            await manager.start(dispatcher=False)
+        tokens = tokens or Tokens(SECRET)
+        cfg = WebConfig(client_id="4242", client_secret=CLIENT_SECRET, discord_api=discord.api_url, **config)
+        server = MapServer(manager, tokens, cfg, membership=membership)
+        client = TestClient(TestServer(server.app()))
+        await client.start_server()
+        try:
+            yield Site(manager, server, client, discord, tokens)
+        finally:
+            await client.close()
+            if repo is not None:
+                await manager.close()
+                await repo.close()
 
 
 async def new_game(
@@ -145,23 +100,12 @@ async def new_game(
 
 
 def secrets_of(state: GameState, reader_seat: int | None) -> list[str]:
-    """Fragments that must never reach `reader_seat`'s page: the seed, and every OTHER seat's kept and offered
-    tickets (as the JSON would spell their ids with their labels). Deck order is never serialized at all: the
-    view has no field for it, checked by `check_frame`."""
-    found = ['"seed"', str(state.seed)]
-    for seat in range(state.num_players):
-        if seat == reader_seat:
-            continue
-        # the tickets `player_view` gives the seat (kept, then offered), without the progress it works out
-        # (a route search per ticket, per frame, was a tenth of a whole game's check)
-        pending = state.pending.get(seat)
-        offered = pending.offered if isinstance(pending, TicketChoice) else ()
-        for t in (
-            *(ticket_info(state, i) for i in state.players[seat].tickets),
-            *(ticket_info(state, i) for i in offered),
-        ):
-            found.append(f'"label":"{t.a} – {t.b}","points":{t.points}')
-    return found
+    """Fragments that must never reach `reader_seat`'s page: what `hidden_from` hides, as the JSON would spell it
+    (the seed's key and value; each ticket's label with its points)."""
+    hidden = hidden_from(state, reader_seat)
+    return ['"seed"', str(hidden.seed)] + [
+        f'"label":"{t.a} – {t.b}","points":{t.points}' for t in hidden.tickets
+    ]
 
 
 def check_frame(text: str, state: GameState | None, reader_seat: int | None, *, session: str = "") -> None:
@@ -172,8 +116,11 @@ def check_frame(text: str, state: GameState | None, reader_seat: int | None, *, 
         assert session not in text
     assert ACCESS_PREFIX not in text or '"access_token"' in text  # only sign-in hands the SDK its token
     if state is not None:
+        # the fragments are spelt compact and in UTF-8, as the pushed frames are; a response may be spaced or
+        # escaped (aiohttp's json_response), so the check reads the same data spelt that way
+        compact = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         for fragment in secrets_of(state, reader_seat):
-            assert fragment not in text, f"{fragment!r} leaked to seat {reader_seat}"
+            assert fragment not in compact, f"{fragment!r} leaked to seat {reader_seat}"
     view = data.get("view", data) if isinstance(data, dict) else {}
     if isinstance(view, dict) and "me" in view:
         me = view["me"]

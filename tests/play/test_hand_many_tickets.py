@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers.fast_pictures import FastPictures
 
 from bot.i18n import default_catalog
 from bot.play import chat
@@ -13,11 +14,6 @@ from bot.play.hand import hand_reply
 from engine.rules import new_game
 from engine.views import player_view
 from maps import load_board
-
-
-class HandPictures:
-    async def hand(self, state: Any, seat: int, *, colorblind: bool = True, words: Any = None) -> bytes:
-        return b"png"
 
 
 class Info:
@@ -37,7 +33,7 @@ async def test_every_ticket_is_shown_whole(locale: str, count: int) -> None:
     board = load_board("europe")
     state = new_game(board, ["Ann", "Bob"], seed=3)
     state.players[0].tickets = list(range(count))  # a long game: many tickets kept
-    reply = await hand_reply(Info(), state, 0, HandPictures())  # type: ignore[arg-type]
+    reply = await hand_reply(Info(), state, 0, FastPictures())  # type: ignore[arg-type]
     catalog = default_catalog()
     (embed,) = reply.embeds
     names = [catalog.render(f.name, locale) for f in embed.fields]

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.fast_pictures import FastPictures
+from helpers.quiet_messenger import QuietMessenger
 
 from bot.config import Settings
 from bot.play.contract import Caller
@@ -43,40 +45,12 @@ class CommitsThenFails:
         return commits_then_fails
 
 
-class NoPictures:
-    async def board(self, *args: Any, **kwargs: Any) -> bytes:
-        return b"png"
-
-    async def hand(self, *args: Any, **kwargs: Any) -> bytes:
-        return b"png"
-
-    async def summary(self, *args: Any, **kwargs: Any) -> bytes:
-        return b"png"
-
-    async def gif(self, *args: Any, **kwargs: Any) -> bytes:
-        return b"gif"
-
-    def close(self) -> None:
-        return None
-
-
-class Quiet:
-    async def post(self, channel_id: int, reply: Any, *, locale: str | None = None) -> int | None:
-        return None
-
-    async def direct(self, user_id: int, reply: Any, *, locale: str | None = None) -> bool:
-        return False
-
-    def public_locale(self, channel_id: int) -> str:
-        return "en"
-
-
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[tuple[ManagerGameService, CommitsThenFails]]:
     async with Wiring(
-        Settings(database_url=f"sqlite:///{tmp_path / 'games.db'}"), pictures=NoPictures()
+        Settings(database_url=f"sqlite:///{tmp_path / 'games.db'}"), pictures=FastPictures()
     ) as svc:
-        await svc.start(Quiet())
+        await svc.start(QuietMessenger())
         store = svc.games_manager._store
         flaky = CommitsThenFails(store.repo)
         store.repo = flaky  # type: ignore[assignment]

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from helpers.fast_pictures import FastPictures
+from helpers.quiet_messenger import QuietMessenger
 
 from bot.config import Settings
 from bot.discord.components import ARG, join_args
@@ -84,43 +85,6 @@ def test_mentions_and_times_are_discord_syntax() -> None:
 # ------------------------------------------------------------------------------------------ presses
 
 
-class NoPictures:
-    async def board(
-        self,
-        state: Any,
-        *,
-        colorblind: bool = True,
-        words: Any = None,
-        since: Any = None,
-        turn: bool = False,
-        names: Any = (),
-    ) -> bytes:
-        return b"png"
-
-    async def hand(self, state: Any, seat: int, *, colorblind: bool = True, words: Any = None) -> bytes:
-        return b"png"
-
-    async def summary(self, state: Any, sheets: Any = (), *, words: Any = None, names: Any = ()) -> bytes:
-        return b"png"
-
-    async def gif(self, record: Any, *, words: Any = None, names: Any = ()) -> bytes:
-        return b"gif"
-
-    def close(self) -> None:
-        return None
-
-
-class Quiet:
-    async def post(self, channel_id: int, reply: Any, *, locale: str | None = None) -> int | None:
-        return None
-
-    async def direct(self, user_id: int, reply: Any, *, locale: str | None = None) -> bool:
-        return False
-
-    def public_locale(self, channel_id: int) -> str:
-        return "en"
-
-
 ANN = Caller(1, 50, 101, "Ann")
 BOB = Caller(1, 50, 102, "Bob")
 
@@ -128,9 +92,9 @@ BOB = Caller(1, 50, 102, "Bob")
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[ManagerGameService]:
     async with Wiring(
-        Settings(database_url=f"sqlite:///{tmp_path / 'games.db'}"), pictures=NoPictures()
+        Settings(database_url=f"sqlite:///{tmp_path / 'games.db'}"), pictures=FastPictures()
     ) as svc:
-        await svc.start(Quiet())
+        await svc.start(QuietMessenger())
         yield svc
 
 

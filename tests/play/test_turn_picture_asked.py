@@ -6,16 +6,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from test_presentation_parts import ANN, NoPictures, Quiet, _started
+from helpers.fast_pictures import PNG, FastPictures
+from helpers.quiet_messenger import QuietMessenger
+from test_presentation_parts import ANN, _started
 
 from bot.config import Settings
 from bot.wiring import Wiring
 
 
-class AskedPictures(NoPictures):
+class AskedPictures(FastPictures):
     """Pictures that note which board picture each call asked for."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.asked: list[bool] = []
 
     async def board(
@@ -29,7 +32,7 @@ class AskedPictures(NoPictures):
         names: Any = (),
     ) -> bytes:
         self.asked.append(turn)
-        return b"png"
+        return PNG
 
 
 async def test_the_turn_message_asks_for_the_turn_picture_and_the_board_button_for_the_whole_board(
@@ -37,11 +40,11 @@ async def test_the_turn_message_asks_for_the_turn_picture_and_the_board_button_f
 ) -> None:
     pictures = AskedPictures()
     async with Wiring(Settings(database_url=f"sqlite:///{tmp_path / 'games.db'}"), pictures=pictures) as svc:
-        await svc.start(Quiet())
+        await svc.start(QuietMessenger())
         gid = await _started(svc)
         pictures.asked.clear()
         reply = await svc.turn_message(gid)
-        assert pictures.asked == [True] and reply.files and reply.files[0].data == b"png"
+        assert pictures.asked == [True] and reply.files and reply.files[0].data == PNG
         pictures.asked.clear()
         await svc.board(ANN, game_id=gid)
         assert pictures.asked == [False]

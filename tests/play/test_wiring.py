@@ -10,6 +10,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from helpers.quiet_messenger import QuietMessenger
 
 from bot.config import Settings
 from bot.messages import Text
@@ -41,17 +42,6 @@ class Recorded:
         self.closed.append("pictures")
 
 
-class Quiet:
-    async def post(self, channel_id: int, reply: Any, *, locale: str | None = None) -> int | None:
-        return None
-
-    async def direct(self, user_id: int, reply: Any, *, locale: str | None = None) -> bool:
-        return False
-
-    def public_locale(self, channel_id: int) -> str:
-        return "en"
-
-
 async def test_the_parts_are_built_in_one_place_and_closed_in_reverse(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -71,7 +61,7 @@ async def test_the_parts_are_built_in_one_place_and_closed_in_reverse(
         repo = manager.repository
         for name, part in (("manager", manager), ("repository", repo)):
             monkeypatch.setattr(part, "close", _noting(closed, name, part.close))
-        await service.start(Quiet())
+        await service.start(QuietMessenger())
         await service.new_game(ANN, board_id="usa")  # the service works over the parts it was given
         assert (await manager.find_open_game(channel_id=ANN.channel_id)) is not None
     # (the pictures were built before the manager: its close finishes the messages in flight, which may draw)
@@ -116,7 +106,7 @@ async def test_the_live_map_runs_alongside_the_service_started_after_it_and_stop
     )
     async with Wiring(settings, pictures=Recorded([])) as service:
         assert service.map_links is None  # nothing served before the service starts: no chat to tell yet
-        await service.start(Quiet())
+        await service.start(QuietMessenger())
         assert service.map_links is not None  # the Map buttons now answer with personal links
         async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/") as page:
             assert page.status < 500
@@ -134,7 +124,7 @@ async def test_a_press_is_checked_once_by_the_service_gone_elsewhere_or_the_data
     async with Wiring(
         Settings(database_url=f"sqlite:///{tmp_path / 'games.db'}"), pictures=Recorded([])
     ) as svc:
-        await svc.start(Quiet())
+        await svc.start(QuietMessenger())
         await svc.new_game(ANN, board_id="usa")
         found = await svc.games_manager.find_open_game(channel_id=ANN.channel_id)
         assert found is not None

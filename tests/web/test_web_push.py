@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import ClientWebSocketResponse
+from helpers.fast_pictures import FastPictures
 from helpers.pg_schema import fresh_pg_schema
+from helpers.quiet_messenger import QuietMessenger
 from helpers.web_site import Site, check_frame, new_game, random_ai, site
 
 from bot.config import Settings
@@ -25,46 +27,6 @@ from bot.web.view import seat_of
 from bot.wiring import Wiring
 from engine.actions import KeepTickets
 from engine.rules import legal_actions
-
-
-class NoPictures:
-    async def board(self, state: Any, **_: Any) -> bytes:
-        return b"png"
-
-    async def hand(self, state: Any, seat: int, **_: Any) -> bytes:
-        return b"png"
-
-    async def ticket_map(self, state: Any, seat: int, **_: Any) -> bytes:
-        return b"png"
-
-    async def summary(self, state: Any, sheets: Any = (), **_: Any) -> bytes:
-        return b"png"
-
-    async def gif(self, record: Any, **_: Any) -> bytes:
-        return b"gif"
-
-    def close(self) -> None:
-        return None
-
-
-class Quiet:
-    async def post(self, channel_id: int, reply: Any, *, locale: str | None = None) -> int | None:
-        return None
-
-    async def direct(self, user_id: int, reply: Any, *, locale: str | None = None) -> bool:
-        return False
-
-    async def edit_rows(self, channel_id: int, message_id: int, reply: Any) -> bool:
-        return False
-
-    async def edit(self, channel_id: int, message_id: int, reply: Any) -> bool:
-        return False
-
-    async def close_thread(self, channel_id: int) -> bool:
-        return False
-
-    def public_locale(self, channel_id: int) -> str:
-        return "en"
 
 
 async def _page(s: Site, gid: str, user: int, locale: str) -> ClientWebSocketResponse:
@@ -95,9 +57,9 @@ async def _keep_all(manager: GameManager, gid: str, users: tuple[int, ...]) -> N
 
 
 async def test_a_chat_press_reaches_every_page_in_its_readers_language(tmp_path: Path) -> None:
-    wiring = Wiring(Settings(database_url=f"sqlite:///{tmp_path / 'g.db'}"), pictures=NoPictures())
+    wiring = Wiring(Settings(database_url=f"sqlite:///{tmp_path / 'g.db'}"), pictures=FastPictures())
     service = await wiring.__aenter__()
-    await service.start(Quiet())  # type: ignore[arg-type]
+    await service.start(QuietMessenger())  # type: ignore[arg-type]
     try:
         manager = service.games_manager
         async with site("", manager=manager) as s:

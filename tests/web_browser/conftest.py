@@ -30,6 +30,7 @@ def simcord_bot(tmp_path: Path, web_port: int):  # type: ignore[no-untyped-def]
     from helpers.fast_pictures import FastPictures
 
     from bot import Settings, create_bot
+    from bot.wiring import Wiring
 
     settings = Settings(
         database_url=f"sqlite:///{tmp_path / 'ttr.db'}",
@@ -39,10 +40,7 @@ def simcord_bot(tmp_path: Path, web_port: int):  # type: ignore[no-untyped-def]
         public_url=f"http://127.0.0.1:{web_port}",
         web_secret=WEB_SECRET,
     )
-    bot = create_bot(settings)
-    bot.wiring.ai_budget_ms = 20  # type: ignore[union-attr]
-    bot.wiring.pictures = FastPictures()  # type: ignore[union-attr]
-    return bot
+    return create_bot(settings, wiring=Wiring(settings, ai_budget_ms=20, pictures=FastPictures()))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import pytest
 from browser import Watched, launch, needs_chromium, open_page, shot, wait_version
 from helpers.simcord_driver import button_id, game_id_of, is_final, last_public, message_text, public_messages
+from helpers.simcord_env import rail_club
 from helpers.web_site import check_frame
 from play import play_a_game
 
@@ -42,11 +43,7 @@ async def test_a_whole_game_tapped_on_two_pages_while_the_thread_gets_the_turn_m
 
     # The same deal every run: the opening tapped on the pages has claims (the picker) on both pages.
     monkeypatch.setattr(games, "secrets", SimpleNamespace(randbits=lambda bits: SEED))
-    guild = simcord_env.create_guild("Rail Club")
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(simcord_env.create_user("alice"))
-    bob = guild.add_member(simcord_env.create_user("bob"))
-    carol = guild.add_member(simcord_env.create_user("carol"))
+    guild, channel, alice, bob, carol = rail_club(simcord_env)
     french_users.add(bob.id)  # Bob's Discord speaks French: his link opens the map in French
     await alice.slash(channel, "ttr new", map="italy")
     assert len(channel.threads) == 1
