@@ -28,9 +28,10 @@ import functools
 import logging
 import re
 import zoneinfo
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.manager.clock import Clock
 from bot.manager.moves import Collector
@@ -40,8 +41,21 @@ from bot.manager.timer_rows import AwayEnd, Ping, TimerKind, TurnWait
 from bot.storage import GameRepository, NewTimer, PlayerTime, Timer, TimerChange
 from engine.state import SETUP
 
-if TYPE_CHECKING:  # (the dispatcher serves the rows with these functions)
-    from bot.manager.timers import Note, TurnTimers
+if TYPE_CHECKING:
+    from bot.manager.cluster import Member
+    from bot.manager.notifier import Notifier
+
+Note = Callable[[], Awaitable[None]]  # a call owed after the game's lock (bot.manager.timers)
+
+
+class Dispatcher(Protocol):
+    """What of the dispatcher (`bot.manager.timers.TurnTimers`) serving these rows uses."""
+
+    _store: GameStore
+    _clock: Clock
+    member: Member
+    notifier: Notifier
+
 
 __all__ = [
     "ABSENT_STAGE",
@@ -234,7 +248,7 @@ async def later(
 
 
 async def serve_ping(
-    timers: TurnTimers, game: LiveGame, row: Timer, out: Collector, notes: list[Note]
+    timers: Dispatcher, game: LiveGame, row: Timer, out: Collector, notes: list[Note]
 ) -> None:
     """A held notification (bot.manager.player_time): sent once, while still true, outside quiet hours."""
     owed, repo = Ping.of(row), timers._store.repo
@@ -257,7 +271,7 @@ async def serve_ping(
 
 
 async def serve_away(
-    timers: TurnTimers, game: LiveGame, row: Timer, out: Collector, notes: list[Note]
+    timers: Dispatcher, game: LiveGame, row: Timer, out: Collector, notes: list[Note]
 ) -> None:
     """A player's away mode ends (their other games' rows find it ended); back on their turn: pinged."""
     owed, repo = AwayEnd.of(row), timers._store.repo
