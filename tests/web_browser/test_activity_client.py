@@ -1,0 +1,142 @@
+"""The live map as a Discord Activity, in Debian's chromium, inside the Discord client stand-in
+(tests/helpers/discord_client.py): the page's real build with the unmodified Embedded App SDK, framed from
+https://discord.com, behind a proxy that puts Discord's CSP on every answer. Signed in by the SDK's own flow
+(handshake, READY, AUTHORIZE → the code → the server's exchange with the tests' fake OAuth2 → AUTHENTICATE), the
+board drawn, a move made by a tap, and the commands the page sent checked, on the desktop and mobile platforms."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import ARGS, CHROMIUM, DESKTOP, PHONE, Watched, needs_chromium, shot, wait_version
+from helpers.discord_client import discord_client
+from helpers.web_site import ACCESS_PREFIX, USERS, check_frame, new_game, site
+from play import play_one
+
+pytestmark = needs_chromium
+
+
+async def open_activity(pw: Any, stand_in: Any, url: str, *, phone: bool) -> tuple[Any, Any, Any, list[str]]:
+    """A browser that knows only the stand-in's two names, the client page at `url`, and the Activity's frame."""
+    browser = await pw.chromium.launch(
+        executable_path=CHROMIUM, args=[*ARGS, *stand_in.chromium_args()], headless=True
+    )
+    context = await browser.new_context(**(PHONE if phone else DESKTOP), ignore_https_errors=True)
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+    page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+    await page.goto(url)
+    frame = page.frame_locator("iframe#activity")
+    await frame.locator("#board svg").wait_for(timeout=20_000)
+    activity = next(f for f in page.frames if f.url.startswith(stand_in.activity_origin))
+    return browser, page, activity, errors
+
+
+class InFrame:
+    """The Activity's frame as `tap` uses a page: its script runs in the frame, the finger or the mouse is the
+    window's (the frame fills the window from its top left corner, so the points are the same)."""
+
+    def __init__(self, page: Any, frame: Any) -> None:
+        self.evaluate = frame.evaluate
+        self.locator = frame.locator
+        self.eval_on_selector_all = frame.eval_on_selector_all
+        self.mouse = page.mouse
+        self.touchscreen = page.touchscreen
+
+
+@pytest.mark.parametrize("platform", ["desktop", "mobile"])
+async def test_the_activity_signs_in_through_the_sdk_and_plays_a_move(
+    db_url: str, tmp_path: Path, platform: str
+) -> None:
+    from playwright.async_api import async_playwright
+
+    phone = platform == "mobile"
+    async with site(db_url) as s, async_playwright() as pw:
+        gid = await new_game(
+            s.manager, "italy"
+        )  # in channel 10 of guild 1, Ann (101) seat 0, Bob (102) seat 1
+        state = await s.manager.state_of(gid)
+        assert state is not None
+        upstream = str(s.client.make_url("/")).rstrip("/")
+        async with discord_client(upstream, "4242", tmp_path) as stand_in:
+            ann = USERS["code-ann"]
+            url = stand_in.url(
+                user=ann,
+                code="code-ann",
+                access_token=ACCESS_PREFIX + "code-ann",
+                channel_id="10",
+                platform=platform,
+            )
+            started = time.perf_counter()
+            browser, page, activity, errors = await open_activity(pw, stand_in, url, phone=phone)
+            await wait_version(activity, 0)
+            signed_in = time.perf_counter() - started
+            await shot(page, f"activity-{platform}-board.png")
+
+            # The SDK's conversation, in order: the handshake, then the commands the page sent.
+            standin = await page.evaluate("() => standIn.state")
+            assert standin["errors"] == [] and standin["ready"] is True
+            first = standin["received"][0]
+            assert first["op"] == 0 and first["client_id"] == "4242" and first["v"] == 1
+            commands = await page.evaluate("() => standIn.commands()")
+            sent = [c["cmd"] for c in commands if c["cmd"] != "CAPTURE_LOG"]
+            assert sent == ["AUTHORIZE", "AUTHENTICATE"], commands
+            authorize = commands[[c["cmd"] for c in commands].index("AUTHORIZE")]["args"]
+            assert authorize["client_id"] == "4242" and authorize["response_type"] == "code"
+            assert authorize["scope"] == ["identify"] and authorize["prompt"] == "none"
+            authenticate = next(c for c in commands if c["cmd"] == "AUTHENTICATE")["args"]
+            assert authenticate == {"access_token": ACCESS_PREFIX + "code-ann"}
+            # subscriptions: none, so no event reaches a page that would not read it
+            assert not [c for c in commands if c["cmd"] in ("SUBSCRIBE", "UNSUBSCRIBE")]
+            assert standin["authenticated"] is True
+            # the server exchanged the SDK's code with Discord's token endpoint (the fake), once
+            assert [p["code"] for p in s.discord.posted] == ["code-ann"]
+
+            assert errors == [], errors  # nothing refused or failed while signing in and drawing
+            # Discord's CSP, not the map server's, on every answer the page had; the page still works under it
+            assert stand_in.policies and all(
+                "script-src 'self' 'unsafe-eval' 'nonce-" in p for p in stand_in.policies
+            )
+            inline_ran = await activity.evaluate(
+                """() => new Promise((resolve) => {
+                  window.__inline = false;
+                  const s = document.createElement('script');
+                  s.textContent = 'window.__inline = true';
+                  document.head.appendChild(s);
+                  setTimeout(() => resolve(window.__inline), 50);
+                })"""
+            )
+            assert inline_ran is False  # no inline script under the replaced CSP
+            elsewhere = await activity.evaluate(
+                """() => fetch('https://example.org/').then(() => 'reached', (e) => 'refused')"""
+            )
+            assert elsewhere == "refused"  # only the mapped origin is reachable
+
+            # Ann's own hand, the board, and a move made by a tap (the deck), seen back from the server
+            assert await activity.locator("#hand .cardface").count() > 0
+            answer = await s.client.get(f"/api/games/{gid}/view", headers=s.auth(101))
+            view = await answer.json()
+            assert view["actions"] or view["pending"]  # the game opens on everyone's ticket choice
+            what = await play_one(Watched(InFrame(page, activity)), view, touch=phone)
+            await wait_version(activity, view["version"] + 1)
+            again = await (await s.client.get(f"/api/games/{gid}/view", headers=s.auth(101))).json()
+            assert again["version"] == view["version"] + 1, what  # the server took the move
+            await shot(page, f"activity-{platform}-moved.png")
+            frames = await activity.evaluate(
+                "() => performance.getEntriesByType('resource').map((e) => e.name)"
+            )
+            assert all(name.startswith(stand_in.activity_origin) for name in frames), frames
+            # hidden information: nothing of Bob's in what Ann's page was answered (her view as the server gives it)
+            answer = await s.client.get(f"/api/games/{gid}/view", headers=s.auth(101))
+            check_frame(await answer.text(), await s.manager.state_of(gid), 0)
+            # the only refusals: the two tried above (the inline script, the other origin)
+            assert any("inline script" in e for e in errors) and any("example.org" in e for e in errors)
+            assert all("Content Security Policy" in e for e in errors), errors
+            print(
+                f"\n{platform}: client page opened to board drawn {signed_in * 1000:.0f} ms (one run, loaded machine)"
+            )
+            await browser.close()
