@@ -169,7 +169,7 @@
       return;
     }
     const [op, msg] = e.data;
-    state.received.push(Object.assign({ op }, msg));
+    state.received.push(Object.assign({ op, at: performance.now() }, msg)); // at: ms since this page began
     if (op === OP.HANDSHAKE) {
       if (msg.v !== 1 || msg.client_id !== cfg.clientId || msg.frame_id !== frameId) {
         state.errors.push("bad handshake");
