@@ -25,6 +25,7 @@ from maps import CARD_NAMES
 
 SECRET = "test-secret-" + "x" * 40
 CLIENT_SECRET = "client-secret-value-123"
+BOT_TOKEN = "bot-token-value-456"
 ACCESS_PREFIX = "access-token-for-"
 
 #: code -> the Discord user the fake OAuth2 server says it belongs to
@@ -37,15 +38,45 @@ USERS = {
 
 @dataclass
 class FakeDiscord:
-    """Discord's token endpoint and users/@me, as the server uses them; records what it was sent."""
+    """Discord's token endpoint, users/@me and the application's activity instances (with the bot's token), as
+    the server uses them; records what it was sent."""
 
     posted: list[dict[str, str]] = field(default_factory=list)
+    #: instance id -> the instance as Discord answers it (application_id, instance_id, launch_id, location, users)
+    instances: dict[str, dict[str, Any]] = field(default_factory=dict)
+    instance_calls: list[str] = field(default_factory=list)
 
     def app(self) -> web.Application:
         app = web.Application()
         app.router.add_post("/api/v10/oauth2/token", self.token)
         app.router.add_get("/api/v10/users/@me", self.me)
+        app.router.add_get("/api/v10/applications/{app}/activity-instances/{instance}", self.instance)
         return app
+
+    def add_instance(self, instance_id: str, channel_id: int, guild_id: int | None, users: list[int]) -> None:
+        kind = "gc" if guild_id else "pc"
+        self.instances[instance_id] = {
+            "application_id": "4242",
+            "instance_id": instance_id,
+            "launch_id": "1",
+            "location": {
+                "id": f"{kind}-{channel_id}",
+                "kind": kind,
+                "channel_id": str(channel_id),
+                "guild_id": str(guild_id) if guild_id else None,
+            },
+            "users": [str(u) for u in users],
+        }
+
+    async def instance(self, request: web.Request) -> web.Response:
+        iid = request.match_info["instance"]
+        self.instance_calls.append(iid)
+        if request.headers.get("Authorization") != f"Bot {BOT_TOKEN}":
+            return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        found = self.instances.get(iid)
+        if found is None or request.match_info["app"] != found["application_id"]:
+            return web.json_response({"message": "Unknown Application", "code": 10002}, status=404)
+        return web.json_response(found)
 
     async def token(self, request: web.Request) -> web.Response:
         form = dict(await request.post())
