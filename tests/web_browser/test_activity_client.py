@@ -6,6 +6,8 @@ board drawn, a move made by a tap, and the commands the page sent checked, on th
 
 from __future__ import annotations
 
+import asyncio
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -13,8 +15,11 @@ from typing import Any
 import pytest
 from browser import ARGS, CHROMIUM, DESKTOP, PHONE, Watched, needs_chromium, shot, wait_version
 from helpers.discord_client import discord_client
-from helpers.web_site import ACCESS_PREFIX, USERS, check_frame, new_game, site
+from helpers.web_site import ACCESS_PREFIX, SECRET, USERS, check_frame, new_game, site
 from play import play_one
+
+from bot.manager import random_action, turn_token
+from bot.web.tokens import Tokens
 
 pytestmark = needs_chromium
 
@@ -139,4 +144,42 @@ async def test_the_activity_signs_in_through_the_sdk_and_plays_a_move(
             print(
                 f"\n{platform}: client page opened to board drawn {signed_in * 1000:.0f} ms (one run, loaded machine)"
             )
+            await browser.close()
+
+
+async def test_a_session_that_ends_is_renewed_through_the_sdk_silently(db_url: str, tmp_path: Path) -> None:
+    """A page left open past its session (12 h in production, 6 s here): the next frame says the session ended,
+    the page asks Discord's client for a new code without a prompt, signs in again, and draws the next move."""
+    from playwright.async_api import async_playwright
+
+    tokens = Tokens(SECRET, session_seconds=6)
+    async with site(db_url, tokens=tokens) as s, async_playwright() as pw:
+        gid = await new_game(s.manager, "italy")
+        upstream = str(s.client.make_url("/")).rstrip("/")
+        async with discord_client(upstream, "4242", tmp_path) as stand_in:
+            url = stand_in.url(
+                user=USERS["code-ann"],
+                code="code-ann",
+                access_token=ACCESS_PREFIX + "code-ann",
+                channel_id="10",
+            )
+            browser, page, activity, errors = await open_activity(pw, stand_in, url, phone=False)
+            await wait_version(activity, 0)
+            await asyncio.sleep(7)  # the session ends (the short setting above)
+            state = await s.manager.state_of(gid)
+            assert state is not None
+            info = await s.manager.game_info(gid)
+            seat = info.to_act[0]
+            user = info.seats[seat].user_id
+            assert user is not None
+            move = random_action(state, seat, random.Random(1))
+            await s.manager.act(gid, user, move, expected_turn=turn_token(state, seat))
+            await wait_version(activity, 1, timeout=20)
+            commands = await page.evaluate("() => standIn.commands()")
+            authorizes = [c["args"] for c in commands if c["cmd"] == "AUTHORIZE"]
+            assert len(authorizes) == 2 and all(a["prompt"] == "none" for a in authorizes), commands
+            assert [c["cmd"] for c in commands if c["cmd"] == "AUTHENTICATE"] == ["AUTHENTICATE"] * 2
+            assert [p["code"] for p in s.discord.posted] == ["code-ann", "code-ann"]
+            assert not await activity.locator("#splash.failed").count()
+            assert errors == [], errors
             await browser.close()
