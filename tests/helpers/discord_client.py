@@ -24,7 +24,7 @@ import ssl
 import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -113,6 +113,16 @@ class DiscordClient:
     port: int
     #: every CSP header the proxy sent (one per answer), for the tests
     policies: list[str]
+    _server: _Server = field(repr=False)
+
+    @property
+    def sockets_opened(self) -> int:
+        """WebSockets the proxy has passed on so far."""
+        return self._server.opened
+
+    async def drop_sockets(self) -> int:
+        """Every WebSocket through the proxy cut at once, as a phone that slept finds them; how many."""
+        return await self._server.drop_sockets()
 
     @property
     def activity_host(self) -> str:
@@ -173,6 +183,15 @@ class _Server:
         self.upstream = upstream.rstrip("/")
         self.policies: list[str] = []
         self.session: aiohttp.ClientSession | None = None
+        self.sockets: set[web.WebSocketResponse] = set()
+        self.opened = 0
+
+    async def drop_sockets(self) -> int:
+        dropped = list(self.sockets)
+        for ws in dropped:
+            with suppress(Exception):
+                await ws.close(code=1001)  # going away
+        return len(dropped)
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=1 << 20)
@@ -242,6 +261,8 @@ class _Server:
         upstream = await self.session.ws_connect(target.replace("http", "ws", 1), headers=headers)
         down = web.WebSocketResponse()
         await down.prepare(request)
+        self.sockets.add(down)
+        self.opened += 1
 
         async def pump(source: Any, sink: Any) -> None:
             async for msg in source:
@@ -260,6 +281,7 @@ class _Server:
             await upstream.close()
         with suppress(Exception):
             await down.close()
+        self.sockets.discard(down)
         return down
 
 
@@ -275,7 +297,7 @@ async def discord_client(upstream: str, client_id: str, directory: Path) -> Asyn
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     server.session = aiohttp.ClientSession()
     try:
-        yield DiscordClient(client_id, upstream, port, server.policies)
+        yield DiscordClient(client_id, upstream, port, server.policies, server)
     finally:
         await server.session.close()
         await runner.cleanup()

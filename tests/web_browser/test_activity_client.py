@@ -53,9 +53,10 @@ class InFrame:
         self.touchscreen = page.touchscreen
 
 
-@pytest.mark.parametrize("platform", ["desktop", "mobile"])
+# the page at the root of the Activity's origin, and under Discord's /.proxy/ prefix (its relative URLs follow)
+@pytest.mark.parametrize(("platform", "path"), [("desktop", "/"), ("mobile", "/.proxy/")])
 async def test_the_activity_signs_in_through_the_sdk_and_plays_a_move(
-    db_url: str, tmp_path: Path, platform: str
+    db_url: str, tmp_path: Path, platform: str, path: str
 ) -> None:
     from playwright.async_api import async_playwright
 
@@ -75,6 +76,7 @@ async def test_the_activity_signs_in_through_the_sdk_and_plays_a_move(
                 access_token=ACCESS_PREFIX + "code-ann",
                 channel_id="10",
                 platform=platform,
+                activity_path=path,
             )
             started = time.perf_counter()
             browser, page, activity, errors = await open_activity(pw, stand_in, url, phone=phone)
@@ -166,14 +168,7 @@ async def test_a_session_that_ends_is_renewed_through_the_sdk_silently(db_url: s
             browser, page, activity, errors = await open_activity(pw, stand_in, url, phone=False)
             await wait_version(activity, 0)
             await asyncio.sleep(7)  # the session ends (the short setting above)
-            state = await s.manager.state_of(gid)
-            assert state is not None
-            info = await s.manager.game_info(gid)
-            seat = info.to_act[0]
-            user = info.seats[seat].user_id
-            assert user is not None
-            move = random_action(state, seat, random.Random(1))
-            await s.manager.act(gid, user, move, expected_turn=turn_token(state, seat))
+            await _move_through_the_manager(s, gid)
             await wait_version(activity, 1, timeout=20)
             commands = await page.evaluate("() => standIn.commands()")
             authorizes = [c["args"] for c in commands if c["cmd"] == "AUTHORIZE"]
@@ -181,5 +176,46 @@ async def test_a_session_that_ends_is_renewed_through_the_sdk_silently(db_url: s
             assert [c["cmd"] for c in commands if c["cmd"] == "AUTHENTICATE"] == ["AUTHENTICATE"] * 2
             assert [p["code"] for p in s.discord.posted] == ["code-ann", "code-ann"]
             assert not await activity.locator("#splash.failed").count()
+            assert errors == [], errors
+            await browser.close()
+
+
+async def _move_through_the_manager(s: Any, gid: str) -> None:
+    """The next player's move, made elsewhere (the chat, another page)."""
+    state = await s.manager.state_of(gid)
+    assert state is not None
+    info = await s.manager.game_info(gid)
+    seat = info.to_act[0]
+    user = info.seats[seat].user_id
+    assert user is not None
+    move = random_action(state, seat, random.Random(1))
+    await s.manager.act(gid, user, move, expected_turn=turn_token(state, seat))
+
+
+async def test_a_phone_that_slept_reconnects_through_the_proxy_and_draws_what_it_missed(
+    db_url: str, tmp_path: Path
+) -> None:
+    from playwright.async_api import async_playwright
+
+    async with site(db_url) as s, async_playwright() as pw:
+        gid = await new_game(s.manager, "italy")
+        upstream = str(s.client.make_url("/")).rstrip("/")
+        async with discord_client(upstream, "4242", tmp_path) as stand_in:
+            url = stand_in.url(
+                user=USERS["code-ann"],
+                code="code-ann",
+                access_token=ACCESS_PREFIX + "code-ann",
+                channel_id="10",
+                platform="mobile",
+            )
+            browser, page, activity, errors = await open_activity(pw, stand_in, url, phone=True)
+            await wait_version(activity, 0)
+            assert stand_in.sockets_opened == 1
+            assert await stand_in.drop_sockets() == 1  # the phone slept: its connection is gone
+            await _move_through_the_manager(s, gid)  # a move while it was away
+            await wait_version(activity, 1, timeout=20)
+            assert stand_in.sockets_opened == 2  # one reconnection, no new sign-in
+            commands = await page.evaluate("() => standIn.commands()")
+            assert [c["cmd"] for c in commands if c["cmd"] != "CAPTURE_LOG"] == ["AUTHORIZE", "AUTHENTICATE"]
             assert errors == [], errors
             await browser.close()
