@@ -219,3 +219,45 @@ async def test_a_phone_that_slept_reconnects_through_the_proxy_and_draws_what_it
             assert [c["cmd"] for c in commands if c["cmd"] != "CAPTURE_LOG"] == ["AUTHORIZE", "AUTHENTICATE"]
             assert errors == [], errors
             await browser.close()
+
+
+async def test_popped_out_the_activity_starts_again_with_a_new_instance_and_plays_on(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Discord's pop-out: the Activity leaves the client's window and loads afresh in a window of its own, with a
+    new instance id; its SDK then speaks to the client's window (the pop-out's opener). It signs in again and
+    shows the moves made after."""
+    from playwright.async_api import async_playwright
+
+    async with site(db_url) as s, async_playwright() as pw:
+        gid = await new_game(s.manager, "italy")
+        upstream = str(s.client.make_url("/")).rstrip("/")
+        async with discord_client(upstream, "4242", tmp_path) as stand_in:
+            url = stand_in.url(
+                user=USERS["code-ann"],
+                code="code-ann",
+                access_token=ACCESS_PREFIX + "code-ann",
+                channel_id="10",
+            )
+            browser, page, activity, errors = await open_activity(pw, stand_in, url, phone=False)
+            await wait_version(activity, 0)
+            async with page.context.expect_page() as opened:
+                assert await page.evaluate("() => standIn.popOut()") is True
+            popout = await opened.value
+            popout.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+            await popout.frame_locator("iframe#activity").locator("#board svg").wait_for(timeout=20_000)
+            moved = next(f for f in popout.frames if f.url.startswith(stand_in.activity_origin))
+            assert "-popout-1" in moved.url and "instance_id=" in moved.url
+            await wait_version(moved, 0)
+            await _move_through_the_manager(s, gid)
+            await wait_version(moved, 1)
+            received = await page.evaluate("() => standIn.state.received")
+            handshakes = [m for m in received if m["op"] == 0]
+            assert [h["frame"] for h in handshakes] == [0, 1]
+            assert handshakes[0]["frame_id"] != handshakes[1]["frame_id"]
+            commands = await page.evaluate("() => standIn.commands()")
+            by_frame = [(c["frame"], c["cmd"]) for c in commands if c["cmd"] != "CAPTURE_LOG"]
+            assert by_frame == [(0, "AUTHORIZE"), (0, "AUTHENTICATE"), (1, "AUTHORIZE"), (1, "AUTHENTICATE")]
+            assert await page.evaluate("() => standIn.state.errors") == []
+            assert errors == [], errors
+            await browser.close()

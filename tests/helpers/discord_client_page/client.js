@@ -24,7 +24,6 @@
     user: JSON.parse(q.get("user") || "null"),
     locale: q.get("locale") || "en-US",
   };
-  const frameId = crypto.randomUUID();
   const state = {
     received: [], // every message from the Activity: {op, ...payload}
     sent: [], // every message to it
@@ -32,8 +31,9 @@
     participants: cfg.user ? [participant(cfg.user)] : [],
     activity: null, // the last SET_ACTIVITY
     dialogs: [], // invite / share dialogs opened
-    ready: false,
+    ready: false, // the first frame's handshake answered
     closed: null,
+    popouts: 0,
     errors: [], // what the stand-in found wrong in a message (a wrong frame id, client id...)
   };
 
@@ -49,30 +49,41 @@
     };
   }
 
-  const frame = document.createElement("iframe");
-  frame.id = "activity";
-  // Discord's client: the Activity may use these; nothing else (no top navigation, no popups without asking).
-  frame.setAttribute("allow", "autoplay; encrypted-media; fullscreen; clipboard-write");
-  frame.setAttribute("sandbox", "allow-scripts allow-same-origin allow-forms allow-popups allow-pointer-lock");
-  const src = new URL(cfg.activityPath, cfg.activityOrigin);
-  const params = {
-    instance_id: cfg.instanceId,
-    location_id: cfg.locationId,
-    launch_id: cfg.launchId,
-    referrer_id: null,
-    custom_id: cfg.customId,
-    guild_id: cfg.guildId,
-    channel_id: cfg.channelId,
-    frame_id: frameId,
-    platform: cfg.platform,
-  };
-  if (cfg.platform === "mobile") params.mobile_app_version = "250.0";
-  for (const [k, v] of Object.entries(params)) if (v != null) src.searchParams.set(k, v);
-  frame.src = src.toString();
+  // The Activity's frames: the first in this window, then one per pop-out window (a new instance id); every one
+  // speaks to this window (the SDK posts to `window.parent.opener ?? window.parent`).
+  const frames = [];
 
-  function post(message) {
+  function openFrame(doc, instanceId) {
+    const iframe = doc.createElement("iframe");
+    iframe.id = "activity";
+    // Discord's client: the Activity may use these; nothing else (no top navigation, no popups without asking).
+    iframe.setAttribute("allow", "autoplay; encrypted-media; fullscreen; clipboard-write");
+    iframe.setAttribute("sandbox", "allow-scripts allow-same-origin allow-forms allow-popups allow-pointer-lock");
+    const f = { iframe, frameId: crypto.randomUUID(), instanceId, ready: false, subscriptions: new Set() };
+    const src = new URL(cfg.activityPath, cfg.activityOrigin);
+    const params = {
+      instance_id: instanceId,
+      location_id: cfg.locationId,
+      launch_id: cfg.launchId,
+      referrer_id: null,
+      custom_id: cfg.customId,
+      guild_id: cfg.guildId,
+      channel_id: cfg.channelId,
+      frame_id: f.frameId,
+      platform: cfg.platform,
+    };
+    if (cfg.platform === "mobile") params.mobile_app_version = "250.0";
+    for (const [k, v] of Object.entries(params)) if (v != null) src.searchParams.set(k, v);
+    iframe.src = src.toString();
+    frames.push(f);
+    doc.body.appendChild(iframe);
+    return f;
+  }
+
+  let current = null; // the frame whose message is being answered
+  function post(message, f = current) {
     state.sent.push(message);
-    frame.contentWindow.postMessage(message, cfg.activityOrigin);
+    f.iframe.contentWindow.postMessage(message, cfg.activityOrigin);
   }
   function reply(cmd, nonce, data) {
     post([OP.FRAME, { cmd, data, evt: null, nonce }]);
@@ -83,11 +94,15 @@
   function dispatch(evt, data) {
     post([OP.FRAME, { cmd: "DISPATCH", data, evt, nonce: null }]);
   }
-  /** An event to the Activity, only when it subscribed to it (as Discord's RPC server does). */
+  /** An event to every frame of the Activity that subscribed to it (as Discord's RPC server sends them). */
   function event(evt, data) {
-    if (!state.subscriptions.has(evt)) return false;
-    dispatch(evt, data);
-    return true;
+    let sent = false;
+    for (const f of frames) {
+      if (!f.ready || !f.subscriptions.has(evt)) continue;
+      post([OP.FRAME, { cmd: "DISPATCH", data, evt, nonce: null }], f);
+      sent = true;
+    }
+    return sent;
   }
 
   const RPC_ERROR = { INVALID_PAYLOAD: 4000, INVALID_COMMAND: 4002, INVALID_CLIENTID: 4007, INVALID_TOKEN: 4009 };
@@ -110,11 +125,11 @@
       };
     },
     SUBSCRIBE(args, msg) {
-      state.subscriptions.add(msg.evt);
+      current.subscriptions.add(msg.evt);
       return { evt: msg.evt };
     },
     UNSUBSCRIBE(args, msg) {
-      state.subscriptions.delete(msg.evt);
+      current.subscriptions.delete(msg.evt);
       return { evt: msg.evt };
     },
     GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS() {
@@ -158,8 +173,10 @@
   };
 
   window.addEventListener("message", (e) => {
-    // Discord's client listens to its Activity's frame only, from the Activity's origin.
-    if (e.source !== frame.contentWindow) return;
+    // Discord's client listens to its Activity's frames only, from the Activity's origin.
+    const f = frames.find((x) => x.iframe.contentWindow === e.source);
+    if (!f) return;
+    current = f;
     if (e.origin !== cfg.activityOrigin) {
       state.errors.push(`message from ${e.origin}`);
       return;
@@ -169,21 +186,22 @@
       return;
     }
     const [op, msg] = e.data;
-    state.received.push(Object.assign({ op, at: performance.now() }, msg)); // at: ms since this page began
+    state.received.push(Object.assign({ op, at: performance.now(), frame: frames.indexOf(f) }, msg)); // at: ms since this page began
     if (op === OP.HANDSHAKE) {
-      if (msg.v !== 1 || msg.client_id !== cfg.clientId || msg.frame_id !== frameId) {
+      if (msg.v !== 1 || msg.client_id !== cfg.clientId || msg.frame_id !== f.frameId) {
         state.errors.push("bad handshake");
         post([OP.CLOSE, { code: 4000, message: "Invalid handshake" }]);
         return;
       }
-      state.ready = true;
+      f.ready = true;
+      if (f === frames[0]) state.ready = true;
       dispatch("READY", {
         v: 1,
         config: { cdn_host: "cdn.discordapp.com", api_endpoint: "//discord.com/api", environment: "production" },
         user: cfg.user ? { id: cfg.user.id, username: cfg.user.username, discriminator: "0" } : undefined,
       });
     } else if (op === OP.FRAME) {
-      if (!state.ready) {
+      if (!f.ready) {
         state.errors.push(`${msg.cmd} before the handshake`);
         return;
       }
@@ -201,8 +219,25 @@
   // What a test may do as Discord would: people joining or leaving, the phone turned, the layout changed.
   window.standIn = {
     state,
-    frameId,
-    commands: () => state.received.filter((m) => m.op === OP.FRAME).map((m) => ({ cmd: m.cmd, args: m.args, evt: m.evt ?? null })),
+    get frameId() {
+      return frames[0].frameId;
+    },
+    /** The Activity popped out into a window of its own: loaded afresh there, with a new instance id. */
+    popOut() {
+      // the Activity leaves this window (its frame closed) and starts again in the new one
+      for (const f of frames) if (f.iframe.isConnected && f.iframe.ownerDocument === document) f.iframe.remove();
+      state.popouts += 1;
+      const win = window.open(`/stand-in/popout.html?n=${state.popouts}`, `activity-${state.popouts}`, "popup");
+      return !!win;
+    },
+    /** Called by a pop-out window once loaded: the Activity's frame in it. */
+    adopt(doc) {
+      openFrame(doc, `${cfg.instanceId}-popout-${state.popouts}`);
+    },
+    commands: () =>
+      state.received
+        .filter((m) => m.op === OP.FRAME)
+        .map((m) => ({ cmd: m.cmd, args: m.args, evt: m.evt ?? null, frame: m.frame })),
     setParticipants(users) {
       state.participants = users.map(participant);
       return event("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", { participants: state.participants });
@@ -214,5 +249,5 @@
       return event("ACTIVITY_LAYOUT_MODE_UPDATE", { layout_mode: mode });
     },
   };
-  document.body.appendChild(frame);
+  openFrame(document, cfg.instanceId);
 })();
