@@ -24,21 +24,31 @@ from bot.web.tokens import Tokens
 pytestmark = needs_chromium
 
 
-async def open_activity(pw: Any, stand_in: Any, url: str, *, phone: bool) -> tuple[Any, Any, Any, list[str]]:
-    """A browser that knows only the stand-in's two names, the client page at `url`, and the Activity's frame."""
+async def open_activity(
+    pw: Any, stand_in: Any, url: str, *, phone: bool
+) -> tuple[Any, Any, Any, list[str], list[str]]:
+    """A browser that knows only the stand-in's two names, the client page at `url`, the Activity's frame, the
+    errors seen, and every WebSocket frame the Activity received (its frame's sockets are the page's)."""
     browser = await pw.chromium.launch(
         executable_path=CHROMIUM, args=[*ARGS, *stand_in.chromium_args()], headless=True
     )
     context = await browser.new_context(**(PHONE if phone else DESKTOP), ignore_https_errors=True)
     page = await context.new_page()
     errors: list[str] = []
+    raw: list[str] = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framereceived", lambda p: raw.append(p if isinstance(p, str) else bytes(p).decode())
+        ),
+    )
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
     page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
     await page.goto(url)
     frame = page.frame_locator("iframe#activity")
     await frame.locator("#board svg").wait_for(timeout=20_000)
     activity = next(f for f in page.frames if f.url.startswith(stand_in.activity_origin))
-    return browser, page, activity, errors
+    return browser, page, activity, errors, raw
 
 
 class InFrame:
@@ -79,7 +89,7 @@ async def test_the_activity_signs_in_through_the_sdk_and_plays_a_move(
                 activity_path=path,
             )
             started = time.perf_counter()
-            browser, page, activity, errors = await open_activity(pw, stand_in, url, phone=phone)
+            browser, page, activity, errors, raw = await open_activity(pw, stand_in, url, phone=phone)
             await wait_version(activity, 0)
             signed_in = time.perf_counter() - started
             await shot(page, f"activity-{platform}-board.png")
@@ -137,9 +147,13 @@ async def test_the_activity_signs_in_through_the_sdk_and_plays_a_move(
                 "() => performance.getEntriesByType('resource').map((e) => e.name)"
             )
             assert all(name.startswith(stand_in.activity_origin) for name in frames), frames
-            # hidden information: nothing of Bob's in what Ann's page was answered (her view as the server gives it)
+            # hidden information: nothing of Bob's in any frame Ann's Activity received, nor in her view
+            assert len(raw) >= 2, raw  # the first view and the one after her move
+            final = await s.manager.state_of(gid)
+            for text in raw:
+                check_frame(text, final, 0)
             answer = await s.client.get(f"/api/games/{gid}/view", headers=s.auth(101))
-            check_frame(await answer.text(), await s.manager.state_of(gid), 0)
+            check_frame(await answer.text(), final, 0)
             # the only refusals: the two tried above (the inline script, the other origin)
             assert any("inline script" in e for e in errors) and any("example.org" in e for e in errors)
             assert all("Content Security Policy" in e for e in errors), errors
@@ -165,7 +179,7 @@ async def test_a_session_that_ends_is_renewed_through_the_sdk_silently(db_url: s
                 access_token=ACCESS_PREFIX + "code-ann",
                 channel_id="10",
             )
-            browser, page, activity, errors = await open_activity(pw, stand_in, url, phone=False)
+            browser, page, activity, errors, raw = await open_activity(pw, stand_in, url, phone=False)
             await wait_version(activity, 0)
             await asyncio.sleep(7)  # the session ends (the short setting above)
             await _move_through_the_manager(s, gid)
@@ -208,7 +222,7 @@ async def test_a_phone_that_slept_reconnects_through_the_proxy_and_draws_what_it
                 channel_id="10",
                 platform="mobile",
             )
-            browser, page, activity, errors = await open_activity(pw, stand_in, url, phone=True)
+            browser, page, activity, errors, raw = await open_activity(pw, stand_in, url, phone=True)
             await wait_version(activity, 0)
             assert stand_in.sockets_opened == 1
             assert await stand_in.drop_sockets() == 1  # the phone slept: its connection is gone
@@ -239,7 +253,7 @@ async def test_popped_out_the_activity_starts_again_with_a_new_instance_and_play
                 access_token=ACCESS_PREFIX + "code-ann",
                 channel_id="10",
             )
-            browser, page, activity, errors = await open_activity(pw, stand_in, url, phone=False)
+            browser, page, activity, errors, raw = await open_activity(pw, stand_in, url, phone=False)
             await wait_version(activity, 0)
             async with page.context.expect_page() as opened:
                 assert await page.evaluate("() => standIn.popOut()") is True
