@@ -84,10 +84,15 @@ async def main(runs: int, cpu: float) -> None:
                 )
                 times: dict[str, list[float]] = {"desktop": [], "mobile": []}
                 phases: dict[str, list[float]] = {
-                    "handshake (page and SDK loaded)": [],
-                    "handshake to AUTHORIZE (config, READY)": [],
-                    "AUTHORIZE to AUTHENTICATE (code exchange)": [],
-                    "AUTHENTICATE to board drawn": [],
+                    name: []
+                    for name in (
+                        "the Activity's script received",
+                        "script to api/config answered (script run)",
+                        "config to handshake (SDK made)",
+                        "handshake to AUTHORIZE (READY)",
+                        "AUTHORIZE to AUTHENTICATE (code exchange)",
+                        "AUTHENTICATE to board drawn",
+                    )
                 }
                 for i in range(runs):
                     platform = "mobile" if i % 2 else "desktop"
@@ -109,15 +114,34 @@ async def main(runs: int, cpu: float) -> None:
                     await page.goto(url)
                     await drawn(page, stand_in.activity_origin)
                     times[platform].append(time.perf_counter() - started)
-                    # the phases, by the client page's clock (ms since its navigation began)
-                    got = await page.evaluate("() => [standIn.state.received, performance.now()]")
-                    at = {m.get("cmd") or "HANDSHAKE": m["at"] / 1000 for m in reversed(got[0])}
-                    phases["handshake (page and SDK loaded)"].append(at["HANDSHAKE"])
-                    phases["handshake to AUTHORIZE (config, READY)"].append(at["AUTHORIZE"] - at["HANDSHAKE"])
+                    # the phases, on one clock (ms since the epoch: each document's timeOrigin + its now)
+                    got = await page.evaluate(
+                        "() => [standIn.state.received, performance.timeOrigin, performance.now()]"
+                    )
+                    frame = next(f for f in page.frames if f.url.startswith(stand_in.activity_origin))
+                    loads = await frame.evaluate(
+                        """() => [performance.timeOrigin,
+                          ...['/assets/app-', '/api/config'].map((part) => {
+                            const e = performance.getEntriesByType('resource').find((r) => r.name.includes(part)
+                              && r.name.endsWith('.js') === (part === '/assets/app-'));
+                            return e ? e.responseEnd : null;
+                          })]"""
+                    )
+                    origin = got[1]
+                    at = {m.get("cmd") or "HANDSHAKE": (origin + m["at"]) / 1000 for m in reversed(got[0])}
+                    start = origin / 1000
+                    script = (loads[0] + loads[1]) / 1000
+                    config = (loads[0] + loads[2]) / 1000
+                    phases["the Activity's script received"].append(script - start)
+                    phases["script to api/config answered (script run)"].append(config - script)
+                    phases["config to handshake (SDK made)"].append(at["HANDSHAKE"] - config)
+                    phases["handshake to AUTHORIZE (READY)"].append(at["AUTHORIZE"] - at["HANDSHAKE"])
                     phases["AUTHORIZE to AUTHENTICATE (code exchange)"].append(
                         at["AUTHENTICATE"] - at["AUTHORIZE"]
                     )
-                    phases["AUTHENTICATE to board drawn"].append(got[1] / 1000 - at["AUTHENTICATE"])
+                    phases["AUTHENTICATE to board drawn"].append(
+                        (origin + got[2]) / 1000 - at["AUTHENTICATE"]
+                    )
                     await context.close()
                 await browser.close()
     print(line("sign-in to board drawn, desktop", times["desktop"]))
