@@ -275,3 +275,44 @@ async def test_popped_out_the_activity_starts_again_with_a_new_instance_and_play
             assert await page.evaluate("() => standIn.state.errors") == []
             assert errors == [], errors
             await browser.close()
+
+
+async def test_discords_safe_area_filled_late_moves_the_page_out_of_its_way(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Discord's mobile client gives the Activity its safe area as --discord-safe-area-inset-* on the root, and
+    sometimes only after the first layout or orientation change (discord/embedded-app-sdk issue 304): the bar
+    and the sheet make room as soon as they come."""
+    from playwright.async_api import async_playwright
+
+    async with site(db_url) as s, async_playwright() as pw:
+        await new_game(s.manager, "italy")
+        upstream = str(s.client.make_url("/")).rstrip("/")
+        async with discord_client(upstream, "4242", tmp_path) as stand_in:
+            url = stand_in.url(
+                user=USERS["code-ann"],
+                code="code-ann",
+                access_token=ACCESS_PREFIX + "code-ann",
+                channel_id="10",
+                platform="mobile",
+            )
+            browser, page, activity, errors, raw = await open_activity(pw, stand_in, url, phone=True)
+            await wait_version(activity, 0)
+            paddings = """() => [getComputedStyle(document.querySelector('#bar')).paddingTop,
+                                 getComputedStyle(document.querySelector('#sheet-body')).paddingBottom]"""
+            assert await activity.evaluate(paddings) == [
+                "5px",
+                "12px",
+            ]  # none given yet: the page's own margins
+            # what Discord's mobile client does, late: the insets on the Activity's root
+            await activity.evaluate(
+                """() => {
+                  const root = document.documentElement.style;
+                  root.setProperty('--discord-safe-area-inset-top', '48px');
+                  root.setProperty('--discord-safe-area-inset-bottom', '34px');
+                }"""
+            )
+            assert await activity.evaluate(paddings) == ["48px", "34px"]
+            await shot(page, "activity-mobile-safe-area.png")
+            assert errors == [], errors
+            await browser.close()
