@@ -1,7 +1,8 @@
 """The Map button and ``/ttr map`` with the Activity set up (a client id), in SimCord with the production bot and
 its web server: Discord launches the Activity (the interaction answered with LAUNCH_ACTIVITY, no message); when
 Discord refuses the launch (Activities not enabled for the application or in this channel) the caller gets the
-personal link privately, never "something went wrong"; without the Activity, the link.
+personal link privately, never "something went wrong"; an answer too late for a launch (the bot deferred) is
+the link too; without the Activity, the link.
 
 SimCord 3.2 does not know the LAUNCH_ACTIVITY answer (callback type 12) and refuses it with 400 Invalid Form Body,
 as Discord does when the application has no Activity: the tests of the refused launch use that refusal as it is.
@@ -10,6 +11,7 @@ answered, no message, the activity instance in the resource), for the tests of a
 
 from __future__ import annotations
 
+import asyncio
 import re
 import socket
 from typing import Any
@@ -173,3 +175,28 @@ async def test_without_the_activity_the_map_is_the_personal_link(simcord_env, wo
     assert is_ephemeral(pressed.response) and is_ephemeral(command.response)
     await _opens_as(pressed.response, gid, 1)
     await _opens_as(command.response, gid, 0)
+
+
+async def test_a_map_answer_too_late_for_a_launch_is_the_personal_link(
+    simcord_env, world, launches, monkeypatch
+):  # type: ignore[no-untyped-def]
+    """The Map button's answer came after the bot deferred (a slow moment): an Activity can only be launched as
+    the first answer, so the caller gets the link in the deferred message, not "press Map again"."""
+    from bot.discord import replies
+    from bot.play import service as play_service
+    from bot.play.press import PressCode
+
+    monkeypatch.setattr(replies, "DEFER_AFTER", 0.05)  # (the real 1.5 s, shortened)
+    quick = play_service._PRESSES[PressCode.MAP]
+
+    async def slow(self, caller, info, press):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(0.3)
+        return await quick(self, caller, info, press)
+
+    monkeypatch.setitem(play_service._PRESSES, PressCode.MAP, slow)
+    guild, channel, alice, bob, carol = world
+    gid, turn = await _turn(channel, alice, bob)
+    pressed = await bob.click(turn, label="Map")
+    assert launches == [] and _launch_calls(simcord_env) == []
+    assert is_ephemeral(pressed.response)
+    await _opens_as(pressed.response, gid, 1)
