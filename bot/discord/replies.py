@@ -148,9 +148,16 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
     response = interaction.response
     if reply.activity:  # the live map: Discord opens the Activity for the caller, as the first answer only
         if not response.is_done():
-            await response.launch_activity()
-            return
-        reply = Reply(content=Text("web.activity_late"), ephemeral=True)
+            try:
+                await response.launch_activity()
+                return
+            except discord.NotFound:
+                raise  # the interaction is gone: nothing else can answer it either
+            except discord.HTTPException as exc:
+                # Discord refused the launch (Activities off in this channel or for the application): the
+                # caller gets the personal link instead, the operator a line to fix the set-up.
+                log.warning("Discord did not launch the Activity (HTTP %s, code %s)", exc.status, exc.code)
+        reply = reply.instead or Reply(content=Text("web.activity_late"), ephemeral=True)
         locale = _locale(interaction)
     kwargs = message_kwargs(reply, catalog, locale)
     is_component = interaction.type is discord.InteractionType.component

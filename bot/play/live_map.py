@@ -1,5 +1,6 @@
 """The chat's ways into the live map (bot/web): the "Map" button of the turn message and ``/ttr map`` open the
-Activity when it is set up (a client id), else answer with the caller's personal link; "Open the map in your
+Activity when it is set up (a client id), else answer with the caller's personal link (also when Discord does not
+launch the Activity: a channel without Activities, the application's Activities not enabled, a late answer); "Open the map in your
 browser" in My hand always sends the personal link. The link is private (ephemeral): it opens the map as that
 person. Without the live map, nothing is added and ``/ttr map`` says it is not set up.
 
@@ -37,9 +38,10 @@ def map_reply(links: MapLinks | None, info: GameInfo, user_id: int, locale: str 
     """The answer to the Map button or ``/ttr map``."""
     if links is None:
         return Reply(content=Text("web.off"), ephemeral=True)
+    link = link_reply(links, info, user_id, locale)
     if links.activity:
-        return Reply(activity=True)
-    return link_reply(links, info, user_id, locale)
+        return Reply(activity=True, instead=link)
+    return link
 
 
 def link_reply(links: MapLinks | None, info: GameInfo, user_id: int, locale: str | None = None) -> Reply:

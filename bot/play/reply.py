@@ -98,6 +98,8 @@ class Reply:
     `posted`: called with the channel and id of the public message once it is sent (a game remembers its
     last turn message, to take its buttons away when the next one is posted).
     `activity`: open the bot's Discord Activity (the live map) for the caller instead of a message.
+    `instead`: with `activity`, what to send when Discord does not launch it (refused, or too late to answer
+    with a launch): the caller's personal link.
     `seats`: the name of each seat (`bot.messages.SeatRef` n is shown as `seats[n]`).
     """
 
@@ -111,6 +113,7 @@ class Reply:
     posted: Callable[[int, int], Awaitable[None]] | None = field(default=None, compare=False)
     seats: tuple[Message, ...] = ()  # the seat table its `SeatRef`s are named from (`bot.play.names.seated`)
     activity: bool = False
+    instead: Reply | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,6 +50,8 @@ TIMESTAMP = "2026-01-01T00:00:00.000000+00:00"
 #: the live map's OAuth2 application secret, and how the fake spells the access token of a code
 CLIENT_SECRET = "client-secret-value-123"
 ACCESS_PREFIX = "access-token-for-"
+#: the bot's token as the live map's Activity instance check sends it (``Authorization: Bot ...``)
+BOT_TOKEN = "bot-token-value-456"
 #: OAuth2 code -> the Discord user it signs in
 OAUTH_USERS = {
     "code-ann": {"id": "101", "username": "ann", "locale": "en-US"},
@@ -102,6 +104,9 @@ class FakeDiscord:
         self.identifies: list[dict[str, Any]] = []  # every IDENTIFY's payload, in order
         self.uploads: dict[str, bytes] = {}  # attachment id -> uploaded bytes
         self.posted: list[dict[str, str]] = []  # the OAuth2 forms posted to /oauth2/token, in order
+        #: Activity instance id -> the instance as Discord answers it (application_id, location, users)
+        self.instances: dict[str, dict[str, Any]] = {}
+        self.instance_calls: list[str] = []  # the instance ids asked for, in order
         self._ws: dict[int, web.WebSocketResponse] = {}  # shard id -> its gateway connection
         self._shard_count = 1  # as the bot identified
         self._seq: dict[int, int] = {}
@@ -282,8 +287,45 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ REST
 
+    def add_instance(self, instance_id: str, channel_id: int, guild_id: int | None, users: list[int]) -> None:
+        """An Activity instance Discord knows: in this channel (of this guild), with these users connected."""
+        kind = "gc" if guild_id else "pc"
+        self.instances[instance_id] = {
+            "application_id": "4242",
+            "instance_id": instance_id,
+            "launch_id": "1",
+            "location": {
+                "id": f"{kind}-{channel_id}",
+                "kind": kind,
+                "channel_id": str(channel_id),
+                "guild_id": str(guild_id) if guild_id else None,
+            },
+            "users": [str(u) for u in users],
+        }
+
+    def _instance(self, request: web.Request, path: str) -> web.Response | None:
+        """``GET /applications/{app}/activity-instances/{id}`` with the bot's token, or None for another path."""
+        parts = path.strip("/").split("/")
+        if (
+            request.method != "GET"
+            or len(parts) != 4
+            or parts[0] != "applications"
+            or parts[2] != "activity-instances"
+        ):
+            return None
+        self.instance_calls.append(parts[3])
+        if request.headers.get("Authorization") != f"Bot {BOT_TOKEN}":
+            return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        found = self.instances.get(parts[3])
+        if found is None or parts[1] != found["application_id"]:
+            return web.json_response({"message": "Unknown Application", "code": 10002}, status=404)
+        return web.json_response(found)
+
     async def _oauth(self, request: web.Request, path: str) -> web.Response | None:
-        """The live map's sign-in, or None for a request of the bot."""
+        """The live map's sign-in (and its Activity instance check), or None for a request of the bot."""
+        instance = self._instance(request, path)
+        if instance is not None:
+            return instance
         if path == "/oauth2/token" and request.method == "POST":
             form = {k: str(v) for k, v in (await request.post()).items()}
             self.posted.append(form)

@@ -1,0 +1,161 @@
+"""Sign-in to board drawn for the live map as a Discord Activity, in Debian's chromium inside the Discord client
+stand-in (tests/helpers/discord_client.py: the client page at https://discord.com, the unmodified SDK, Discord's
+CSP through the proxy), against the real map server and the tests' fake OAuth2 server, a game of Italy in play.
+
+Each run is a fresh browser context (nothing cached, like a player opening the Activity) alternating the desktop
+and mobile platforms (a 1366x820 window, a 390x844 phone), timed from the client page's `goto` until the Activity
+has drawn its first view: the page's build loaded through the proxy, the SDK's handshake and READY, AUTHORIZE,
+the server's code exchange, AUTHENTICATE, the channel's game, the WebSocket's first view drawn.
+
+With `--cpu 4` (the default) the CPU is slowed 4x by the DevTools protocol (Emulation.setCPUThrottlingRate) on the
+page; the Activity's frame shares the page's process for this (site isolation off), so it is slowed too.
+
+    python bench/bench_activity_signin.py [--runs 20] [--cpu 4]
+
+The machine's load average is printed first: wall times grow with other work on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "web_browser"))
+
+from browser import ARGS, CHROMIUM, DESKTOP, PHONE  # noqa: E402
+from helpers.discord_client import discord_client  # noqa: E402
+from helpers.web_site import ACCESS_PREFIX, USERS, new_game, site  # noqa: E402
+
+#: one renderer for the page and its Activity's frame, so that the CPU slowdown reaches the frame
+SHARED_PROCESS = ["--disable-site-isolation-trials", "--disable-features=IsolateOrigins,site-per-process"]
+
+
+def p95(xs: list[float]) -> float:
+    return sorted(xs)[max(0, round(0.95 * len(xs)) - 1)]
+
+
+def line(name: str, xs: list[float]) -> str:
+    ms = [x * 1000 for x in xs]
+    return f"{name}: n={len(ms)} median {statistics.median(ms):.0f} ms, p95 {p95(ms):.0f} ms, max {max(ms):.0f} ms"
+
+
+async def drawn(page, origin: str, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        frame = next((f for f in page.frames if f.url.startswith(origin)), None)
+        if frame is not None:
+            try:
+                seen = await frame.evaluate(
+                    "() => document.querySelector('#board svg') ? Number(document.querySelector('#app')"
+                    ".dataset.version ?? -1) : -1"
+                )
+            except Exception:  # the frame navigating
+                seen = -1
+            if seen >= 0:
+                return
+        await asyncio.sleep(0.005)
+    raise AssertionError("the Activity drew no board")
+
+
+async def main(runs: int, cpu: float) -> None:
+    from playwright.async_api import async_playwright
+
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; CPU slowed {cpu:g}x")
+    with tempfile.TemporaryDirectory() as tmp:
+        db = f"sqlite:///{tmp}/games.db"
+        # every run signs in from this one address: lift the per-address sign-in limit for the bench
+        async with site(db, signin_rate=1000.0, signin_burst=1000) as s, async_playwright() as pw:
+            await new_game(s.manager, "italy")
+            upstream = str(s.client.make_url("/")).rstrip("/")
+            async with discord_client(upstream, "4242", Path(tmp)) as stand_in:
+                browser = await pw.chromium.launch(
+                    executable_path=CHROMIUM,
+                    args=[*ARGS, *stand_in.chromium_args(), *SHARED_PROCESS],
+                    headless=True,
+                )
+                times: dict[str, list[float]] = {"desktop": [], "mobile": []}
+                phases: dict[str, list[float]] = {
+                    name: []
+                    for name in (
+                        "the Activity's script received",
+                        "script to api/config answered (script run)",
+                        "config to handshake (SDK made)",
+                        "handshake to AUTHORIZE (READY)",
+                        "AUTHORIZE to AUTHENTICATE (code exchange)",
+                        "AUTHENTICATE to board drawn",
+                    )
+                }
+                for i in range(runs):
+                    platform = "mobile" if i % 2 else "desktop"
+                    context = await browser.new_context(
+                        **(PHONE if platform == "mobile" else DESKTOP), ignore_https_errors=True
+                    )
+                    page = await context.new_page()
+                    if cpu > 1:
+                        cdp = await context.new_cdp_session(page)
+                        await cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu})
+                    url = stand_in.url(
+                        user=USERS["code-ann"],
+                        code="code-ann",
+                        access_token=ACCESS_PREFIX + "code-ann",
+                        channel_id="10",
+                        platform=platform,
+                    )
+                    started = time.perf_counter()
+                    await page.goto(url)
+                    await drawn(page, stand_in.activity_origin)
+                    times[platform].append(time.perf_counter() - started)
+                    # the phases, on one clock (ms since the epoch: each document's timeOrigin + its now)
+                    got = await page.evaluate(
+                        "() => [standIn.state.received, performance.timeOrigin, performance.now()]"
+                    )
+                    frame = next(f for f in page.frames if f.url.startswith(stand_in.activity_origin))
+                    loads = await frame.evaluate(
+                        """() => [performance.timeOrigin,
+                          ...['/assets/app-', '/api/config'].map((part) => {
+                            const e = performance.getEntriesByType('resource').find((r) => r.name.includes(part)
+                              && r.name.endsWith('.js') === (part === '/assets/app-'));
+                            return e ? e.responseEnd : null;
+                          })]"""
+                    )
+                    origin = got[1]
+                    at = {m.get("cmd") or "HANDSHAKE": (origin + m["at"]) / 1000 for m in reversed(got[0])}
+                    start = origin / 1000
+                    script = (loads[0] + loads[1]) / 1000
+                    config = (loads[0] + loads[2]) / 1000
+                    phases["the Activity's script received"].append(script - start)
+                    phases["script to api/config answered (script run)"].append(config - script)
+                    phases["config to handshake (SDK made)"].append(at["HANDSHAKE"] - config)
+                    phases["handshake to AUTHORIZE (READY)"].append(at["AUTHORIZE"] - at["HANDSHAKE"])
+                    phases["AUTHORIZE to AUTHENTICATE (code exchange)"].append(
+                        at["AUTHENTICATE"] - at["AUTHORIZE"]
+                    )
+                    phases["AUTHENTICATE to board drawn"].append(
+                        (origin + got[2]) / 1000 - at["AUTHENTICATE"]
+                    )
+                    await context.close()
+                await browser.close()
+    print(line("sign-in to board drawn, desktop", times["desktop"]))
+    print(line("sign-in to board drawn, mobile", times["mobile"]))
+    print(line("sign-in to board drawn, all", times["desktop"] + times["mobile"]))
+    for name, xs in phases.items():
+        print(line(f"  {name}", xs))
+
+
+if __name__ == "__main__":
+    if not os.path.exists(CHROMIUM):
+        sys.exit(f"Debian's chromium is not installed at {CHROMIUM}")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--cpu", type=float, default=4.0)
+    args = parser.parse_args()
+    asyncio.run(main(args.runs, args.cpu))
