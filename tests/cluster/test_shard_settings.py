@@ -76,9 +76,9 @@ def test_shards_left_to_other_processes_need_postgresql(tmp_path: Path) -> None:
     check_shards(Settings(database_url="postgresql://u@h/db", shard_count=8, shard_ids=(0,)))
 
 
-HOLD_LOCK = (
-    "import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); fcntl.flock(fd, fcntl.LOCK_EX);"
-    " os.write(fd, str(os.getpid()).encode()); print('held', flush=True); time.sleep(30)"
+HOLD_LOCK = (  # another bot process: it holds the database file's lock (bot.storage.file_lock) and stays
+    "import sys, time; from bot.storage.file_lock import hold_database_lock; hold_database_lock(sys.argv[1]);"
+    " print('held', flush=True); time.sleep(30)"
 )
 
 
@@ -90,8 +90,8 @@ def test_a_second_process_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
         async with open_repository(url) as repo:
             await repo.beat(ProcessBeat(f"other:{pid}", socket.gethostname(), pid, "all", None, now, now))
 
-    lock = f"{tmp_path / 'ttr.db'}.lock"  # a live process holds the file's lock (bot.storage.file_lock)
-    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, lock], stdout=subprocess.PIPE, text=True)
+    database = str(tmp_path / "ttr.db")  # a live process holds the file's lock (bot.storage.file_lock)
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, database], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         with pytest.raises(StartupError, match="another bot process uses this SQLite file"):
