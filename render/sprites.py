@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -296,8 +296,26 @@ def rasterise_shape(svg_open: str, shape: Shape) -> Sprite | None:
     return Sprite(surface, x0, y0, surface.get_stride() * (y1 - y0))
 
 
-def _paint(ctx: cairo.Context, sprite: Sprite | None) -> None:
-    if sprite is not None:
+#: A part of a picture, x0, y0, x1, y1 in its pixels
+Box = tuple[int, int, int, int]
+
+
+def _meets(sprite: Sprite, box: Box) -> bool:
+    """Whether `sprite` draws anything inside `box`."""
+    x0, y0, x1, y1 = box
+    return (
+        sprite.x < x1
+        and sprite.y < y1
+        and sprite.x + sprite.surface.get_width() > x0
+        and sprite.y + sprite.surface.get_height() > y0
+    )
+
+
+def _paint(ctx: cairo.Context, sprite: Sprite | None, box: Box | None = None) -> None:
+    """Paint `sprite` at its place, unless it lies wholly outside `box` (the part of the picture the surface
+    holds: a turn picture's window holds a small part of the board, and cairo clipping a sprite away costs as
+    much as painting it)."""
+    if sprite is not None and (box is None or _meets(sprite, box)):
         ctx.set_source_surface(sprite.surface, sprite.x, sprite.y)
         ctx.paint()
 
@@ -372,41 +390,39 @@ def draw_parts(
     ctx.translate(-origin[0], -origin[1])
     head = svg_open + str(parts[0]) if parts else svg_open  # for the elements that use the defs
     leaves = _Leaves()
+    box = (origin[0], origin[1], origin[0] + surface.get_width(), origin[1] + surface.get_height())
 
     def claim(element: str, shape: Shape) -> Sprite | None:
         return cache.get(svg_open, leaves.wrap(element), width, shape)
 
+    def seen(sprites: Iterable[Sprite | None]) -> list[Sprite]:
+        return [s for s in sprites if s is not None and _meets(s, box)]
+
     for part in parts[1:]:
         if isinstance(part, str):
             for leaf in leaves.feed(part):
-                _paint(ctx, cache.get(head if "url(#" in leaf else svg_open, leaf, width))
+                _paint(ctx, cache.get(head if "url(#" in leaf else svg_open, leaf, width), box)
         elif isinstance(part, Shadows):
-            shadows = [claim(_shadow_path(d, 1), Shape(d, "fill", (0.0, 0.0, 0.0, 1.0))) for d in part.routes]
-            _paint_shadows(ctx, [s for s in shadows if s is not None])
+            black = (0.0, 0.0, 0.0, 1.0)
+            _paint_shadows(ctx, seen(claim(_shadow_path(d, 1), Shape(d, "fill", black)) for d in part.routes))
         elif isinstance(part, CompactClaims):
-            rims = [
-                claim(_halo_path(p), Shape(p, "halo", _HALO_RGBA))
-                for _pl, routes in part.seats
-                for p, _m in routes
-            ]
-            _paint_shadows(ctx, [s for s in rims if s is not None], _HALO_RGBA)  # every rim under every train
+            rims = (
+                claim(_halo_path(p), Shape(p, "halo", _HALO_RGBA)) for _pl, rs in part.seats for p, _m in rs
+            )
+            _paint_shadows(ctx, seen(rims), _HALO_RGBA)  # every rim under every train
             for player, routes in part.seats:
                 fill = _rgba(_player_fill(player))
                 for pieces, _marks in routes:
-                    _paint(ctx, claim(_piece_path(pieces, player, stroke=False), Shape(pieces, "fill", fill)))
+                    body = Shape(pieces, "fill", fill)
+                    _paint(ctx, claim(_piece_path(pieces, player, stroke=False), body), box)
                 for pieces, _marks in routes:
-                    _paint(
-                        ctx,
-                        claim(
-                            _piece_path(pieces, player, fill=False), Shape(pieces, "line", _PIECE_LINE_RGBA)
-                        ),
-                    )
+                    line = Shape(pieces, "line", _PIECE_LINE_RGBA)
+                    _paint(ctx, claim(_piece_path(pieces, player, fill=False), line), box)
                 ink = _rgba(_mark_ink(player))
                 for _pieces, marks in routes:
                     if marks:
-                        _paint(
-                            ctx, claim(_mark_path(marks, player), Shape(marks, "fill", ink, even_odd=True))
-                        )
+                        mark = Shape(marks, "fill", ink, even_odd=True)
+                        _paint(ctx, claim(_mark_path(marks, player), mark), box)
         elif isinstance(part, TicketArcs):
             _stroke_arcs(ctx, svg_open, part)
         else:  # pragma: no cover - GamePart is closed
