@@ -87,10 +87,12 @@ def _ready() -> int:
 
 def _warm(board_id: str, width: int, colorblind: bool, words: PictureWords) -> tuple[int, float]:
     """Draw board `board_id` once as its pictures will be drawn (the printed map and its palette cached)."""
+    from engine.rules import MAX_PLAYERS, MIN_PLAYERS
     from maps.board import load_board
 
+    from .gif import GIF_WIDTH
     from .model import LastMove
-    from .png import render_board_png
+    from .png import render_board_image, render_board_png
     from .turn_picture import render_turn_png
 
     started = time.perf_counter()
@@ -98,7 +100,21 @@ def _warm(board_id: str, width: int, colorblind: bool, words: PictureWords) -> t
     render_board_png(board, None, width=width, colorblind=colorblind, words=words)
     # the turn picture's printed map (zoomed) and its locator's
     render_turn_png(board, BoardView(last_move=LastMove(routes=(0,))), colorblind=colorblind, words=words)
+    # the game's end: its whole board, drawn at a width no turn picture has: the panel's frames, icons and
+    # titles of the final scores, for every number of players (the same in every game), then the GIF's
+    # printed map (its own width)
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        render_board_png(board, _final_view(n), width=width, colorblind=colorblind, words=words)
+    render_board_image(board, None, width=GIF_WIDTH, colorblind=colorblind, words=words)
     return os.getpid(), time.perf_counter() - started
+
+
+def _final_view(players: int) -> BoardView:
+    """A final board of `players` seats with nothing on the map: what every game's final panel shares."""
+    from .model import PLAYER_COLORS, PlayerPanel
+
+    panels = tuple(PlayerPanel("", PLAYER_COLORS[s % len(PLAYER_COLORS)]) for s in range(players))
+    return BoardView(players=panels, final=True)
 
 
 def _render_board(board_id: str, view: BoardView | None, opts: dict[str, Any]) -> bytes:

@@ -28,13 +28,13 @@ from engine.scoring import FinalSheet
 from engine.state import GameState
 from maps.board import board_ids, load_board
 from render.from_engine import board_view, hand_picture_data, summary_rows, ticket_map_data
+from render.gif import GIF_WIDTH  # the render workers warm the GIF's printed map at this width
 from render.model import BoardView, LastMove
 from render.words import ENGLISH, FIELDS, PictureWords
 
 log = logging.getLogger(__name__)
 
 BOARD_WIDTH = 1600
-GIF_WIDTH = 640
 
 
 #: The language of each set of words `picture_words` made: the last-move line is worded in the same one.
