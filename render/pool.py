@@ -103,17 +103,24 @@ def _warm(board_id: str, width: int, colorblind: bool, words: PictureWords) -> t
     # the game's end: its whole board, drawn at a width no turn picture has: the panel's frames, icons and
     # titles of the final scores, for every number of players (the same in every game), then the GIF's
     # printed map (its own width)
-    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
-        render_board_png(board, _final_view(n), width=width, colorblind=colorblind, words=words)
+    lo, hi = board.rules.get("players", [MIN_PLAYERS, MAX_PLAYERS])
+    for n in range(lo, hi + 1):
+        render_board_png(board, _final_view(board.id, n), width=width, colorblind=colorblind, words=words)
     render_board_image(board, None, width=GIF_WIDTH, colorblind=colorblind, words=words)
     return os.getpid(), time.perf_counter() - started
 
 
-def _final_view(players: int) -> BoardView:
-    """A final board of `players` seats with nothing on the map: what every game's final panel shares."""
-    from .model import PLAYER_COLORS, PlayerPanel
+def _final_view(board_id: str, players: int) -> BoardView:
+    """A final board of `players` seats with nothing on the map: what every game's final panel on this board
+    shares (its rows' frames, the board's counters and icons, the titles)."""
+    import dataclasses
 
-    panels = tuple(PlayerPanel("", PLAYER_COLORS[s % len(PLAYER_COLORS)]) for s in range(players))
+    from engine.rules import new_game
+
+    from .from_engine import board_view
+
+    start = board_view(new_game(board_id, players, seed=0))
+    panels = tuple(dataclasses.replace(p, name="", completed_tickets=0) for p in start.players)
     return BoardView(players=panels, final=True)
 
 
