@@ -8,13 +8,16 @@ of each board (see :mod:`render.png`), so after the first picture of a board a w
 Only small things cross the process boundary: a board id, a :class:`~render.model.BoardView` and PNG bytes.
 
 Warming. The first picture of a board in a worker costs ~1 s more than the next ones (layout, the printed map
-rasterised, its palette). :meth:`RenderPool.warm` lists boards (with the width, colour-blind flag and words they
-are drawn with) that every worker draws once ahead, in the background: each worker is its own one-process
-executor, so the pool knows which worker has drawn what, gives a worker a warm job only while it has nothing else
-to do (a picture asked meanwhile waits at most for the one board being warmed) and, with two workers or more,
-while another worker stays free for pictures (the workers take turns: warming takes longer, a picture asked
-during it does not wait); it sends a picture to an idle worker, one that has its board warm when it has the
-choice, and warms a worker that replaces a crashed one again.
+rasterised, its palette). A warm job draws what the game will ask of the worker: the whole board, the turn
+picture (its zoomed printed map, its locator's), and what the game's end draws at widths no turn picture has: the
+final panel's frames and icons for every number of seats, and the GIF's printed map. :meth:`RenderPool.warm`
+lists boards (with the width, colour-blind flag and words they are drawn with) that every worker draws once
+ahead, in the background: each worker is its own one-process executor, so the pool knows which worker has
+drawn what, gives a worker a warm job only while it has nothing else to do (a picture asked meanwhile waits at
+most for the one board being warmed) and, with two workers or more, while another worker stays free for
+pictures (the workers take turns: warming takes longer, a picture asked during it does not wait); it sends a
+picture to an idle worker, one that has its board warm when it has the choice, and warms a worker that replaces
+a crashed one again.
 """
 
 from __future__ import annotations
