@@ -127,6 +127,17 @@ def _final_view(board_id: str, players: int) -> BoardView:
     return BoardView(players=panels, final=True)
 
 
+def _warm_gif(board_id: str, colorblind: bool, words: PictureWords) -> int:
+    """The GIF worker's warm job: the GIF's printed map and names at its width."""
+    from maps.board import load_board
+
+    from .gif import GIF_WIDTH
+    from .png import render_board_image
+
+    render_board_image(load_board(board_id), None, width=GIF_WIDTH, colorblind=colorblind, words=words)
+    return os.getpid()
+
+
 def _render_board(board_id: str, view: BoardView | None, opts: dict[str, Any]) -> bytes:
     from maps.board import load_board
 
@@ -202,6 +213,8 @@ class RenderPool:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._settled: asyncio.Event | None = None
         self._closed = False
+        self._background: ProcessPoolExecutor | None = None  # long jobs' own worker (run_background)
+        self._background_warm: set[tuple[str, bool, PictureWords]] = set()
         self._add_keys(warm)
 
     def _new_executor(self) -> ProcessPoolExecutor:
@@ -233,6 +246,53 @@ class RenderPool:
         """Run any picture function by dotted path in a worker, e.g. ``run("render.hand.render_hand_png", ...)``."""
         data: bytes = await self._submit(None, _call, fn_path, args, kwargs)
         return data
+
+    async def run_background(self, fn_path: str, *args: Any, **kwargs: Any) -> bytes:
+        """Like :meth:`run`, in a worker of its own at the lowest priority, for long jobs (the game's GIF: a
+        second or more of drawing): in a picture worker such a job held up every turn picture and final board
+        queued behind it; here the system gives them the CPU first. Started by the first call or
+        :meth:`start`; a crashed one is replaced once."""
+        loop = self._bind()
+        for attempt in range(2):
+            executor = self._background_executor()  # (started by start(), from a thread, in the bot)
+            self._warm_background()
+            try:
+                data: bytes = await loop.run_in_executor(executor, _call, fn_path, args, kwargs)
+                return data
+            except BrokenProcessPool:
+                if self._background is executor:
+                    stop_executor(executor, wait=False)
+                    self._background = None
+                    self._background_warm.clear()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _background_executor(self) -> ProcessPoolExecutor:
+        if self._background is None:
+            nice = min(19, self._nice + 9) if self._nice else 0
+            self._background = ProcessPoolExecutor(
+                max_workers=1, mp_context=self._ctx, initializer=_init_worker, initargs=(nice,)
+            )
+        return self._background
+
+    def _warm_background(self) -> None:
+        """The GIF worker draws the GIF's printed map of every warm key once (queued before its next job;
+        submitted from a thread, as the process may start with it)."""
+        if self._background is None or self._closed or self._loop is None:
+            return
+        todo = [(b, c, w) for b, _width, c, w in self._keys if (b, c, w) not in self._background_warm]
+        if not todo:
+            return
+        self._background_warm.update(todo)
+        executor = self._background
+
+        def submit() -> None:
+            with contextlib.suppress(RuntimeError, BrokenProcessPool):  # closed or dead: the next job says
+                for key in todo:
+                    executor.submit(_warm_gif, *key)
+
+        self._loop.run_in_executor(None, submit)
 
     def _pick(self, key: WarmKey | None) -> _Worker:
         """The least busy worker; among those, one that has `key` warm, or is warming it."""
@@ -278,6 +338,16 @@ class RenderPool:
                 self._spawn(worker)
             else:
                 self._kick(worker)
+        if self._background is None and not self._closed:  # the GIF worker starts too, and warms
+            assert self._loop is not None
+            executor = self._background_executor()
+
+            def spawn() -> None:  # from a thread: starting a process holds its caller
+                with contextlib.suppress(RuntimeError, BrokenProcessPool):  # closed meanwhile
+                    executor.submit(_ready)
+
+            self._loop.run_in_executor(None, spawn)
+        self._warm_background()
 
     def _spawn(self, worker: _Worker) -> None:
         """Start `worker`'s process from a thread (starting a process holds its caller ~10-100 ms: not the event
@@ -301,6 +371,7 @@ class RenderPool:
         self._add_keys(keys)
         for worker in self._slots:
             self._kick(worker)
+        self._warm_background()
 
     async def warmed(self) -> None:
         """Wait until every worker has drawn every board of :meth:`warm` (or failed to)."""
@@ -328,7 +399,10 @@ class RenderPool:
 
     def worker_pids(self) -> list[int]:
         """The live worker processes' ids (for benchmarks: their CPU time, their memory)."""
-        return [pid for w in self._slots for pid in list(w.executor._processes or {})]  # noqa: SLF001
+        pids = [pid for w in self._slots for pid in list(w.executor._processes or {})]  # noqa: SLF001
+        if self._background is not None:
+            pids += list(self._background._processes or {})  # noqa: SLF001
+        return pids
 
     def _add_keys(self, keys: Iterable[str | WarmKey]) -> None:
         for k in keys:
@@ -463,6 +537,8 @@ class RenderPool:
         self._closed = True
         for worker in self._slots:
             stop_executor(worker.executor, wait=wait)
+        if self._background is not None:
+            stop_executor(self._background, wait=wait)
         loop = self._loop
         if loop is not None and not loop.is_closed():  # wake whoever waits in warmed(), on its own loop
             with contextlib.suppress(RuntimeError):

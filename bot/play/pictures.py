@@ -259,7 +259,7 @@ class PoolPictures:
         replay in the bot's process; the frames' captions name what each move touched, see `render.replay`)."""
         if names:  # the replay names its players from the record
             record = {**record, "players": list(names)}
-        data: bytes = await self.pool.run(
+        data: bytes = await self.pool.run_background(  # its own worker: turn pictures do not wait for it
             "render.replay.render_record_gif", record, width=self.gif_width, words=words
         )
         return data
