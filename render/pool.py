@@ -9,9 +9,9 @@ Only small things cross the process boundary: a board id, a :class:`~render.mode
 
 Warming. The first picture of a board in a worker costs ~1 s more than the next ones (layout, the printed map
 rasterised, its palette). A warm job draws what the game will ask of the worker: the whole board, the turn
-picture (its zoomed printed map, its locator's), and what the game's end draws at widths no turn picture has: the
-final panel's frames and icons for every number of seats, and the GIF's printed map. :meth:`RenderPool.warm`
-lists boards (with the width, colour-blind flag and words they are drawn with) that every worker draws once
+picture (its zoomed printed map, its locator's), and what the game's end draws at a width no turn picture has:
+the final panel's frames and icons for every number of seats (the GIF's own worker warms its printed map).
+:meth:`RenderPool.warm` lists boards (with the width, colour-blind flag and words they are drawn with) that every worker draws once
 ahead, in the background: each worker is its own one-process executor, so the pool knows which worker has
 drawn what, gives a worker a warm job only while it has nothing else to do (a picture asked meanwhile waits at
 most for the one board being warmed) and, with two workers or more, while another worker stays free for
@@ -93,9 +93,8 @@ def _warm(board_id: str, width: int, colorblind: bool, words: PictureWords) -> t
     from engine.rules import MAX_PLAYERS, MIN_PLAYERS
     from maps.board import load_board
 
-    from .gif import GIF_WIDTH
     from .model import LastMove
-    from .png import render_board_image, render_board_png
+    from .png import render_board_png
     from .turn_picture import render_turn_png
 
     started = time.perf_counter()
@@ -104,12 +103,11 @@ def _warm(board_id: str, width: int, colorblind: bool, words: PictureWords) -> t
     # the turn picture's printed map (zoomed) and its locator's
     render_turn_png(board, BoardView(last_move=LastMove(routes=(0,))), colorblind=colorblind, words=words)
     # the game's end: its whole board, drawn at a width no turn picture has: the panel's frames, icons and
-    # titles of the final scores, for every number of players (the same in every game), then the GIF's
-    # printed map (its own width)
+    # titles of the final scores, for every number of players (the same in every game; the GIF has a worker
+    # of its own, see run_background)
     lo, hi = board.rules.get("players", [MIN_PLAYERS, MAX_PLAYERS])
     for n in range(lo, hi + 1):
         render_board_png(board, _final_view(board.id, n), width=width, colorblind=colorblind, words=words)
-    render_board_image(board, None, width=GIF_WIDTH, colorblind=colorblind, words=words)
     return os.getpid(), time.perf_counter() - started
 
 

@@ -23,7 +23,7 @@ from maps.board import board_ids, load_board
 from render import png, sprites, turn_picture
 from render.from_engine import board_view
 from render.gif import GIF_WIDTH
-from render.pool import _warm
+from render.pool import _warm, _warm_gif
 from render.words import ENGLISH
 from tests.render.test_sprites import differing, reference, sprites_picture
 
@@ -139,7 +139,7 @@ def test_the_final_board_after_warming_reads_what_the_warm_up_drew(monkeypatch: 
 
 def test_the_gif_printed_map_is_warm(monkeypatch: pytest.MonkeyPatch) -> None:
     png._STATIC_CACHE.clear()
-    _warm("usa", 1600, True, ENGLISH)
+    _warm_gif("usa", True, ENGLISH)  # the GIF worker's warm job
     misses = Misses(monkeypatch)
     png.render_board_image(load_board("usa"), None, width=GIF_WIDTH)
     assert misses.maps == []
