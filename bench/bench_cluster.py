@@ -23,7 +23,15 @@ Figures:
 CPU figures are process CPU time (``/proc``, ``time.process_time``): on a loaded machine they vary much less than
 the wall times, which queue behind other work; the curve's latencies are as noisy as the machine.
 
-Figures: see the README's "Scale" section (issue 32: the turn picture; before it the whole board, issue 17).
+Figures (2-core machine shared with 7 other sessions, load average 6-12: the latencies queue behind their work,
+the CPU figures hold; 2026-11-28, issue 32). The turn picture's CPU, in one process: 18.5 ms composed + 6.3 ms
+encoded before, 6.6-8.0 + 3.4-3.7 ms after (the whole board 20-24 ms); the render workers' CPU per picture
+under load 28.6 ms before, 8.5-11.8 ms after; the bot process 3.1-4.8 ms per move, PostgreSQL 1-3 ms. The curve
+after (10 s a rate): 20/s p95 219-344 ms, 50/s p95 1.0-3.0 s, 80/s 9-15 s, 0 errors; before, in the same
+conditions, 20/s already p95 18 s. At 50/s with four game ends: p50 111 ms, p95 3.7 s (p50 15 s when the GIF was
+drawn in a picture worker: see render.pool.run_background). By CPU alone one process needs ~13-17 ms per move
+(bot + PostgreSQL + picture): 2 idle cores would hold ~120-150 moves/s flat out, not 150/s at p95 < 250 ms.
+Issue 17's figures (the whole board each move, idle machine): 20/s p95 59 ms; 60/s held; 22 ms per picture.
 
     python bench/bench_cluster.py [--games 10000] [--active 1000] [--rate 20] [--seconds 60] [--step 20]
         [--rates 20,50,80,100,120,150,200] [--finals 10] [--picture turn|board]
