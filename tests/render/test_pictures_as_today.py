@@ -116,6 +116,7 @@ def test_the_final_board_after_warming_reads_what_the_warm_up_drew(monkeypatch: 
     and icons (only what this game alone has: its names, numbers and tickets)."""
     sprites.SPRITES.clear()
     png._STATIC_CACHE.clear()
+    png._PALETTES.clear()  # (a fresh worker's caches)
     _warm("europe", 1600, True, ENGLISH)
     state = played("europe", None, seed=11)
     for k in range(40, len(state.history), 25):  # the game's turn pictures, as the worker drew them
