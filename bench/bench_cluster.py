@@ -334,7 +334,8 @@ async def load(
         "render_worker_rss_mb": max((rss for _cpu, rss in workers_after.values()), default=float("nan")),
         "cpu_ms_per_move": cpu_self * 1000 / max(1, len(latencies)),
         "render_cpu_ms_per_picture": cpu_workers * 1000 / max(1, len(render_ms) + 3 * len(final_ms)),
-        "postgres_cpu_ms_per_move": pg_cpu * 1000 / max(1, len(latencies)),
+        # (a backend that exits meanwhile takes its CPU time with it: a negative difference says nothing)
+        "postgres_cpu_ms_per_move": pg_cpu * 1000 / max(1, len(latencies)) if pg_cpu >= 0 else float("nan"),
         "finals": len(final_ms),
         "final_p50": pct(final_ms, 0.5),
         "final_p95": pct(final_ms, 0.95),
