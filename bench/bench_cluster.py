@@ -1,32 +1,40 @@
-"""Several bot processes over one PostgreSQL database, under load (issue 17).
+"""Several bot processes over one PostgreSQL database, under load (issues 17 and 32).
 
 Setup: GAMES active games stored (ACTIVE of them created through the manager and started, the rest copies of
-their rows under new ids, so the tables and indexes have production's size). Then moves arrive at random
-(Poisson) at RATE per second for SECONDS, each on one of the ACTIVE games: the human to act plays a random legal
-move (``GameManager.act``: engine, version check, one transaction) and the board picture of the new state is
-rendered in the render pool, as every production turn message is. Timed from the move's arrival to the picture
-ready. Figures:
+their rows under new ids, so the tables and indexes have production's size), and FINALS more games played to one
+move before their end. Then moves arrive at random (Poisson) at RATE per second for SECONDS, each on one of the
+ACTIVE games: the human to act plays a random legal move (``GameManager.act``: engine, version check, one
+transaction) and the picture production posts with it is drawn in the render pool: the turn picture
+(:mod:`render.turn_picture`, the 4:3 window on the moves since the next player's last turn, with the seats'
+names), or with ``--picture board`` the whole board. Timed from the move's arrival to the picture ready. Spread
+evenly over the run, each of the FINALS games gets its ending move as the bot plays it: the move, then the final
+board and the score chart at once (``bot.play.final.final_message``), then the GIF from the stored record
+(``gif_message``); timed from the move to the final pictures ready, and from then to the GIF ready.
 
-1. one process at RATE: p50/p95/max, errors (refusals are counted apart: a lost race), memory per process
-   (its own peak RSS and its render workers');
+Figures:
+1. one process at RATE: p50/p95/max, errors (refusals are counted apart: a lost race), memory per process (its
+   own peak RSS and its render workers'), the game-ending moves and their GIFs (p50/p95);
 2. two processes at RATE/2 each, on the same games;
-3. the highest rate one process holds with p95 < 500 ms (steps of STEP seconds);
-and where the time goes: the move (engine + database), the picture, the ``SELECT version`` of a cached read, and
-the CPU per move of the process and per picture of its render workers.
+3. the curve: one process at each of RATES (STEP seconds each): p50/p95/errors, and the CPU per move of each
+   part: the bot process (engine, database client, event loop), PostgreSQL's server processes (every backend
+   on the machine: other users of the server count too), the render workers per picture;
+4. where a turn picture's CPU goes, measured in this process on the states of a random game: composing
+   (printed map, claims, locator) and encoding (palette mapping, zlib), and the engine's move.
+CPU figures are process CPU time (``/proc``, ``time.process_time``): on a loaded machine they vary much less than
+the wall times, which queue behind other work; the curve's latencies are as noisy as the machine.
 
-Figures on the 2-core machine of the sessions, nothing else running (defaults, 2026-11-26): 1 process at 20/s
-p50 31 ms, p95 59 ms, max 147 ms, 0 errors, peak RSS 83 MiB + 117 MiB per render worker; 2 processes at 10/s each
-p95 59 / 74 ms, 0 errors; one process holds 60/s (p95 188-338 ms over two runs; 80/s: 5.8 s, the two cores are
-full). CPU: the process 5 ms per move, the render workers 22 ms per picture (the board's game layer painted from
-cached sprites, :mod:`render.sprites`). With other work sharing the CPUs (load average 2.4-3.3): 20/s p95 182 ms,
-35/s held. Before the sprites (cairosvg drawing the whole game layer, ~65 ms a picture) 1 process at 20/s had p95
-1.2-1.9 s, one process held 8-10/s. The picture is ~80% of the bot's CPU per move
-(PostgreSQL's apart); half of it is the PNG's zlib. Drawing only the newest picture of a game would save nothing
-here: no move arrives while a picture of its game is still to come (1,000 games, 20/s). Further, on paper: render workers on other machines (a
-picture needs only a board id and a public view), and the read-only queries (stats, leaderboards, status) on
-a read replica; moves and version checks stay on the primary.
+Figures (2-core machine shared with 7 other sessions, load average 6-12: the latencies queue behind their work,
+the CPU figures hold; 2026-11-28, issue 32). The turn picture's CPU, in one process: 18.5 ms composed + 6.3 ms
+encoded before, 6.6-8.0 + 3.4-3.7 ms after (the whole board 20-24 ms); the render workers' CPU per picture
+under load 28.6 ms before, 8.5-11.8 ms after; the bot process 3.1-4.8 ms per move, PostgreSQL 1-3 ms. The curve
+after (10 s a rate): 20/s p95 219-344 ms, 50/s p95 1.0-3.0 s, 80/s 9-15 s, 0 errors; before, in the same
+conditions, 20/s already p95 18 s. At 50/s with four game ends: p50 111 ms, p95 3.7 s (p50 15 s when the GIF was
+drawn in a picture worker: see render.pool.run_background). By CPU alone one process needs ~13-17 ms per move
+(bot + PostgreSQL + picture): 2 idle cores would hold ~120-150 moves/s flat out, not 150/s at p95 < 250 ms.
+Issue 17's figures (the whole board each move, idle machine): 20/s p95 59 ms; 60/s held; 22 ms per picture.
 
     python bench/bench_cluster.py [--games 10000] [--active 1000] [--rate 20] [--seconds 60] [--step 20]
+        [--rates 20,50,80,100,120,150,200] [--finals 10] [--picture turn|board]
         [--url postgresql://postgres@127.0.0.1:5432/test] [--workers 2]
 """
 
@@ -54,6 +62,8 @@ import asyncpg  # noqa: E402
 from bot.manager import GameManager, Refused, random_action  # noqa: E402
 from bot.play.pictures import PoolPictures  # noqa: E402
 from bot.storage import open_repository  # noqa: E402
+from engine.rules import apply, legal_actions, new_game, to_act  # noqa: E402
+from engine.state import GameState  # noqa: E402
 
 HUMANS = [(101, "Ann"), (102, "Bob")]
 
@@ -70,6 +80,46 @@ def pct(values: list[float], q: float) -> float:
 
 
 # ----------------------------------------------------------------------------- setup
+
+
+def ending_choice(state: GameState, seat: int) -> Any:
+    """The prepared games' policy: the longest route the seat can claim, else a blind draw (ends a game fast)."""
+    legal = legal_actions(state, seat)
+    claims = [a for a in legal if a.kind == "claim_route"]
+    if claims:
+        return max(claims, key=lambda a: state.board.routes[a.route].length)
+    return next((a for a in legal if a.kind == "draw_blind"), legal[0])
+
+
+async def prepare_finals(url: str, n: int, channel: int) -> list[str]:
+    """`n` games played through the manager to one move before their end (the move ``ending_choice`` picks)."""
+    out = []
+    users = dict(HUMANS)
+    async with open_repository(url) as repo:
+        manager = GameManager(repo, ai=no_ai)
+        for i in range(n):
+            info = await manager.create_game(
+                guild_id=1,
+                channel_id=channel + i,
+                host_id=HUMANS[0][0],
+                host_name=HUMANS[0][1],
+                board="europe",
+            )
+            await manager.join(info.game_id, *HUMANS[1])
+            await manager.start_game(info.game_id, HUMANS[0][0], seed=10_000 + channel + i)
+            while True:
+                state = await manager.state_of(info.game_id)
+                assert state is not None
+                seat = to_act(state)[0]
+                action = ending_choice(state, seat)
+                after = state.copy()
+                apply(after, seat, action)
+                if after.finished:
+                    break
+                user = [u for u, _n in HUMANS][seat] if seat < len(users) else HUMANS[0][0]
+                await manager.act(info.game_id, user, action)
+            out.append(info.game_id)
+    return out
 
 
 async def setup(base: str, games: int, active: int) -> tuple[str, list[str]]:
@@ -136,11 +186,33 @@ async def drop(base: str, url: str) -> None:
 # ----------------------------------------------------------------------------- one process's load
 
 
+def since_last_turn(state: GameState) -> int:
+    """The log position after the next player's last move: the turn picture shows every move since."""
+    reader = state.current
+    for i in range(len(state.history) - 1, -1, -1):
+        if state.history[i][0] == reader:
+            return i + 1
+    return 0
+
+
+NAMES = tuple(name for _uid, name in HUMANS)
+
+
 async def load(
-    url: str, ids: list[str], rate: float, seconds: float, seed: int, workers: int
+    url: str,
+    ids: list[str],
+    rate: float,
+    seconds: float,
+    seed: int,
+    workers: int,
+    picture: str = "turn",
+    finals: list[str] | None = None,
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     pictures = PoolPictures(workers, warm=("europe",))  # every worker draws the board once before the clock
+    finals = finals or []
+    final_ms: list[float] = []
+    gif_ms: list[float] = []
     latencies: list[float] = []
     move_ms: list[float] = []
     render_ms: list[float] = []
@@ -179,7 +251,11 @@ async def load(
                 outcome = await manager.act(gid, uid, rng.choice(legal), expected_turn=info.tokens[seat])
                 t1 = time.perf_counter()
                 assert outcome.state is not None
-                await pictures.board(outcome.state)
+                if picture == "turn" and not outcome.state.finished:  # what the turn message posts
+                    since = since_last_turn(outcome.state)
+                    await pictures.board(outcome.state, since=since, turn=True, names=NAMES)
+                else:
+                    await pictures.board(outcome.state, names=NAMES)
                 t2 = time.perf_counter()
                 move_ms.append((t1 - t0) * 1000)
                 render_ms.append((t2 - t1) * 1000)
@@ -191,6 +267,31 @@ async def load(
             finally:
                 in_flight[gid] -= 1
 
+        async def finish(gid: str) -> None:
+            """The game's ending move as the bot plays it: the move, the final board and the score chart at
+            once (final_message), then the GIF from the stored record (gif_message)."""
+            try:
+                while True:
+                    state = await manager.state_of(gid)
+                    assert state is not None
+                    seat = to_act(state)[0]
+                    action = ending_choice(state, seat)
+                    t0 = time.perf_counter()
+                    outcome = await manager.act(gid, HUMANS[seat][0], action)
+                    assert outcome.state is not None
+                    if outcome.state.finished:
+                        break
+                await asyncio.gather(
+                    pictures.board(outcome.state, names=NAMES), pictures.summary(outcome.state, names=NAMES)
+                )
+                t1 = time.perf_counter()
+                await pictures.gif(await manager.export_record(gid), names=NAMES)
+                t2 = time.perf_counter()
+                final_ms.append((t1 - t0) * 1000)
+                gif_ms.append((t2 - t1) * 1000)
+            except Exception as exc:  # noqa: BLE001 - counted: the figure is "errors"
+                errors.append(f"final: {exc!r}")
+
         # warm-up: the render workers start (each draws the board once) and draw a picture, outside the figures
         game = await manager._store.get(ids[0])  # noqa: SLF001 - the bench may look behind the API
         assert game.state is not None
@@ -199,10 +300,17 @@ async def load(
 
         tasks: set[asyncio.Task[None]] = set()
         workers_before = worker_stats(pictures)
+        pg_before = postgres_cpu()
         cpu_before = time.process_time()
         start = time.perf_counter()
         nxt = start
+        ends = [start + seconds * (k + 0.5) / len(finals) for k in range(len(finals))]
         while nxt < start + seconds:
+            while ends and ends[0] <= nxt:
+                ends.pop(0)
+                task = asyncio.create_task(finish(finals[len(finals) - len(ends) - 1]))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
             nxt += rng.expovariate(rate)
             await asyncio.sleep(max(0.0, nxt - time.perf_counter()))
             task = asyncio.create_task(one(rng.choice(ids), nxt))
@@ -211,6 +319,7 @@ async def load(
         if tasks:
             await asyncio.gather(*tasks)
         cpu_self = time.process_time() - cpu_before
+        pg_cpu = postgres_cpu() - pg_before
         workers_after = worker_stats(pictures)
         await manager.close()
     pictures.close()
@@ -235,7 +344,74 @@ async def load(
         "rss_mb": rss_self,
         "render_worker_rss_mb": max((rss for _cpu, rss in workers_after.values()), default=float("nan")),
         "cpu_ms_per_move": cpu_self * 1000 / max(1, len(latencies)),
-        "render_cpu_ms_per_picture": cpu_workers * 1000 / max(1, len(render_ms)),
+        "render_cpu_ms_per_picture": cpu_workers * 1000 / max(1, len(render_ms) + 3 * len(final_ms)),
+        # (a backend that exits meanwhile takes its CPU time with it: a negative difference says nothing)
+        "postgres_cpu_ms_per_move": pg_cpu * 1000 / max(1, len(latencies)) if pg_cpu >= 0 else float("nan"),
+        "finals": len(final_ms),
+        "final_p50": pct(final_ms, 0.5),
+        "final_p95": pct(final_ms, 0.95),
+        "gif_p50": pct(gif_ms, 0.5),
+        "gif_p95": pct(gif_ms, 0.95),
+    }
+
+
+def postgres_cpu() -> float:
+    """CPU seconds so far of every PostgreSQL server process on this machine (/proc; 0 elsewhere)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if (entry / "comm").read_text().strip() != "postgres":
+                continue
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(stat[11]) + int(stat[12])
+    return total / ticks
+
+
+def picture_parts(board_id: str = "europe", moves: int = 400) -> dict[str, float]:
+    """CPU per part, in this process, over the states of a random 2-player game: the engine's move, the turn
+    picture composed (printed map, claims, tags, locator) and encoded (palette mapping, zlib), and the whole
+    board for comparison (ms each; after one picture of each kind, as in a warm worker)."""
+    from render.from_engine import board_view
+    from render.png import _board_palette, _encode, render_board_png
+    from render.turn_picture import PALETTE_WIDTH, render_turn_png, turn_surface
+
+    state = new_game(board_id, 2, seed=3)
+    rng = random.Random(3)
+    engine_cpu, views = 0.0, []
+    while not state.finished and len(views) < moves:
+        seat = to_act(state)[0]
+        action = random_action(state, seat, rng)
+        t = time.process_time()
+        apply(state, seat, action)
+        engine_cpu += time.process_time() - t
+        if state.phase != "setup":
+            views.append(board_view(state, since=since_last_turn(state), names=NAMES))
+    board = state.board
+    render_turn_png(board, views[-1])
+    render_board_png(board, views[-1])
+    compose = encode = whole = 0.0
+    for view in views:
+        t0 = time.process_time()
+        surface = turn_surface(board, view)
+        t1 = time.process_time()
+        _encode(surface, palette=_board_palette(board, PALETTE_WIDTH, True))
+        t2 = time.process_time()
+        compose, encode = compose + t1 - t0, encode + t2 - t1
+    for view in views[::10]:
+        t = time.process_time()
+        render_board_png(board, view)
+        whole += time.process_time() - t
+    n = len(views)
+    return {
+        "engine": engine_cpu * 1000 / n,
+        "compose": compose * 1000 / n,
+        "encode": encode * 1000 / n,
+        "whole_board": whole * 1000 / len(views[::10]),
     }
 
 
@@ -255,17 +431,37 @@ def worker_stats(pictures: PoolPictures) -> dict[int, tuple[float, float]]:
 
 
 def spawn(
-    url: str, ids: list[str], rate: float, seconds: float, seed: int, workers: int
+    url: str,
+    ids: list[str],
+    rate: float,
+    seconds: float,
+    seed: int,
+    workers: int,
+    picture: str,
+    finals: list[str],
 ) -> subprocess.Popen[str]:
     args = [sys.executable, __file__, "--worker", url, "--rate", str(rate), "--seconds", str(seconds)]
-    args += ["--seed", str(seed), "--workers", str(workers), "--ids", ",".join(ids)]
+    args += ["--seed", str(seed), "--workers", str(workers), "--ids", ",".join(ids), "--picture", picture]
+    if finals:
+        args += ["--final-ids", ",".join(finals)]
     return subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
 
 
 def run_processes(
-    url: str, ids: list[str], rate: float, seconds: float, n: int, workers: int
+    url: str,
+    ids: list[str],
+    rate: float,
+    seconds: float,
+    n: int,
+    workers: int,
+    picture: str = "turn",
+    finals: list[str] | None = None,
 ) -> list[dict[str, Any]]:
-    procs = [spawn(url, ids, rate / n, seconds, 1000 * k + int(rate), workers) for k in range(n)]
+    finals = finals or []
+    procs = [
+        spawn(url, ids, rate / n, seconds, 1000 * k + int(rate), workers, picture, finals[k::n])
+        for k in range(n)
+    ]
     results = []
     for p in procs:
         out, _ = p.communicate()
@@ -282,11 +478,17 @@ def show(title: str, results: list[dict[str, Any]]) -> None:
         )
         print(
             f"   CPU: the process {r['cpu_ms_per_move']:.1f} ms per move (engine, database client, event loop),"
+            f" PostgreSQL {r['postgres_cpu_ms_per_move']:.1f} ms per move (every backend: other users too),"
             f" render workers {r['render_cpu_ms_per_picture']:.1f} ms per picture"
         )
+        if r["finals"]:
+            print(
+                f"   game-ending moves: {r['finals']}, to the final board + score chart p50 {r['final_p50']:.0f} ms,"
+                f" p95 {r['final_p95']:.0f} ms; then the GIF p50 {r['gif_p50']:.0f} ms, p95 {r['gif_p95']:.0f} ms"
+            )
         print(
             f"   where the time goes: move (engine + database) mean {r['move_ms']:.0f} ms, p95 {r['move_p95']:.0f} ms;"
-            f" board picture mean {r['render_ms']:.0f} ms, p95 {r['render_p95']:.0f} ms;"
+            f" picture mean {r['render_ms']:.0f} ms, p95 {r['render_p95']:.0f} ms;"
             f" SELECT version of a cached read {r['version_ms']:.2f} ms; moves arriving while a picture of their game"
             f" was still to come (what drawing only the newest would save): {r['overlapped']}"
         )
@@ -301,39 +503,67 @@ def main() -> None:
     parser.add_argument("--active", type=int, default=1_000)
     parser.add_argument("--rate", type=float, default=20.0)
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--step", type=float, default=20.0, help="seconds per rate of the curve")
     parser.add_argument(
-        "--step", type=float, default=20.0, help="seconds per rate of the highest-rate search"
+        "--rates", default="20,50,80,100,120,150,200", help="the curve's rates (moves/s), comma-separated"
+    )
+    parser.add_argument("--finals", type=int, default=10, help="game-ending moves in the runs at --rate")
+    parser.add_argument(
+        "--picture", choices=("turn", "board"), default="turn", help="what each move posts (production: turn)"
     )
     parser.add_argument("--workers", type=int, default=2, help="render workers per process")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--ids", help=argparse.SUPPRESS)
+    parser.add_argument("--final-ids", default="", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
-    parser.add_argument("--skip-search", action="store_true", help="leave out the highest-rate search")
-    parser.add_argument("--search-only", action="store_true", help="only the highest-rate search")
+    parser.add_argument("--skip-search", action="store_true", help="leave out the curve")
+    parser.add_argument("--search-only", action="store_true", help="only the curve")
+    parser.add_argument("--one-only", action="store_true", help="leave out the run of two processes")
     args = parser.parse_args()
     if args.worker:
+        finals = [g for g in args.final_ids.split(",") if g]
         result = asyncio.run(
-            load(args.worker, args.ids.split(","), args.rate, args.seconds, args.seed, args.workers)
+            load(
+                args.worker,
+                args.ids.split(","),
+                args.rate,
+                args.seconds,
+                args.seed,
+                args.workers,
+                args.picture,
+                finals,
+            )
         )
         print(json.dumps(result), flush=True)
         return
+    parts = picture_parts()
+    print(
+        f"CPU per part in one process (2 players, Europe; time.process_time): engine {parts['engine']:.2f} ms a move,"
+        f" turn picture composed {parts['compose']:.1f} ms + encoded {parts['encode']:.1f} ms"
+        f" (the whole board {parts['whole_board']:.1f} ms)"
+    )
     url, ids = asyncio.run(setup(args.url, args.games, args.active))
     try:
-        for n in () if args.search_only else (1, 2):
+        runs = () if args.search_only else (1,) if args.one_only else (1, 2)
+        finals = asyncio.run(prepare_finals(url, args.finals * len(runs), 50_000)) if args.finals else []
+        for k, n in enumerate(runs):
             title = f"{n} process{'es' if n > 1 else ''} at {args.rate / n:g}/s{' each' if n > 1 else ''}:"
-            show(title, run_processes(url, ids, args.rate, args.seconds, n, args.workers))
+            mine = finals[k * args.finals : (k + 1) * args.finals]
+            show(title, run_processes(url, ids, args.rate, args.seconds, n, args.workers, args.picture, mine))
         if not args.skip_search:
-            held = None
-            rates = (5, 10, 20, 30, 40, 50, 60, 80, 100, 120, 150, 200)
-            for rate in rates:
-                results = run_processes(url, ids, rate, args.step, 1, args.workers)
-                p95, errors = results[0]["p95"], results[0]["errors"]
-                print(f"search: {rate}/s for {args.step:g} s: p95 {p95:.0f} ms, errors {errors}")
-                if p95 >= 500 or errors:
+            print(
+                f"the curve, one process, {args.picture} pictures, {args.step:g} s a rate (CPU ms: the bot process"
+                " per move | PostgreSQL per move | render workers per picture):"
+            )
+            for rate in (float(r) for r in args.rates.split(",")):
+                r = run_processes(url, ids, rate, args.step, 1, args.workers, args.picture)[0]
+                print(
+                    f"   {rate:5g}/s: {r['moves']:5d} moves, p50 {r['p50']:6.0f} ms, p95 {r['p95']:6.0f} ms,"
+                    f" errors {r['errors']}; CPU {r['cpu_ms_per_move']:.1f} | {r['postgres_cpu_ms_per_move']:.1f}"
+                    f" | {r['render_cpu_ms_per_picture']:.1f}"
+                )
+                if r["p95"] > 10_000:  # far past what one process holds: the higher rates only queue longer
                     break
-                held = rate
-            top = " (at least: the highest rate tried)" if held == rates[-1] else ""
-            print(f"highest rate one process holds with p95 < 500 ms: {held}/s{top}" if held else "below 5/s")
     finally:
         asyncio.run(drop(args.url, url))
 

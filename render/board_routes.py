@@ -284,31 +284,77 @@ def _highlight_svg(lay: Layout, routes: tuple[int, ...], cities: tuple[int, ...]
     return "".join(out)
 
 
-def _ticket_arcs_svg(lay: Layout, view: BoardView) -> str:
+@dataclass(frozen=True)
+class TicketArc:
+    """One ticket on the final board: a quadratic arc from (x1, y1) to (x2, y2) bent towards (cx, cy), in the
+    seat's colour `ink`; `done`: completed (solid), else dashed."""
+
+    seat: int
+    x1: float
+    y1: float
+    cx: float
+    cy: float
+    x2: float
+    y2: float
+    ink: str
+    done: bool
+
+    def svg(self) -> str:
+        d = f"M{_f(self.x1)},{_f(self.y1)} Q{_f(self.cx)},{_f(self.cy)} {_f(self.x2)},{_f(self.y2)}"
+        dash = "" if self.done else ' stroke-dasharray="10 8"'
+        return (
+            f'<path class="ticket-arc seat-{self.seat}{"" if self.done else " failed"}" '
+            f'd="{d}" stroke="#fff" stroke-width="{_f(TICKET_HALO_W)}" opacity="{TICKET_HALO_OPACITY}"/>'
+            f'<path d="{d}" stroke="{self.ink}" stroke-width="{_f(TICKET_ARC_W)}" opacity="{TICKET_ARC_OPACITY}"'
+            f"{dash}/>"
+        )
+
+
+TICKET_HALO_W, TICKET_HALO_OPACITY = 7.0, 0.55
+TICKET_ARC_W, TICKET_ARC_OPACITY = 4.0, 0.85
+TICKET_DASH = (10.0, 8.0)
+
+
+@dataclass(frozen=True)
+class TicketArcs:
     """Final board: each player's tickets as arcs between their two places, in the player's colour; completed
-    tickets solid, failed ones dashed. Arcs of different seats bend by different amounts so they stay apart."""
-    where: dict[int, tuple[float, float]] = {}
-    for (cid, _i), xy in lay.cities.items():
-        where.setdefault(cid, xy)
-    out = ['<g class="ticket-arcs" fill="none" stroke-linecap="round">']
-    for seat, lines in sorted(view.ticket_routes.items()):
-        if not 0 <= seat < len(view.players):
-            continue
-        color = _player_fill(view.players[seat].color)
-        bend = 0.12 + 0.05 * seat
-        for t in lines:
-            if t.a not in where or t.b not in where:
+    tickets solid, failed ones dashed. Arcs of different seats bend by different amounts so they stay apart.
+
+    :meth:`svg` is the SVG; a compositor may stroke the arcs itself (:mod:`render.sprites`): they differ from
+    one game to the next, a sprite of one would never be drawn twice."""
+
+    arcs: tuple[TicketArc, ...]
+
+    @staticmethod
+    def of(lay: Layout, view: BoardView) -> TicketArcs:
+        where: dict[int, tuple[float, float]] = {}
+        for (cid, _i), xy in lay.cities.items():
+            where.setdefault(cid, xy)
+        arcs = []
+        for seat, lines in sorted(view.ticket_routes.items()):
+            if not 0 <= seat < len(view.players):
                 continue
-            (x1, y1), (x2, y2) = where[t.a], where[t.b]
-            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-            cx, cy = mx - (y2 - y1) * bend, my + (x2 - x1) * bend
-            dash = "" if t.done else ' stroke-dasharray="10 8"'
-            out.append(
-                f'<path class="ticket-arc seat-{seat}{"" if t.done else " failed"}" '
-                f'd="M{_f(x1)},{_f(y1)} Q{_f(cx)},{_f(cy)} {_f(x2)},{_f(y2)}" stroke="#fff" stroke-width="7" '
-                f'opacity="0.55"/>'
-                f'<path d="M{_f(x1)},{_f(y1)} Q{_f(cx)},{_f(cy)} {_f(x2)},{_f(y2)}" stroke="{color}" '
-                f'stroke-width="4" opacity="0.85"{dash}/>'
-            )
-    out.append("</g>")
-    return "".join(out)
+            color = _player_fill(view.players[seat].color)
+            bend = 0.12 + 0.05 * seat
+            for t in lines:
+                if t.a not in where or t.b not in where:
+                    continue
+                (x1, y1), (x2, y2) = where[t.a], where[t.b]
+                mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+                cx, cy = mx - (y2 - y1) * bend, my + (x2 - x1) * bend
+                # at the SVG's precision: the same curve however it is drawn
+                x1, y1, cx, cy, x2, y2 = (float(_f(v)) for v in (x1, y1, cx, cy, x2, y2))
+                arcs.append(TicketArc(seat, x1, y1, cx, cy, x2, y2, color, t.done))
+        return TicketArcs(tuple(arcs))
+
+    def svg(self) -> str:
+        return (
+            '<g class="ticket-arcs" fill="none" stroke-linecap="round">'
+            + "".join(a.svg() for a in self.arcs)
+            + "</g>"
+        )
+
+
+def _ticket_arcs_svg(lay: Layout, view: BoardView) -> str:
+    """The final board's ticket arcs as SVG (see :class:`TicketArcs`)."""
+    return TicketArcs.of(lay, view).svg()

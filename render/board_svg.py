@@ -25,12 +25,12 @@ from .board_places import _cities_svg, _labels_svg, _labels_under, _pieces_svg
 from .board_routes import (
     CompactClaims,
     Shadows,
+    TicketArcs,
     _geom_d,
     _halo_path,
     _highlight_svg,
     _route_overlay,
     _route_static,
-    _ticket_arcs_svg,
 )
 from .hit_areas import hit_areas_svg
 from .layout import layout_of
@@ -150,7 +150,7 @@ def game_layer(
 
 
 #: A part of the game layer: SVG text, or the claimed routes and their shadows as data.
-GamePart = str | Shadows | CompactClaims
+GamePart = str | Shadows | CompactClaims | TicketArcs
 
 
 def game_layer_parts(
@@ -192,7 +192,7 @@ def game_layer_parts(
             )
     parts.append("</g>")
     if view.final and view.ticket_routes:
-        parts.append(_ticket_arcs_svg(lay, view))
+        parts.append(TicketArcs.of(lay, view))
     if lay.zoom_areas and view.routes:  # claimed trains would hide the frames around the zoomed places
         parts.append(_inset_joins(lay)[1])
     parts.append(_pieces_svg(board, lay, view, colorblind))

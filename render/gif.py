@@ -19,12 +19,15 @@ from .model import BoardView
 from .png import render_board_image
 from .words import ENGLISH, PictureWords
 
+#: The GIF's width in pixels (the bot's; the render workers warm its printed map: render.pool)
+GIF_WIDTH = 640
+
 
 def render_game_gif(
     board: Board | str,
     views: Sequence[BoardView],
     *,
-    width: int = 800,
+    width: int = GIF_WIDTH,
     frame_ms: int = 600,
     last_frame_ms: int = 4000,
     colorblind: bool = True,

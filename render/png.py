@@ -165,17 +165,24 @@ def _palette_view(board: Board) -> BoardView:
     )
 
 
+#: Each board's palette (a 1 px image holding it), apart from the printed maps' cache: a few bytes each, and the
+#: turn picture maps to it, so that evicting a printed map never costs the palette's making (a whole picture)
+_PALETTES: dict[tuple, Image.Image] = {}
+
+
 def _board_palette(board: Board, width: int, colorblind: bool) -> Image.Image:
-    key = (board.id, id(layout_of(board)), width, colorblind, "palette")
-    pal = _STATIC_CACHE.get(key)
+    key = (board.id, id(layout_of(board)), width, colorblind)
+    pal = _PALETTES.get(key)
     if pal is None:
         img = _to_image(_board_surface(board, _palette_view(board), width=width, colorblind=colorblind))
         static = _to_image(_static_surface(board, width, colorblind))
         both = Image.new("RGB", (img.width, img.height + static.height))
         both.paste(img, (0, 0))
         both.paste(static, (0, img.height))
-        pal = both.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-        _STATIC_CACHE[key] = pal
+        quantized = both.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        pal = Image.new("P", (1, 1))
+        pal.putpalette(quantized.getpalette() or [])
+        _PALETTES[key] = pal
     return pal
 
 

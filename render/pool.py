@@ -8,13 +8,16 @@ of each board (see :mod:`render.png`), so after the first picture of a board a w
 Only small things cross the process boundary: a board id, a :class:`~render.model.BoardView` and PNG bytes.
 
 Warming. The first picture of a board in a worker costs ~1 s more than the next ones (layout, the printed map
-rasterised, its palette). :meth:`RenderPool.warm` lists boards (with the width, colour-blind flag and words they
-are drawn with) that every worker draws once ahead, in the background: each worker is its own one-process
-executor, so the pool knows which worker has drawn what, gives a worker a warm job only while it has nothing else
-to do (a picture asked meanwhile waits at most for the one board being warmed) and, with two workers or more,
-while another worker stays free for pictures (the workers take turns: warming takes longer, a picture asked
-during it does not wait); it sends a picture to an idle worker, one that has its board warm when it has the
-choice, and warms a worker that replaces a crashed one again.
+rasterised, its palette). A warm job draws what the game will ask of the worker: the whole board, the turn
+picture (its zoomed printed map, its locator's), and what the game's end draws at a width no turn picture has:
+the final panel's frames and icons for every number of seats (the GIF's own worker warms its printed map).
+:meth:`RenderPool.warm` lists boards (with the width, colour-blind flag and words they are drawn with) that every worker draws once
+ahead, in the background: each worker is its own one-process executor, so the pool knows which worker has
+drawn what, gives a worker a warm job only while it has nothing else to do (a picture asked meanwhile waits at
+most for the one board being warmed) and, with two workers or more, while another worker stays free for
+pictures (the workers take turns: warming takes longer, a picture asked during it does not wait); it sends a
+picture to an idle worker, one that has its board warm when it has the choice, and warms a worker that replaces
+a crashed one again.
 """
 
 from __future__ import annotations
@@ -87,10 +90,11 @@ def _ready() -> int:
 
 def _warm(board_id: str, width: int, colorblind: bool, words: PictureWords) -> tuple[int, float]:
     """Draw board `board_id` once as its pictures will be drawn (the printed map and its palette cached)."""
+    from engine.rules import MAX_PLAYERS, MIN_PLAYERS
     from maps.board import load_board
 
     from .model import LastMove
-    from .png import render_board_png
+    from .png import _static_surface, render_board_png
     from .turn_picture import render_turn_png
 
     started = time.perf_counter()
@@ -98,7 +102,39 @@ def _warm(board_id: str, width: int, colorblind: bool, words: PictureWords) -> t
     render_board_png(board, None, width=width, colorblind=colorblind, words=words)
     # the turn picture's printed map (zoomed) and its locator's
     render_turn_png(board, BoardView(last_move=LastMove(routes=(0,))), colorblind=colorblind, words=words)
+    # the game's end: its whole board, drawn at a width no turn picture has: the panel's frames, icons and
+    # titles of the final scores, for every number of players (the same in every game; the GIF has a worker
+    # of its own, see run_background)
+    lo, hi = board.rules.get("players", [MIN_PLAYERS, MAX_PLAYERS])
+    for n in range(lo, hi + 1):
+        render_board_png(board, _final_view(board.id, n), width=width, colorblind=colorblind, words=words)
+    _static_surface(board, width, colorblind, labels_only=True)  # names the claims hide, painted again
     return os.getpid(), time.perf_counter() - started
+
+
+def _final_view(board_id: str, players: int) -> BoardView:
+    """A final board of `players` seats with nothing on the map: what every game's final panel on this board
+    shares (its rows' frames, the board's counters and icons, the titles)."""
+    import dataclasses
+
+    from engine.rules import new_game
+
+    from .from_engine import board_view
+
+    start = board_view(new_game(board_id, players, seed=0))
+    panels = tuple(dataclasses.replace(p, name="", completed_tickets=0) for p in start.players)
+    return BoardView(players=panels, final=True)
+
+
+def _warm_gif(board_id: str, colorblind: bool, words: PictureWords) -> int:
+    """The GIF worker's warm job: the GIF's printed map and names at its width."""
+    from maps.board import load_board
+
+    from .gif import GIF_WIDTH
+    from .png import render_board_image
+
+    render_board_image(load_board(board_id), None, width=GIF_WIDTH, colorblind=colorblind, words=words)
+    return os.getpid()
 
 
 def _render_board(board_id: str, view: BoardView | None, opts: dict[str, Any]) -> bytes:
@@ -176,6 +212,8 @@ class RenderPool:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._settled: asyncio.Event | None = None
         self._closed = False
+        self._background: ProcessPoolExecutor | None = None  # long jobs' own worker (run_background)
+        self._background_warm: set[tuple[str, bool, PictureWords]] = set()
         self._add_keys(warm)
 
     def _new_executor(self) -> ProcessPoolExecutor:
@@ -207,6 +245,53 @@ class RenderPool:
         """Run any picture function by dotted path in a worker, e.g. ``run("render.hand.render_hand_png", ...)``."""
         data: bytes = await self._submit(None, _call, fn_path, args, kwargs)
         return data
+
+    async def run_background(self, fn_path: str, *args: Any, **kwargs: Any) -> bytes:
+        """Like :meth:`run`, in a worker of its own at the lowest priority, for long jobs (the game's GIF: a
+        second or more of drawing): in a picture worker such a job held up every turn picture and final board
+        queued behind it; here the system gives them the CPU first. Started by the first call or
+        :meth:`start`; a crashed one is replaced once."""
+        loop = self._bind()
+        for attempt in range(2):
+            executor = self._background_executor()  # (started by start(), from a thread, in the bot)
+            self._warm_background()
+            try:
+                data: bytes = await loop.run_in_executor(executor, _call, fn_path, args, kwargs)
+                return data
+            except BrokenProcessPool:
+                if self._background is executor:
+                    stop_executor(executor, wait=False)
+                    self._background = None
+                    self._background_warm.clear()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _background_executor(self) -> ProcessPoolExecutor:
+        if self._background is None:
+            nice = min(19, self._nice + 9) if self._nice else 0
+            self._background = ProcessPoolExecutor(
+                max_workers=1, mp_context=self._ctx, initializer=_init_worker, initargs=(nice,)
+            )
+        return self._background
+
+    def _warm_background(self) -> None:
+        """The GIF worker draws the GIF's printed map of every warm key once (queued before its next job;
+        submitted from a thread, as the process may start with it)."""
+        if self._background is None or self._closed or self._loop is None:
+            return
+        todo = [(b, c, w) for b, _width, c, w in self._keys if (b, c, w) not in self._background_warm]
+        if not todo:
+            return
+        self._background_warm.update(todo)
+        executor = self._background
+
+        def submit() -> None:
+            with contextlib.suppress(RuntimeError, BrokenProcessPool):  # closed or dead: the next job says
+                for key in todo:
+                    executor.submit(_warm_gif, *key)
+
+        self._loop.run_in_executor(None, submit)
 
     def _pick(self, key: WarmKey | None) -> _Worker:
         """The least busy worker; among those, one that has `key` warm, or is warming it."""
@@ -252,6 +337,16 @@ class RenderPool:
                 self._spawn(worker)
             else:
                 self._kick(worker)
+        if self._background is None and not self._closed:  # the GIF worker starts too, and warms
+            assert self._loop is not None
+            executor = self._background_executor()
+
+            def spawn() -> None:  # from a thread: starting a process holds its caller
+                with contextlib.suppress(RuntimeError, BrokenProcessPool):  # closed meanwhile
+                    executor.submit(_ready)
+
+            self._loop.run_in_executor(None, spawn)
+        self._warm_background()
 
     def _spawn(self, worker: _Worker) -> None:
         """Start `worker`'s process from a thread (starting a process holds its caller ~10-100 ms: not the event
@@ -275,6 +370,7 @@ class RenderPool:
         self._add_keys(keys)
         for worker in self._slots:
             self._kick(worker)
+        self._warm_background()
 
     async def warmed(self) -> None:
         """Wait until every worker has drawn every board of :meth:`warm` (or failed to)."""
@@ -302,7 +398,10 @@ class RenderPool:
 
     def worker_pids(self) -> list[int]:
         """The live worker processes' ids (for benchmarks: their CPU time, their memory)."""
-        return [pid for w in self._slots for pid in list(w.executor._processes or {})]  # noqa: SLF001
+        pids = [pid for w in self._slots for pid in list(w.executor._processes or {})]  # noqa: SLF001
+        if self._background is not None:
+            pids += list(self._background._processes or {})  # noqa: SLF001
+        return pids
 
     def _add_keys(self, keys: Iterable[str | WarmKey]) -> None:
         for k in keys:
@@ -437,6 +536,8 @@ class RenderPool:
         self._closed = True
         for worker in self._slots:
             stop_executor(worker.executor, wait=wait)
+        if self._background is not None:
+            stop_executor(self._background, wait=wait)
         loop = self._loop
         if loop is not None and not loop.is_closed():  # wake whoever waits in warmed(), on its own loop
             with contextlib.suppress(RuntimeError):

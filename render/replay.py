@@ -13,7 +13,7 @@ from typing import Any
 from engine.record import iter_replay, start_of
 
 from .from_engine import board_view
-from .gif import render_game_gif
+from .gif import GIF_WIDTH, render_game_gif
 from .model import BoardView
 from .words import ENGLISH, PictureWords
 
@@ -41,7 +41,7 @@ def replay_views(record: dict[str, Any], max_frames: int = MAX_GIF_FRAMES) -> li
 def render_record_gif(
     record: dict[str, Any],
     *,
-    width: int = 640,
+    width: int = GIF_WIDTH,
     words: PictureWords = ENGLISH,
     max_frames: int = MAX_GIF_FRAMES,
     colorblind: bool = True,

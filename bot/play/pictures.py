@@ -30,13 +30,13 @@ from maps.board import board_ids, load_board
 from maps.city_names import city_names, zoom_names
 from render.fonts import font_for
 from render.from_engine import board_view, hand_picture_data, summary_rows, ticket_map_data
+from render.gif import GIF_WIDTH  # the render workers warm the GIF's printed map at this width
 from render.model import BoardView, LastMove
 from render.words import ENGLISH, FIELDS, PictureWords
 
 log = logging.getLogger(__name__)
 
 BOARD_WIDTH = 1600
-GIF_WIDTH = 640
 
 
 @cache
@@ -267,7 +267,7 @@ class PoolPictures:
         replay in the bot's process; the frames' captions name what each move touched, see `render.replay`)."""
         if names:  # the replay names its players from the record
             record = {**record, "players": list(names)}
-        data: bytes = await self.pool.run(
+        data: bytes = await self.pool.run_background(  # its own worker: turn pictures do not wait for it
             "render.replay.render_record_gif", record, width=self.gif_width, words=words
         )
         return data

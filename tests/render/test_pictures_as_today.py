@@ -1,0 +1,146 @@
+"""Issue 32: the turn picture and the end's pictures made cheaper are today's pictures, and the end's are warm.
+
+Today's pictures are drawn here the way the code drew them before: every sprite rasterised by cairosvg, the
+window scaled down with cairo's "good" filter, a palette built for each picture. The cheaper ones draw the claims'
+sprites from their path data, scale down bilinearly and map to the board's palette: the looked-at differences are
+antialiasing and palette rounding (a few levels on a fifth of the pixels, more on a handful: the sprite test's
+bounds, `differing`). Warm means: what the render worker drew ahead (:func:`render.pool._warm`) is what the
+final board and the GIF read, asserted on the caches' misses, not on time.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from engine.playout import random_legal_action
+from engine.rules import apply, new_game, to_act
+from engine.state import GameState
+from maps.board import board_ids, load_board
+from render import png, sprites, turn_picture
+from render.from_engine import board_view
+from render.gif import GIF_WIDTH
+from render.pool import _warm, _warm_gif
+from render.words import ENGLISH
+from tests.render.test_sprites import differing, reference, sprites_picture
+
+
+def played(board_id: str, turns: int | None, *, options: tuple[str, ...] = (), seed: int = 7) -> GameState:
+    state = new_game(board_id, 3, options=options, seed=seed)
+    rng = random.Random(seed)
+    while not state.finished and (turns is None or state.turn < turns):
+        seat = rng.choice(to_act(state))
+        apply(state, seat, random_legal_action(state, seat, rng))
+    return state
+
+
+def todays_turn_picture(state: GameState, since: int, monkeypatch: pytest.MonkeyPatch) -> Image.Image:
+    """The turn picture as the code drew it before issue 32."""
+    cairosvg_only = sprites.SpriteCache()
+    with monkeypatch.context() as m:
+        m.setattr(
+            sprites.SPRITES,
+            "get",
+            lambda head, element, width, shape=None: cairosvg_only.get(head, element, width),
+        )
+        m.setattr(turn_picture, "_filter", lambda k: turn_picture.cairo.FILTER_GOOD)
+        view = board_view(state, since=since)
+        surface = turn_picture.turn_surface(state.board, view)
+        data = png._encode(surface)  # a palette built for the picture
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def turn_png(state: GameState, since: int) -> Image.Image:
+    data = turn_picture.render_turn_png(state.board, board_view(state, since=since))
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+#: Two boards in the fast loop (a wide one, a tall one with insets), every board and a variant in the whole suite
+TURN_CASES = [("europe", 60), ("japan", 60)]
+TURN_CASES += [pytest.param(b, t, marks=pytest.mark.slow) for b in board_ids() for t in (30, 120)]
+TURN_CASES += [pytest.param("europe-warehouses", 80, marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize(("case", "turns"), TURN_CASES)
+def test_the_turn_picture_is_todays(case: str, turns: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    board_id, _, option = case.partition("-")
+    state = played(board_id, turns, options=(option,) if option else ())
+    for since in (len(state.history) - 3, len(state.history) - 12, 0):  # near, further apart, the whole map
+        want = todays_turn_picture(state, max(0, since), monkeypatch)
+        got = turn_png(state, max(0, since))
+        assert differing(want, got, 32) < 0.02
+        assert differing(want, got, 80) < 0.003
+
+
+@pytest.mark.parametrize(
+    "board_id", ["europe", *(pytest.param(b, marks=pytest.mark.slow) for b in board_ids() if b != "europe")]
+)
+def test_the_final_board_is_todays(board_id: str) -> None:
+    """The final board (claims from their path data, ticket arcs stroked straight) against cairosvg drawing its
+    whole game layer, the picture before sprites."""
+    view = board_view(played(board_id, None))
+    assert view.final and view.ticket_routes
+    for colorblind in (True, False):
+        want = reference(board_id, view, colorblind)
+        got = sprites_picture(board_id, view, colorblind)
+        assert differing(want, got, 2) < 0.005
+        assert differing(want, got, 24) < 0.0001
+
+
+class Misses:
+    """What the caches had to draw: printed maps rasterised, sprites rasterised by cairosvg."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.maps: list[int] = []
+        self.sprites: list[str] = []
+        rasterise, sprite = png._rasterise, sprites.rasterise_sprite
+
+        def counted_map(svg: str, width: int, base=None):  # type: ignore[no-untyped-def]
+            self.maps.append(width)
+            return rasterise(svg, width, base)
+
+        def counted_sprite(svg: str, width: int):  # type: ignore[no-untyped-def]
+            self.sprites.append(svg)
+            return sprite(svg, width)
+
+        monkeypatch.setattr(png, "_rasterise", counted_map)
+        monkeypatch.setattr(sprites, "rasterise_sprite", counted_sprite)
+
+
+def test_the_final_board_after_warming_reads_what_the_warm_up_drew(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game's end, drawn by a worker that warmed the board and drew only turn pictures of the game: the
+    printed map is not rasterised again, and cairosvg draws none of the claims nor the final panel's frames
+    and icons (only what this game alone has: its names, numbers and tickets)."""
+    sprites.SPRITES.clear()
+    png._STATIC_CACHE.clear()
+    png._PALETTES.clear()  # (a fresh worker's caches)
+    _warm("europe", 1600, True, ENGLISH)
+    state = played("europe", None, seed=11)
+    for k in range(40, len(state.history), 25):  # the game's turn pictures, as the worker drew them
+        turn_picture.render_turn_png(state.board, board_view(state, since=k))
+    misses = Misses(monkeypatch)
+    png.render_board_png(state.board, board_view(state), width=1600)
+    assert misses.maps == []
+    drawn = "".join(misses.sprites)
+    assert drawn  # the names, numbers and ticket lines of this game
+    for warm in (
+        'class="piece"',
+        'class="halo"',
+        'class="shadow"',
+        'class="mark"',
+        'class="icon',
+        "ticket-arc",
+    ):
+        assert warm not in drawn, warm
+    assert 'rx="7" fill="#ffffff"' not in drawn  # a player's row frame
+
+
+def test_the_gif_printed_map_is_warm(monkeypatch: pytest.MonkeyPatch) -> None:
+    png._STATIC_CACHE.clear()
+    _warm_gif("usa", True, ENGLISH)  # the GIF worker's warm job
+    misses = Misses(monkeypatch)
+    png.render_board_image(load_board("usa"), None, width=GIF_WIDTH)
+    assert misses.maps == []
