@@ -5,7 +5,7 @@ server back to Discord's locale; the languages are offered each named in itself.
 from __future__ import annotations
 
 import discord
-from helpers.simcord_driver import last_public, message_text, open_game
+from helpers.simcord_driver import Seen, last_public, message_text, open_game, play_turn
 
 from bot.i18n import default_catalog
 from bot.play.pictures import picture_words
@@ -51,6 +51,10 @@ async def test_admins_choose_the_servers_language_for_lobbies_and_turns(simcord_
     assert "Zug um Zug" in message_text(lobby) and "Ticket to Ride" not in message_text(lobby)
     setup = last_public(channel)
     assert "Wählt eure Zielkarten" in setup.content, setup.content
+    seen = Seen()
+    await play_turn(member, setup, seen)  # the ticket choice: then the first turn message
+    turn = last_public(channel)
+    assert f"<@{member.id}>, du bist am Zug." in turn.content, turn.content
     # the words in the pictures are German too
     boards = [w for kind, w in simcord_env.bot.service.pictures.words if kind == "board"]
     assert boards and boards[-1] == picture_words("de")
@@ -58,7 +62,7 @@ async def test_admins_choose_the_servers_language_for_lobbies_and_turns(simcord_
     # a new process reads the choice back from storage
     await simcord_env.restart_bot(make_bot())
     again = await member.slash(channel, "ttr status")
-    assert not again.ephemeral and "Zielkarten werden gewählt" in message_text(again.response)
+    assert not again.ephemeral and "Am Zug: " in message_text(again.response)
 
     # automatic: Discord's locale again
     back = await admin.slash(channel, "ttr language", language="auto")
