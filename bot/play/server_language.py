@@ -109,7 +109,8 @@ class ServerLanguages:
             return
         try:
             language = await self._manager().server_language(guild_id)
-        except Refused:
+        except Refused:  # not asked again before `fresh` is over: an interaction waits on no database down
+            self._read_at[guild_id] = self._clock()
             return
         self._remember(guild_id, language)
 

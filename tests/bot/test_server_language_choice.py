@@ -87,8 +87,14 @@ async def test_a_choice_is_read_again_once_old_and_kept_when_the_database_is_dow
     now[0] = 200
     await chosen.refresh(7)
     assert chosen.chosen(7) == "ja"  # kept
+    now[0] = 230
+    await chosen.refresh(7)  # nor asked again at once: each interaction would wait out the retries
     await chosen.refresh(None)  # outside a server: nothing to read
     assert manager.reads == 3
+    manager.down, manager.rows[7] = False, "it"
+    now[0] = 261
+    await chosen.refresh(7)
+    assert manager.reads == 4 and chosen.chosen(7) == "it"
 
 
 def test_languages_are_the_catalogues_each_named_in_itself() -> None:
