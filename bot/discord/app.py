@@ -22,7 +22,7 @@ from discord.ext import commands
 from bot.config import Settings, format_shards
 from bot.discord.checks import caller
 from bot.discord.components import DYNAMIC_ITEMS, is_known, is_ours
-from bot.discord.language import CatalogTranslator, tr
+from bot.discord.language import CatalogTranslator, refresh_server_language, tr
 from bot.discord.messenger import DiscordMessenger
 from bot.discord.replies import answer, report_error
 from bot.i18n import Catalog, default_catalog
@@ -72,6 +72,7 @@ class TTRCommandTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         # its guild and shard on the log lines of its handling (LOG_FORMAT=json)
         bind_interaction(interaction)
+        await refresh_server_language(interaction)
         return True
 
 
@@ -150,6 +151,7 @@ class TTRBot(commands.Bot):
     async def on_game_press(self, interaction: discord.Interaction, press: Press) -> None:
         """A press on one of our persistent components (parsed by `bot.discord.components`): ask the
         service, show its reply; every failure gets an answer and a log line."""
+        await refresh_server_language(interaction)
         try:  # (the service checks the game's place, once: it exists, and is of this server)
             await answer(interaction, self.service.press(caller(interaction), press), private=True)
         except Exception as error:  # noqa: BLE001 - every failure gets an answer and a log line

@@ -62,18 +62,38 @@ def interaction_locale(interaction: discord.Interaction, default: str | None = N
 
 
 def server_locale(client: object, guild_id: int | None) -> str | None:
-    """The language the bot's settings set for a server's public messages (SERVER_LOCALES), if any."""
+    """The language chosen for a server's public messages, if any: its admins' (/ttr language), else the host's
+    SERVER_LOCALES (bot.play.server_language says why in that order)."""
+    if guild_id is None:
+        return None
+    languages = getattr(getattr(client, "service", None), "server_languages", None)
+    chosen = languages.chosen(guild_id) if languages is not None else None
+    return chosen or _host_locale(client, guild_id)
+
+
+async def refresh_server_language(interaction: discord.Interaction) -> None:
+    """Before an interaction is answered: its server's chosen language read again if the one in memory is old
+    (another process of the cluster may have changed it)."""
+    languages = getattr(getattr(interaction.client, "service", None), "server_languages", None)
+    if languages is not None:
+        await languages.refresh(interaction.guild_id)
+
+
+def _host_locale(client: object, guild_id: int | None) -> str | None:
     config = getattr(client, "config", None)
     chosen = getattr(config, "server_locale", None)
     return chosen(guild_id) if chosen is not None and guild_id is not None else None
 
 
 def public_locale(interaction: discord.Interaction, default: str | None = None) -> str:
-    """The language of what everyone in the place reads (turn messages, lobbies): the one the bot's settings
-    give the server (SERVER_LOCALES), else the server's preferred locale, else the user's."""
+    """The language of what everyone in the place reads (turn messages, lobbies): the one chosen for the server
+    (`server_locale`), else the server's preferred locale, else the user's."""
     chosen = server_locale(interaction.client, interaction.guild_id)
-    if chosen is not None:
-        return chosen
+    return chosen if chosen is not None else discord_locale(interaction, default)
+
+
+def discord_locale(interaction: discord.Interaction, default: str | None = None) -> str:
+    """The public language when nobody chose one for the server: Discord's preferred locale, else the user's."""
     guild = interaction.guild
     for candidate in (
         getattr(guild, "preferred_locale", None),
@@ -83,6 +103,12 @@ def public_locale(interaction: discord.Interaction, default: str | None = None) 
         if candidate is not None:
             return language_of(candidate)
     return default or FALLBACK
+
+
+def unchosen_locale(interaction: discord.Interaction) -> str:
+    """The public language the server would have without its admins' choice: the host's, else Discord's."""
+    host = _host_locale(interaction.client, interaction.guild_id)
+    return host if host is not None else discord_locale(interaction, default_locale_of(interaction))
 
 
 def catalog_of(interaction: discord.Interaction) -> Catalog:

@@ -128,7 +128,7 @@ def _parse(key: str, value: Any) -> Any:
     text = value.strip().lower()
     if key.endswith("_hours"):
         try:
-            return float(text.removesuffix("h"))
+            return float(text.removesuffix("h").replace(",", "."))  # "1,5": as German or French write it
         except ValueError:
             raise SettingError(
                 f"{key} takes a number of hours, not {value!r}.", setting=key, value=value

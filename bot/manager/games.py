@@ -43,6 +43,7 @@ from bot.manager.players import PlayerQueries
 from bot.manager.read import GameInfo, GameReads, Outcome, game_info_of, outcome_of
 from bot.manager.refusals import Refused
 from bot.manager.seats import SeatCommands
+from bot.manager.servers import ServerSettings
 from bot.manager.store import GameStore, LiveGame
 from bot.manager.timers import Notifier, NullNotifier, TurnTimers
 from bot.storage import GameRepository, GameStatus, PlaceTaken, Seat
@@ -58,7 +59,7 @@ log = logging.getLogger(__name__)
 
 
 @only_refusals
-class GameManager(SeatCommands, GameReads, PlayerQueries, PlayerTimes):
+class GameManager(SeatCommands, GameReads, PlayerQueries, PlayerTimes, ServerSettings):
     """Owns every game's lifecycle between the bot layer and the engine. See the module docstring.
 
     ``repo`` is a connected :class:`~bot.storage.GameRepository` (the manager does not close it unless

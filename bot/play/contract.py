@@ -112,6 +112,13 @@ class GameService(Protocol):
     ) -> Reply:
         """Open a lobby in the caller's channel; the reply carries Join / Start buttons."""
 
+    async def server_language(
+        self, caller: Caller, *, value: str | None, admin: bool, unchosen: str
+    ) -> Reply:
+        """The language of the caller's server's public messages, privately; `value` (a language, or "auto":
+        Discord's again) changes it when `admin` (Manage Server), else is refused. `unchosen`: the language the
+        server's public messages take without a choice of its own."""
+
     async def press(self, caller: Caller, press: Press) -> Reply:
         """A button or select on a game message: join, start, hand, confirm claim, keep tickets, ...
 

@@ -37,6 +37,7 @@ from bot.play.press import Press, PressCode
 from bot.play.refusals import fail, refusal
 from bot.play.reply import Choice, Reply
 from bot.play.seats import check_turn, mention, seat_of
+from bot.play.server_language import ServerLanguages, server_language_reply
 from bot.play.settings_text import settings_reply
 from bot.play.thread import ThreadKeeper, gif_of, ours_to_tell, since_last_turn
 from bot.play.turn import should_publish, told_lines, turn_message
@@ -75,6 +76,7 @@ class ManagerGameService:
         self.notices = TurnNotices()  # who is told of each turn, and how
         self.map_links: MapLinks | None = None  # the live map (bot/web), when the start-up runs it
         self._companions: list[tuple[Starter, Starter]] = []  # (start, stop) of the parts run alongside
+        self.server_languages = ServerLanguages(lambda: self.games_manager)  # /ttr language, read at the edge
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -84,6 +86,7 @@ class ManagerGameService:
         self.messenger = messenger
         manager = self.games_manager
         await manager.start()  # with the timer dispatcher; the composition root closes the manager
+        await self.server_languages.load_all()
         self._warming = asyncio.create_task(warm_up(self.pictures, manager, self.config))
         for start, _ in self._companions:
             await start()
@@ -496,6 +499,10 @@ class ManagerGameService:
             return await player_prefs(self.games_manager, caller.user_id, caller.guild_id, **changes)
         except Refused as exc:
             raise refusal(exc) from None
+
+    async def server_language(self, caller: Caller, **asked: Any) -> Reply:
+        """The server's public language: shown, or chosen by its admins (bot.play.server_language)."""
+        return await server_language_reply(self.server_languages, caller.guild_id, **asked)
 
     async def _outcome_reply(self, outcome: Outcome) -> Reply:
         text: Message = Join(lines_of(outcome)) if outcome.events else "-"

@@ -20,6 +20,7 @@ from . import _common as c
 from ._cluster import ClusterQueries
 from ._dialect import Dialect, Row, Tx
 from ._player_time import PlayerTimeQueries
+from ._server_settings import ServerSettingsQueries
 from ._social import SocialQueries, rate_game
 from ._timers import TimerQueries
 from .base import (
@@ -104,7 +105,9 @@ def _status_sets(status: str | None, now: Any) -> tuple[list[str], list[Any]]:
     return ["status = ?", "finished_at = NULL"], [status]
 
 
-class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, PlayerTimeQueries, ABC):
+class SQLRepository(
+    SocialQueries, TimerQueries, ClusterQueries, PlayerTimeQueries, ServerSettingsQueries, ABC
+):
     """:class:`~bot.storage.base.GameRepository` on any database with a :class:`Dialect`; a backend
     adds its connections (:meth:`connect`, :meth:`close`), :meth:`_write` and :meth:`_read`."""
 

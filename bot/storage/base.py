@@ -524,3 +524,13 @@ class GameRepository(Protocol):
     async def postpone_timer(self, timer_id: int, owner: str, due: datetime) -> bool: ...
 
     async def ping_sent(self, game_id: str, wait_key: str, seat: int, what: str) -> bool: ...
+
+    # a server's own settings (bot.storage._server_settings) ---------------
+    async def load_server_language(self, guild_id: int) -> str | None:
+        """The language that server's admins chose for its public messages; None if they never chose."""
+
+    async def server_languages(self) -> dict[int, str]:
+        """Every server's chosen language, by server id (the servers that chose one)."""
+
+    async def save_server_language(self, guild_id: int, language: str | None) -> None:
+        """Choose the language of a server's public messages (None: no choice any more)."""

@@ -52,7 +52,6 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "picture.letter_locomotive",
         "bonus.depots",
         "act.depot",
-        "bonus.meeples",
     },
     "es": {
         "board.title",
@@ -76,8 +75,6 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "level.normal",
         "picture.letter_red",
         "picture.letter_locomotive",
-        "picture.part_meeples",
-        "bonus.meeples",
         "maps.provisional",
         "rating.provisional",
         "settings.no",

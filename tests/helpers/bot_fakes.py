@@ -214,6 +214,10 @@ class FakeGameService:
         await self._record("prefs", caller, **kw)
         return Reply(content="prefs", ephemeral=True)
 
+    async def server_language(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("server_language", caller, **kw)
+        return Reply(content="language", ephemeral=True)
+
     async def leave(self, caller: Caller, **kw: Any) -> Reply:
         await self._record("leave", caller, **kw)
         raise GameError("You are not in a game here.")

@@ -17,7 +17,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.checks import caller
-from bot.discord.language import catalog_of, default_locale_of, interaction_locale, public_locale, tr
+from bot.discord.language import (
+    catalog_of,
+    default_locale_of,
+    interaction_locale,
+    public_locale,
+    tr,
+    unchosen_locale,
+)
 from bot.discord.replies import answer, send_reply
 from bot.messages import Text, board_name
 from bot.play import chat
@@ -33,6 +40,7 @@ from bot.play.boards import (
 from bot.play.contract import GameService
 from bot.play.reply import GameError, Reply
 from bot.play.rules_page import rules_page
+from bot.play.server_language import AUTOMATIC, language_choices
 from bot.play.social import time_zone_choices
 from bot.rules_text import topic_ids, topics
 from maps.board import COLORS, Board, normalize_name
@@ -144,6 +152,16 @@ async def time_zone_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     """IANA time zone names (``Europe/Paris``): the names are the same in every language."""
     return [app_commands.Choice(name=z, value=z) for z in time_zone_choices(current, MAX_CHOICES)]
+
+
+async def language_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The languages a server may choose, each named in itself (Deutsch, 日本語), then Discord's own."""
+    return [
+        app_commands.Choice(name=tr(interaction, "server_language.auto") if v == AUTOMATIC else name, value=v)
+        for v, name in language_choices(current)
+    ][:MAX_CHOICES]
 
 
 async def color_autocomplete(
@@ -399,6 +417,21 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
             ping_delay=ping_delay,
             heads_up=heads_up,
             away_until=away_until,
+        )
+        await answer(interaction, call, private=True)
+
+    @app_commands.command(
+        name="language", description="The language of this server's public messages (its admins choose it)"
+    )
+    @app_commands.describe(language="The language everyone here reads (auto: Discord's); empty: show it")
+    @app_commands.autocomplete(language=language_autocomplete)
+    async def language(self, interaction: discord.Interaction, language: str | None = None) -> None:
+        perms = interaction.permissions  # the server's own setting: Manage Server, as Discord's own settings
+        call = self.service.server_language(
+            caller(interaction),
+            value=language,
+            admin=bool(perms.manage_guild or perms.administrator),
+            unchosen=unchosen_locale(interaction),
         )
         await answer(interaction, call, private=True)
 
