@@ -136,12 +136,13 @@ def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool, w
         piles = [("cards", words.text("deck", n=view.deck)), ("cards", words.text("discard", n=view.discard))]
         if view.tickets_left is not None:
             piles.append(("tickets", words.text("tickets_left", n=view.tickets_left)))
-        for k, (kind, text) in enumerate(piles):
-            cx = x0 + 26 + k * 112
+        cx = x0 + 26
+        for kind, text in piles:  # 112 px apart, more where a language's words (and big piles) need it
             out.append(_icon(kind, cx, y - 5))
             out.append(
                 f'<text class="piles" x="{_f(cx + 13)}" y="{_f(y)}" font-size="14" fill="{INK}">{escape(text)}</text>'
             )
+            cx += max(112.0, 13 + _regular_width(text, 14.0, words.font) + 16)
         y += 6
     move_text = _last_move_text(board, view, words)
     if move_text:

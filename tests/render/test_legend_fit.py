@@ -1,16 +1,19 @@
-"""The board picture's colour legend fits every language: no colour word runs into the next swatch or off the
+"""The board picture's colour legend and piles fit every language: no colour word runs into the next swatch or off the
 panel (German, Spanish and Japanese words are longer than the English ones the columns were first made for)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
 import pytest
+from helpers.render_states import midgame
 
 from bot.play.pictures import picture_words
-from maps.board import COLORS
+from maps.board import COLORS, load_board
 from render.board_panel import _legend, _regular_width
+from render.board_svg import render_board_svg
 from render.layout.geometry import PANEL_W
 
 LOCALES = Path(__file__).resolve().parents[2] / "bot" / "locales"
@@ -37,3 +40,25 @@ def test_every_colour_word_of_the_legend_fits_before_the_next_swatch(language: s
         following = [sx for sx in row if sx > float(x)]
         limit = following[0] if following else PANEL_W
         assert end + 2 <= limit, (language, text, end, limit)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_piles_words_never_run_into_the_next_pile(language: str) -> None:
+    """Deck, discard and tickets under the face-up cards, with three-digit piles, in every language."""
+    board = load_board("europe")
+    words = picture_words(language)
+    view = dataclasses.replace(midgame(board), deck=110, discard=105, tickets_left=100)
+    svg = render_board_svg(board, view, words=words)
+    piles = [
+        (float(x), text)
+        for x, text in re.findall(r'<text class="piles" x="([\d.]+)"[^>]*>([^<]+)</text>', svg)
+    ]
+    assert len(piles) == 3
+    for (x, text), (next_x, _) in zip(piles, piles[1:], strict=False):
+        end = x + _regular_width(text, 14.0, words.font)
+        assert end + 12 <= next_x, (
+            language,
+            text,
+            end,
+            next_x,
+        )  # the next pile's icon starts 13 px before it
