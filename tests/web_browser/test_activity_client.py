@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from browser import ARGS, CHROMIUM, DESKTOP, PHONE, Watched, needs_chromium, shot, wait_version
 from helpers.discord_client import discord_client
-from helpers.web_site import ACCESS_PREFIX, SECRET, USERS, check_frame, new_game, site
+from helpers.fake_discord import OAUTH_USERS as USERS
+from helpers.web_site import ACCESS_PREFIX, SECRET, check_frame, new_game, site
 from play import play_one
 
 from bot.manager import random_action, turn_token

@@ -17,7 +17,8 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 from browser import ARGS, CHROMIUM, DESKTOP, PHONE, needs_chromium
 from helpers.discord_client import PAGE_DIR, discord_client
-from helpers.web_site import ACCESS_PREFIX, USERS
+from helpers.fake_discord import ACCESS_PREFIX
+from helpers.fake_discord import OAUTH_USERS as USERS
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 ESBUILD = WEB / "node_modules" / ".bin" / "esbuild"
