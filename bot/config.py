@@ -18,7 +18,7 @@ from typing import Any
 
 from dotenv import dotenv_values
 
-from bot.storage.url import parse_database_url, redact_url, url_secrets
+from bot.database_url import parse_database_url, redact_url, url_secrets
 from maps.board import board_ids
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")

@@ -45,7 +45,7 @@ from bot.manager.refusals import Refused
 from bot.manager.seats import SeatCommands
 from bot.manager.store import GameStore, LiveGame
 from bot.manager.timers import Notifier, NullNotifier, TurnTimers
-from bot.storage import GameRecord, GameRepository, GameStatus, PlaceTaken, Seat
+from bot.storage import ChangeFeed, GameRecord, GameRepository, GameStatus, PlaceTaken, Seat
 from bot.storage.seat_marks import AI_SEAT_MARK, ai_seat_name
 from engine.actions import Action, action_from_json
 from engine.errors import GameDataError, IllegalAction
@@ -114,6 +114,20 @@ class GameManager(SeatCommands, GameReads, PlayerQueries, PlayerTimes):
                 listener(game_id, version)
             except Exception:  # a listener's bug never stops a move
                 log.exception("change listener failed for game %s", game_id)
+
+    async def follow_other_processes(
+        self, on_change: Callable[[str, int], None], *, on_reconnect: Callable[[], None]
+    ) -> ChangeFeed | None:
+        """Hear the changes other processes make (PostgreSQL; None where no other process writes: SQLite):
+        ``on_change(game_id, version)`` for each, ``on_reconnect`` after a gap; started, close it when done. A
+        database that goes away is the host's one line per outage, as for every other storage call."""
+        outage = self._store.outage
+        feed = self._store.repo.changes_elsewhere(
+            on_change, on_reconnect=on_reconnect, on_lost=outage.failed, on_back=outage.recovered
+        )
+        if feed is not None:
+            await feed.start()
+        return feed
 
     def set_notifier(self, notifier: Notifier) -> None:
         """Who hears what the timers did: the service, which the composition root (bot.wiring) builds after
