@@ -152,10 +152,6 @@ class GameSummary:
     updated_at: datetime
     finished_at: datetime | None
 
-    @property
-    def is_open(self) -> bool:
-        return self.status in OPEN_STATUSES
-
     def seat_of(self, user_id: int) -> int | None:
         """Index of the first seat held by ``user_id``, or None."""
         for index, seat in enumerate(self.seats):
