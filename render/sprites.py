@@ -30,10 +30,10 @@ from .board_routes import (
     SHADOW_OPACITY,
     CompactClaims,
     Shadows,
-    _halo_path,
-    _mark_path,
-    _piece_path,
-    _shadow_path,
+    halo_path,
+    mark_path,
+    piece_path,
+    shadow_path,
 )
 from .board_svg import GamePart
 
@@ -61,7 +61,7 @@ class Sprite:
     nbytes: int
 
 
-class _Leaves:
+class Leaves:
     """Splits SVG text, fed part by part in drawing order, into leaf elements wrapped in the plain groups around
     them (only the groups whose attributes their children inherit; naming attributes are dropped)."""
 
@@ -217,7 +217,7 @@ def draw_parts(
     ctx = cairo.Context(surface)
     ctx.translate(-origin[0], -origin[1])
     head = svg_open + str(parts[0]) if parts else svg_open  # for the elements that use the defs
-    leaves = _Leaves()
+    leaves = Leaves()
 
     def sprite(element: str) -> Sprite | None:
         return cache.get(svg_open, leaves.wrap(element), width)
@@ -228,19 +228,19 @@ def draw_parts(
                 _paint(ctx, cache.get(head if "url(#" in leaf else svg_open, leaf, width))
         elif isinstance(part, Shadows):
             _paint_shadows(
-                ctx, [s for s in (sprite(_shadow_path(d, 1)) for d in part.routes) if s is not None]
+                ctx, [s for s in (sprite(shadow_path(d, 1)) for d in part.routes) if s is not None]
             )
         elif isinstance(part, CompactClaims):
-            rims = [sprite(_halo_path(p)) for _player, routes in part.seats for p, _m in routes]
+            rims = [sprite(halo_path(p)) for _player, routes in part.seats for p, _m in routes]
             _paint_shadows(ctx, [s for s in rims if s is not None], _HALO_RGBA)  # every rim under every train
             for player, routes in part.seats:
                 for pieces, _marks in routes:
-                    _paint(ctx, sprite(_piece_path(pieces, player, stroke=False)))
+                    _paint(ctx, sprite(piece_path(pieces, player, stroke=False)))
                 for pieces, _marks in routes:
-                    _paint(ctx, sprite(_piece_path(pieces, player, fill=False)))
+                    _paint(ctx, sprite(piece_path(pieces, player, fill=False)))
                 for _pieces, marks in routes:
                     if marks:
-                        _paint(ctx, sprite(_mark_path(marks, player)))
+                        _paint(ctx, sprite(mark_path(marks, player)))
         else:  # pragma: no cover - GamePart is closed
             raise TypeError(f"unknown game-layer part {part!r}")
     surface.mark_dirty()

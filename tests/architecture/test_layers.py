@@ -316,3 +316,35 @@ def test_modules_being_split_are_still_long() -> None:
         or len((ROOT / path).read_text(encoding="utf-8").splitlines()) <= MAX_LINES
     ]
     assert stale == []
+
+
+#: render modules another engineer is changing now: their underscore names (imported by them, or from them by
+#: render/tickets_map.py) get public names with that work.
+PRIVATE_IMPORTS_BEING_MOVED = frozenset({"render.png", "render.turn_picture", "render.pool"})
+
+
+def private_imports(name: str) -> list[str]:
+    """The ``from render.x import _y`` of module `name` that reach another module's underscore name."""
+    path = modules()[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            source = ".".join(p for p in (base, node.module or "") if p)
+            found += [
+                f"{source}.{a.name}" for a in node.names if a.name.startswith("_") and a.name[1:2] != "_"
+            ]
+    return found
+
+
+def test_render_shares_its_helpers_under_public_names() -> None:
+    """A helper that another module of render uses is part of the package's API: it has a public name there."""
+    offenders = sorted(
+        f"{name} imports {target}"
+        for name in modules()
+        if _in(name, "render") and name not in PRIVATE_IMPORTS_BEING_MOVED
+        for target in private_imports(name)
+        if _in(target, "render") and target.rpartition(".")[0] not in PRIVATE_IMPORTS_BEING_MOVED
+    )
+    assert offenders == []

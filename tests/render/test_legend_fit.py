@@ -10,7 +10,7 @@ import pytest
 
 from bot.play.pictures import picture_words
 from maps.board import COLORS
-from render.board_panel import _legend, _regular_width
+from render.board_panel import colour_legend, regular_width
 from render.layout.geometry import PANEL_W
 
 LOCALES = Path(__file__).resolve().parents[2] / "bot" / "locales"
@@ -21,7 +21,7 @@ LANGUAGES = sorted(p.stem for p in LOCALES.glob("*.json") if re.fullmatch(r"[a-z
 def test_every_colour_word_of_the_legend_fits_before_the_next_swatch(language: str) -> None:
     words = picture_words(language)
     out: list[str] = []
-    _legend(out, 0.0, 400.0, PANEL_W, words)
+    colour_legend(out, 0.0, 400.0, PANEL_W, words)
     svg = "".join(out)
     swatches = [
         (float(y), float(x)) for x, y in re.findall(r'<rect x="([\d.]+)" y="([\d.]+)" width="20"', svg)
@@ -32,7 +32,7 @@ def test_every_colour_word_of_the_legend_fits_before_the_next_swatch(language: s
     for y, x in swatches:
         rows.setdefault(y, []).append(x)
     for x, y, text in labels:
-        end = float(x) + _regular_width(text, 11.0, words.font)
+        end = float(x) + regular_width(text, 11.0, words.font)
         row = sorted(rows[float(y) - 11])
         following = [sx for sx in row if sx > float(x)]
         limit = following[0] if following else PANEL_W
