@@ -18,7 +18,7 @@ def cmd_web(args: argparse.Namespace) -> int:
 
     from bot.config import Settings, SettingsError
     from bot.discord.startup import setup_logging
-    from bot.web.alone import run_web
+    from bot.wiring import run_web
 
     try:  # LOG_FORMAT (a wrong setting: plain lines, and run_web says what is wrong)
         log_format = Settings.from_env().log_format

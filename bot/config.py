@@ -9,7 +9,6 @@ is left out, the database URL shown with its secrets masked), so a `Settings` ob
 from __future__ import annotations
 
 import ipaddress
-import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -18,7 +17,7 @@ from typing import Any
 
 from dotenv import dotenv_values
 
-from bot.storage.url import parse_database_url, redact_url, url_secrets
+from bot.database_url import parse_database_url, redact_url, url_secrets
 from maps.board import board_ids
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -138,10 +137,6 @@ class Settings:
                 "all (Discord's recommended count)" if self.shard_count is None else f"all {self.shard_count}"
             )
         return f"{format_shards(self.shard_ids)} of {self.shard_count}"
-
-    @property
-    def log_level_number(self) -> int:
-        return logging.getLevelName(self.log_level)
 
     def redacted_database_url(self) -> str:
         """The database URL with its secrets replaced, for log lines."""

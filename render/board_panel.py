@@ -20,26 +20,26 @@ from .svg import (
     PLAYER_FILL,
     PLAYER_SHAPE,
     ROUTE_FILL,
-    _f,
-    _mark_ink,
-    _person,
-    _player_fill,
-    _shape,
     escape,
+    mark_ink,
+    num,
+    person,
+    player_fill,
+    player_mark,
 )
 from .words import ENGLISH, PictureWords
 
 
-def _panel_chrome(height: float, colorblind: bool, words: PictureWords) -> str:
+def panel_chrome(height: float, colorblind: bool, words: PictureWords) -> str:
     """The panel's fixed parts (background, route-letter legend): drawn with the static map."""
     x0, w = MAP_W, PANEL_W
     out = [
-        f'<g class="panel-chrome" font-family="{words.font}"><rect x="{x0}" y="0" width="{w}" height="{_f(height)}" '
+        f'<g class="panel-chrome" font-family="{words.font}"><rect x="{x0}" y="0" width="{w}" height="{num(height)}" '
         'fill="#f7f5f0"/>',
-        f'<line x1="{x0}" y1="0" x2="{x0}" y2="{_f(height)}" stroke="#b8b1a3" stroke-width="2"/>',
+        f'<line x1="{x0}" y1="0" x2="{x0}" y2="{num(height)}" stroke="#b8b1a3" stroke-width="2"/>',
     ]
     if colorblind:
-        _legend(out, x0, height, w, words)
+        colour_legend(out, x0, height, w, words)
     out.append("</g>")
     return "".join(out)
 
@@ -51,7 +51,7 @@ def _regular_font(size: float, family: str) -> Any:
     return ImageFont.truetype(str(font_file(family, bold=False)), int(round(size * 4)))
 
 
-def _regular_width(text: str, size: float, family: str) -> float:
+def regular_width(text: str, size: float, family: str) -> float:
     """Width of `text` in the picture's regular (not bold) font of its language, at `size`."""
     return float(_regular_font(size, family).getlength(text)) / 4
 
@@ -68,7 +68,7 @@ def _legend_grid(words: PictureWords) -> tuple[int, float, int]:
     col = max(
         68.0,
         max(
-            24 + _regular_width(w, 11.0, words.font) + (8 if _wide(w) else 4) for w in map(words.color, names)
+            24 + regular_width(w, 11.0, words.font) + (8 if _wide(w) else 4) for w in map(words.color, names)
         ),
     )
     per_row = 5
@@ -78,11 +78,11 @@ def _legend_grid(words: PictureWords) -> tuple[int, float, int]:
     return per_row, col, -(-len(names) // per_row)
 
 
-def _legend(out: list[str], x0: float, height: float, w: float, words: PictureWords) -> None:
+def colour_legend(out: list[str], x0: float, height: float, w: float, words: PictureWords) -> None:
     per_row, col, rows = _legend_grid(words)
     y = height - 70 - 24 * (rows - 2)
     out.append(
-        f'<text x="{x0 + 16}" y="{_f(y)}" font-size="12" fill="#555">{escape(words.route_letters)}</text>'
+        f'<text x="{x0 + 16}" y="{num(y)}" font-size="12" fill="#555">{escape(words.route_letters)}</text>'
     )
     y += 8
     for k, name in enumerate(COLORS + ("gray",)):
@@ -91,14 +91,14 @@ def _legend(out: list[str], x0: float, height: float, w: float, words: PictureWo
         fill = ROUTE_FILL[name]
         ink = "#1b1d21" if name in LIGHT else "#ffffff"
         out.append(
-            f'<rect x="{_f(cx)}" y="{_f(cy)}" width="20" height="14" rx="2" fill="{fill}" stroke="#333" stroke-width="0.8"/>'
-            f'<text x="{_f(cx + 10)}" y="{_f(cy + 11)}" font-size="10" font-weight="bold" text-anchor="middle" '
+            f'<rect x="{num(cx)}" y="{num(cy)}" width="20" height="14" rx="2" fill="{fill}" stroke="#333" stroke-width="0.8"/>'
+            f'<text x="{num(cx + 10)}" y="{num(cy + 11)}" font-size="10" font-weight="bold" text-anchor="middle" '
             f'fill="{ink}">{escape(words.letter(name))}</text>'
-            f'<text x="{_f(cx + 24)}" y="{_f(cy + 11)}" font-size="11" fill="#444">{escape(words.color(name))}</text>'
+            f'<text x="{num(cx + 24)}" y="{num(cy + 11)}" font-size="11" fill="#444">{escape(words.color(name))}</text>'
         )
 
 
-def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool, words: PictureWords) -> str:
+def panel_svg(board: Board, view: BoardView, height: float, colorblind: bool, words: PictureWords) -> str:
     """The panel's game parts: title, players, face-up row, piles, last move, final tickets."""
     x0 = MAP_W
     w = PANEL_W
@@ -109,12 +109,12 @@ def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool, w
         20.0, 20.0 * (w - 32) / max(1.0, text_width(title, 20.0))
     )  # longer titles (other languages) shrink
     out.append(
-        f'<text x="{x0 + 16}" y="{_f(y)}" font-size="{_f(size)}" font-weight="bold" fill="{INK}">{escape(title)}</text>'
+        f'<text x="{x0 + 16}" y="{num(y)}" font-size="{num(size)}" font-weight="bold" fill="{INK}">{escape(title)}</text>'
     )
     if view.round is not None or view.final:
         y += 22
         sub = words.final_scores if view.final else words.text("round", n=view.round)
-        out.append(f'<text x="{x0 + 16}" y="{_f(y)}" font-size="14" fill="#555">{sub}</text>')
+        out.append(f'<text x="{x0 + 16}" y="{num(y)}" font-size="14" fill="#555">{sub}</text>')
     y += 14
     show_cards = not view.final and bool(view.face_up or view.deck or view.discard)
     reserved = (165 if show_cards else 0) + (80 if view.last_move else 0) + 90
@@ -126,7 +126,7 @@ def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool, w
     if show_cards:
         y += 12
         out.append(
-            f'<text x="{x0 + 16}" y="{_f(y + 14)}" font-size="14" font-weight="bold" fill="{INK}">{escape(words.face_up)}</text>'
+            f'<text x="{x0 + 16}" y="{num(y + 14)}" font-size="14" font-weight="bold" fill="{INK}">{escape(words.face_up)}</text>'
         )
         y += 24
         cw, ch = 52.0, 72.0
@@ -136,23 +136,23 @@ def _panel_svg(board: Board, view: BoardView, height: float, colorblind: bool, w
         piles = [("cards", words.text("deck", n=view.deck)), ("cards", words.text("discard", n=view.discard))]
         if view.tickets_left is not None:
             piles.append(("tickets", words.text("tickets_left", n=view.tickets_left)))
-        cx = x0 + 26
+        cx: float = x0 + 26
         for kind, text in piles:  # 112 px apart, more where a language's words (and big piles) need it
             out.append(_icon(kind, cx, y - 5))
             out.append(
-                f'<text class="piles" x="{_f(cx + 13)}" y="{_f(y)}" font-size="14" fill="{INK}">{escape(text)}</text>'
+                f'<text class="piles" x="{num(cx + 13)}" y="{num(y)}" font-size="14" fill="{INK}">{escape(text)}</text>'
             )
-            cx += max(112.0, 13 + _regular_width(text, 14.0, words.font) + 16)
+            cx += max(112.0, 13 + regular_width(text, 14.0, words.font) + 16)
         y += 6
-    move_text = _last_move_text(board, view, words)
+    move_text = last_move_text(board, view, words)
     if move_text:
         y += 26
         out.append(
-            f'<text x="{x0 + 16}" y="{_f(y)}" font-size="13" font-weight="bold" fill="{HILITE}">{escape(words.last_move)}</text>'
+            f'<text x="{x0 + 16}" y="{num(y)}" font-size="13" font-weight="bold" fill="{HILITE}">{escape(words.last_move)}</text>'
         )
-        for line in _wrap(move_text, 42)[:3]:
+        for line in wrap_words(move_text, 42)[:3]:
             y += 18
-            out.append(f'<text x="{x0 + 16}" y="{_f(y)}" font-size="14" fill="{INK}">{escape(line)}</text>')
+            out.append(f'<text x="{x0 + 16}" y="{num(y)}" font-size="14" fill="{INK}">{escape(line)}</text>')
     legend = _icon_legend_lines(view, words)
     legend_y = height - 120 - 20 * max(0, len(legend) - 1) - 24 * (_legend_grid(words)[2] - 2)
     if view.final and view.ticket_routes:
@@ -176,23 +176,23 @@ def _player_row(
     turn = view.turn == seat and not view.final
     bg = "#fff3c4" if turn else "#ffffff"
     out.append(
-        f'<g id="player-{seat}" class="player"><rect x="{_f(x0 + 10)}" y="{_f(y)}" width="{_f(w - 20)}" height="{_f(h)}" '
+        f'<g id="player-{seat}" class="player"><rect x="{num(x0 + 10)}" y="{num(y)}" width="{num(w - 20)}" height="{num(h)}" '
         f'rx="7" fill="{bg}" stroke="{"#e0a800" if turn else "#d6d0c4"}" stroke-width="{2.2 if turn else 1}"/>'
     )
-    fill = _player_fill(p.color)
+    fill = player_fill(p.color)
     out.append(
-        f'<rect x="{_f(x0 + 20)}" y="{_f(y + 9)}" width="26" height="26" rx="5" fill="{fill}" stroke="#222"/>'
+        f'<rect x="{num(x0 + 20)}" y="{num(y + 9)}" width="26" height="26" rx="5" fill="{fill}" stroke="#222"/>'
     )
     if colorblind:
-        out.append(_shape(PLAYER_SHAPE.get(p.color, "circle"), x0 + 33, y + 22, 6, _mark_ink(p.color)))
+        out.append(player_mark(PLAYER_SHAPE.get(p.color, "circle"), x0 + 33, y + 22, 6, mark_ink(p.color)))
     name = p.name if len(p.name) <= 18 else p.name[:17] + "…"
     marker = "▶ " if turn else ""
     out.append(
-        f'<text x="{_f(x0 + 56)}" y="{_f(y + 28)}" font-size="17" font-weight="bold" fill="{INK}">'
+        f'<text x="{num(x0 + 56)}" y="{num(y + 28)}" font-size="17" font-weight="bold" fill="{INK}">'
         f"{escape(marker + name)}</text>"
     )
     out.append(
-        f'<text class="score" x="{_f(x0 + w - 22)}" y="{_f(y + 30)}" font-size="24" font-weight="bold" '
+        f'<text class="score" x="{num(x0 + w - 22)}" y="{num(y + 30)}" font-size="24" font-weight="bold" '
         f'text-anchor="end" fill="{INK}">{p.score}</text>'
     )
     lines = _stat_lines(seat, p, view)
@@ -205,12 +205,12 @@ def _player_row(
             if kind.startswith("meeple-"):  # one little person per meeple colour, in that colour
                 colname = kind.removeprefix("meeple-")
                 fill = PLAYER_FILL.get(colname, ROUTE_FILL.get(colname, colname))
-                out.append(_person(cx, cy - 1, fill, f"stat-meeple meeple-{escape(colname)}"))
+                out.append(person(cx, cy - 1, fill, f"stat-meeple meeple-{escape(colname)}"))
             else:
                 out.append(_icon(kind, cx, cy))
             ink = "#9a968e" if value == 0 and kind.startswith("meeple-") else "#333"
             out.append(
-                f'<text class="stat stat-{escape(kind)}" x="{_f(cx + 12)}" y="{_f(cy + 5.5)}" font-size="15" '
+                f'<text class="stat stat-{escape(kind)}" x="{num(cx + 12)}" y="{num(cy + 5.5)}" font-size="15" '
                 f'font-weight="bold" fill="{ink}">{value}</text>'
             )
     out.append("</g>")
@@ -265,10 +265,10 @@ def _icon(kind: str, x: float, y: float) -> str:
     d = _ICONS[kind]
     if kind in _ICON_LINE:
         return (
-            f'<path class="icon icon-{kind}" transform="translate({_f(x)},{_f(y)})" d="{d}" fill="#ffffff" '
+            f'<path class="icon icon-{kind}" transform="translate({num(x)},{num(y)})" d="{d}" fill="#ffffff" '
             'stroke="#555" stroke-width="1.5" stroke-linejoin="round"/>'
         )
-    return f'<path class="icon icon-{kind}" transform="translate({_f(x)},{_f(y)})" d="{d}" fill="#555"/>'
+    return f'<path class="icon icon-{kind}" transform="translate({num(x)},{num(y)})" d="{d}" fill="#555"/>'
 
 
 def _icon_legend_lines(view: BoardView, words: PictureWords) -> list[list[tuple[str, str, float]]]:
@@ -287,7 +287,7 @@ def _icon_legend_lines(view: BoardView, words: PictureWords) -> list[list[tuple[
     x = 24.0
     for kind in used:
         word = words.text(f"icon_{kind}")
-        width = 22 + max(len(word) * 6.6, _regular_width(word, 11.5, words.font))
+        width = 22 + max(len(word) * 6.6, regular_width(word, 11.5, words.font))
         if x + width > PANEL_W - 10 and lines[-1]:
             lines.append([])
             x = 24.0
@@ -303,7 +303,7 @@ def _icon_legend(out: list[str], lines: list[list[tuple[str, str, float]]], x0: 
         for kind, word, width in row:
             out.append(_icon(kind, x, y - 4))
             out.append(
-                f'<text x="{_f(x + 11)}" y="{_f(y)}" font-size="11.5" fill="#555">{escape(word)}</text>'
+                f'<text x="{num(x + 11)}" y="{num(y)}" font-size="11.5" fill="#555">{escape(word)}</text>'
             )
             x += width + 8
         y += 20
@@ -315,9 +315,9 @@ def _card(x: float, y: float, w: float, h: float, ctype: int, words: PictureWord
     letter = escape(words.letter(name) or "?")
     ink = "#1b1d21" if name in LIGHT else "#ffffff"
     return (
-        f'<g class="card card-{name}"><rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" rx="5" '
+        f'<g class="card card-{name}"><rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" rx="5" '
         f'fill="{fill}" stroke="#333" stroke-width="1.2"/>'
-        f'<text x="{_f(x + w / 2)}" y="{_f(y + h / 2 + 6)}" font-size="17" font-weight="bold" text-anchor="middle" '
+        f'<text x="{num(x + w / 2)}" y="{num(y + h / 2 + 6)}" font-size="17" font-weight="bold" text-anchor="middle" '
         f'fill="{ink}" stroke="{"none" if name != "locomotive" else "#000"}" stroke-width="0.6">{letter}</text></g>'
     )
 
@@ -325,7 +325,7 @@ def _card(x: float, y: float, w: float, h: float, ctype: int, words: PictureWord
 def _tickets_block(out, board, view, x0, y, w, bottom, words: PictureWords) -> float:
     """Every player's tickets, done or failed (final board only), in one or two columns above `bottom`."""
     out.append(
-        f'<text x="{x0 + 16}" y="{_f(y + 8)}" font-size="14" font-weight="bold" fill="{INK}">{escape(words.tickets)}</text>'
+        f'<text x="{x0 + 16}" y="{num(y + 8)}" font-size="14" font-weight="bold" fill="{INK}">{escape(words.tickets)}</text>'
     )
     y += 14
     items = [
@@ -349,23 +349,23 @@ def _tickets_block(out, board, view, x0, y, w, bottom, words: PictureWords) -> f
         mark = "✔" if t.done else "✘"
         ink = "#1f7a35" if t.done else "#b3261e"
         a, b = words.city(board.cities[t.a].name), words.city(board.cities[t.b].name)
-        txt = _fit_pair(a, b, colw - 62, 11.5)
+        txt = fit_pair(a, b, colw - 62, 11.5)
         out.append(
-            f'<g class="ticket-line"><rect x="{_f(cx)}" y="{_f(cy - 9)}" width="9" height="9" '
-            f'fill="{_player_fill(p.color)}" stroke="#222" stroke-width="0.6"/>'
-            f'<text x="{_f(cx + 13)}" y="{_f(cy)}" font-size="11.5" fill="{INK}">{escape(txt)}</text>'
-            f'<text x="{_f(cx + colw - 8)}" y="{_f(cy)}" font-size="11.5" text-anchor="end" fill="{ink}">'
+            f'<g class="ticket-line"><rect x="{num(cx)}" y="{num(cy - 9)}" width="9" height="9" '
+            f'fill="{player_fill(p.color)}" stroke="#222" stroke-width="0.6"/>'
+            f'<text x="{num(cx + 13)}" y="{num(cy)}" font-size="11.5" fill="{INK}">{escape(txt)}</text>'
+            f'<text x="{num(cx + colw - 8)}" y="{num(cy)}" font-size="11.5" text-anchor="end" fill="{ink}">'
             f"{mark}{'+' if t.done else '−'}{t.points}</text></g>"
         )
     if len(shown) < len(items):
         out.append(
-            f'<text x="{x0 + 16}" y="{_f(y + (room + 1) * step)}" font-size="11" fill="#555">'
+            f'<text x="{x0 + 16}" y="{num(y + (room + 1) * step)}" font-size="11" fill="#555">'
             f"{escape(words.text('more_tickets', n=len(items) - len(shown)))}</text>"
         )
     return y + min(len(items), room) * step
 
 
-def _fit_pair(a: str, b: str, room: float, size: float) -> str:
+def fit_pair(a: str, b: str, room: float, size: float) -> str:
     """'A–B', shortening the longer name with a dot until it fits `room` units."""
 
     while text_width(f"{a}–{b}", size) * 0.93 > room and max(len(a), len(b)) > 3:
@@ -376,7 +376,7 @@ def _fit_pair(a: str, b: str, room: float, size: float) -> str:
     return f"{a}–{b}"
 
 
-def _last_move_text(board: Board, view: BoardView, words: PictureWords) -> str:
+def last_move_text(board: Board, view: BoardView, words: PictureWords) -> str:
     """The view's own text, else who claimed/built what (from the highlighted routes and cities)."""
     lm = view.last_move
     if lm is None:
@@ -395,7 +395,7 @@ def _last_move_text(board: Board, view: BoardView, words: PictureWords) -> str:
     return f"{who}: {', '.join(what)}" if who else ", ".join(what)
 
 
-def _wrap(text: str, n: int) -> list[str]:
+def wrap_words(text: str, n: int) -> list[str]:
     words, lines, cur = text.split(), [], ""
     for wd in words:
         if cur and len(cur) + 1 + len(wd) > n:

@@ -15,17 +15,17 @@ from .svg import (
     PLAYER_FILL,
     PLAYER_SHAPE,
     ROUTE_FILL,
-    _f,
-    _mark_ink,
-    _person,
-    _player_fill,
-    _shape,
     escape,
+    mark_ink,
+    num,
+    person,
+    player_fill,
+    player_mark,
 )
 from .words import ENGLISH, PictureWords
 
 
-def _cities_svg(board: Board, lay: Layout, colorblind: bool) -> str:
+def cities_svg(board: Board, lay: Layout, colorblind: bool) -> str:
     out = []
     colors = region_colors(board)
     for (c, _frame), (x, y) in sorted(lay.cities.items()):
@@ -34,9 +34,9 @@ def _cities_svg(board: Board, lay: Layout, colorblind: bool) -> str:
             continue
         ring = colors.get(str(city.extra.get("region")), "#ffffff")
         out.append(
-            f'<g id="city-{c}" class="city"><circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R + 2.5)}" fill="{ring}"/>'
-            f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R)}" fill="#c0392b" stroke="#5a1a12" stroke-width="1.4"/>'
-            f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R * 0.42)}" fill="#ffffff" opacity="0.85"/></g>'
+            f'<g id="city-{c}" class="city"><circle cx="{num(x)}" cy="{num(y)}" r="{num(DOT_R + 2.5)}" fill="{ring}"/>'
+            f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(DOT_R)}" fill="#c0392b" stroke="#5a1a12" stroke-width="1.4"/>'
+            f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(DOT_R * 0.42)}" fill="#ffffff" opacity="0.85"/></g>'
         )
     for fl in lay.flags:
         out.append(_flag(board.cities[fl.city].name, fl))
@@ -64,9 +64,9 @@ def _flag(name: str, fl) -> str:
     x, y, w, h = fl.x - FLAG_W / 2, fl.y - FLAG_H / 2, FLAG_W, FLAG_H
     out = [f'<g class="flag" id="flag-{fl.city}-{fl.route}">']
     if spec is None:
-        out.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" fill="#fffaf0"/>')
+        out.append(f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" fill="#fffaf0"/>')
         out.append(
-            f'<path d="M{_f(x + 5)},{_f(y + 4)}l{_f(w - 10)},{_f(h / 2 - 4)}l{_f(10 - w)},{_f(h / 2 - 4)}Z" '
+            f'<path d="M{num(x + 5)},{num(y + 4)}l{num(w - 10)},{num(h / 2 - 4)}l{num(10 - w)},{num(h / 2 - 4)}Z" '
             'fill="#8c7a5b"/>'
         )
     elif spec[0] in ("v", "h"):
@@ -75,32 +75,30 @@ def _flag(name: str, fl) -> str:
         for k, c in enumerate(cols):
             if spec[0] == "v":
                 out.append(
-                    f'<rect x="{_f(x + k * w / n)}" y="{_f(y)}" width="{_f(w / n + 0.3)}" height="{_f(h)}" fill="{c}"/>'
+                    f'<rect x="{num(x + k * w / n)}" y="{num(y)}" width="{num(w / n + 0.3)}" height="{num(h)}" fill="{c}"/>'
                 )
             else:
                 out.append(
-                    f'<rect x="{_f(x)}" y="{_f(y + k * h / n)}" width="{_f(w)}" height="{_f(h / n + 0.3)}" fill="{c}"/>'
+                    f'<rect x="{num(x)}" y="{num(y + k * h / n)}" width="{num(w)}" height="{num(h / n + 0.3)}" fill="{c}"/>'
                 )
     elif spec[0] == "cross":
-        out.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" fill="{spec[1]}"/>')
+        out.append(f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" fill="{spec[1]}"/>')
         cx, cy = fl.x, fl.y
-        out.append(f'<path d="M{_f(cx - 2)},{_f(cy - 6)}h4v4h4v4h-4v4h-4v-4h-4v-4h4Z" fill="#ffffff"/>')
+        out.append(f'<path d="M{num(cx - 2)},{num(cy - 6)}h4v4h4v4h-4v4h-4v-4h-4v-4h4Z" fill="#ffffff"/>')
     else:  # nordic cross
-        out.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" fill="{spec[1]}"/>')
+        out.append(f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" fill="{spec[1]}"/>')
         out.append(
-            f'<path d="M{_f(x + w * 0.32)},{_f(y)}v{_f(h)}M{_f(x)},{_f(fl.y)}h{_f(w)}" stroke="#ffffff" '
+            f'<path d="M{num(x + w * 0.32)},{num(y)}v{num(h)}M{num(x)},{num(fl.y)}h{num(w)}" stroke="#ffffff" '
             'stroke-width="3.2"/>'
         )
     out.append(
-        f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" rx="1.5" fill="none" stroke="#3a3226" '
+        f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" rx="1.5" fill="none" stroke="#3a3226" '
         'stroke-width="1.4"/></g>'
     )
     return "".join(out)
 
 
-def _labels_svg(
-    board: Board, lay: Layout, only: set[int] | None = None, words: PictureWords = ENGLISH
-) -> str:
+def labels_svg(board: Board, lay: Layout, only: set[int] | None = None, words: PictureWords = ENGLISH) -> str:
     """The cities' names (`only` these cities'), as the readers of `words` know them, in its font."""
     halo, ink = [], []
     for lab in lay.labels:
@@ -108,14 +106,16 @@ def _labels_svg(
             continue
         size = FONT_SIZE if lab.frame == "main" else FONT_SIZE - 1
         name = escape(words.city(board.cities[lab.city].name))
-        attrs = f'x="{_f(lab.x)}" y="{_f(lab.y)}" text-anchor="{lab.anchor}" font-size="{_f(size)}"'
+        attrs = f'x="{num(lab.x)}" y="{num(lab.y)}" text-anchor="{lab.anchor}" font-size="{num(size)}"'
         halo.append(f"<text {attrs}>{name}</text>")
         ink.append(f'<text class="label" {attrs}>{name}</text>')
     for lab in lay.country_labels:
         if only is not None and lab.city not in only:
             continue
         name = escape(words.city(board.cities[lab.city].name).upper())
-        attrs = f'x="{_f(lab.x)}" y="{_f(lab.y)}" text-anchor="{lab.anchor}" font-size="{_f(FONT_SIZE - 2)}"'
+        attrs = (
+            f'x="{num(lab.x)}" y="{num(lab.y)}" text-anchor="{lab.anchor}" font-size="{num(FONT_SIZE - 2)}"'
+        )
         halo.append(f"<text {attrs}>{name}</text>")
         ink.append(f'<text class="label country" fill="#6b5a3c" {attrs}>{name}</text>')
     return (
@@ -125,7 +125,7 @@ def _labels_svg(
     )
 
 
-def _labels_under(lay: Layout, routes: set[int]) -> set[int]:
+def labels_under(lay: Layout, routes: set[int]) -> set[int]:
     """Cities whose name box touches a space of one of `routes` (pieces are drawn bigger than spaces)."""
     out: set[int] = set()
     if not routes:
@@ -155,7 +155,7 @@ def _geom_under(lay: Layout, g: RouteGeom) -> frozenset[int]:
     return frozenset(out)
 
 
-def _pieces_svg(board: Board, lay: Layout, view: BoardView, colorblind: bool) -> str:
+def pieces_svg(board: Board, lay: Layout, view: BoardView, colorblind: bool) -> str:
     """Stations, depots, warehouse counts, passengers, merchandise and meeples on the cities."""
 
     def spots(c: int) -> list[tuple[str, tuple[float, float]]]:
@@ -174,8 +174,8 @@ def _pieces_svg(board: Board, lay: Layout, view: BoardView, colorblind: bool) ->
             col = view.players[seat].color
             for _fr, (x, y) in spots(c):
                 out.append(
-                    f'<rect class="depot" x="{_f(x - 17)}" y="{_f(y - 17)}" width="9" height="9" '
-                    f'fill="{_player_fill(col)}" stroke="#111" stroke-width="1"/>'
+                    f'<rect class="depot" x="{num(x - 17)}" y="{num(y - 17)}" width="9" height="9" '
+                    f'fill="{player_fill(col)}" stroke="#111" stroke-width="1"/>'
                 )
     for c, n in view.warehouse_cards.items():
         for _fr, (x, y) in spots(c):
@@ -186,7 +186,7 @@ def _pieces_svg(board: Board, lay: Layout, view: BoardView, colorblind: bool) ->
             for k, seat in enumerate(seats):
                 if 0 <= seat < len(view.players):
                     col = view.players[seat].color
-                    out.append(_person(x - (n - 1) * 5 + k * 10, y - 17, _player_fill(col), "passenger"))
+                    out.append(person(x - (n - 1) * 5 + k * 10, y - 17, player_fill(col), "passenger"))
     for c, values in view.merchandise.items():
         if values:
             text = str(values[0]) + (f" +{len(values) - 1}" if len(values) > 1 else "")
@@ -198,10 +198,10 @@ def _pieces_svg(board: Board, lay: Layout, view: BoardView, colorblind: bool) ->
             for k, (colname, n) in enumerate(shown):
                 px = x - (len(shown) - 1) * 8 + k * 16
                 fill = PLAYER_FILL.get(colname, ROUTE_FILL.get(colname, colname))
-                out.append(_person(px, y + 19, fill, "meeple"))
+                out.append(person(px, y + 19, fill, "meeple"))
                 if n > 1:
                     out.append(
-                        f'<text x="{_f(px + 5)}" y="{_f(y + 28)}" font-size="9" font-weight="bold" fill="#111">{n}</text>'
+                        f'<text x="{num(px + 5)}" y="{num(y + 28)}" font-size="9" font-weight="bold" fill="#111">{n}</text>'
                     )
     if view.regions:  # a view's own regions (the printed map already rings each city in its board region)
         colors = region_colors(board)
@@ -209,27 +209,34 @@ def _pieces_svg(board: Board, lay: Layout, view: BoardView, colorblind: bool) ->
             ring = colors.get(region, REGION_PALETTE[sum(map(ord, region)) % len(REGION_PALETTE)])
             for _fr, (x, y) in spots(c):
                 out.append(
-                    f'<circle class="region" cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R + 1.5)}" fill="none" '
+                    f'<circle class="region" cx="{num(x)}" cy="{num(y)}" r="{num(DOT_R + 1.5)}" fill="none" '
                     f'stroke="{ring}" stroke-width="2.5"/>'
                 )
     return "".join(out)
 
 
 def _station(x: float, y: float, color: str, colorblind: bool) -> str:
-    fill = _player_fill(color)
+    fill = player_fill(color)
     s = (
-        f'<path class="station" d="M{_f(x - 9)},{_f(y + 8)}v-9.5l9,-8 9,8v9.5Z" fill="{fill}" stroke="#111" '
+        f'<path class="station" d="M{num(x - 9)},{num(y + 8)}v-9.5l9,-8 9,8v9.5Z" fill="{fill}" stroke="#111" '
         'stroke-width="1.5" stroke-linejoin="round"/>'
     )
     if colorblind:
-        s += _shape(PLAYER_SHAPE.get(color, "circle"), x, y + 2, 3.2, _mark_ink(color))
+        s += player_mark(PLAYER_SHAPE.get(color, "circle"), x, y + 2, 3.2, mark_ink(color))
     return s
 
 
 def _badge(x: float, y: float, text: str, fill: str, cls: str) -> str:
     w = 6 + 6.5 * len(text)
     return (
-        f'<g class="{cls}"><rect x="{_f(x - w / 2)}" y="{_f(y - 6.5)}" width="{_f(w)}" height="13" rx="3" '
-        f'fill="{fill}" stroke="#444" stroke-width="0.8"/><text x="{_f(x)}" y="{_f(y + 3.8)}" font-size="10" '
+        f'<g class="{cls}"><rect x="{num(x - w / 2)}" y="{num(y - 6.5)}" width="{num(w)}" height="13" rx="3" '
+        f'fill="{fill}" stroke="#444" stroke-width="0.8"/><text x="{num(x)}" y="{num(y + 3.8)}" font-size="10" '
         f'font-weight="bold" text-anchor="middle" fill="#222">{escape(text)}</text></g>'
     )
+
+
+# the old name, for render/png.py and render/turn_picture.py until their owner's work imports the public one
+_labels_svg = labels_svg
+
+# the old name, for render/png.py until their owner's work imports the public one
+_labels_under = labels_under

@@ -12,13 +12,22 @@ from maps.board import Board
 
 from .layout.geometry import DOT_R, SPACE_H, Layout, RouteGeom
 from .model import BoardView
-from .svg import HILITE, LAND, LIGHT, PLAYER_SHAPE, ROUTE_FILL, _f, _mark_ink, _player_fill, _shape_d, escape
+from .svg import (
+    HILITE,
+    LAND,
+    LIGHT,
+    PLAYER_SHAPE,
+    ROUTE_FILL,
+    escape,
+    mark_ink,
+    num,
+    player_fill,
+    player_mark_d,
+)
 from .words import ENGLISH, PictureWords
 
 
-def _route_static(
-    board: Board, lay: Layout, rid: int, colorblind: bool, words: PictureWords = ENGLISH
-) -> str:
+def route_static(board: Board, lay: Layout, rid: int, colorblind: bool, words: PictureWords = ENGLISH) -> str:
     """A route as printed on the board (nobody's trains on it)."""
     g = lay.routes[rid] if lay.routes[rid].route == rid else next(x for x in lay.routes if x.route == rid)
     r = board.routes[rid]
@@ -51,8 +60,8 @@ def _route_static(
         for i in sorted(picks):
             s = g.spaces[i]
             out.append(
-                f'<text class="rletter" x="0" y="3.6" transform="translate({_f(s.x)},{_f(s.y)}) rotate({_f(s.angle)})" '
-                f'fill="{ink}" font-size="{_letter_size(letter)}" font-weight="bold" text-anchor="middle">'
+                f'<text class="rletter" x="0" y="3.6" transform="translate({num(s.x)},{num(s.y)}) rotate({num(s.angle)})" '
+                f'fill="{ink}" font-size="{letter_size(letter)}" font-weight="bold" text-anchor="middle">'
                 f"{escape(letter)}</text>"
             )
     if r.bullet and g.spaces:
@@ -62,15 +71,15 @@ def _route_static(
     return "".join(out)
 
 
-def _letter_size(letter: str) -> str:
+def letter_size(letter: str) -> str:
     """A colour's letter fits a train space: two letters (French "Vi") a little smaller than one."""
     return "10" if len(letter) < 2 else "8.5"
 
 
 def _space(s, fill: str, stroke: str, sw: str, extra: str = "") -> str:
     return (
-        f'<rect class="space" x="{_f(-s.length / 2)}" y="{_f(-SPACE_H / 2)}" width="{_f(s.length)}" '
-        f'height="{_f(SPACE_H)}" rx="2.2" transform="translate({_f(s.x)},{_f(s.y)}) rotate({_f(s.angle)})" '
+        f'<rect class="space" x="{num(-s.length / 2)}" y="{num(-SPACE_H / 2)}" width="{num(s.length)}" '
+        f'height="{num(SPACE_H)}" rx="2.2" transform="translate({num(s.x)},{num(s.y)}) rotate({num(s.angle)})" '
         f'fill="{fill}" stroke="{stroke}" stroke-width="{sw}"{extra}/>'
     )
 
@@ -78,7 +87,7 @@ def _space(s, fill: str, stroke: str, sw: str, extra: str = "") -> str:
 def _loco(x: float, y: float, angle: float, s: float = 1.0) -> str:
     """A small locomotive mark (ferry symbol) on a space."""
     return (
-        f'<g transform="translate({_f(x)},{_f(y)}) rotate({_f(angle)}) scale({s})" class="loco">'
+        f'<g transform="translate({num(x)},{num(y)}) rotate({num(angle)}) scale({s})" class="loco">'
         '<path d="M-6.5,2.5V-1.5H-2.5V-4.5H1V-1.5H5.5L6.5,1V2.5Z" fill="#1b1d21"/>'
         '<circle cx="-3.5" cy="3.2" r="1.6" fill="#1b1d21"/><circle cx="3" cy="3.2" r="1.6" fill="#1b1d21"/>'
         "</g>"
@@ -87,7 +96,7 @@ def _loco(x: float, y: float, angle: float, s: float = 1.0) -> str:
 
 def _wave(x: float, y: float, angle: float) -> str:
     return (
-        f'<path class="wave" transform="translate({_f(x)},{_f(y)}) rotate({_f(angle)})" '
+        f'<path class="wave" transform="translate({num(x)},{num(y)}) rotate({num(angle)})" '
         'd="M-7,1.5q1.75,-3.5 3.5,0t3.5,0t3.5,0t3.5,0" fill="none" stroke="#1c64a8" stroke-width="1.8" '
         'stroke-linecap="round"/>'
     )
@@ -95,58 +104,58 @@ def _wave(x: float, y: float, angle: float) -> str:
 
 def _bullet(x: float, y: float, angle: float) -> str:
     return (
-        f'<g transform="translate({_f(x)},{_f(y)}) rotate({_f(angle)})" class="bullet">'
+        f'<g transform="translate({num(x)},{num(y)}) rotate({num(angle)})" class="bullet">'
         '<path d="M-8,3.2V-2.2H2.5C6,-2.2 8.5,0.5 8.5,3.2Z" fill="#ffffff" stroke="#1b1d21" stroke-width="1"/>'
         '<path d="M-8,1.2H7.6" stroke="#2f6fc0" stroke-width="1.2"/></g>'
     )
 
 
-def _rect_d(s, length: float, height: float, dx: float = 0.0, dy: float = 0.0) -> str:
+def rect_d(s, length: float, height: float, dx: float = 0.0, dy: float = 0.0) -> str:
     """Path data of a rectangle centred on space `s`, rotated with it (one subpath, for merging)."""
     a = math.radians(s.angle)
     c, n = math.cos(a), math.sin(a)
     hl, hh = length / 2, height / 2
     pts = []
     for u, v in ((-hl, -hh), (hl, -hh), (hl, hh), (-hl, hh)):
-        pts.append(f"{_f(s.x + dx + u * c - v * n)},{_f(s.y + dy + u * n + v * c)}")
+        pts.append(f"{num(s.x + dx + u * c - v * n)},{num(s.y + dy + u * n + v * c)}")
     return "M" + "L".join(pts) + "Z"
 
 
-def _route_overlay(board: Board, lay: Layout, rid: int, view: BoardView, colorblind: bool) -> str:
+def route_overlay(board: Board, lay: Layout, rid: int, view: BoardView, colorblind: bool) -> str:
     """What a game puts on a route: a player's trains, or the grey-out of a closed twin route."""
     g = next(x for x in lay.routes if x.route == rid)
     owner = view.routes.get(rid)
     if owner is not None:
         player = view.players[owner].color if 0 <= owner < len(view.players) else "black"
-        pieces = "".join(_rect_d(s, s.length + 2.0, SPACE_H + 4.0) for s in g.spaces)
+        pieces = "".join(rect_d(s, s.length + 2.0, SPACE_H + 4.0) for s in g.spaces)
         out = [
             f'<g id="owned-{rid}" class="owned owner-{owner} player-{escape(player)}">'
-            + _piece_path(pieces, player)
+            + piece_path(pieces, player)
         ]
         if colorblind:
             kind = PLAYER_SHAPE.get(player, "circle")
-            marks = "".join(_shape_d(kind, s.x, s.y, 3.8) for s in g.spaces)
-            out.append(f'<path class="mark" d="{marks}" fill="{_mark_ink(player)}" fill-rule="evenodd"/>')
+            marks = "".join(player_mark_d(kind, s.x, s.y, 3.8) for s in g.spaces)
+            out.append(f'<path class="mark" d="{marks}" fill="{mark_ink(player)}" fill-rule="evenodd"/>')
         out.append("</g>")
         return "".join(out)
     if rid in view.closed:
-        covers = "".join(_rect_d(s, s.length + 1.5, SPACE_H + 1.5) for s in g.spaces)
+        covers = "".join(rect_d(s, s.length + 1.5, SPACE_H + 1.5) for s in g.spaces)
         mid = g.spaces[len(g.spaces) // 2]
         return (
             f'<g id="closed-{rid}" class="closed"><path d="{covers}" fill="{LAND}" opacity="0.72"/>'
-            f'<path class="closed-mark" transform="translate({_f(mid.x)},{_f(mid.y)})" d="M-4,-4L4,4M4,-4L-4,4" '
+            f'<path class="closed-mark" transform="translate({num(mid.x)},{num(mid.y)})" d="M-4,-4L4,4M4,-4L-4,4" '
             'stroke="#555" stroke-width="1.8"/></g>'
         )
     return ""
 
 
-def _piece_path(d: str, player: str, *, fill: bool = True, stroke: bool = True) -> str:
+def piece_path(d: str, player: str, *, fill: bool = True, stroke: bool = True) -> str:
     """The trains of `player` over the spaces of path data `d` (fill, outline or both): the outline is the white
-    line inside the dark rim (:func:`_halo_path`)."""
+    line inside the dark rim (:func:`halo_path`)."""
     ink = PIECE_LINE if stroke else "none"
     return (
-        f'<path class="piece" d="{d}" fill="{_player_fill(player) if fill else "none"}" stroke="{ink}" '
-        f'stroke-width="{_f(PIECE_LINE_W)}" stroke-linejoin="round"/>'
+        f'<path class="piece" d="{d}" fill="{player_fill(player) if fill else "none"}" stroke="{ink}" '
+        f'stroke-width="{num(PIECE_LINE_W)}" stroke-linejoin="round"/>'
     )
 
 
@@ -159,16 +168,16 @@ PIECE_LINE = "#ffffff"
 PIECE_LINE_W = 1.5
 
 
-def _halo_path(d: str) -> str:
+def halo_path(d: str) -> str:
     """The dark rim around the trains of path data `d`."""
     return (
-        f'<path class="halo" d="{d}" fill="{HALO_INK}" stroke="{HALO_INK}" stroke-width="{_f(HALO_W)}" '
+        f'<path class="halo" d="{d}" fill="{HALO_INK}" stroke="{HALO_INK}" stroke-width="{num(HALO_W)}" '
         'stroke-linejoin="round"/>'
     )
 
 
-def _mark_path(d: str, player: str) -> str:
-    return f'<path class="mark" d="{d}" fill="{_mark_ink(player)}" fill-rule="evenodd"/>'
+def mark_path(d: str, player: str) -> str:
+    return f'<path class="mark" d="{d}" fill="{mark_ink(player)}" fill-rule="evenodd"/>'
 
 
 @dataclass(frozen=True)
@@ -191,9 +200,9 @@ class CompactClaims:
                 continue
             player = view.players[seat].color if 0 <= seat < len(view.players) else "black"
             pieces, marks = by_seat.setdefault(seat, {}).setdefault(g.route, ([], []))
-            pieces.append(_geom_d(g, "piece"))
+            pieces.append(geom_d(g, "piece"))
             if colorblind:
-                marks.append(_geom_d(g, PLAYER_SHAPE.get(player, "circle")))
+                marks.append(geom_d(g, PLAYER_SHAPE.get(player, "circle")))
         seats = []
         for seat, routes in sorted(by_seat.items()):
             player = view.players[seat].color if 0 <= seat < len(view.players) else "black"
@@ -202,19 +211,19 @@ class CompactClaims:
 
     def svg(self) -> str:
         every = "".join(p for _player, routes in self.seats for p, _m in routes)
-        out = [_halo_path(every)] if every else []
+        out = [halo_path(every)] if every else []
         for player, routes in self.seats:
-            out.append(_piece_path("".join(p for p, _m in routes), player))
+            out.append(piece_path("".join(p for p, _m in routes), player))
             marks = "".join(m for _p, m in routes)
             if marks:
-                out.append(_mark_path(marks, player))
+                out.append(mark_path(marks, player))
         return "".join(out)
 
 
 SHADOW_OPACITY = 0.28
 
 
-def _shadow_path(d: str, opacity: float = SHADOW_OPACITY) -> str:
+def shadow_path(d: str, opacity: float = SHADOW_OPACITY) -> str:
     alpha = f' opacity="{opacity}"' if opacity < 1 else ""
     return f'<path class="shadow" d="{d}" fill="#000000"{alpha}/>'
 
@@ -233,34 +242,34 @@ class Shadows:
         by_route: dict[int, list[str]] = {}
         for g in lay.routes:
             if g.route in routes:
-                by_route.setdefault(g.route, []).append(_geom_d(g, "shadow"))
+                by_route.setdefault(g.route, []).append(geom_d(g, "shadow"))
         return Shadows(tuple("".join(d) for d in by_route.values()))
 
     def svg(self) -> str:
         d = "".join(self.routes)
-        return _shadow_path(d) if d else ""
+        return shadow_path(d) if d else ""
 
 
 _GEOM_D: dict[tuple[int, str], tuple[RouteGeom, str]] = {}
 
 
-def _geom_d(g: RouteGeom, what: str) -> str:
+def geom_d(g: RouteGeom, what: str) -> str:
     """Path data every picture of a board draws again for route track `g`, computed once: its trains ("piece"),
     their shadow ("shadow") or a player's marks on them (the shape's name, see PLAYER_SHAPE)."""
     hit = _GEOM_D.get((id(g), what))
     if hit is not None and hit[0] is g:
         return hit[1]
     if what == "piece":
-        d = "".join(_rect_d(s, s.length + 2.0, SPACE_H + 4.0) for s in g.spaces)
+        d = "".join(rect_d(s, s.length + 2.0, SPACE_H + 4.0) for s in g.spaces)
     elif what == "shadow":
-        d = "".join(_rect_d(s, s.length + 2.0, SPACE_H + 4.0, 1.2, 1.8) for s in g.spaces)
+        d = "".join(rect_d(s, s.length + 2.0, SPACE_H + 4.0, 1.2, 1.8) for s in g.spaces)
     else:
-        d = "".join(_shape_d(what, s.x, s.y, 3.8) for s in g.spaces)
+        d = "".join(player_mark_d(what, s.x, s.y, 3.8) for s in g.spaces)
     _GEOM_D[(id(g), what)] = (g, d)
     return d
 
 
-def _highlight_svg(lay: Layout, routes: tuple[int, ...], cities: tuple[int, ...], pad: float = 8.0) -> str:
+def highlight_svg(lay: Layout, routes: tuple[int, ...], cities: tuple[int, ...], pad: float = 8.0) -> str:
     """The glow around the last moves' trains and cities, `pad` canvas units wide."""
     out = ['<g class="highlight">']
     by_id = {g.route: g for g in lay.routes}
@@ -270,15 +279,15 @@ def _highlight_svg(lay: Layout, routes: tuple[int, ...], cities: tuple[int, ...]
             continue
         for s in g.spaces:
             out.append(
-                f'<rect x="{_f(-s.length / 2 - pad)}" y="{_f(-SPACE_H / 2 - pad)}" width="{_f(s.length + 2 * pad)}" '
-                f'height="{_f(SPACE_H + 2 * pad)}" rx="{_f(pad)}" transform="translate({_f(s.x)},{_f(s.y)}) rotate({_f(s.angle)})" '
+                f'<rect x="{num(-s.length / 2 - pad)}" y="{num(-SPACE_H / 2 - pad)}" width="{num(s.length + 2 * pad)}" '
+                f'height="{num(SPACE_H + 2 * pad)}" rx="{num(pad)}" transform="translate({num(s.x)},{num(s.y)}) rotate({num(s.angle)})" '
                 f'fill="{HILITE}" opacity="0.8"/>'
             )
     for c in cities:
         for (cid, _f2), (x, y) in lay.cities.items():
             if cid == c:
                 out.append(
-                    f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R + pad)}" fill="{HILITE}" opacity="0.8"/>'
+                    f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(DOT_R + pad)}" fill="{HILITE}" opacity="0.8"/>'
                 )
     out.append("</g>")
     return "".join(out)
@@ -300,12 +309,12 @@ class TicketArc:
     done: bool
 
     def svg(self) -> str:
-        d = f"M{_f(self.x1)},{_f(self.y1)} Q{_f(self.cx)},{_f(self.cy)} {_f(self.x2)},{_f(self.y2)}"
+        d = f"M{num(self.x1)},{num(self.y1)} Q{num(self.cx)},{num(self.cy)} {num(self.x2)},{num(self.y2)}"
         dash = "" if self.done else ' stroke-dasharray="10 8"'
         return (
             f'<path class="ticket-arc seat-{self.seat}{"" if self.done else " failed"}" '
-            f'd="{d}" stroke="#fff" stroke-width="{_f(TICKET_HALO_W)}" opacity="{TICKET_HALO_OPACITY}"/>'
-            f'<path d="{d}" stroke="{self.ink}" stroke-width="{_f(TICKET_ARC_W)}" opacity="{TICKET_ARC_OPACITY}"'
+            f'd="{d}" stroke="#fff" stroke-width="{num(TICKET_HALO_W)}" opacity="{TICKET_HALO_OPACITY}"/>'
+            f'<path d="{d}" stroke="{self.ink}" stroke-width="{num(TICKET_ARC_W)}" opacity="{TICKET_ARC_OPACITY}"'
             f"{dash}/>"
         )
 
@@ -334,7 +343,7 @@ class TicketArcs:
         for seat, lines in sorted(view.ticket_routes.items()):
             if not 0 <= seat < len(view.players):
                 continue
-            color = _player_fill(view.players[seat].color)
+            color = player_fill(view.players[seat].color)
             bend = 0.12 + 0.05 * seat
             for t in lines:
                 if t.a not in where or t.b not in where:
@@ -343,7 +352,7 @@ class TicketArcs:
                 mx, my = (x1 + x2) / 2, (y1 + y2) / 2
                 cx, cy = mx - (y2 - y1) * bend, my + (x2 - x1) * bend
                 # at the SVG's precision: the same curve however it is drawn
-                x1, y1, cx, cy, x2, y2 = (float(_f(v)) for v in (x1, y1, cx, cy, x2, y2))
+                x1, y1, cx, cy, x2, y2 = (float(num(v)) for v in (x1, y1, cx, cy, x2, y2))
                 arcs.append(TicketArc(seat, x1, y1, cx, cy, x2, y2, color, t.done))
         return TicketArcs(tuple(arcs))
 
@@ -358,3 +367,7 @@ class TicketArcs:
 def _ticket_arcs_svg(lay: Layout, view: BoardView) -> str:
     """The final board's ticket arcs as SVG (see :class:`TicketArcs`)."""
     return TicketArcs.of(lay, view).svg()
+
+
+# the old name, for render/turn_picture.py until their owner's work imports the public one
+_highlight_svg = highlight_svg

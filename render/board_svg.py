@@ -20,24 +20,24 @@ from __future__ import annotations
 
 from maps.board import Board
 
-from .board_panel import _panel_chrome, _panel_svg
-from .board_places import _cities_svg, _labels_svg, _labels_under, _pieces_svg
+from .board_panel import panel_chrome, panel_svg
+from .board_places import cities_svg, labels_svg, labels_under, pieces_svg
 from .board_routes import (
     CompactClaims,
     Shadows,
     TicketArcs,
-    _geom_d,
-    _halo_path,
-    _highlight_svg,
-    _route_overlay,
-    _route_static,
+    geom_d,
+    halo_path,
+    highlight_svg,
+    route_overlay,
+    route_static,
 )
 from .hit_areas import hit_areas_svg
 from .layout import layout_of
 from .layout.geometry import CANVAS_W, Layout
 from .model import BoardView, LastMove
 from .regions import regions_svg
-from .svg import BORDER, COAST, FONT, LAND, SEA, _f, escape
+from .svg import BORDER, COAST, FONT, LAND, SEA, escape, num
 from .words import ENGLISH, PictureWords
 
 
@@ -64,7 +64,7 @@ def render_board_svg(
     lay = layout_of(board)
     height = canvas_height(lay, view)
     return (
-        _svg_open(width, height, words.font)
+        svg_open(width, height, words.font)
         + static_layer(board, colorblind=colorblind, words=words)
         + game_layer(board, view, colorblind=colorblind, highlight=highlight, height=height, words=words)
         + (hit_areas_svg(board, lay) if hit_areas else "")
@@ -77,11 +77,11 @@ def canvas_height(lay: Layout, view: BoardView | None = None) -> float:
     return lay.height
 
 
-def _svg_open(width: int, height: float, font: str = FONT) -> str:
+def svg_open(width: int, height: float, font: str = FONT) -> str:
     px_h = round(width * height / CANVAS_W)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{px_h}" '
-        f'viewBox="0 0 {CANVAS_W} {_f(height)}" font-family="{font}">'
+        f'viewBox="0 0 {CANVAS_W} {num(height)}" font-family="{font}">'
     )
 
 
@@ -103,18 +103,18 @@ def static_layer(
     inset_leaders, inset_frames = _inset_joins(lay)
     return "".join(
         [
-            _defs().replace("{mw}", _f(lay.map_w)).replace("{mh}", _f(lay.map_h)),
+            _defs().replace("{mw}", num(lay.map_w)).replace("{mh}", num(lay.map_h)),
             _background(lay, words),
             region_tints,
             inset_leaders,
             '<g class="routes">',
-            *(_route_static(board, lay, g.route, colorblind, words) for g in lay.routes),
+            *(route_static(board, lay, g.route, colorblind, words) for g in lay.routes),
             "</g>",
             inset_frames,
-            _cities_svg(board, lay, colorblind),
+            cities_svg(board, lay, colorblind),
             region_names,
-            _labels_svg(board, lay, words=words) if names else "",
-            _panel_chrome(lay.height, colorblind, words) if panel else "",
+            labels_svg(board, lay, words=words) if names else "",
+            panel_chrome(lay.height, colorblind, words) if panel else "",
         ]
     )
 
@@ -169,24 +169,24 @@ def game_layer_parts(
     first, the defs, draw independently of one another: a compositor may draw them from cached pictures)."""
     lay = layout_of(board)
     height = height or canvas_height(lay, view)
-    parts: list[GamePart] = [_defs().replace("{mw}", _f(lay.map_w)).replace("{mh}", _f(lay.map_h))]
+    parts: list[GamePart] = [_defs().replace("{mw}", num(lay.map_w)).replace("{mh}", num(lay.map_h))]
     hl = highlight if highlight is not None else view.last_move
     hl_routes = tuple(hl.routes) if hl is not None else ()
     if hl is not None and (hl.routes or hl.cities):
-        parts.append(_highlight_svg(lay, hl_routes, tuple(hl.cities)))
+        parts.append(highlight_svg(lay, hl_routes, tuple(hl.cities)))
     parts.append('<g class="claims">')
     parts.append(Shadows.of(lay, set(view.routes)))
     if compact:
         parts.append(CompactClaims.of(lay, view, colorblind))
     elif view.routes:  # every rim under every train (a rim must not cut into a neighbour's trains)
-        parts.append(_halo_path("".join(_geom_d(g, "piece") for g in lay.routes if g.route in view.routes)))
+        parts.append(halo_path("".join(geom_d(g, "piece") for g in lay.routes if g.route in view.routes)))
     for rid in sorted(set(view.closed) if compact else set(view.routes) | set(view.closed)):
         if 0 <= rid < len(board.routes):
-            parts.append(_route_overlay(board, lay, rid, view, colorblind))
+            parts.append(route_overlay(board, lay, rid, view, colorblind))
     for rid in hl_routes:  # a highlighted free route is redrawn over its glow
         if 0 <= rid < len(board.routes) and rid not in view.routes:
             parts.append(
-                _route_static(board, lay, rid, colorblind, words).replace(
+                route_static(board, lay, rid, colorblind, words).replace(
                     f'id="route-{rid}"', f'id="hl-{rid}"'
                 )
             )
@@ -195,12 +195,12 @@ def game_layer_parts(
         parts.append(TicketArcs.of(lay, view))
     if lay.zoom_areas and view.routes:  # claimed trains would hide the frames around the zoomed places
         parts.append(_inset_joins(lay)[1])
-    parts.append(_pieces_svg(board, lay, view, colorblind))
-    covered = _labels_under(lay, set(view.routes) | set(hl_routes))
+    parts.append(pieces_svg(board, lay, view, colorblind))
+    covered = labels_under(lay, set(view.routes) | set(hl_routes))
     if covered and labels_on_top:  # names that a claimed route now hides are drawn again on top
-        parts.append(_labels_svg(board, lay, covered, words))
+        parts.append(labels_svg(board, lay, covered, words))
     if panel:
-        parts.append(_panel_svg(board, view, height, colorblind, words))
+        parts.append(panel_svg(board, view, height, colorblind, words))
     return parts
 
 
@@ -219,16 +219,16 @@ def _defs() -> str:
 
 def _background(lay: Layout, words: PictureWords = ENGLISH) -> str:
     """Sea, land, borders and frame boxes: the part of the picture that never changes during a game."""
-    out = [f'<rect x="0" y="0" width="{_f(lay.map_w)}" height="{_f(lay.map_h)}" fill="{SEA}"/>']
+    out = [f'<rect x="0" y="0" width="{num(lay.map_w)}" height="{num(lay.map_h)}" fill="{SEA}"/>']
     for fr in lay.frames:
         if fr.name != "main":
             out.append(
-                f'<rect class="zoom-frame" x="{_f(fr.x)}" y="{_f(fr.y)}" width="{_f(fr.w)}" height="{_f(fr.h)}" '
+                f'<rect class="zoom-frame" x="{num(fr.x)}" y="{num(fr.y)}" width="{num(fr.w)}" height="{num(fr.h)}" '
                 f'fill="{SEA}" stroke="#5a6b75" stroke-width="2" rx="6"/>'
             )
             out.append(
-                f'<clipPath id="clip-{fr.name}"><rect x="{_f(fr.x)}" y="{_f(fr.y)}" width="{_f(fr.w)}" '
-                f'height="{_f(fr.h)}" rx="6"/></clipPath>'
+                f'<clipPath id="clip-{fr.name}"><rect x="{num(fr.x)}" y="{num(fr.y)}" width="{num(fr.w)}" '
+                f'height="{num(fr.h)}" rx="6"/></clipPath>'
             )
         clip = "url(#mapclip)" if fr.name == "main" else f"url(#clip-{fr.name})"
         out.append(
@@ -239,7 +239,7 @@ def _background(lay: Layout, words: PictureWords = ENGLISH) -> str:
         )
         if fr.name != "main":
             out.append(
-                f'<text x="{_f(fr.x + 10)}" y="{_f(fr.y + 22)}" font-family="{words.font}" font-size="15" '
+                f'<text x="{num(fr.x + 10)}" y="{num(fr.y + 22)}" font-family="{words.font}" font-size="15" '
                 f'font-weight="bold" fill="#41525c">{escape(words.zoom(fr.name))}</text>'
             )
     return "".join(out)
@@ -266,11 +266,11 @@ def _inset_joins(lay: Layout) -> tuple[str, str]:
         by = min(max((y0 + y1) / 2, iy0), iy1)
         leaders.append(
             f'<g class="zoom-leader zoom-{escape(name)}" stroke-linecap="round">'
-            f'<path d="M{_f(ax)},{_f(ay)}L{_f(bx)},{_f(by)}" fill="none" stroke="{INSET_INK}" stroke-width="2.4" '
-            f'stroke-dasharray="7,5" opacity="0.8"/><circle cx="{_f(bx)}" cy="{_f(by)}" r="4.5" '
+            f'<path d="M{num(ax)},{num(ay)}L{num(bx)},{num(by)}" fill="none" stroke="{INSET_INK}" stroke-width="2.4" '
+            f'stroke-dasharray="7,5" opacity="0.8"/><circle cx="{num(bx)}" cy="{num(by)}" r="4.5" '
             f'fill="{INSET_INK}"/></g>'
         )
-        box = f'x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" height="{_f(y1 - y0)}" rx="7" fill="none"'
+        box = f'x="{num(x0)}" y="{num(y0)}" width="{num(x1 - x0)}" height="{num(y1 - y0)}" rx="7" fill="none"'
         frames.append(
             f'<g class="zoom-area zoom-{escape(name)}"><rect {box} stroke="#ffffff" stroke-width="5.5" '
             f'opacity="0.85"/><rect {box} stroke="{INSET_INK}" stroke-width="3"/></g>'
@@ -284,4 +284,9 @@ __all__ = [
     "game_layer",
     "game_layer_parts",
     "canvas_height",
+    "svg_open",
 ]
+
+
+# the old name, for render/png.py and render/turn_picture.py until their owner's work imports the public one
+_svg_open = svg_open

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from maps.board import CARD_NAMES
 
 from .png import svg_to_png
-from .svg import CARD_FILL, INK, LIGHT, _f, escape
+from .svg import CARD_FILL, INK, LIGHT, escape, num
 from .words import ENGLISH, PictureWords
 
 
@@ -51,7 +51,7 @@ def render_hand_svg(
     H = y_tickets + 40 + max(1, len(tickets)) * 46 + 16
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{round(width * H / W)}" '
-        f'viewBox="0 0 {_f(W)} {_f(H)}" font-family="{words.font}">',
+        f'viewBox="0 0 {num(W)} {num(H)}" font-family="{words.font}">',
         '<defs><linearGradient id="rainbow" x1="0" y1="0" x2="1" y2="1">'
         + "".join(
             f'<stop offset="{i / 6:.2f}" stop-color="{c}"/>'
@@ -60,9 +60,9 @@ def render_hand_svg(
             )
         )
         + "</linearGradient></defs>",
-        f'<rect width="{_f(W)}" height="{_f(H)}" fill="#f7f5f0"/>',
+        f'<rect width="{num(W)}" height="{num(H)}" fill="#f7f5f0"/>',
         f'<text x="16" y="36" font-size="24" font-weight="bold" fill="{INK}">{escape(words.hand_title)}</text>',
-        f'<text x="{_f(W - 16)}" y="36" font-size="18" text-anchor="end" fill="#555">'
+        f'<text x="{num(W - 16)}" y="36" font-size="18" text-anchor="end" fill="#555">'
         f"{escape(words.count('hand_cards', sum(cards.values())))}</text>",
     ]
     if not held:
@@ -76,41 +76,41 @@ def render_hand_svg(
             fill = "#d8d2c4"
         ink = "#1b1d21" if name in LIGHT or name == "passenger" else "#ffffff"
         out.append(
-            f'<g class="hand-card card-{escape(name)}"><rect x="{_f(x)}" y="{_f(y)}" width="{_f(cw)}" height="{_f(ch)}" '
+            f'<g class="hand-card card-{escape(name)}"><rect x="{num(x)}" y="{num(y)}" width="{num(cw)}" height="{num(ch)}" '
             f'rx="7" fill="{fill}" stroke="#333" stroke-width="1.5"/>'
         )
         if colorblind:
             out.append(
-                f'<text x="{_f(x + cw / 2)}" y="{_f(y + ch / 2 + 9)}" font-size="26" font-weight="bold" '
+                f'<text x="{num(x + cw / 2)}" y="{num(y + ch / 2 + 9)}" font-size="26" font-weight="bold" '
                 f'text-anchor="middle" fill="{ink}" stroke="{"#000" if name.startswith("loco") else "none"}" '
                 f'stroke-width="0.8">{escape(words.letter(name) or "?")}</text>'
             )
         out.append(
-            f'<text class="count" x="{_f(x + cw / 2)}" y="{_f(y + ch + 22)}" font-size="19" font-weight="bold" '
+            f'<text class="count" x="{num(x + cw / 2)}" y="{num(y + ch + 22)}" font-size="19" font-weight="bold" '
             f'text-anchor="middle" fill="{INK}">×{n}</text></g>'
         )
     out.append(
-        f'<text x="16" y="{_f(y_tickets + 22)}" font-size="20" font-weight="bold" fill="{INK}">{escape(words.tickets)}</text>'
+        f'<text x="16" y="{num(y_tickets + 22)}" font-size="20" font-weight="bold" fill="{INK}">{escape(words.tickets)}</text>'
     )
     done_pts = sum(t.points for t in tickets if t.done)
     open_pts = sum(t.points for t in tickets if not t.done)
     out.append(
-        f'<text x="{_f(W - 16)}" y="{_f(y_tickets + 22)}" font-size="16" text-anchor="end" fill="#555">'
+        f'<text x="{num(W - 16)}" y="{num(y_tickets + 22)}" font-size="16" text-anchor="end" fill="#555">'
         f"{escape(words.text('tickets_summary', done=done_pts, open=open_pts))}</text>"
     )
     if not tickets:
         out.append(
-            f'<text x="16" y="{_f(y_tickets + 66)}" font-size="17" fill="#777">{escape(words.no_tickets)}</text>'
+            f'<text x="16" y="{num(y_tickets + 66)}" font-size="17" fill="#777">{escape(words.no_tickets)}</text>'
         )
     for k, t in enumerate(tickets):
         y = y_tickets + 36 + k * 46
         bg, edge = ("#e6f4ea", "#1f7a35") if t.done else ("#ffffff", "#b8b1a3")
         out.append(
-            f'<g class="ticket {"done" if t.done else "open"}"><rect x="16" y="{_f(y)}" width="{_f(W - 32)}" '
+            f'<g class="ticket {"done" if t.done else "open"}"><rect x="16" y="{num(y)}" width="{num(W - 32)}" '
             f'height="38" rx="6" fill="{bg}" stroke="{edge}" stroke-width="1.5"/>'
-            f'<text x="30" y="{_f(y + 26)}" font-size="18" font-weight="bold" fill="{INK}">'
+            f'<text x="30" y="{num(y + 26)}" font-size="18" font-weight="bold" fill="{INK}">'
             f"{escape(words.city(t.a))} – {escape(words.city(t.b))}</text>"
-            f'<text x="{_f(W - 200)}" y="{_f(y + 26)}" font-size="18" font-weight="bold" text-anchor="end" '
+            f'<text x="{num(W - 200)}" y="{num(y + 26)}" font-size="18" font-weight="bold" text-anchor="end" '
             f'fill="{INK}">{t.points}</text>'
         )
         if t.done:
@@ -120,7 +120,7 @@ def render_hand_svg(
         else:
             status, tint = words.count("needs_trains", t.trains_needed), "#8a5a00"
         out.append(
-            f'<text x="{_f(W - 30)}" y="{_f(y + 26)}" font-size="16" text-anchor="end" fill="{tint}">{escape(status)}</text></g>'
+            f'<text x="{num(W - 30)}" y="{num(y + 26)}" font-size="16" text-anchor="end" fill="{tint}">{escape(status)}</text></g>'
         )
     out.append("</svg>")
     return "".join(out)

@@ -3,7 +3,7 @@ name where it hides no city, name or train space.
 
 The region of a city is board data (``city.extra["region"]``), so this is part of the static layer, drawn once per
 board. A region's tint is the rounded convex hull of its cities (a disc for one city, a capsule for two); regions
-that touch get different colours, and each city's ring takes its region's colour (see ``board_places._cities_svg``).
+that touch get different colours, and each city's ring takes its region's colour (see ``board_places.cities_svg``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from maps.board import Board
 
 from .layout import layout_of
 from .layout.geometry import DOT_R, FLAG_H, FLAG_W, SPACE_H, Layout, Point, text_width
-from .layout.labels import _Grid, _overlap
+from .layout.labels import Grid, overlap
 
 # Saturated hues: the tint shows them at low opacity, the rings and names in full.
 PALETTE = ("#e8590c", "#1c7ed6", "#37b24d", "#ae3ec9", "#f59f00", "#0ca678", "#d6336c", "#5c7cfa", "#74b816")
@@ -100,14 +100,14 @@ def _tint(hull: list[Point], color: str) -> str:
     )
 
 
-def _obstacles(board: Board, lay: Layout) -> tuple[list[tuple[float, float, float, float]], _Grid]:
+def _obstacles(board: Board, lay: Layout) -> tuple[list[tuple[float, float, float, float]], Grid]:
     """Boxes a region name must not touch (city dots, city and country names, flags) and the train spaces."""
     boxes = [lab.box for lab in (*lay.labels, *lay.country_labels)]
     for (_c, _fr), (x, y) in lay.cities.items():
         boxes.append((x - DOT_R - 3, y - DOT_R - 3, x + DOT_R + 3, y + DOT_R + 3))
     for fl in lay.flags:
         boxes.append((fl.x - FLAG_W / 2, fl.y - FLAG_H / 2, fl.x + FLAG_W / 2, fl.y + FLAG_H / 2))
-    grid = _Grid()
+    grid = Grid()
     for g in lay.routes:
         for s in g.spaces:
             a = math.radians(s.angle)
@@ -136,7 +136,7 @@ def _name_spot(
     pts: list[Point],
     others: list[Point],
     taken: list[tuple[float, float, float, float]],
-    grid: _Grid,
+    grid: Grid,
     lay: Layout,
 ) -> tuple[float, float, tuple[str, ...], tuple[float, float, float, float]] | None:
     """Centre and lines of the name: near the region's middle, on nothing, inside the map."""
@@ -155,7 +155,7 @@ def _name_spot(
                 box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
                 if box[0] < 6 or box[1] < 6 or box[2] > lay.map_w - 6 or box[3] > lay.map_h - 6:
                     continue
-                hits = sum(1 for t in taken if _overlap(t, box))
+                hits = sum(1 for t in taken if overlap(t, box))
                 near = (box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3)
                 cost = hits * 1000 + grid.count(near) * 60 + r + penalty
                 own = min(math.dist((x, y), p) for p in pts)

@@ -40,13 +40,13 @@ from .board_routes import (
     CompactClaims,
     Shadows,
     TicketArcs,
-    _halo_path,
-    _mark_path,
-    _piece_path,
-    _shadow_path,
+    halo_path,
+    mark_path,
+    piece_path,
+    shadow_path,
 )
 from .board_svg import GamePart
-from .svg import _mark_ink, _player_fill
+from .svg import mark_ink, player_fill
 
 SPRITE_CACHE_BYTES = 96 * 1024 * 1024
 
@@ -72,7 +72,7 @@ class Sprite:
     nbytes: int
 
 
-class _Leaves:
+class Leaves:
     """Splits SVG text, fed part by part in drawing order, into leaf elements wrapped in the plain groups around
     them (only the groups whose attributes their children inherit; naming attributes are dropped)."""
 
@@ -389,7 +389,7 @@ def draw_parts(
     ctx = cairo.Context(surface)
     ctx.translate(-origin[0], -origin[1])
     head = svg_open + str(parts[0]) if parts else svg_open  # for the elements that use the defs
-    leaves = _Leaves()
+    leaves = Leaves()
     box = (origin[0], origin[1], origin[0] + surface.get_width(), origin[1] + surface.get_height())
 
     def claim(element: str, shape: Shape) -> Sprite | None:
@@ -404,25 +404,25 @@ def draw_parts(
                 _paint(ctx, cache.get(head if "url(#" in leaf else svg_open, leaf, width), box)
         elif isinstance(part, Shadows):
             black = (0.0, 0.0, 0.0, 1.0)
-            _paint_shadows(ctx, seen(claim(_shadow_path(d, 1), Shape(d, "fill", black)) for d in part.routes))
+            _paint_shadows(ctx, seen(claim(shadow_path(d, 1), Shape(d, "fill", black)) for d in part.routes))
         elif isinstance(part, CompactClaims):
             rims = (
-                claim(_halo_path(p), Shape(p, "halo", _HALO_RGBA)) for _pl, rs in part.seats for p, _m in rs
+                claim(halo_path(p), Shape(p, "halo", _HALO_RGBA)) for _pl, rs in part.seats for p, _m in rs
             )
             _paint_shadows(ctx, seen(rims), _HALO_RGBA)  # every rim under every train
             for player, routes in part.seats:
-                fill = _rgba(_player_fill(player))
+                fill = _rgba(player_fill(player))
                 for pieces, _marks in routes:
                     body = Shape(pieces, "fill", fill)
-                    _paint(ctx, claim(_piece_path(pieces, player, stroke=False), body), box)
+                    _paint(ctx, claim(piece_path(pieces, player, stroke=False), body), box)
                 for pieces, _marks in routes:
                     line = Shape(pieces, "line", _PIECE_LINE_RGBA)
-                    _paint(ctx, claim(_piece_path(pieces, player, fill=False), line), box)
-                ink = _rgba(_mark_ink(player))
+                    _paint(ctx, claim(piece_path(pieces, player, fill=False), line), box)
+                ink = _rgba(mark_ink(player))
                 for _pieces, marks in routes:
                     if marks:
                         mark = Shape(marks, "fill", ink, even_odd=True)
-                        _paint(ctx, claim(_mark_path(marks, player), mark), box)
+                        _paint(ctx, claim(mark_path(marks, player), mark), box)
         elif isinstance(part, TicketArcs):
             _stroke_arcs(ctx, svg_open, part)
         else:  # pragma: no cover - GamePart is closed

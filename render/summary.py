@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .png import svg_to_png
-from .svg import INK, PLAYER_SHAPE, _f, _mark_ink, _player_fill, _shape, escape
+from .svg import INK, PLAYER_SHAPE, escape, mark_ink, num, player_fill, player_mark
 from .words import ENGLISH, PictureWords
 
 PART_COLORS = [
@@ -66,22 +66,22 @@ def render_summary_svg(rows: Sequence[ScoreRow], *, width: int = 1000, words: Pi
     H = 70 + len(rows) * step + 30 + ((len(names) + 3) // 4) * 26 + 10
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{round(width * H / W)}" '
-        f'viewBox="0 0 {_f(W)} {_f(H)}" font-family="{words.font}">',
-        f'<rect width="{_f(W)}" height="{_f(H)}" fill="#f7f5f0"/>',
+        f'viewBox="0 0 {num(W)} {num(H)}" font-family="{words.font}">',
+        f'<rect width="{num(W)}" height="{num(H)}" fill="#f7f5f0"/>',
         f'<text x="20" y="40" font-size="26" font-weight="bold" fill="{INK}">{escape(words.final_scores)}</text>',
-        f'<line x1="{_f(zero)}" y1="56" x2="{_f(zero)}" y2="{_f(70 + len(rows) * step)}" stroke="#888"/>',
+        f'<line x1="{num(zero)}" y1="56" x2="{num(zero)}" y2="{num(70 + len(rows) * step)}" stroke="#888"/>',
     ]
     for i, r in enumerate(rows):
         y = 70 + i * step
         out.append(f'<g class="score-row" id="score-{i}">')
         out.append(
-            f'<rect x="20" y="{_f(y + 4)}" width="26" height="26" rx="5" fill="{_player_fill(r.color)}" '
+            f'<rect x="20" y="{num(y + 4)}" width="26" height="26" rx="5" fill="{player_fill(r.color)}" '
             'stroke="#222"/>'
         )
-        out.append(_shape(PLAYER_SHAPE.get(r.color, "circle"), 33, y + 17, 6, _mark_ink(r.color)))
+        out.append(player_mark(PLAYER_SHAPE.get(r.color, "circle"), 33, y + 17, 6, mark_ink(r.color)))
         name = r.name if len(r.name) <= 14 else r.name[:13] + "…"
         out.append(
-            f'<text x="54" y="{_f(y + 24)}" font-size="18" font-weight="bold" fill="{INK}">{escape(name)}</text>'
+            f'<text x="54" y="{num(y + 24)}" font-size="18" font-weight="bold" fill="{INK}">{escape(name)}</text>'
         )
         xp, xn = zero, zero
         for k in names:
@@ -97,16 +97,16 @@ def render_summary_svg(rows: Sequence[ScoreRow], *, width: int = 1000, words: Pi
                 x = xn
                 fill = LOSS_COLOR
             out.append(
-                f'<rect class="part" x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(bar_h)}" '
+                f'<rect class="part" x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(bar_h)}" '
                 f'fill="{fill}" stroke="#ffffff" stroke-width="1.5"/>'
             )
             if w >= 30:
                 out.append(
-                    f'<text x="{_f(x + w / 2)}" y="{_f(y + 23)}" font-size="14" font-weight="bold" '
+                    f'<text x="{num(x + w / 2)}" y="{num(y + 23)}" font-size="14" font-weight="bold" '
                     f'text-anchor="middle" fill="#ffffff">{v}</text>'
                 )
         out.append(
-            f'<text class="total" x="{_f(xp + 10)}" y="{_f(y + 25)}" font-size="22" font-weight="bold" '
+            f'<text class="total" x="{num(xp + 10)}" y="{num(y + 25)}" font-size="22" font-weight="bold" '
             f'fill="{INK}">{r.total}</text></g>'
         )
     y = 70 + len(rows) * step + 20
@@ -117,8 +117,8 @@ def render_summary_svg(rows: Sequence[ScoreRow], *, width: int = 1000, words: Pi
         x = 20 + (j % 4) * 240
         yy = y + (j // 4) * 26
         out.append(
-            f'<rect x="{_f(x)}" y="{_f(yy)}" width="16" height="16" fill="{c}"/>'
-            f'<text x="{_f(x + 22)}" y="{_f(yy + 13)}" font-size="14" fill="#333">{escape(k)}</text>'
+            f'<rect x="{num(x)}" y="{num(yy)}" width="16" height="16" fill="{c}"/>'
+            f'<text x="{num(x + 22)}" y="{num(yy + 13)}" font-size="14" fill="#333">{escape(k)}</text>'
         )
     out.append("</svg>")
     return "".join(out)

@@ -55,59 +55,57 @@ PLAYER_SHAPE = {
 CARD_FILL = {**ROUTE_FILL, "locomotive": "url(#rainbow)"}
 
 
-def _f(v: float) -> str:
+def num(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
 
 
-def _player_fill(color: str) -> str:
+def player_fill(color: str) -> str:
     return PLAYER_FILL.get(color, color)
 
 
-def _mark_ink(color: str) -> str:
+def mark_ink(color: str) -> str:
     return "#1b1d21" if color in ("yellow", "white") else "#ffffff"
 
 
-def _shape(kind: str, x: float, y: float, r: float, fill: str) -> str:
+def player_mark(kind: str, x: float, y: float, r: float, fill: str) -> str:
     """A small player mark centred on (x, y)."""
     if kind == "circle":
-        return f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" fill="{fill}"/>'
+        return f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(r)}" fill="{fill}"/>'
     if kind == "square":
-        return (
-            f'<rect x="{_f(x - r)}" y="{_f(y - r)}" width="{_f(2 * r)}" height="{_f(2 * r)}" fill="{fill}"/>'
-        )
+        return f'<rect x="{num(x - r)}" y="{num(y - r)}" width="{num(2 * r)}" height="{num(2 * r)}" fill="{fill}"/>'
     if kind == "triangle":
-        pts = f"{_f(x)},{_f(y - r * 1.15)} {_f(x + r * 1.1)},{_f(y + r * 0.85)} {_f(x - r * 1.1)},{_f(y + r * 0.85)}"
+        pts = f"{num(x)},{num(y - r * 1.15)} {num(x + r * 1.1)},{num(y + r * 0.85)} {num(x - r * 1.1)},{num(y + r * 0.85)}"
         return f'<polygon points="{pts}" fill="{fill}"/>'
     if kind == "diamond":
-        pts = f"{_f(x)},{_f(y - r * 1.25)} {_f(x + r * 1.1)},{_f(y)} {_f(x)},{_f(y + r * 1.25)} {_f(x - r * 1.1)},{_f(y)}"
+        pts = f"{num(x)},{num(y - r * 1.25)} {num(x + r * 1.1)},{num(y)} {num(x)},{num(y + r * 1.25)} {num(x - r * 1.1)},{num(y)}"
         return f'<polygon points="{pts}" fill="{fill}"/>'
     if kind == "cross":
         w = r * 0.55
         return (
-            f'<path d="M{_f(x - r)},{_f(y - w)}h{_f(2 * r)}v{_f(2 * w)}h{_f(-2 * r)}Z'
-            f'M{_f(x - w)},{_f(y - r)}h{_f(2 * w)}v{_f(2 * r)}h{_f(-2 * w)}Z" fill="{fill}"/>'
+            f'<path d="M{num(x - r)},{num(y - w)}h{num(2 * r)}v{num(2 * w)}h{num(-2 * r)}Z'
+            f'M{num(x - w)},{num(y - r)}h{num(2 * w)}v{num(2 * r)}h{num(-2 * w)}Z" fill="{fill}"/>'
         )
     if kind == "star":
         corners = []
         for i in range(10):
             rr = r * 1.25 if i % 2 == 0 else r * 0.5
             a = math.pi / 2 + i * math.pi / 5
-            corners.append(f"{_f(x + rr * math.cos(a))},{_f(y - rr * math.sin(a))}")
+            corners.append(f"{num(x + rr * math.cos(a))},{num(y - rr * math.sin(a))}")
         return f'<polygon points="{" ".join(corners)}" fill="{fill}"/>'
     if kind == "ring":
-        return f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.8)}" fill="none" stroke="{fill}" stroke-width="{_f(r * 0.55)}"/>'
+        return f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(r * 0.8)}" fill="none" stroke="{fill}" stroke-width="{num(r * 0.55)}"/>'
     # bar
-    return f'<rect x="{_f(x - r * 1.2)}" y="{_f(y - r * 0.45)}" width="{_f(r * 2.4)}" height="{_f(r * 0.9)}" fill="{fill}"/>'
+    return f'<rect x="{num(x - r * 1.2)}" y="{num(y - r * 0.45)}" width="{num(r * 2.4)}" height="{num(r * 0.9)}" fill="{fill}"/>'
 
 
-def _shape_d(kind: str, x: float, y: float, r: float) -> str:
+def player_mark_d(kind: str, x: float, y: float, r: float) -> str:
     """Path data of a player mark (see PLAYER_SHAPE) centred on (x, y)."""
 
     def poly(pts):
-        return "M" + "L".join(f"{_f(x + px)},{_f(y + py)}" for px, py in pts) + "Z"
+        return "M" + "L".join(f"{num(x + px)},{num(y + py)}" for px, py in pts) + "Z"
 
     def circle(rr):
-        return f"M{_f(x - rr)},{_f(y)}a{_f(rr)},{_f(rr)} 0 1,0 {_f(2 * rr)},0a{_f(rr)},{_f(rr)} 0 1,0 {_f(-2 * rr)},0Z"
+        return f"M{num(x - rr)},{num(y)}a{num(rr)},{num(rr)} 0 1,0 {num(2 * rr)},0a{num(rr)},{num(rr)} 0 1,0 {num(-2 * rr)},0Z"
 
     if kind == "circle":
         return circle(r)
@@ -147,9 +145,13 @@ def _shape_d(kind: str, x: float, y: float, r: float) -> str:
     return poly(((-r * 1.2, -r * 0.45), (r * 1.2, -r * 0.45), (r * 1.2, r * 0.45), (-r * 1.2, r * 0.45)))
 
 
-def _person(x: float, y: float, fill: str, cls: str) -> str:
+def person(x: float, y: float, fill: str, cls: str) -> str:
     """A little person (passenger / meeple) standing at (x, y)."""
     return (
-        f'<path class="{cls}" d="M{_f(x - 2.8)},{_f(y - 4.5)}a2.8,2.8 0 1,0 5.6,0a2.8,2.8 0 1,0 -5.6,0Z'
-        f'M{_f(x - 4.5)},{_f(y + 6)}v-3.5a4.5,4 0 0,1 9,0v3.5Z" fill="{fill}" stroke="#111" stroke-width="1"/>'
+        f'<path class="{cls}" d="M{num(x - 2.8)},{num(y - 4.5)}a2.8,2.8 0 1,0 5.6,0a2.8,2.8 0 1,0 -5.6,0Z'
+        f'M{num(x - 4.5)},{num(y + 6)}v-3.5a4.5,4 0 0,1 9,0v3.5Z" fill="{fill}" stroke="#111" stroke-width="1"/>'
     )
+
+
+# the old name, for render/turn_picture.py until their owner's work imports the public one
+_f = num

@@ -22,14 +22,14 @@ from dataclasses import dataclass
 
 from maps.board import Board, load_board
 
-from .board_panel import _fit_pair, _panel_chrome, _wrap
-from .board_places import _labels_svg
-from .board_routes import _rect_d
-from .board_svg import _svg_open, canvas_height, game_layer, static_layer
+from .board_panel import fit_pair, panel_chrome, wrap_words
+from .board_places import labels_svg
+from .board_routes import rect_d
+from .board_svg import canvas_height, game_layer, static_layer, svg_open
 from .layout import layout_of
 from .layout.geometry import DOT_R, MAP_W, PANEL_W, SPACE_H, Layout
 from .model import BoardView, CityId, LastMove, RouteId, Seat
-from .svg import HILITE, INK, _f, _player_fill, escape
+from .svg import HILITE, INK, escape, num, player_fill
 from .words import ENGLISH, PictureWords
 
 DONE_INK = "#1f8a3b"
@@ -71,7 +71,7 @@ def render_ticket_map_svg(
     lay = layout_of(board)
     height = canvas_height(lay, view)
     return (
-        _svg_open(width, height, words.font)
+        svg_open(width, height, words.font)
         + static_layer(board, colorblind=colorblind, words=words)
         + _private_layers(board, lay, view, mine, height, colorblind, words)
         + "</svg>"
@@ -102,9 +102,9 @@ def render_ticket_map_png(
         board, view, width=width, colorblind=colorblind, highlight=LastMove(), words=words
     )
     svg = (
-        _svg_open(width, height, words.font)
+        svg_open(width, height, words.font)
         + _owner_marks(board, lay, view, mine, words)
-        + _panel_chrome(height, colorblind, words)
+        + panel_chrome(height, colorblind, words)
         + _panel(board, view, mine, height, words)
         + "</svg>"
     )
@@ -135,19 +135,19 @@ def _owner_marks(board: Board, lay: Layout, view: BoardView, mine: TicketMap, wo
         + _network(lay, view, mine)
         + _paths(lay, mine)
         + _ticket_cities(lay, mine)
-        + _labels_svg(board, lay, {c for t in mine.tickets for c in (t.a, t.b)}, words)
+        + labels_svg(board, lay, {c for t in mine.tickets for c in (t.a, t.b)}, words)
         + "</g>"
     )
 
 
 def _wash(lay: Layout) -> str:
     """A light veil over the map, so the owner's marks stand out from everyone else's trains."""
-    return f'<rect class="wash" x="0" y="0" width="{_f(lay.map_w)}" height="{_f(lay.map_h)}" fill="#ffffff" opacity="0.3"/>'
+    return f'<rect class="wash" x="0" y="0" width="{num(lay.map_w)}" height="{num(lay.map_h)}" fill="#ffffff" opacity="0.3"/>'
 
 
 def _space_path(lay: Layout, routes: set[RouteId], grow: float) -> str:
     return "".join(
-        _rect_d(s, s.length + grow, SPACE_H + grow) for g in lay.routes if g.route in routes for s in g.spaces
+        rect_d(s, s.length + grow, SPACE_H + grow) for g in lay.routes if g.route in routes for s in g.spaces
     )
 
 
@@ -161,7 +161,7 @@ def _network(lay: Layout, view: BoardView, mine: TicketMap) -> str:
     return (
         f'<g class="network"><path d="{_space_path(lay, routes, 9.0)}" fill="{outline}" stroke="{outline}" '
         f'stroke-width="2" stroke-linejoin="round"/><path d="{_space_path(lay, routes, 3.0)}" '
-        f'fill="{_player_fill(color)}"/></g>'
+        f'fill="{player_fill(color)}"/></g>'
     )
 
 
@@ -173,7 +173,7 @@ def _paths(lay: Layout, mine: TicketMap) -> str:
     lines = []
     for g in lay.routes:
         if g.route in routes and g.path:
-            d = "M" + "L".join(f"{_f(x)},{_f(y)}" for x, y in g.path)
+            d = "M" + "L".join(f"{num(x)},{num(y)}" for x, y in g.path)
             lines.append(d)
     return (
         f'<g class="path"><path class="path-glow" d="{_space_path(lay, routes, 12.0)}" fill="{OPEN_INK}" '
@@ -201,15 +201,15 @@ def _ticket_cities(lay: Layout, mine: TicketMap) -> str:
         places = lay.city_positions(c) + [("main", (fl.x, fl.y)) for fl in lay.flags if fl.city == c]
         for _fr, (x, y) in places:
             out.append(
-                f'<circle class="ticket-city city-{c}" cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R + 7)}" fill="none" '
-                f'stroke="#ffffff" stroke-width="7"/><circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(DOT_R + 7)}" '
+                f'<circle class="ticket-city city-{c}" cx="{num(x)}" cy="{num(y)}" r="{num(DOT_R + 7)}" fill="none" '
+                f'stroke="#ffffff" stroke-width="7"/><circle cx="{num(x)}" cy="{num(y)}" r="{num(DOT_R + 7)}" '
                 f'fill="none" stroke="{color}" stroke-width="4"/>'
             )
             if color == DONE_INK:
                 out.append(
-                    f'<path class="tick" d="M{_f(x + 9)},{_f(y - 14)}l4,4 8,-9" fill="none" stroke="#ffffff" '
-                    f'stroke-width="6" stroke-linecap="round" stroke-linejoin="round"/><path d="M{_f(x + 9)},'
-                    f'{_f(y - 14)}l4,4 8,-9" fill="none" stroke="{DONE_INK}" stroke-width="3.2" '
+                    f'<path class="tick" d="M{num(x + 9)},{num(y - 14)}l4,4 8,-9" fill="none" stroke="#ffffff" '
+                    f'stroke-width="6" stroke-linecap="round" stroke-linejoin="round"/><path d="M{num(x + 9)},'
+                    f'{num(y - 14)}l4,4 8,-9" fill="none" stroke="{DONE_INK}" stroke-width="3.2" '
                     'stroke-linecap="round" stroke-linejoin="round"/>'
                 )
     return "".join(out)
@@ -221,16 +221,16 @@ def _panel(board: Board, view: BoardView, mine: TicketMap, height: float, words:
     out = [f'<g class="panel ticket-panel" font-family="{words.font}">']
     y = 34.0
     out.append(
-        f'<text x="{x0 + 16}" y="{_f(y)}" font-size="20" font-weight="bold" fill="{INK}">{escape(words.map_title)}</text>'
+        f'<text x="{x0 + 16}" y="{num(y)}" font-size="20" font-weight="bold" fill="{INK}">{escape(words.map_title)}</text>'
     )
     if 0 <= mine.seat < len(view.players):
         p = view.players[mine.seat]
         y += 30
         out.append(
-            f'<rect x="{x0 + 16}" y="{_f(y - 16)}" width="20" height="20" rx="4" fill="{_player_fill(p.color)}" '
-            f'stroke="#222"/><text x="{x0 + 44}" y="{_f(y)}" font-size="17" font-weight="bold" fill="{INK}">'
+            f'<rect x="{x0 + 16}" y="{num(y - 16)}" width="20" height="20" rx="4" fill="{player_fill(p.color)}" '
+            f'stroke="#222"/><text x="{x0 + 44}" y="{num(y)}" font-size="17" font-weight="bold" fill="{INK}">'
             f"{escape(p.name if len(p.name) <= 22 else p.name[:21] + '…')}</text>"
-            f'<text x="{_f(x0 + w - 22)}" y="{_f(y + 1)}" font-size="22" font-weight="bold" text-anchor="end" '
+            f'<text x="{num(x0 + w - 22)}" y="{num(y + 1)}" font-size="22" font-weight="bold" text-anchor="end" '
             f'fill="{INK}">{p.score}</text>'
         )
     y += 14
@@ -245,24 +245,24 @@ def _panel(board: Board, view: BoardView, mine: TicketMap, height: float, words:
         mark = "✔" if t.done else ("●" if need else "✘")
         points = f"+{t.points}" if t.done else (str(t.points) if need else f"−{t.points}")
         out.append(
-            f'<g class="ticket-row{" done" if t.done else ""}"><text x="{x0 + 18}" y="{_f(y)}" font-size="17" '
+            f'<g class="ticket-row{" done" if t.done else ""}"><text x="{x0 + 18}" y="{num(y)}" font-size="17" '
             f'font-weight="bold" fill="{_ink(t)}">{mark}</text>'
-            f'<text x="{x0 + 38}" y="{_f(y)}" font-size="17" font-weight="bold" fill="{INK}">'
-            f"{escape(_fit_pair(a, b, w - 100, 17))}</text>"
-            f'<text x="{_f(x0 + w - 18)}" y="{_f(y)}" font-size="17" font-weight="bold" text-anchor="end" '
+            f'<text x="{x0 + 38}" y="{num(y)}" font-size="17" font-weight="bold" fill="{INK}">'
+            f"{escape(fit_pair(a, b, w - 100, 17))}</text>"
+            f'<text x="{num(x0 + w - 18)}" y="{num(y)}" font-size="17" font-weight="bold" text-anchor="end" '
             f'fill="{_ink(t)}">{escape(points)}</text>'
         )
         if need:
             y += 17
             out.append(
-                f'<text x="{x0 + 38}" y="{_f(y)}" font-size="14" fill="#555">'
+                f'<text x="{x0 + 38}" y="{num(y)}" font-size="14" fill="#555">'
                 f"{escape(words.count('needs_trains', t.trains_needed or 0))}</text>"
             )
         out.append("</g>")
         shown += 1
     if shown < len(mine.tickets):
         out.append(
-            f'<text x="{x0 + 18}" y="{_f(y + 18)}" font-size="12" fill="#555">'
+            f'<text x="{x0 + 18}" y="{num(y + 18)}" font-size="12" fill="#555">'
             f"{escape(words.text('more_tickets', n=len(mine.tickets) - shown))}</text>"
         )
     out.append(_legend(x0, legend_top + 30, view, mine, words))
@@ -274,30 +274,30 @@ def _legend(x0: float, y: float, view: BoardView, mine: TicketMap, words: Pictur
     color = view.players[mine.seat].color if 0 <= mine.seat < len(view.players) else "black"
     rows = [
         (
-            f'<circle cx="{_f(x0 + 28)}" cy="{{y}}" r="9" fill="none" stroke="{DONE_INK}" stroke-width="3.5"/>',
+            f'<circle cx="{num(x0 + 28)}" cy="{{y}}" r="9" fill="none" stroke="{DONE_INK}" stroke-width="3.5"/>',
             words.map_done,
         ),
         (
-            f'<rect x="{_f(x0 + 16)}" y="{{y6}}" width="26" height="12" rx="3" fill="{OPEN_INK}" opacity="0.55"/>'
-            f'<path d="M{_f(x0 + 17)},{{y}}h24" stroke="{OPEN_INK}" stroke-width="3" stroke-dasharray="6,4"/>',
+            f'<rect x="{num(x0 + 16)}" y="{{y6}}" width="26" height="12" rx="3" fill="{OPEN_INK}" opacity="0.55"/>'
+            f'<path d="M{num(x0 + 17)},{{y}}h24" stroke="{OPEN_INK}" stroke-width="3" stroke-dasharray="6,4"/>',
             words.map_path,
         ),
         (
-            f'<rect x="{_f(x0 + 16)}" y="{{y6}}" width="26" height="12" rx="2" fill="{_player_fill(color)}" '
+            f'<rect x="{num(x0 + 16)}" y="{{y6}}" width="26" height="12" rx="2" fill="{player_fill(color)}" '
             'stroke="#111" stroke-width="2.5"/>',
             words.map_network,
         ),
         (
-            f'<circle cx="{_f(x0 + 28)}" cy="{{y}}" r="9" fill="none" stroke="{BLOCKED_INK}" stroke-width="3.5"/>',
+            f'<circle cx="{num(x0 + 28)}" cy="{{y}}" r="9" fill="none" stroke="{BLOCKED_INK}" stroke-width="3.5"/>',
             words.map_blocked,
         ),
     ]
     out = []
     for mark, text in rows:
-        out.append(mark.replace("{y}", _f(y)).replace("{y6}", _f(y - 6)))
-        for k, line in enumerate(_wrap(text, 36)[:2]):
+        out.append(mark.replace("{y}", num(y)).replace("{y6}", num(y - 6)))
+        for k, line in enumerate(wrap_words(text, 36)[:2]):
             out.append(
-                f'<text x="{_f(x0 + 52)}" y="{_f(y + 5 + k * 15)}" font-size="15" fill="#444">{escape(line)}</text>'
+                f'<text x="{num(x0 + 52)}" y="{num(y + 5 + k * 15)}" font-size="15" fill="#444">{escape(line)}</text>'
             )
         y += 30
     return "".join(out)

@@ -9,11 +9,8 @@ import asyncio
 import contextlib
 import logging
 import signal
-import socket
 import sys
 from collections.abc import Iterable
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import discord
@@ -22,16 +19,14 @@ from bot.config import Settings, SettingsError, parse_setting
 from bot.discord.app import bot_intents, create_bot, privileged_intents
 from bot.ops.logs import formatter as log_formatter
 from bot.play.contract import GameService
-from bot.storage import (
-    ProcessBeat,
-    StorageBroken,
-    StorageError,
-    check_database_file,
-    open_repository,
-    parse_database_url,
+from bot.wiring import (
+    StartupError,
+    Wiring,
+    check_database,
+    check_live_map,
+    check_shards,
+    open_database,
 )
-from bot.storage.file_lock import FileLocked, hold_database_lock
-from bot.wiring import Wiring
 
 if TYPE_CHECKING:
     from bot.ops.operations import Operations
@@ -40,12 +35,6 @@ log = logging.getLogger("bot")
 
 EXIT_CONFIG = 2
 EXIT_BUG = 1
-#: a heartbeat row of another host younger than this is a bot process still running (they beat every 10 s)
-SQLITE_SEEN_WITHIN = 30.0
-
-
-class StartupError(RuntimeError):
-    """A problem that stops the bot from starting; the message says how to fix it."""
 
 
 class SecretsFilter(logging.Filter):
@@ -112,111 +101,6 @@ def check_token(settings: Settings) -> None:
             "DISCORD_TOKEN is not set. Put DISCORD_TOKEN=<your bot token> in the environment or in a .env file "
             "(copy .env.example); the token is on the Discord developer portal, Bot page."
         )
-
-
-def check_live_map(settings: Settings) -> None:
-    """The live map runs only with a signing key: refused here, in one line, rather than half-started."""
-    from bot.web.server import WebSetupError, enabled, tokens_of
-
-    if enabled(settings):
-        try:
-            tokens_of(settings)
-        except WebSetupError as exc:
-            raise StartupError(str(exc)) from None
-
-
-def check_shards(settings: Settings) -> None:
-    """Several processes share the work only through PostgreSQL: shard settings that leave shards to other
-    processes are refused on SQLite (a file has one writer process)."""
-    if settings.runs_every_shard or parse_database_url(settings.database_url).backend != "sqlite":
-        return
-    raise StartupError(
-        f"SHARD_IDS/SHARD_COUNT ({settings.shards_text()}) leave the other shards to other bot processes, and "
-        f"several processes need PostgreSQL: DATABASE_URL {settings.redacted_database_url()} is an SQLite file, "
-        "which only one process may use. Set DATABASE_URL=postgresql://..., or run every shard in this one "
-        "process (remove SHARD_IDS)."
-    )
-
-
-def others_on_sqlite(beats: Iterable[ProcessBeat], *, now: datetime | None = None) -> list[ProcessBeat]:
-    """The other bot processes of these heartbeat rows still running, for a process that holds the SQLite file's
-    lock (bot.storage.file_lock: no other process of this host uses the file): those of another host (a shared
-    file) seen lately. A row of this host is a dead process's (a kill -9 leaves it), whatever its pid is now."""
-    here = socket.gethostname()
-    recent = (now or datetime.now(UTC)) - timedelta(seconds=SQLITE_SEEN_WITHIN)
-    return [beat for beat in beats if beat.host != here and beat.last_seen >= recent]
-
-
-def check_database(settings: Settings, *, timeout: float = 3.0) -> None:
-    """Fail early and clearly when the database cannot be reached (no credentials in the message)."""
-    shown = settings.redacted_database_url()
-    try:
-        url = parse_database_url(settings.database_url)
-    except ValueError as exc:
-        raise StartupError(f"DATABASE_URL: {exc}") from None
-    if url.backend == "sqlite":
-        if url.in_memory:
-            return
-        folder = Path(url.path).parent
-        if not folder.is_dir():
-            raise StartupError(
-                f"DATABASE_URL {shown}: folder {folder} does not exist; create it or fix the path."
-            )
-        try:
-            check_database_file(url.path)
-        except StorageBroken as exc:
-            raise StartupError(f"DATABASE_URL {shown}: {exc}; {exc.advice}.") from None
-        return
-    try:
-        with socket.create_connection((url.host, url.port), timeout=timeout):
-            return
-    except OSError as exc:
-        raise StartupError(
-            f"DATABASE_URL {shown}: cannot reach the database at {url.host}:{url.port} ({exc.strerror or exc}). "
-            "Is PostgreSQL running and the host/port right?"
-        ) from None
-
-
-def open_database(settings: Settings) -> None:
-    """Open the database once before logging in to Discord (connect, apply migrations, close), so that a database
-    the bot cannot use stops it here with one line, not with a traceback once it is online."""
-    shown = settings.redacted_database_url()
-
-    url = parse_database_url(settings.database_url)
-    on_file = url.backend == "sqlite" and not url.in_memory
-    if on_file:  # one bot process per file: the lock is this process's until it exits, even a kill -9
-        try:
-            hold_database_lock(url.path)
-        except OSError as exc:  # (the folder is checked first: a file it cannot create or open)
-            raise StartupError(f"DATABASE_URL {shown}: cannot open the file to lock it: {exc}") from None
-        except FileLocked as exc:
-            raise StartupError(
-                f"DATABASE_URL {shown}: another bot process uses this SQLite file ({exc.holder} holds {exc.path});"
-                " an SQLite file has one bot process. Stop it first, or move to PostgreSQL to run several"
-                " processes."
-            ) from None
-
-    async def probe() -> None:
-        async with open_repository(settings.database_url) as repo:
-            if not on_file:
-                return
-            beats = await repo.processes_seen(datetime(2000, 1, 1, tzinfo=UTC))
-            others = others_on_sqlite(beats)
-            for dead in {b.process_id for b in beats} - {b.process_id for b in others}:
-                await repo.forget_process(dead)  # (this host's rows, and old ones: their processes are gone)
-            if others:
-                raise StartupError(
-                    f"DATABASE_URL {shown}: another bot process uses this SQLite file ({others[0].process_id}, "
-                    f"seen {others[0].last_seen:%H:%M:%S} UTC); an SQLite file has one bot process. Stop it "
-                    "first, or move to PostgreSQL to run several processes."
-                )
-
-    try:
-        asyncio.run(probe())
-    except StorageBroken as exc:
-        raise StartupError(f"DATABASE_URL {shown}: {exc}; {exc.advice}.") from None
-    except StorageError as exc:
-        raise StartupError(f"DATABASE_URL {shown}: the database cannot be opened: {exc}") from None
 
 
 async def start_bot(settings: Settings, *, service: GameService | None = None) -> None:

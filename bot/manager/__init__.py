@@ -29,11 +29,12 @@ from bot.manager.refusals import Illegal, Refused
 from bot.manager.timers import Notifier, NullNotifier, TurnTimers
 
 # the read types of the queries, so that the presentation knows the manager alone (never bot.storage)
-from bot.storage import GameStatus, GameSummary, LeaderboardRow, PlayerStats, PlayerTime, Rating
+from bot.storage import ChangeFeed, GameStatus, GameSummary, LeaderboardRow, PlayerStats, PlayerTime, Rating
 
 __all__ = [
     "ABSENT_POLICIES",
     "AI_LEVELS",
+    "ChangeFeed",
     "Clock",
     "GameEvent",
     "GameInfo",

@@ -46,7 +46,7 @@ from bot.manager.seats import SeatCommands
 from bot.manager.servers import ServerSettings
 from bot.manager.store import GameStore, LiveGame
 from bot.manager.timers import Notifier, NullNotifier, TurnTimers
-from bot.storage import GameRepository, GameStatus, PlaceTaken, Seat
+from bot.storage import ChangeFeed, GameRecord, GameRepository, GameStatus, PlaceTaken, Seat
 from bot.storage.seat_marks import AI_SEAT_MARK, ai_seat_name
 from engine.actions import Action, action_from_json
 from engine.errors import GameDataError, IllegalAction
@@ -115,6 +115,20 @@ class GameManager(SeatCommands, GameReads, PlayerQueries, PlayerTimes, ServerSet
                 listener(game_id, version)
             except Exception:  # a listener's bug never stops a move
                 log.exception("change listener failed for game %s", game_id)
+
+    async def follow_other_processes(
+        self, on_change: Callable[[str, int], None], *, on_reconnect: Callable[[], None]
+    ) -> ChangeFeed | None:
+        """Hear the changes other processes make (PostgreSQL; None where no other process writes: SQLite):
+        ``on_change(game_id, version)`` for each, ``on_reconnect`` after a gap; started, close it when done. A
+        database that goes away is the host's one line per outage, as for every other storage call."""
+        outage = self._store.outage
+        feed = self._store.repo.changes_elsewhere(
+            on_change, on_reconnect=on_reconnect, on_lost=outage.failed, on_back=outage.recovered
+        )
+        if feed is not None:
+            await feed.start()
+        return feed
 
     def set_notifier(self, notifier: Notifier) -> None:
         """Who hears what the timers did: the service, which the composition root (bot.wiring) builds after
@@ -222,20 +236,34 @@ class GameManager(SeatCommands, GameReads, PlayerQueries, PlayerTimes, ServerSet
                 raise Refused("channel_busy", game=existing.id)
             seats = [Seat(host_name, host_id)] if join else []
             first = lobbies.first_rows(self.clock.now(), store.lobby_expiry)  # stored with the lobby
+            fields: dict[str, Any] = dict(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                board=b.id,
+                variant=variant_id,
+                options={o: True for o in options},
+                settings=game_settings.to_json(),
+                seats=seats,
+                thread_id=thread_id,
+                status=GameStatus.LOBBY,
+            )
+            since = self.clock.now()
+
+            async def ours(
+                conflict: Exception,
+            ) -> GameRecord | None:  # its own lobby, its acknowledgement lost
+                if not isinstance(conflict, PlaceTaken):
+                    return None
+                stored = await store.storage(lambda: store.repo.find_game(conflict.game_id))
+                return stored if stored is not None and retries.created(stored, since, fields) else None
+
             try:  # the lock above covers this process; storage checks again for every process
-                rec = await retries.create(  # (its own lobby recognised after a lost acknowledgement)
-                    store,
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    host_id=host_id,
-                    board=b.id,
-                    variant=variant_id,
-                    options={o: True for o in options},
-                    settings=game_settings.to_json(),
-                    seats=seats,
-                    thread_id=thread_id,
-                    status=GameStatus.LOBBY,
-                    timers=first or None,
+                rec = await store.storage(
+                    lambda: store.repo.create_game(only_if_place_free=True, **fields, timers=first or None),
+                    doing=" while opening a game",
+                    wrote=True,
+                    landed=ours,
                 )
             except PlaceTaken as exc:
                 raise Refused("channel_busy", game=exc.game_id) from None

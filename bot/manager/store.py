@@ -12,7 +12,8 @@ Guarantees
   game that nothing will move on.
 * ``StorageUnavailable`` is retried a few times with the same expected version (safe: see bot.storage.base); a
   ``VersionConflict`` after such a retry is checked against the log for a move, against the stored game for any
-  other change or a new lobby (did our write land after all? :mod:`bot.manager.retries`). A timer-only write
+  other change or a new lobby (did our write land after all? :mod:`bot.manager.retries`), in the one retry loop
+  (:meth:`GameStore.storage`). A timer-only write
   moves the version on too, so every process sees it before it serves the game again. A
   ``VersionConflict`` otherwise (another process wrote) reloads the game and runs the request again
   (:meth:`GameStore.locked`).
@@ -29,14 +30,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from bot.manager import retries
 from bot.manager.clock import Clock
 from bot.manager.game_settings import GameSettings, SettingError
 from bot.manager.locks import LockTable
 from bot.manager.outage import Outage
 from bot.manager.positions import SAVE_POSITION_EVERY, catch_up, changed_fields, position_due, state_of
 from bot.manager.refusals import Refused
-from bot.manager.retries import broken_refusal, gave_up
+from bot.manager.retries import appended, broken_refusal, gave_up, landed
 from bot.manager.tell import held, notice_rows, over_rows, owed_position, tell_rows
 from bot.manager.timer_rows import HELD_KINDS, NOTED_KINDS, LobbyWatch, Resume, TimerKind, TurnWait
 from bot.storage import (
@@ -47,6 +47,7 @@ from bot.storage import (
     GameRepository,
     GameStatus,
     NewTimer,
+    PlaceTaken,
     Seat,
     SeatResult,
     StorageBroken,
@@ -403,9 +404,19 @@ class GameStore:
         return game
 
     # ------------------------------------------------------------------ storage calls
-    async def storage(self, op: Callable[[], Awaitable[T]]) -> T:
-        """Run a storage call, retrying while the database is unavailable; then refuse. A fault no retry can
-        fix is refused at once (``storage_unavailable``) and logged once, as what the host must do."""
+    async def storage(
+        self,
+        op: Callable[[], Awaitable[T]],
+        *,
+        doing: str = "",
+        wrote: bool = False,
+        landed: Callable[[Exception], Awaitable[T | None]] | None = None,
+    ) -> T:
+        """Run a storage call (`doing`: " while ...", for the host; `wrote`: a write), retrying while the
+        database is unavailable; then refuse. A fault no retry can fix is refused at once
+        (``storage_unavailable``) and logged once, as what the host must do. A write's VersionConflict or
+        PlaceTaken after a lost acknowledgement may be the write itself: `landed(conflict)` returns what it
+        wrote (the answer) or None (the conflict propagates) (bot.manager.retries)."""
         last: StorageUnavailable | None = None
         for delay in (0.0, *self.retry_delays):
             if delay:
@@ -413,12 +424,17 @@ class GameStore:
             try:
                 result = await op()
             except StorageUnavailable as exc:
-                if not self.outage.retrying(last := exc):
+                if not self.outage.retrying(last := exc, doing):
                     break
             except StorageBroken as exc:
                 raise broken_refusal(exc, self.outage) from None
+            except (VersionConflict, PlaceTaken) as exc:
+                if last is None or landed is None or (ours := await landed(exc)) is None:
+                    raise
+                log.info("storage: the acknowledgement of a write%s was lost; it had landed", doing)
+                return ours
             else:
-                self.outage.recovered()
+                self.outage.recovered(wrote=wrote)
                 return result
         raise gave_up(last, self.outage) from last
 
@@ -460,8 +476,19 @@ class GameStore:
         if "snapshot" in fields:  # stored as the position after the game's actions so far, its log apart
             assert future.state is not None
             fields = {**fields, "snapshot": saved_position(future.state)}
+        expected = game.version
+
+        async def ours(_: Exception) -> int | None:
+            stored = await self.storage(lambda: self.repo.find_game(game.id))
+            return expected + 1 if stored is not None and landed(stored, expected + 1, fields) else None
+
         try:
-            version = await retries.update(self, game, fields, change)
+            version = await self.storage(
+                lambda: self.repo.update_game(game.id, expected, **fields, timers=change or None),
+                doing=f" while saving a change of game {game.id}",
+                wrote=True,
+                landed=ours,
+            )
         except (VersionConflict, Refused, GameNotFound):
             self.evict(game.id)
             raise
@@ -519,30 +546,17 @@ class GameStore:
         if also:  # (first: served first after a crash, before the turn message it comes with)
             change = dataclasses.replace(change, add=(*also, *change.add))
         change = held(change, self.holder, now)
-        record = await self._append(game, seat, action_json, snapshot, status, results, change)
-        if snapshot is not None:
-            game.snapshot_seq = record.seq
-        game.adopt_timers(change, None, now)
-        self._written(game.id, change)
-        return record
-
-    async def _append(
-        self,
-        game: LiveGame,
-        seat: int,
-        action_json: dict[str, Any],
-        snapshot: dict[str, Any] | None,
-        status: GameStatus | None,
-        results: Sequence[SeatResult] | None,
-        change: TimerChange,
-    ) -> ActionRecord:
         expected = game.version
-        unavailable: StorageUnavailable | None = None
-        for delay in (0.0, *self.retry_delays):
-            if delay:
-                await asyncio.sleep(delay)
-            try:
-                record = await self.repo.append_action(
+
+        async def ours(
+            _: Exception,
+        ) -> ActionRecord | None:  # the log: the one action after those known, ours
+            rows = await self.storage(lambda: self.repo.load_actions(game.id, after_seq=game.action_count))
+            return rows[0] if appended(rows, seat, action_json, expected + 1) else None
+
+        try:
+            record = await self.storage(
+                lambda: self.repo.append_action(
                     game.id,
                     expected,
                     seat,
@@ -551,33 +565,19 @@ class GameStore:
                     status,
                     results=results,
                     timers=change or None,
-                )
-            except StorageUnavailable as exc:
-                unavailable = exc
-                if not self.outage.retrying(exc, f" while saving an action of game {game.id}"):
-                    break
-            except StorageBroken as exc:
-                self.evict(game.id)
-                raise broken_refusal(exc, self.outage) from None
-            except VersionConflict:
-                if unavailable is not None:  # maybe the attempt that "failed" did land
-                    rows = await self.storage(
-                        lambda: self.repo.load_actions(game.id, after_seq=game.action_count)
-                    )
-                    if (
-                        len(rows) == 1
-                        and rows[0].seat == seat
-                        and rows[0].action == action_json
-                        and rows[0].version == expected + 1
-                    ):
-                        return rows[0]
-                self.evict(game.id)
-                raise
-            else:
-                self.outage.recovered(wrote=True)
-                return record
-        self.evict(game.id)
-        raise gave_up(unavailable, self.outage) from unavailable
+                ),
+                doing=f" while saving an action of game {game.id}",
+                wrote=True,
+                landed=ours,
+            )
+        except (VersionConflict, Refused, GameNotFound):
+            self.evict(game.id)
+            raise
+        if snapshot is not None:
+            game.snapshot_seq = record.seq
+        game.adopt_timers(change, None, now)
+        self._written(game.id, change)
+        return record
 
     async def locked(self, game_id: str, body: Callable[[LiveGame], Awaitable[T]]) -> T:
         """Run `body` on the game under its lock; reload and run again when another writer got in first."""

@@ -100,10 +100,6 @@ class ManagerGameService:
         """Write this process's heartbeat row (its shards), again when Discord told the count."""
         await self.games_manager.join_cluster(shard_ids=shard_ids, shard_count=shard_count)
 
-    def set_messenger(self, messenger: Messenger) -> None:
-        """Where unsolicited messages (AI and timer moves, reminders) go; `start` sets it from the bot."""
-        self.messenger = messenger
-
     async def finish_posts(self, timeout: float) -> bool:
         """A clean stop, before Discord is closed: the owed messages in flight are posted and recorded, no new
         one starts (GameManager.finish_posts)."""

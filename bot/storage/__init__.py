@@ -6,7 +6,8 @@ Pick a backend by URL and use it as an async context manager::
         game = await repo.create_game(guild_id=..., channel_id=..., host_id=..., board="europe")
 
 URLs (``sqlite:///path.db``, ``sqlite:///:memory:``, ``postgresql://user@host/db``, options in the query
-string) have one parser, :func:`parse_database_url` in ``url.py``, which documents them.
+string) have one parser, :func:`parse_database_url` in ``bot/database_url.py`` (beside the settings), which
+documents them.
 
 This package imports neither discord nor the engine: snapshots and actions are opaque JSON dicts.
 """
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.database_url import DatabaseURL, parse_database_url, redact_url
+
 from .base import (
     CLOSED_STATUSES,
     NOTIFY_MODES,
@@ -22,6 +25,7 @@ from .base import (
     UNSET,
     ActionRecord,
     BoardStats,
+    ChangeFeed,
     GameNotFound,
     GameRecord,
     GameRepository,
@@ -50,7 +54,6 @@ from .base import (
     VersionConflict,
 )
 from .cluster import ClusterStatus, ProcessBeat
-from .url import DatabaseURL, parse_database_url, redact_url
 
 __all__ = [
     "CLOSED_STATUSES",
@@ -60,6 +63,7 @@ __all__ = [
     "UNSET",
     "ActionRecord",
     "BoardStats",
+    "ChangeFeed",
     "DatabaseURL",
     "GameNotFound",
     "GameRecord",

@@ -26,6 +26,7 @@ from ._timers import TimerQueries
 from .base import (
     UNSET,
     ActionRecord,
+    ChangeFeed,
     GameNotFound,
     GameRecord,
     GameStatus,
@@ -122,6 +123,17 @@ class SQLRepository(
 
     @abstractmethod
     async def close(self) -> None: ...
+
+    def changes_elsewhere(
+        self,
+        on_change: Callable[[str, int], None],
+        *,
+        on_reconnect: Callable[[], None],
+        on_lost: Callable[[StorageError], None],
+        on_back: Callable[[], None],
+    ) -> ChangeFeed | None:
+        """None: one process per database (SQLite); PostgreSQL listens (bot.storage.pg_changes)."""
+        return None
 
     @abstractmethod
     def _write(self, doing: str) -> AbstractAsyncContextManager[Tx]:

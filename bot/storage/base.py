@@ -13,7 +13,7 @@ either it applies once, or it raises VersionConflict because the first attempt d
 from __future__ import annotations
 
 import enum
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
@@ -152,10 +152,6 @@ class GameSummary:
     updated_at: datetime
     finished_at: datetime | None
 
-    @property
-    def is_open(self) -> bool:
-        return self.status in OPEN_STATUSES
-
     def seat_of(self, user_id: int) -> int | None:
         """Index of the first seat held by ``user_id``, or None."""
         for index, seat in enumerate(self.seats):
@@ -271,6 +267,14 @@ def normalise_statuses(status: GameStatus | str | Iterable[GameStatus | str] | N
 # --------------------------------------------------------------------------- the contract
 
 
+class ChangeFeed(Protocol):
+    """The changes of games other processes write, heard as they commit (:meth:`GameRepository.changes_elsewhere`)."""
+
+    async def start(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+
 @runtime_checkable
 class GameRepository(Protocol):
     """What the game manager calls. Both backends (SQLite, PostgreSQL) pass the same contract tests.
@@ -293,6 +297,20 @@ class GameRepository(Protocol):
         ...
 
     async def schema_version(self) -> int: ...
+
+    def changes_elsewhere(
+        self,
+        on_change: Callable[[str, int], None],
+        *,
+        on_reconnect: Callable[[], None],
+        on_lost: Callable[[StorageError], None],
+        on_back: Callable[[], None],
+    ) -> ChangeFeed | None:
+        """The feed (not started) of the changes other processes make: ``on_change(game_id, version)`` for each
+        (PostgreSQL's LISTEN, bot.storage.pg_changes); ``on_reconnect`` after a gap (notices may be missed),
+        ``on_lost``/``on_back`` as the database goes and returns. None where no other process writes (SQLite:
+        one process per file)."""
+        ...
 
     # games ---------------------------------------------------------------
     async def create_game(

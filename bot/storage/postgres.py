@@ -34,6 +34,7 @@ from . import _common as c
 from ._dialect import Dialect, Row, Tx, numbered_placeholders
 from ._repository import VERSION_GUARD, SQLRepository
 from .base import (
+    ChangeFeed,
     SeatResult,
     StorageBroken,
     StorageBug,
@@ -44,6 +45,7 @@ from .base import (
     require_aware,
     utcnow,
 )
+from .pg_changes import PgChanges
 
 __all__ = ["PostgresRepository"]
 
@@ -206,6 +208,25 @@ class PostgresRepository(SQLRepository):
         self._migrate_to = migrate_to
         self._pool: asyncpg.Pool | None = None
         self._connect_lock = asyncio.Lock()
+
+    def changes_elsewhere(
+        self,
+        on_change: Callable[[str, int], None],
+        *,
+        on_reconnect: Callable[[], None],
+        on_lost: Callable[[StorageError], None],
+        on_back: Callable[[], None],
+    ) -> ChangeFeed:
+        """LISTEN for the changes other processes commit (bot.storage.pg_changes), on a connection of its own."""
+        return PgChanges(
+            self.dsn,
+            self.schema,
+            on_change,
+            on_reconnect=on_reconnect,
+            on_lost=on_lost,
+            on_back=on_back,
+            classify=_map_error,
+        )
 
     def __repr__(self) -> str:
         state = "open" if self._pool is not None else "closed"

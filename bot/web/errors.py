@@ -9,7 +9,6 @@ from bot.i18n import default_catalog
 from bot.manager import Refused
 from bot.messages import Message, Text
 from bot.play.refusals import refusal
-from bot.play.reply import GameError
 
 
 class WebError(Exception):
@@ -60,7 +59,3 @@ def unless_outage(exc: Refused) -> None:
     """Raise the database's outage (503) where another refusal is no error (a name looked up for a nicety)."""
     if exc.code in OUTAGE:
         raise from_refused(exc) from None
-
-
-def from_game_error(exc: GameError, code: str = "refused", status: int = 400) -> WebError:
-    return WebError(code, exc.message, status)

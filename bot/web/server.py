@@ -3,7 +3,8 @@ alone with ``ttr web``. Without those settings nothing starts and the bot runs a
 
 ``WEB_SECRET`` signs the sessions and the personal links: it must be set (32 characters or more); without it
 the web server refuses to start with one line saying how to make one (nothing weaker is derived). On
-PostgreSQL the server also listens for changes made by other processes (`bot.web.pg_changes`).
+PostgreSQL the server also hears the changes made by other processes (the manager's
+``follow_other_processes``: storage's LISTEN, bot.storage.pg_changes).
 """
 
 from __future__ import annotations
@@ -16,11 +17,9 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from bot.config import Settings
-from bot.manager import GameManager
-from bot.storage import parse_database_url
+from bot.manager import ChangeFeed, GameManager
 from bot.web.app import AfterMove, MapServer, WebConfig
 from bot.web.members import Membership
-from bot.web.pg_changes import PgChanges
 from bot.web.tokens import MIN_SECRET, Link, Tokens
 
 log = logging.getLogger(__name__)
@@ -56,7 +55,7 @@ def link_url(settings: Settings, tokens: Tokens, user_id: int, game_id: str, loc
 class RunningWeb:
     runner: web.AppRunner
     server: MapServer
-    changes: PgChanges | None
+    changes: ChangeFeed | None
 
     async def close(self) -> None:
         if self.changes is not None:
@@ -95,9 +94,6 @@ async def start_web(
     )  # (connections capped, idle ones closed; no access log: it would show links)
     await runner.setup()
     await web.TCPSite(runner, host, settings.web_port).start()
-    changes = None
-    if parse_database_url(settings.database_url).backend == "postgres":
-        changes = PgChanges(settings.database_url, server.hub.changed, on_reconnect=server.hub.refresh)
-        await changes.start()
+    changes = await manager.follow_other_processes(server.hub.changed, on_reconnect=server.hub.refresh)
     log.info("live map on port %d (%s)", settings.web_port, settings.public_url)
     return RunningWeb(runner, server, changes)

@@ -122,5 +122,5 @@ def text_width(text: str, size: float = FONT_SIZE) -> float:
     return float(_font(size, family).getlength(text)) / 4
 
 
-def _dist(a: Point, b: Point) -> float:
+def distance(a: Point, b: Point) -> float:
     return math.hypot(a[0] - b[0], a[1] - b[1])

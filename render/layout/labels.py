@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from .geometry import DOT_R, FLAG_H, FLAG_W, FONT_SIZE, SPACE_H, Flag, Label, Point, _dist, text_width
+from .geometry import DOT_R, FLAG_H, FLAG_W, FONT_SIZE, SPACE_H, Flag, Label, Point, distance, text_width
 
 _DIRS = {  # name: (unit dx, unit dy, text-anchor)
     "e": (1, 0, "start"), "w": (-1, 0, "end"), "n": (0, -1, "middle"), "s": (0, 1, "middle"),
@@ -15,7 +15,7 @@ _DIRS = {  # name: (unit dx, unit dy, text-anchor)
 }  # fmt: skip
 
 
-class _Grid:
+class Grid:
     def __init__(self, cell: float = 24.0) -> None:
         self.cell = cell
         self.pts: dict[tuple[int, int], list[Point]] = {}
@@ -34,7 +34,7 @@ class _Grid:
         return n
 
 
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+def overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
@@ -60,7 +60,7 @@ def _label_box(x: float, y: float, dx: float, dy: float, anchor: str, w: float, 
 
 
 def place_labels(board, cities, geoms, flags, boxes, pref):
-    grid = _Grid()
+    grid = Grid()
     for g in geoms:
         for s in g.spaces:
             r = math.radians(s.angle)
@@ -82,7 +82,7 @@ def place_labels(board, cities, geoms, flags, boxes, pref):
     # Most crowded cities first: they have the fewest good spots.
     def crowd(item):
         (c, f), p = item
-        return -sum(1 for (c2, f2), q in cities.items() if f2 == f and c2 != c and _dist(p, q) < 90)
+        return -sum(1 for (c2, f2), q in cities.items() if f2 == f and c2 != c and distance(p, q) < 90)
 
     order = sorted(((k, v) for k, v in cities.items() if not board.cities[k[0]].dead_end), key=crowd)
     labels: list[Label] = []
@@ -100,7 +100,7 @@ def place_labels(board, cities, geoms, flags, boxes, pref):
                 (ax, ay), box = _label_box(x + dx * far, y + dy * far, dx, dy, anchor, w, size)
                 if box[0] < bx0 + 2 or box[2] > bx1 - 2 or box[1] < by0 + 2 or box[3] > by1 - 2:
                     continue
-                hits = sum(1 for t in taken if _overlap(t, box))
+                hits = sum(1 for t in taken if overlap(t, box))
                 cost = hits * 1000 + grid.count(box) * 40 + rank * 1.5 + far * 2.5
                 if c in pref and dname == pref[c]:
                     cost -= 500
@@ -123,7 +123,7 @@ def place_labels(board, cities, geoms, flags, boxes, pref):
         groups: list[list[Flag]] = []
         for fl in fls:
             for grp in groups:
-                if any(_dist((fl.x, fl.y), (o.x, o.y)) < 110 for o in grp):
+                if any(distance((fl.x, fl.y), (o.x, o.y)) < 110 for o in grp):
                     grp.append(fl)
                     break
             else:
@@ -151,7 +151,7 @@ def place_labels(board, cities, geoms, flags, boxes, pref):
                 if box[0] < bx0 + 2 or box[2] > bx1 - 2 or box[1] < by0 + 2 or box[3] > by1 - 2:
                     continue
                 cost = (
-                    sum(1 for t in taken if _overlap(t, box)) * 1000
+                    sum(1 for t in taken if overlap(t, box)) * 1000
                     + grid.count(box) * 40
                     + (dname != "s") * 2
                     + far

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from maps.board import Board
 
-from .geometry import END_GAP, FLAG_W, MIN_CITY_DIST, MIN_SPACE, SPACE_GAP, Flag, Point, _dist
-from .projection import Projection, _lonlat, _route_frame
+from .geometry import END_GAP, FLAG_W, MIN_CITY_DIST, MIN_SPACE, SPACE_GAP, Flag, Point, distance
+from .projection import Projection, lonlat, route_frame
 
 
 def _schematic(pts: dict[int, Point], mix: float = 0.55) -> dict[int, Point]:
@@ -37,7 +37,7 @@ def _relax(
         disp = {i: [0.0, 0.0] for i in ids}
         for a, b, need in needs:
             pa, pb = pos[a], pos[b]
-            d = _dist(pa, pb) or 1e-6
+            d = distance(pa, pb) or 1e-6
             if d < need:
                 push = (need - d) / 2 * 0.5
                 ux, uy = (pb[0] - pa[0]) / d, (pb[1] - pa[1]) / d
@@ -66,7 +66,7 @@ def place_cities(
         f = fits[fname]
         anchors = {}
         for i in ids:
-            p = f(*_lonlat(board, i))
+            p = f(*lonlat(board, i))
             nd = nudges.get(i)
             if nd:
                 p = (p[0] + nd[0], p[1] + nd[1])
@@ -78,7 +78,7 @@ def place_cities(
         idset = set(ids)
         seen = set()
         for r in board.routes:
-            if r.a in idset and r.b in idset and _route_frame(board, r.id) == fname and r.group not in seen:
+            if r.a in idset and r.b in idset and route_frame(board, r.id) == fname and r.group not in seen:
                 seen.add(r.group)
                 needs.append((r.a, r.b, r.length * (MIN_SPACE + SPACE_GAP) + 2 * END_GAP))
         for k, a in enumerate(ids):
@@ -103,7 +103,7 @@ def place_flags(
     route_ends: dict[int, tuple[Point, Point, float, float]] = {}
     group_dir: dict[tuple[int, int], Point] = {}
     for r in board.routes:
-        fname = _route_frame(board, r.id)
+        fname = route_frame(board, r.id)
         ends: list[Point | None] = []
         for this, other in ((r.a, r.b), (r.b, r.a)):
             if board.cities[this].dead_end:
@@ -116,11 +116,11 @@ def place_flags(
                     place = board.cities[this]
                     if place.lat is not None and place.lon is not None:
                         tx, ty = fits[fname](place.lon, place.lat)
-                        if _dist((tx, ty), origin) < 5:
+                        if distance((tx, ty), origin) < 5:
                             tx, ty = origin[0] + (origin[0] - mx), origin[1] + (origin[1] - my)
                     else:
                         tx, ty = origin[0] + (origin[0] - mx), origin[1] + (origin[1] - my)
-                    d = _dist((tx, ty), origin) or 1.0
+                    d = distance((tx, ty), origin) or 1.0
                     group_dir[key] = ((tx - origin[0]) / d, (ty - origin[1]) / d)
                 ux, uy = group_dir[key]
                 reach = r.length * (MIN_SPACE + 6 + SPACE_GAP) + END_GAP + FLAG_W / 2 + 6

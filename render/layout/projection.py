@@ -82,7 +82,7 @@ def _path_data(lines: list[list[float]], fit: _Fit, close: bool, min_step: float
     return "".join(out)
 
 
-def _lonlat(board: Board, cid: int) -> Point:
+def lonlat(board: Board, cid: int) -> Point:
     """(lon, lat) of a place that has them (callers only pass such places)."""
     c = board.cities[cid]
     assert c.lat is not None and c.lon is not None, c.name
@@ -94,7 +94,7 @@ def _zoom_of(board: Board, cid: int) -> tuple[str | None, bool]:
     return extra.get("zoom"), bool(extra.get("also_on_main_map"))
 
 
-def _route_frame(board: Board, rid: int) -> str:
+def route_frame(board: Board, rid: int) -> str:
     r = board.routes[rid]
     z = r.extra.get("drawn_in_zoom")
     if z:
@@ -142,11 +142,11 @@ def _zoom_area(
 ) -> tuple[float, float, float, float]:
     """The main-map box of a zoom's places: their projected extent, moved with a place shown on both (the main
     map's relaxed position wins), at least a small box around it, kept inside the map."""
-    pts = [fit(*_lonlat(board, i)) for i in ids]
+    pts = [fit(*lonlat(board, i)) for i in ids]
     dx = dy = 0.0
     twins = [i for i in ids if (i, "main") in cities]
     if twins:
-        tx, ty = fit(*_lonlat(board, twins[0]))
+        tx, ty = fit(*lonlat(board, twins[0]))
         mx, my = cities[(twins[0], "main")]
         dx, dy = mx - tx, my - ty
     xs = [p[0] + dx for p in pts]
@@ -192,10 +192,10 @@ def project(board: Board) -> Projection:
             in_frame["main"].append(c.id)
 
     main_ids = [i for i in in_frame["main"] if not board.cities[i].dead_end] or in_frame["main"]
-    lats = [_lonlat(board, i)[1] for i in main_ids]
-    lons = [_lonlat(board, i)[0] for i in main_ids]
+    lats = [lonlat(board, i)[1] for i in main_ids]
+    lons = [lonlat(board, i)[0] for i in main_ids]
     proj = _Conic(lats, lons)
-    raw = [proj(*_lonlat(board, i)) for i in main_ids]
+    raw = [proj(*lonlat(board, i)) for i in main_ids]
     xs = [p[0] for p in raw]
     ys = [p[1] for p in raw]
     aspect = (max(ys) - min(ys)) / ((max(xs) - min(xs)) or 1e-9)
@@ -205,7 +205,7 @@ def project(board: Board) -> Projection:
     pad = 110.0 if any(c.dead_end and (c.lat is None or c.lon is None) for c in board.cities) else 0.0
     fit = _Fit(
         proj,
-        raw and [proj(*_lonlat(board, i)) for i in main_ids],
+        raw and [proj(*lonlat(board, i)) for i in main_ids],
         (
             MAP_PAD + 20 + pad,
             MAP_PAD + 20 + pad,
@@ -229,18 +229,18 @@ def project(board: Board) -> Projection:
             _path_data(geo.get("borders", []), fit, False),
         )
     )
-    main_pts = [fit(*_lonlat(board, i)) for i in in_frame["main"]]
+    main_pts = [fit(*lonlat(board, i)) for i in in_frame["main"]]
     # Route samples on the main map, so zoom insets go where they hide the least
     main_xy = dict(zip(in_frame["main"], main_pts, strict=True))
     samples: list[Point] = []
     for r in board.routes:
-        if r.a in main_xy and r.b in main_xy and _route_frame(board, r.id) == "main":
+        if r.a in main_xy and r.b in main_xy and route_frame(board, r.id) == "main":
             (ax, ay), (bx, by) = main_xy[r.a], main_xy[r.b]
             samples += [(ax + (bx - ax) * t / 8, ay + (by - ay) * t / 8) for t in range(9)]
     for z in sorted(k for k in in_frame if k != "main"):
         ids = in_frame[z]
-        zproj = _Conic([_lonlat(board, i)[1] for i in ids], [_lonlat(board, i)[0] for i in ids])
-        zr = [zproj(*_lonlat(board, i)) for i in ids]
+        zproj = _Conic([lonlat(board, i)[1] for i in ids], [lonlat(board, i)[0] for i in ids])
+        zr = [zproj(*lonlat(board, i)) for i in ids]
         zw = MAP_W * 0.34
         zxs = [p[0] for p in zr]
         zys = [p[1] for p in zr]

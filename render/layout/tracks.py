@@ -7,8 +7,8 @@ import math
 
 from maps.board import Board
 
-from .geometry import DOT_R, SPACE_GAP, SPACE_H, TRACK_SEP, Flag, Point, RouteGeom, Space, _dist
-from .projection import _route_frame
+from .geometry import DOT_R, SPACE_GAP, SPACE_H, TRACK_SEP, Flag, Point, RouteGeom, Space, distance
+from .projection import route_frame
 
 
 def _seg_dist(p: Point, a: Point, b: Point) -> float:
@@ -49,7 +49,7 @@ def _along(path: list[Point], s: float) -> tuple[Point, float]:
     """Point and tangent angle (degrees) at arc length s."""
     for i in range(len(path) - 1):
         a, b = path[i], path[i + 1]
-        L = _dist(a, b)
+        L = distance(a, b)
         if s <= L or i == len(path) - 2:
             t = 0 if L == 0 else max(0.0, min(1.0, s / L))
             ang = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
@@ -59,7 +59,7 @@ def _along(path: list[Point], s: float) -> tuple[Point, float]:
 
 
 def _length(path: list[Point]) -> float:
-    return sum(_dist(path[i], path[i + 1]) for i in range(len(path) - 1))
+    return sum(distance(path[i], path[i + 1]) for i in range(len(path) - 1))
 
 
 def _spaces(path: list[Point], n: int, end_a: float, end_b: float) -> tuple[Space, ...]:
@@ -93,16 +93,16 @@ def lay_tracks(
             continue
         first = board.routes[members[0]]
         pa, pb, ea, eb = route_ends[members[0]]
-        fname = _route_frame(board, first.id)
+        fname = route_frame(board, first.id)
         half = (len(members) - 1) * TRACK_SEP / 2 + SPACE_H / 2
         obstacles = [p for (c, f), p in cities.items() if f == fname and c not in (first.a, first.b)]
         obstacles += [
-            (fl.x, fl.y) for fl in flags if _dist((fl.x, fl.y), pa) > 1 and _dist((fl.x, fl.y), pb) > 1
+            (fl.x, fl.y) for fl in flags if distance((fl.x, fl.y), pa) > 1 and distance((fl.x, fl.y), pb) > 1
         ]
         clear = DOT_R + half + 3
         path = [pa, pb]
         if any(_seg_dist(o, pa, pb) < clear for o in obstacles):
-            d = _dist(pa, pb)
+            d = distance(pa, pb)
             nx, ny = -(pb[1] - pa[1]) / d, (pb[0] - pa[0]) / d
             mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
             best = None

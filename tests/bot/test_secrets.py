@@ -9,10 +9,10 @@ import pytest
 
 from bot import Settings, SettingsError
 from bot.config import max_render_workers
+from bot.database_url import url_secrets
 from bot.discord import startup
 from bot.discord.startup import SecretsFilter, run_bot
 from bot.storage import parse_database_url, redact_url
-from bot.storage.url import url_secrets
 
 URLS = [
     # (url, the secrets in it)

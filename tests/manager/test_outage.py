@@ -4,11 +4,12 @@ when a write works again, so reads that still work do not make it flap; a bug is
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
 
-from bot.manager import ManualClock, Refused
+from bot.manager import GameManager, ManualClock, Refused
 from bot.manager.outage import Outage
 from bot.manager.retries import broken_refusal, gave_up
 from bot.manager.store import GameStore
@@ -87,3 +88,35 @@ async def test_a_known_outage_is_answered_at_once_not_after_every_retry() -> Non
         return "ok"
 
     assert await store.storage(works) == "ok" and not store.outage.down
+
+
+async def test_the_change_listener_says_one_line_per_outage(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ttr web` on PostgreSQL listens for other processes' changes: while the database cannot be reached it tries
+    again every moment, and the host reads one ERROR for the outage, not one line per attempt."""
+    from bot.storage import pg_changes
+    from bot.storage.postgres import PostgresRepository
+
+    monkeypatch.setattr(pg_changes, "RETRY_EVERY", 0.01)
+    caplog.set_level(logging.INFO)
+    manager = GameManager(PostgresRepository("postgresql://ttr@127.0.0.1:1/nowhere"), clock=ManualClock())
+    heard: list[tuple[str, int]] = []
+    feed = await manager.follow_other_processes(lambda g, v: heard.append((g, v)), on_reconnect=lambda: None)
+    assert feed is not None
+    attempts = 0
+    real_connect = pg_changes.asyncpg.connect
+
+    async def counted(*args: object, **kwargs: object) -> object:
+        nonlocal attempts
+        attempts += 1
+        return await real_connect(*args, **kwargs)
+
+    monkeypatch.setattr(pg_changes.asyncpg, "connect", counted)
+    try:
+        while attempts < 5:
+            await asyncio.sleep(0.01)
+    finally:
+        await feed.close()
+    (error,) = _lines(caplog, logging.ERROR)
+    assert "storage cannot be reached" in error and not _lines(caplog, logging.WARNING) and not heard

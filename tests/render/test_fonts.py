@@ -149,7 +149,7 @@ def test_the_packaged_fonts_are_used_on_a_host_without_fonts(tmp_path: Path) -> 
 
 def test_a_moves_caption_without_the_bots_line_names_its_cities_for_the_reader() -> None:
     """The GIF's frames and the command line's pictures word a move from the board alone (no catalogue line)."""
-    from render.board_panel import _last_move_text
+    from render.board_panel import last_move_text
     from render.model import LastMove
     from render.words import ENGLISH
 
@@ -158,8 +158,8 @@ def test_a_moves_caption_without_the_bots_line_names_its_cities_for_the_reader()
         r for r in board.routes if {board.cities[r.a].name, board.cities[r.b].name} == {"Hakata", "Kokura"}
     )
     view = dataclasses.replace(midgame(board), last_move=LastMove(seat=0, routes=(route.id,)))
-    assert _last_move_text(board, view, japanese_words()).endswith(("博多–小倉", "小倉–博多"))
-    assert _last_move_text(board, view, ENGLISH).endswith(board.route_label(route.id))
+    assert last_move_text(board, view, japanese_words()).endswith(("博多–小倉", "小倉–博多"))
+    assert last_move_text(board, view, ENGLISH).endswith(board.route_label(route.id))
 
 
 def test_a_japanese_readers_hand_names_the_ticket_cities_in_japanese() -> None:

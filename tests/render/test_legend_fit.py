@@ -12,7 +12,7 @@ from helpers.render_states import midgame
 
 from bot.play.pictures import picture_words
 from maps.board import COLORS, load_board
-from render.board_panel import _legend, _regular_width
+from render.board_panel import colour_legend, regular_width
 from render.board_svg import render_board_svg
 from render.layout.geometry import PANEL_W
 
@@ -24,7 +24,7 @@ LANGUAGES = sorted(p.stem for p in LOCALES.glob("*.json") if re.fullmatch(r"[a-z
 def test_every_colour_word_of_the_legend_fits_before_the_next_swatch(language: str) -> None:
     words = picture_words(language)
     out: list[str] = []
-    _legend(out, 0.0, 400.0, PANEL_W, words)
+    colour_legend(out, 0.0, 400.0, PANEL_W, words)
     svg = "".join(out)
     swatches = [
         (float(y), float(x)) for x, y in re.findall(r'<rect x="([\d.]+)" y="([\d.]+)" width="20"', svg)
@@ -35,7 +35,7 @@ def test_every_colour_word_of_the_legend_fits_before_the_next_swatch(language: s
     for y, x in swatches:
         rows.setdefault(y, []).append(x)
     for x, y, text in labels:
-        end = float(x) + _regular_width(text, 11.0, words.font)
+        end = float(x) + regular_width(text, 11.0, words.font)
         row = sorted(rows[float(y) - 11])
         following = [sx for sx in row if sx > float(x)]
         limit = following[0] if following else PANEL_W
@@ -55,7 +55,7 @@ def test_the_piles_words_never_run_into_the_next_pile(language: str) -> None:
     ]
     assert len(piles) == 3
     for (x, text), (next_x, _) in zip(piles, piles[1:], strict=False):
-        end = x + _regular_width(text, 14.0, words.font)
+        end = x + regular_width(text, 14.0, words.font)
         assert end + 12 <= next_x, (
             language,
             text,

@@ -13,7 +13,7 @@ from helpers.render_states import midgame
 
 from bot.play.pictures import picture_words
 from maps.board import COLORS, load_board
-from render.board_routes import _letter_size
+from render.board_routes import letter_size
 from render.board_svg import render_board_svg
 from render.hand import HandTicket, render_hand_svg
 from render.layout.geometry import MIN_SPACE, text_width
@@ -41,7 +41,7 @@ def test_route_letters_never_collide_within_a_language_and_fit_a_space(language:
         )
         taken[letter.casefold()] = name
     for name, letter in letters.items():  # drawn along a train space, MIN_SPACE long at the shortest
-        assert text_width(letter, float(_letter_size(letter))) <= MIN_SPACE - 6, (language, name, letter)
+        assert text_width(letter, float(letter_size(letter))) <= MIN_SPACE - 6, (language, name, letter)
 
 
 def _text_nodes(svg: str) -> list[str]:

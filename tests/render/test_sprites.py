@@ -15,11 +15,11 @@ from engine.playout import random_legal_action
 from engine.rules import apply, new_game, to_act
 from maps.board import board_ids, load_board
 from render import png
-from render.board_svg import _svg_open, canvas_height, game_layer, render_board_svg
+from render.board_svg import canvas_height, game_layer, render_board_svg, svg_open
 from render.from_engine import board_view
 from render.layout import layout_of
 from render.model import BoardView, LastMove
-from render.sprites import SpriteCache, _Leaves, rasterise_sprite
+from render.sprites import Leaves, SpriteCache, rasterise_sprite
 
 WIDTH = 800
 
@@ -37,7 +37,7 @@ def reference(board_id: str, view: BoardView, colorblind: bool) -> Image.Image:
     """The game layer's SVG rasterised by cairosvg over the printed map (the picture before sprites)."""
     board = load_board(board_id)
     height = canvas_height(layout_of(board), view)
-    svg = _svg_open(WIDTH, height)
+    svg = svg_open(WIDTH, height)
     svg += game_layer(board, view, colorblind=colorblind, height=height, labels_on_top=False, compact=True)
     base = png._static_surface(board, WIDTH, colorblind)
     return png._to_image(png._rasterise(svg + "</svg>", WIDTH, base))
@@ -100,7 +100,7 @@ def test_a_highlighted_free_route_and_its_glow_come_from_sprites_too():
 
 
 def test_plain_groups_split_into_leaves_that_keep_what_they_inherit():
-    leaves = _Leaves()
+    leaves = Leaves()
     svg = (
         '<g class="panel" font-family="F"><g id="p0" class="player"><rect x="1"/><text x="2">A &amp; B</text></g>'
         '<g opacity="0.5"><rect x="3"/><rect x="4"/></g><g transform="rotate(3)" fill="red"><path d="M0,0"/></g>'

@@ -10,13 +10,13 @@ import aiohttp
 from helpers.pg_schema import fresh_pg_schema
 
 from bot.config import Settings
-from bot.web.alone import problem, serve
+from bot.wiring import serve_web, web_problem
 
 
 def test_ttr_web_says_what_it_needs() -> None:
-    assert "WEB_PORT" in (problem(Settings()) or "")
+    assert "WEB_PORT" in (web_problem(Settings()) or "")
     sqlite = Settings(web_port=8080, public_url="https://x.org", web_secret="k" * 32)
-    assert "PostgreSQL" in (problem(sqlite) or "")
+    assert "PostgreSQL" in (web_problem(sqlite) or "")
 
 
 async def test_ttr_web_serves_the_map_over_postgresql_until_stopped() -> None:
@@ -31,9 +31,9 @@ async def test_ttr_web_serves_the_map_over_postgresql_until_stopped() -> None:
             web_secret="k" * 32,
             discord_client_id="77",
         )
-        assert problem(settings) is None
+        assert web_problem(settings) is None
         stop = asyncio.Event()
-        task = asyncio.create_task(serve(settings, stop=stop))
+        task = asyncio.create_task(serve_web(settings, stop=stop))
         try:
             async with aiohttp.ClientSession() as http:
                 for _ in range(100):
@@ -45,6 +45,13 @@ async def test_ttr_web_serves_the_map_over_postgresql_until_stopped() -> None:
                         await asyncio.sleep(0.05)
                 else:
                     raise AssertionError("ttr web did not start")
+                # its operations on the map's port (no METRICS_PORT): alive, ready (the database answers), metrics
+                async with http.get(f"http://127.0.0.1:{port}/healthz") as resp:
+                    assert resp.status == 200
+                async with http.get(f"http://127.0.0.1:{port}/readyz") as resp:
+                    assert resp.status == 200, await resp.text()
+                async with http.get(f"http://127.0.0.1:{port}/metrics") as resp:
+                    assert resp.status == 200 and "ttr_" in await resp.text()
         finally:
             stop.set()
             await asyncio.wait_for(task, 10)
@@ -77,7 +84,7 @@ async def test_a_move_on_a_page_of_ttr_web_is_told_in_the_chat_by_a_bot_process(
     from bot.manager import GameManager
     from bot.manager.cluster import Member
     from bot.storage import open_repository
-    from bot.web.alone import WEB_LEASE
+    from bot.wiring import WEB_LEASE
 
     async with fresh_pg_schema() as (url, _schema):
         bot_repo, web_repo = open_repository(url), open_repository(url)

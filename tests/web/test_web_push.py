@@ -22,7 +22,6 @@ from bot.play import codec
 from bot.play.contract import Caller
 from bot.play.press import Press, PressCode
 from bot.storage import open_repository
-from bot.web.pg_changes import PgChanges
 from bot.web.view import seat_of
 from bot.wiring import Wiring
 from engine.actions import KeepTickets
@@ -156,8 +155,10 @@ async def test_a_move_on_one_process_reaches_a_page_of_another_on_postgresql() -
         await b.start(dispatcher=False)
         try:
             async with site("", manager=b) as s:  # the page is connected to process B
-                changes = PgChanges(url, s.server.hub.changed, on_reconnect=s.server.hub.refresh)
-                await changes.start()
+                changes = await b.follow_other_processes(
+                    s.server.hub.changed, on_reconnect=s.server.hub.refresh
+                )
+                assert changes is not None  # (PostgreSQL: other processes write)
                 try:
                     gid = await new_game(a, "italy")  # everything happens on process A
                     page = await _page(s, gid, 103, "en")

@@ -1,5 +1,6 @@
-"""DATABASE_URL: the one parser of a storage URL, used by :func:`open_repository`, the settings check
-and the start-up check (``bot/__main__.py``).
+"""DATABASE_URL: the one parser of a storage URL, used by the settings (bot.config: checked and redacted there),
+:func:`bot.storage.open_repository` and the start-up checks (bot.wiring). It sits on the ground floor, beside
+the settings, so that reading the settings never reaches storage.
 
 ``sqlite:///relative/path.db``, ``sqlite:////absolute/path.db`` (SQLAlchemy's convention: the path is
 what follows the third slash), ``sqlite:///:memory:``; query options ``busy_timeout`` (milliseconds,

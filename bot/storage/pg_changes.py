@@ -1,10 +1,13 @@
 """Changes of games made by other processes, on PostgreSQL: LISTEN on ``ttr_game_changed`` (the trigger of
-migration V005 announces every new version of a game row at commit) with asyncpg's ``add_listener``.
+migration V005 announces every new version of a game row at commit) with asyncpg's ``add_listener``. The
+repository hands it out (:meth:`~bot.storage.base.GameRepository.changes_elsewhere`); the manager wires it.
 
 The payload is "<schema> <game id> <version>" and nothing else; a notice of another schema (another
 installation, another test) is ignored. The connection is its own (a pooled one would lose the LISTEN); when
 it drops, it is opened again after a short pause, and every watched game is re-read then (a notice sent while
-deaf is not replayed by PostgreSQL).
+deaf is not replayed by PostgreSQL). Its faults are told to ``on_lost`` (classified as every storage fault: `classify`,
+bot.storage.postgres's) and its return to ``on_back``: the host's lines about them are the caller's (one per
+outage, bot.manager.outage), not one per attempt.
 """
 
 from __future__ import annotations
@@ -16,30 +19,43 @@ from collections.abc import Callable
 
 import asyncpg
 
-from bot.storage.url import parse_database_url
+from bot.storage.base import StorageError
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "ttr_game_changed"
 
+#: seconds between two attempts to listen again
+RETRY_EVERY = 2.0
+
 
 class PgChanges:
-    """Calls ``on_change(game_id, version)`` for each change announced in this database's schema."""
+    """Calls ``on_change(game_id, version)`` for each change announced in `schema` of the database `dsn`."""
 
     def __init__(
-        self, database_url: str, on_change: Callable[[str, int], None], *, on_reconnect: Callable[[], None]
+        self,
+        dsn: str,
+        schema: str | None,
+        on_change: Callable[[str, int], None],
+        *,
+        on_reconnect: Callable[[], None],
+        on_lost: Callable[[StorageError], None],
+        on_back: Callable[[], None],
+        classify: Callable[[BaseException, str], StorageError],
     ) -> None:
-        parsed = parse_database_url(database_url)
-        self._dsn = parsed.dsn
-        self._schema = str(parsed.options.get("schema") or "public")
+        self._dsn = dsn
+        self._schema = schema or "public"
         self._on_change = on_change
         self._on_reconnect = on_reconnect
+        self._on_lost = on_lost
+        self._on_back = on_back
+        self._classify = classify
         self._conn: asyncpg.Connection | None = None
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
 
     async def start(self) -> None:
-        """Listen (returns once listening, or after the first failure is logged)."""
+        """Listen (returns once listening, or after the first failure is told)."""
         self._task = asyncio.create_task(self._run())
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._ready.wait(), 10)
@@ -66,12 +82,15 @@ class PgChanges:
         self._on_change(game_id, int(version))
 
     async def _run(self) -> None:
-        first = True
+        first, lost = True, False
         while True:
             try:
                 self._conn = await asyncpg.connect(self._dsn, timeout=10)
                 await self._conn.add_listener(CHANNEL, self._heard)
                 self._ready.set()
+                if lost:
+                    self._on_back()
+                    lost = False
                 if not first:
                     self._on_reconnect()
                 first = False
@@ -79,8 +98,9 @@ class PgChanges:
                     await asyncio.sleep(1.0)
             except asyncio.CancelledError:
                 raise
-            except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
-                log.warning("live map: cannot listen for game changes (%s); retrying", type(exc).__name__)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+                lost = True
+                self._on_lost(self._classify(exc, "listening for changes of games"))
                 self._ready.set()
             await self._disconnect()
-            await asyncio.sleep(2.0)
+            await asyncio.sleep(RETRY_EVERY)
