@@ -377,7 +377,7 @@ def picture_parts(board_id: str = "europe", moves: int = 400) -> dict[str, float
     picture composed (printed map, claims, tags, locator) and encoded (palette mapping, zlib), and the whole
     board for comparison (ms each; after one picture of each kind, as in a warm worker)."""
     from render.from_engine import board_view
-    from render.png import _board_palette, _encode, render_board_png
+    from render.png import board_palette, encode_png, render_board_png
     from render.turn_picture import PALETTE_WIDTH, render_turn_png, turn_surface
 
     state = new_game(board_id, 2, seed=3)
@@ -399,7 +399,7 @@ def picture_parts(board_id: str = "europe", moves: int = 400) -> dict[str, float
         t0 = time.process_time()
         surface = turn_surface(board, view)
         t1 = time.process_time()
-        _encode(surface, palette=_board_palette(board, PALETTE_WIDTH, True))
+        encode_png(surface, palette=board_palette(board, PALETTE_WIDTH, True))
         t2 = time.process_time()
         compose, encode = compose + t1 - t0, encode + t2 - t1
     for view in views[::10]:

@@ -233,10 +233,3 @@ def _badge(x: float, y: float, text: str, fill: str, cls: str) -> str:
         f'fill="{fill}" stroke="#444" stroke-width="0.8"/><text x="{num(x)}" y="{num(y + 3.8)}" font-size="10" '
         f'font-weight="bold" text-anchor="middle" fill="#222">{escape(text)}</text></g>'
     )
-
-
-# the old name, for render/png.py and render/turn_picture.py until their owner's work imports the public one
-_labels_svg = labels_svg
-
-# the old name, for render/png.py until their owner's work imports the public one
-_labels_under = labels_under

@@ -367,7 +367,3 @@ class TicketArcs:
 def _ticket_arcs_svg(lay: Layout, view: BoardView) -> str:
     """The final board's ticket arcs as SVG (see :class:`TicketArcs`)."""
     return TicketArcs.of(lay, view).svg()
-
-
-# the old name, for render/turn_picture.py until their owner's work imports the public one
-_highlight_svg = highlight_svg

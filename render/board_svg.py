@@ -286,7 +286,3 @@ __all__ = [
     "canvas_height",
     "svg_open",
 ]
-
-
-# the old name, for render/png.py and render/turn_picture.py until their owner's work imports the public one
-_svg_open = svg_open

@@ -20,8 +20,8 @@ from PIL import Image
 
 from maps.board import Board
 
-from .board_places import _labels_svg, _labels_under
-from .board_svg import _svg_open, canvas_height, game_layer_parts, render_board_svg, static_layer
+from .board_places import labels_svg, labels_under
+from .board_svg import canvas_height, game_layer_parts, render_board_svg, static_layer, svg_open
 from .layout import layout_of
 from .layout.geometry import CANVAS_W
 from .model import BoardView, LastMove
@@ -35,7 +35,7 @@ _STATIC_CACHE: OrderedDict[tuple, cairo.ImageSurface] = OrderedDict()
 _STATIC_CACHE_SIZE = 24
 
 
-def _rasterise(svg: str, width: int, base: cairo.ImageSurface | None = None) -> cairo.ImageSurface:
+def rasterise(svg: str, width: int, base: cairo.ImageSurface | None = None) -> cairo.ImageSurface:
     """Draw `svg` (scaled to `width` px) onto a new surface, over a copy of `base` when given."""
 
     class _Surface(PNGSurface):
@@ -59,7 +59,7 @@ def _to_image(surface: cairo.ImageSurface) -> Image.Image:
     return Image.frombuffer("RGB", (w, h), bytes(surface.get_data()), "raw", "BGRX", surface.get_stride(), 1)
 
 
-def _encode(
+def encode_png(
     surface: cairo.ImageSurface, *, quantize: bool = True, palette: Image.Image | None = None
 ) -> bytes:
     surface.flush()  # read in place (no copy): `img` does not outlive `surface`
@@ -76,10 +76,10 @@ def _encode(
 
 def svg_to_png(svg: str, *, width: int, quantize: bool = True) -> bytes:
     """Rasterise SVG text to PNG bytes `width` pixels wide (palette-quantised unless `quantize` is False)."""
-    return _encode(_rasterise(svg, width), quantize=quantize)
+    return encode_png(rasterise(svg, width), quantize=quantize)
 
 
-def _static_surface(
+def static_surface(
     board: Board,
     width: int,
     colorblind: bool,
@@ -102,12 +102,12 @@ def _static_surface(
     if surface is None:
         lay = layout_of(board)
         body = (
-            _labels_svg(board, lay, words=words)
+            labels_svg(board, lay, words=words)
             if labels_only
             else static_layer(board, colorblind=colorblind, words=words, panel=not bare, names=not bare)
         )
-        svg = _svg_open(width, lay.height, words.font) + body + "</svg>"
-        surface = _rasterise(svg, width)
+        svg = svg_open(width, lay.height, words.font) + body + "</svg>"
+        surface = rasterise(svg, width)
         _STATIC_CACHE[key] = surface
         while len(_STATIC_CACHE) > _STATIC_CACHE_SIZE:
             _STATIC_CACHE.popitem(last=False)
@@ -118,7 +118,7 @@ def _static_surface(
 
 def svg_to_image(svg: str, *, width: int) -> Image.Image:
     """Rasterise SVG text to an RGB Pillow image `width` pixels wide."""
-    return _to_image(_rasterise(svg, width))
+    return _to_image(rasterise(svg, width))
 
 
 def render_board_png(
@@ -136,10 +136,10 @@ def render_board_png(
     With `cache` (the default) the printed map is rasterised once per board/width and reused, which gives the same
     picture several times faster; `cache=False` rasterises the whole SVG of :func:`render_board_svg`.
     """
-    palette = _board_palette(board, width, colorblind) if cache else None
-    return _encode(
+    palette = board_palette(board, width, colorblind) if cache else None
+    return encode_png(
         palette=palette,
-        surface=_board_surface(
+        surface=board_surface(
             board, view, width=width, colorblind=colorblind, highlight=highlight, cache=cache, words=words
         ),
     )
@@ -170,12 +170,12 @@ def _palette_view(board: Board) -> BoardView:
 _PALETTES: dict[tuple, Image.Image] = {}
 
 
-def _board_palette(board: Board, width: int, colorblind: bool) -> Image.Image:
+def board_palette(board: Board, width: int, colorblind: bool) -> Image.Image:
     key = (board.id, id(layout_of(board)), width, colorblind)
     pal = _PALETTES.get(key)
     if pal is None:
-        img = _to_image(_board_surface(board, _palette_view(board), width=width, colorblind=colorblind))
-        static = _to_image(_static_surface(board, width, colorblind))
+        img = _to_image(board_surface(board, _palette_view(board), width=width, colorblind=colorblind))
+        static = _to_image(static_surface(board, width, colorblind))
         both = Image.new("RGB", (img.width, img.height + static.height))
         both.paste(img, (0, 0))
         both.paste(static, (0, img.height))
@@ -188,10 +188,10 @@ def _board_palette(board: Board, width: int, colorblind: bool) -> Image.Image:
 
 def render_board_image(board: Board, view: BoardView | None = None, **opts) -> Image.Image:
     """The board picture as an RGB Pillow image (for GIF frames and compositions)."""
-    return _to_image(_board_surface(board, view, **opts))
+    return _to_image(board_surface(board, view, **opts))
 
 
-def _board_surface(
+def board_surface(
     board: Board,
     view: BoardView | None = None,
     *,
@@ -206,15 +206,15 @@ def _board_surface(
         svg = render_board_svg(
             board, view, width=width, colorblind=colorblind, highlight=highlight, words=words
         )
-        return _rasterise(svg, width)
-    surface = _board_game_surface(
+        return rasterise(svg, width)
+    surface = board_game_surface(
         board, view, width=width, colorblind=colorblind, highlight=highlight, words=words
     )
-    _repaint_covered(surface, board, view, highlight, width, colorblind, words=words)
+    repaint_covered(surface, board, view, highlight, width, colorblind, words=words)
     return surface
 
 
-def _repaint_covered(
+def repaint_covered(
     surface: cairo.ImageSurface,
     board: Board,
     view: BoardView,
@@ -229,10 +229,10 @@ def _repaint_covered(
     pixel `origin` on; the names of the cities in `skip` are not)."""
     lay = layout_of(board)
     hl = highlight if highlight is not None else view.last_move
-    covered = _labels_under(lay, set(view.routes) | set(hl.routes if hl is not None else ())) - skip
+    covered = labels_under(lay, set(view.routes) | set(hl.routes if hl is not None else ())) - skip
     if not covered:
         return
-    names = _static_surface(board, width, colorblind, labels_only=True, words=words)
+    names = static_surface(board, width, colorblind, labels_only=True, words=words)
     k = width / CANVAS_W
     ctx = cairo.Context(surface)
     ctx.translate(-origin[0], -origin[1])
@@ -245,7 +245,7 @@ def _repaint_covered(
     ctx.paint()
 
 
-def _board_game_surface(
+def board_game_surface(
     board: Board,
     view: BoardView,
     *,
@@ -258,7 +258,7 @@ def _board_game_surface(
     """The cached printed map with the game layer over it, drawn from sprites (:mod:`render.sprites`); without
     `panel`, the panel's frame is left empty."""
     height = canvas_height(layout_of(board), view)
-    base = _static_surface(board, width, colorblind, words=words)
+    base = static_surface(board, width, colorblind, words=words)
     parts = game_layer_parts(
         board,
         view,
@@ -274,5 +274,5 @@ def _board_game_surface(
     ctx = cairo.Context(surface)
     ctx.set_source_surface(base, 0, 0)
     ctx.paint()
-    draw_parts(surface, _svg_open(width, height, words.font), parts, width=width)
+    draw_parts(surface, svg_open(width, height, words.font), parts, width=width)
     return surface

@@ -94,7 +94,7 @@ def _warm(board_id: str, width: int, colorblind: bool, words: PictureWords) -> t
     from maps.board import load_board
 
     from .model import LastMove
-    from .png import _static_surface, render_board_png
+    from .png import render_board_png, static_surface
     from .turn_picture import render_turn_png
 
     started = time.perf_counter()
@@ -108,7 +108,7 @@ def _warm(board_id: str, width: int, colorblind: bool, words: PictureWords) -> t
     lo, hi = board.rules.get("players", [MIN_PLAYERS, MAX_PLAYERS])
     for n in range(lo, hi + 1):
         render_board_png(board, _final_view(board.id, n), width=width, colorblind=colorblind, words=words)
-    _static_surface(board, width, colorblind, labels_only=True)  # names the claims hide, painted again
+    static_surface(board, width, colorblind, labels_only=True)  # names the claims hide, painted again
     return os.getpid(), time.perf_counter() - started
 
 
@@ -378,9 +378,6 @@ class RenderPool:
         assert self._settled is not None
         self._update_settled()
         await self._settled.wait()
-
-    def warm_keys(self) -> tuple[WarmKey, ...]:
-        return tuple(self._keys)
 
     def warm_state(self) -> list[WorkerState]:
         """Each worker: its process id, how often it was replaced, what it has warmed and what it has still to."""

@@ -151,7 +151,3 @@ def person(x: float, y: float, fill: str, cls: str) -> str:
         f'<path class="{cls}" d="M{num(x - 2.8)},{num(y - 4.5)}a2.8,2.8 0 1,0 5.6,0a2.8,2.8 0 1,0 -5.6,0Z'
         f'M{num(x - 4.5)},{num(y + 6)}v-3.5a4.5,4 0 0,1 9,0v3.5Z" fill="{fill}" stroke="#111" stroke-width="1"/>'
     )
-
-
-# the old name, for render/turn_picture.py until their owner's work imports the public one
-_f = num

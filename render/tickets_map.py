@@ -91,16 +91,14 @@ def render_ticket_map_png(
     it (no last-move glow), a new panel over its panel, and the owner's marks on top. `board` may be a board id,
     so that a render pool worker loads it: ``await pool.run("render.tickets_map.render_ticket_map_png", board_id,
     view, mine, words=words)``."""
-    from .png import _board_surface, _encode, _rasterise
+    from .png import board_surface, encode_png, rasterise
 
     if isinstance(board, str):
         board = load_board(board)
     view = view or BoardView()
     lay = layout_of(board)
     height = canvas_height(lay, view)
-    public = _board_surface(
-        board, view, width=width, colorblind=colorblind, highlight=LastMove(), words=words
-    )
+    public = board_surface(board, view, width=width, colorblind=colorblind, highlight=LastMove(), words=words)
     svg = (
         svg_open(width, height, words.font)
         + _owner_marks(board, lay, view, mine, words)
@@ -108,7 +106,7 @@ def render_ticket_map_png(
         + _panel(board, view, mine, height, words)
         + "</svg>"
     )
-    return _encode(_rasterise(svg, width, public))
+    return encode_png(rasterise(svg, width, public))
 
 
 def _private_layers(

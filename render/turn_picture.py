@@ -17,7 +17,7 @@ There is no side panel: the embed's text says the scores, counts and face-up car
 picture of :mod:`render.png`, with its panel) stays one tap away: the turn message's "Board" button.
 
 The drawing reuses the full picture's: the printed map rasterised once per board at :data:`MAX_SCALE`
-(:func:`render.png._static_surface`), the game layer painted over it from cached sprites (:mod:`render.sprites`)
+(:func:`render.png.static_surface`), the game layer painted over it from cached sprites (:mod:`render.sprites`)
 in the window only, then scaled down to the window's scale. :func:`turn_plan` says what the picture shows (the
 window, its scale, the tags), from the layout alone: tests read label sizes from it, not from pixels.
 """
@@ -31,15 +31,15 @@ import cairocffi as cairo
 
 from maps.board import Board
 
-from .board_places import _labels_svg
-from .board_routes import _highlight_svg
-from .board_svg import GamePart, _svg_open, game_layer_parts, static_layer
+from .board_places import labels_svg
+from .board_routes import highlight_svg
+from .board_svg import GamePart, game_layer_parts, static_layer, svg_open
 from .layout import layout_of
 from .layout.geometry import CANVAS_W, DOT_R, FONT_SIZE, Label, Layout, text_width
 from .model import BoardView, LastMove
-from .png import _board_game_surface, _board_palette, _encode, _repaint_covered, _static_surface
+from .png import board_game_surface, board_palette, encode_png, repaint_covered, static_surface
 from .sprites import draw_parts
-from .svg import HILITE, INK, SEA, _f, escape
+from .svg import HILITE, INK, SEA, escape, num
 from .words import ENGLISH, PictureWords
 
 #: The picture's size in pixels (4:3: a desktop embed shows it 400 x 300 px; 2x for sharp phones and a tap)
@@ -84,19 +84,9 @@ class TurnPlan:
     tags: tuple[Tag, ...]
     locator: tuple[float, float, float, float] | None  # x, y, width, height in px of the picture
 
-    def display_px(self, size: float, display_width: float = DISPLAY_W) -> float:
-        """A height of `size` canvas units as displayed `display_width` px wide."""
-        return size * self.scale * display_width / OUT_W
-
-    def city_label_px(self, city: int, display_width: float = DISPLAY_W) -> float:
-        """How tall the name of `city` shows (its tag's, else the board's own label's): 0 when not shown."""
-        sizes = [t.size for t in self.tags if t.city == city]
-        sizes += [label_size(lab) for lab in self.labels if lab.city == city]
-        return self.display_px(max(sizes, default=0.0), display_width)
-
 
 def label_size(lab: Label) -> float:
-    """The font size the board prints a label at (see board_places._labels_svg)."""
+    """The font size the board prints a label at (see board_places.labels_svg)."""
     return FONT_SIZE if lab.frame == "main" else FONT_SIZE - 1
 
 
@@ -316,11 +306,11 @@ def tags_svg(board: Board, tags: tuple[Tag, ...], words: PictureWords = ENGLISH)
     for t in tags:
         x0, y0, x1, y1 = t.box
         out.append(
-            f'<g class="tag city-tag-{t.city}"><rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" '
-            f'height="{_f(y1 - y0)}" rx="{_f(t.size * 0.3)}" fill="#ffffff" stroke="{HILITE}" '
-            f'stroke-width="{_f(max(2.0, t.size * 0.09))}" opacity="0.95"/>'
-            f'<text class="label tag-label" x="{_f(t.x)}" y="{_f(t.y)}" text-anchor="{t.anchor}" '
-            f'font-size="{_f(t.size)}" fill="{INK}">{escape(words.city(board.cities[t.city].name))}</text></g>'
+            f'<g class="tag city-tag-{t.city}"><rect x="{num(x0)}" y="{num(y0)}" width="{num(x1 - x0)}" '
+            f'height="{num(y1 - y0)}" rx="{num(t.size * 0.3)}" fill="#ffffff" stroke="{HILITE}" '
+            f'stroke-width="{num(max(2.0, t.size * 0.09))}" opacity="0.95"/>'
+            f'<text class="label tag-label" x="{num(t.x)}" y="{num(t.y)}" text-anchor="{t.anchor}" '
+            f'font-size="{num(t.size)}" fill="{INK}">{escape(words.city(board.cities[t.city].name))}</text></g>'
         )
     out.append("</g>")
     return "".join(out)
@@ -336,10 +326,10 @@ def render_turn_svg(
     lay = layout_of(board)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{OUT_W}" height="{OUT_H}" '
-        f'viewBox="{_f(x)} {_f(y)} {_f(w)} {_f(h)}" font-family="{words.font}">'
-        f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" fill="{SEA}"/>'
+        f'viewBox="{num(x)} {num(y)} {num(w)} {num(h)}" font-family="{words.font}">'
+        f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" fill="{SEA}"/>'
         + static_layer(board, colorblind=colorblind, words=words, panel=False, names=False)
-        + _labels_svg(board, lay, {lab.city for lab in lay.labels} - {t.city for t in plan.tags}, words)
+        + labels_svg(board, lay, {lab.city for lab in lay.labels} - {t.city for t in plan.tags}, words)
         + "".join(
             p if isinstance(p, str) else p.svg() for p in _game_parts(board, view, plan, colorblind, words)
         )
@@ -371,7 +361,7 @@ def _game_parts(
     move = view.last_move
     if move is not None and (move.routes or move.cities):
         pad = max(8.0, GLOW_PX * OUT_W / DISPLAY_W / plan.scale)
-        parts.insert(1, _highlight_svg(lay, tuple(move.routes), tuple(move.cities), pad))
+        parts.insert(1, highlight_svg(lay, tuple(move.routes), tuple(move.cities), pad))
     return parts
 
 
@@ -380,8 +370,8 @@ def render_turn_png(
 ) -> bytes:
     """The turn picture as PNG bytes (:data:`OUT_W` x :data:`OUT_H` px)."""
     # mapped to the board's palette (the whole board's, cached per worker): ~10x cheaper than building one
-    palette = _board_palette(board, PALETTE_WIDTH, colorblind)
-    return _encode(turn_surface(board, view, colorblind=colorblind, words=words), palette=palette)
+    palette = board_palette(board, PALETTE_WIDTH, colorblind)
+    return encode_png(turn_surface(board, view, colorblind=colorblind, words=words), palette=palette)
 
 
 def turn_surface(
@@ -398,12 +388,12 @@ def turn_surface(
     ctx = cairo.Context(big)
     ctx.set_source_rgb(*_rgb(SEA))
     ctx.paint()
-    ctx.set_source_surface(_static_surface(board, ZOOM_WIDTH, colorblind, words=words, bare=True), -ox, -oy)
+    ctx.set_source_surface(static_surface(board, ZOOM_WIDTH, colorblind, words=words, bare=True), -ox, -oy)
     ctx.rectangle(-ox, -oy, lay.map_w * z, lay.map_h * z)  # the map, not the panel's frame beside it
     ctx.fill()
     # the names, but those the tags print again
     tagged = frozenset(t.city for t in plan.tags)
-    names = _static_surface(board, ZOOM_WIDTH, colorblind, labels_only=True, words=words)
+    names = static_surface(board, ZOOM_WIDTH, colorblind, labels_only=True, words=words)
     ctx.rectangle(0, 0, big.get_width(), big.get_height())
     for lab in (*lay.labels, *lay.country_labels):
         if lab.city in tagged:
@@ -414,11 +404,9 @@ def turn_surface(
     ctx.set_source_surface(names, -ox, -oy)
     ctx.paint()
     parts = _game_parts(board, view, plan, colorblind, words)
-    head = _svg_open(ZOOM_WIDTH, lay.height, words.font)
+    head = svg_open(ZOOM_WIDTH, lay.height, words.font)
     draw_parts(big, head, parts, width=ZOOM_WIDTH, origin=(ox, oy))
-    _repaint_covered(
-        big, board, view, None, ZOOM_WIDTH, colorblind, origin=(ox, oy), skip=tagged, words=words
-    )
+    repaint_covered(big, board, view, None, ZOOM_WIDTH, colorblind, origin=(ox, oy), skip=tagged, words=words)
     if plan.tags:  # over the names painted again
         draw_parts(
             big, head, [parts[0], tags_svg(board, plan.tags, words)], width=ZOOM_WIDTH, origin=(ox, oy)
@@ -466,7 +454,7 @@ def _draw_locator(
     lay = layout_of(board)
     lx, ly, lw, lh = plan.locator
     full = round(CANVAS_W * lw / lay.map_w)
-    small = _board_game_surface(
+    small = board_game_surface(
         board, view, width=full, colorblind=colorblind, highlight=LastMove(), words=words, panel=False
     )
     k = full / CANVAS_W

@@ -318,11 +318,6 @@ def test_modules_being_split_are_still_long() -> None:
     assert stale == []
 
 
-#: render modules another engineer is changing now: their underscore names (imported by them, or from them by
-#: render/tickets_map.py) get public names with that work.
-PRIVATE_IMPORTS_BEING_MOVED = frozenset({"render.png", "render.turn_picture", "render.pool"})
-
-
 def private_imports(name: str) -> list[str]:
     """The ``from render.x import _y`` of module `name` that reach another module's underscore name."""
     path = modules()[name]
@@ -343,8 +338,8 @@ def test_render_shares_its_helpers_under_public_names() -> None:
     offenders = sorted(
         f"{name} imports {target}"
         for name in modules()
-        if _in(name, "render") and name not in PRIVATE_IMPORTS_BEING_MOVED
+        if _in(name, "render")
         for target in private_imports(name)
-        if _in(target, "render") and target.rpartition(".")[0] not in PRIVATE_IMPORTS_BEING_MOVED
+        if _in(target, "render")
     )
     assert offenders == []

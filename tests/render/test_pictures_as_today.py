@@ -49,7 +49,7 @@ def todays_turn_picture(state: GameState, since: int, monkeypatch: pytest.Monkey
         m.setattr(turn_picture, "_filter", lambda k: turn_picture.cairo.FILTER_GOOD)
         view = board_view(state, since=since)
         surface = turn_picture.turn_surface(state.board, view)
-        data = png._encode(surface)  # a palette built for the picture
+        data = png.encode_png(surface)  # a palette built for the picture
     return Image.open(io.BytesIO(data)).convert("RGB")
 
 
@@ -96,7 +96,7 @@ class Misses:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.maps: list[int] = []
         self.sprites: list[str] = []
-        rasterise, sprite = png._rasterise, sprites.rasterise_sprite
+        rasterise, sprite = png.rasterise, sprites.rasterise_sprite
 
         def counted_map(svg: str, width: int, base=None):  # type: ignore[no-untyped-def]
             self.maps.append(width)
@@ -106,7 +106,7 @@ class Misses:
             self.sprites.append(svg)
             return sprite(svg, width)
 
-        monkeypatch.setattr(png, "_rasterise", counted_map)
+        monkeypatch.setattr(png, "rasterise", counted_map)
         monkeypatch.setattr(sprites, "rasterise_sprite", counted_sprite)
 
 

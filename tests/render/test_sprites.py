@@ -39,13 +39,13 @@ def reference(board_id: str, view: BoardView, colorblind: bool) -> Image.Image:
     height = canvas_height(layout_of(board), view)
     svg = svg_open(WIDTH, height)
     svg += game_layer(board, view, colorblind=colorblind, height=height, labels_on_top=False, compact=True)
-    base = png._static_surface(board, WIDTH, colorblind)
-    return png._to_image(png._rasterise(svg + "</svg>", WIDTH, base))
+    base = png.static_surface(board, WIDTH, colorblind)
+    return png._to_image(png.rasterise(svg + "</svg>", WIDTH, base))
 
 
 def sprites_picture(board_id: str, view: BoardView, colorblind: bool) -> Image.Image:
     board = load_board(board_id)
-    return png._to_image(png._board_game_surface(board, view, width=WIDTH, colorblind=colorblind))
+    return png._to_image(png.board_game_surface(board, view, width=WIDTH, colorblind=colorblind))
 
 
 def differing(a: Image.Image, b: Image.Image, above: int) -> float:
@@ -81,9 +81,9 @@ def test_sprites_and_full_svg_agree_on_the_whole_picture():
     come back from the printed names instead of SVG text on top: a few pixels of antialiasing differ)."""
     board = load_board("usa")
     view = played("usa", 80, players=4)
-    fast = png._to_image(png._board_surface(board, view, width=WIDTH))
+    fast = png._to_image(png.board_surface(board, view, width=WIDTH))
     svg = render_board_svg(board, view, width=WIDTH)
-    slow = png._to_image(png._rasterise(svg, WIDTH))
+    slow = png._to_image(png.rasterise(svg, WIDTH))
     assert differing(fast, slow, 60) < 0.002
     assert differing(fast, slow, 8) < 0.01
 
@@ -145,6 +145,6 @@ def test_the_sprite_cache_keeps_to_its_budget_dropping_the_least_recently_used()
 def test_sprites_draw_onto_any_surface_size_the_picture_has():
     board = load_board("japan")
     view = played("japan", 50)
-    surface = png._board_surface(board, view, width=400)
+    surface = png.board_surface(board, view, width=400)
     assert isinstance(surface, cairo.ImageSurface)
     assert surface.get_width() == 400
