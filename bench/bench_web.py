@@ -159,7 +159,7 @@ class Bench:
         async with self.http.post(f"/api/games/{gid}/act", json=body, headers=self.auth(user)) as resp:
             if resp.status != 200:
                 return None
-            return int((await resp.json())["view"]["version"])
+            return int((await resp.json())["version"])
 
     async def page(self, gid: str, user: int, locale: str) -> aiohttp.ClientWebSocketResponse:
         ws = await self.http.ws_connect(f"/api/games/{gid}/live", max_msg_size=0, compress=self.compress)
@@ -203,7 +203,7 @@ async def move_pushed(b: Bench, gid: str, samples: int) -> list[float]:
             body["tickets"] = [t["id"] for t in chosen["offered"]]
         started = time.perf_counter()
         async with b.http.post(f"/api/games/{gid}/act", json=body, headers=b.auth(mover)) as resp:
-            version = int((await resp.json())["view"]["version"])
+            version = int((await resp.json())["version"])
         while True:
             frame = json.loads((await asyncio.wait_for(pages[other].receive(), 10)).data)
             if frame.get("type") == "view" and frame["view"]["version"] >= version:

@@ -1,8 +1,9 @@
 """The live map's routes (see PROTOCOL.md): the page, sign-in, reading a game, acting on it, and its WebSocket.
 
 Every request that touches a game is checked here against the session: who the user is (a signed session
-token, ``Authorization: Bearer``), which game (a link's session is for its game only), their seat and the turn
-(the manager checks both again under the game's lock). A refused action changes nothing.
+token, ``Authorization: Bearer``) and which game (a link's session is for its game only). A move goes to the
+manager, the one door: it checks the seat, the turn, the version the page showed and the rules under the game's
+lock, and its refusal is answered in the reader's words (the chat's). A refused action changes nothing.
 """
 
 from __future__ import annotations
@@ -21,12 +22,12 @@ from typing import Any
 import aiohttp
 from aiohttp import WSMsgType, web
 
-from bot.manager import GameManager, GameStatus, Outcome, Refused, turn_token
+from bot.manager import GameManager, Outcome, Refused
 from bot.play import codec
 from bot.web.addresses import ClientAddresses
 from bot.web.connections import Connections, GuardedRunner, Tally, default_most_connections
 from bot.web.discord_oauth import SignInFailed, exchange_code
-from bot.web.errors import WebError, from_refused, looked_up, unless_outage, web_error
+from bot.web.errors import WebError, from_refused, looked_up, refused_move, unless_outage, web_error
 from bot.web.guard import RateLimit, middlewares, server_header
 from bot.web.inputs import is_game_id, read_json, shown, snowflake
 from bot.web.live import SEND_TIMEOUT, LiveHub, Page
@@ -35,8 +36,6 @@ from bot.web.private_map import ticket_map_svg
 from bot.web.tokens import Link, SessionUser, TokenRefused, Tokens
 from bot.web.view import Reader, language, language_of_tag, seat_of, texts
 from engine.actions import KeepTickets
-from engine.rules import legal_actions
-from engine.state import SETUP, GameState
 
 log = logging.getLogger(__name__)
 
@@ -386,36 +385,21 @@ class MapServer:
         action = codec.decode(code)
         if action is None:
             raise web_error("bad_code", 400)
-        try:
-            info = await self.manager.game_info(game_id)
-            state = await self.manager.state_of(game_id)
-        except Refused as exc:
-            raise looked_up(exc) from None
-        seat = seat_of(info, user.user_id)
-        if seat is None:
-            raise web_error("not_seated", 403)
-        if state is None or info.status != GameStatus.ACTIVE:
-            raise web_error("not_running", 409)
-        if _token_at(state, seat, version) != turn_token(state, seat):
-            raise web_error("stale", 409)
-        if seat not in info.to_act or info.seats[seat].ai_level is not None:
-            raise web_error("not_your_turn", 403)
         if isinstance(action, KeepTickets):
             if not isinstance(tickets, list) or not all(
                 isinstance(t, int) and not isinstance(t, bool) for t in tickets
             ):
                 raise web_error("bad_request", 400)
             action = KeepTickets(tuple(sorted(set(tickets))))
-        if action not in legal_actions(state, seat):
-            raise web_error("illegal", 400)
-        try:
+        try:  # the manager checks it all (seat, turn, version, rules) under the game's lock
             outcome = await self.manager.act(
-                game_id, user.user_id, action, expected_turn=turn_token(state, seat), by=self.config.moves_by
+                game_id, user.user_id, action, expected_version=version, by=self.config.moves_by
             )
         except Refused as exc:
-            raise from_refused(exc) from None
+            raise refused_move(exc) from None
         self._tell_chat(game_id, outcome)
-        return web.json_response({"ok": True, "view": await self._read_view(game_id, user)})
+        # the new view reaches the page over its live socket, as every other page's (one view per move)
+        return web.json_response({"ok": True, "version": outcome.info.action_count})
 
     def _tell_chat(self, game_id: str, outcome: Outcome) -> None:
         """Tell the chat of a page's move (its turn message) in the background, in order per game: the page's
@@ -525,16 +509,6 @@ class MapServer:
         with contextlib.suppress(Exception):
             await page.send(json.dumps({"type": "error", "error": error.body(page.reader.locale)}))
             await page.close()
-
-
-def _token_at(state: GameState, seat: int, version: int) -> str:
-    """The turn token `seat` had when the game was at `version` (its number of actions): what the page saw.
-    In the setup phase each seat keeps its tickets in any order, so only the seat's own moves count there."""
-    if not 0 <= version <= len(state.history):
-        return ""
-    if state.phase == SETUP:
-        return f"s{seat}.{sum(1 for s, _ in state.history[:version] if s == seat)}"
-    return f"t{version}"
 
 
 #: How long a page too slow to read its frames is given to take its close frame before its connection is cut.

@@ -12,9 +12,10 @@ a page: each page has its own sender (`_Outbox`) holding at most one frame, the 
 skips to the latest view when it catches up), and a frame that takes longer than the send time-out to go out
 closes that page (close code 1013, "slow"): a page that does not read its socket holds up nobody but itself. A view is built once
 per (seat, language) and sent to every page of that reader kind; the board SVG once per language. The move's
-log lines come from replaying the new actions on the previous state the hub saw (the same words as the chat's
-turn message: `bot.manager.events.public_events`, worded by `bot.play.event_words`), with the routes and cities
-it took to highlight.
+log lines are the public events the manager's change notices carried (the same words as the chat's turn
+message: `bot.manager.events.public_events`, worded by `bot.play.event_words`): the hub applies no move. Only a
+change made by another process comes without them; its events are then read from the manager
+(`public_events_since`).
 """
 
 from __future__ import annotations
@@ -29,9 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.manager import GameInfo, GameManager, Refused
-from bot.manager.events import GameEvent, final_sheets, public_events
+from bot.manager.events import GameEvent
 from bot.web.view import Reader, board_svg, game_view, log_lines, one_line, seat_of
-from engine.rules import apply
 from engine.state import GameState
 from render.from_engine import moves_since
 from render.model import LastMove
@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 
 #: How many log lines a view carries.
 LOG_LINES = 12
+#: How many change notices' events a game keeps until its next push (a push folds many moves into one).
+MAX_HEARD = 2000
 #: How many games the hub keeps what it drew for when no page of theirs is open.
 MAX_IDLE_GAMES = 500
 #: How long one frame may take to go out to a page before that page is closed as too slow (seconds).
@@ -109,8 +111,9 @@ class _Game:
     """What the hub keeps of one watched game."""
 
     pages: set[Page] = field(default_factory=set)
-    state: GameState | None = None  # the state of the last push (to word the next moves)
+    count: int = -1  # the game's number of actions at the last push (-1: not read yet)
     events: list[GameEvent] = field(default_factory=list)  # the latest public events, oldest first
+    heard: list[GameEvent] = field(default_factory=list)  # the change notices' events not pushed yet
     version: int = -1  # the newest version heard of
     pushed: int = -1  # the version of the last push
     task: asyncio.Task[None] | None = None
@@ -157,7 +160,7 @@ class LiveHub:
         that view."""
         game = self._games.setdefault(page.game_id, _Game())
         heard = game.version
-        view, shown = await self._read(page.game_id, page.reader)  # (sets the state moves are worded from)
+        view, shown = await self._read(page.game_id, page.reader)  # (sets the count moves are told from)
         game = self._games.setdefault(page.game_id, game)  # (the same, unless dropped meanwhile as idle)
         if not game.pages:  # the first page: what it shows is what the next push compares with
             game.shown = shown
@@ -201,8 +204,8 @@ class LiveHub:
         if len(self._games) > MAX_IDLE_GAMES:  # games read without a page open: their caches go first
             self._games = {k: g for k, g in self._games.items() if g.pages or g.task is not None}
         game = self._games.setdefault(game_id, _Game())
-        if game.state is None and state is not None:
-            game.state = state
+        if game.count < 0 and state is not None:
+            game.count = len(state.history)
             game.events = await self.manager.recent_events(game_id, LOG_LINES)
         svg = await self._svg(game, info, state, reader.locale)
         return self._view(game, info, state, reader, svg), _shown(info)
@@ -251,11 +254,14 @@ class LiveHub:
         for game_id, game in list(self._games.items()):
             self.changed(game_id, game.pushed + 1)
 
-    def changed(self, game_id: str, version: int) -> None:
-        """A new version of a game is held or was announced: push it to its pages (soon, once)."""
+    def changed(self, game_id: str, version: int, events: tuple[GameEvent, ...] = ()) -> None:
+        """A new version of a game is held or was announced, with the public events of the move that made it
+        (none when another process made it): push it to its pages (soon, once)."""
         game = self._games.get(game_id)
         if game is None:
             return
+        if events:
+            game.heard = [*game.heard, *events][-MAX_HEARD:]
         game.version = max(game.version, version)
         if not game.pages or version <= game.pushed:
             return
@@ -285,7 +291,7 @@ class LiveHub:
         if shown == game.shown:  # a new version that changes nothing a page shows (the chat's own notes)
             return
         game.shown = shown
-        move = self._moves(game_id, game, state)
+        move = await self._moves(game_id, game, state)
         frames: dict[tuple[int | None, str], str] = {}
         now = time.time()
         for page in list(game.pages):
@@ -310,24 +316,20 @@ class LiveHub:
             if page.outbox is not None:
                 page.outbox.put(frame)  # never waits: each page's own sender sends it
 
-    def _moves(
+    async def _moves(
         self, game_id: str, game: _Game, state: GameState | None
     ) -> tuple[LastMove, list[GameEvent]] | None:
-        """The new actions since the last push, worded, and what they took on the board."""
-        before, game.state = game.state, state
-        if state is None or before is None or len(state.history) <= len(before.history):
+        """The new actions since the last push, as their public events, and what they took on the board."""
+        before = game.count
+        game.count = -1 if state is None else len(state.history)
+        if state is None or before < 0 or game.count <= before:
+            game.heard = [e for e in game.heard if e.seq > game.count]
             return None
-        first = len(before.history) + 1
-        work = before.copy()
-        events: list[GameEvent] = []
-        try:
-            for seq, (seat, action) in enumerate(state.history[len(before.history) :], start=first):
-                apply(work, seat, action)
-                sheets = final_sheets(work) if work.finished else None
-                events.extend(public_events(game_id, seq, work, seat, action, "player", sheets))
-        except Exception:  # noqa: BLE001 - a state the hub saw from another line of history: no words
-            log.warning("game %s: moves since %d not replayed", game_id, first - 1)
-            return None
+        first, last = before + 1, game.count
+        events = [e for e in game.heard if first <= e.seq <= last]
+        game.heard = [e for e in game.heard if e.seq > last]
+        if {e.seq for e in events} != set(range(first, last + 1)):  # made by another process: not heard
+            events = [e for e in await self.manager.public_events_since(game_id, first) if e.seq <= last]
         game.events = [*game.events, *events][-LOG_LINES:]
         routes, cities = moves_since(state, first)
         seat = state.history[-1][0]

@@ -301,13 +301,13 @@ async function act(a: Action, extra: Record<string, unknown> = {}): Promise<void
   closePicker();
   document.body.classList.add("busy");
   try {
-    const reply = await request<{ ok: boolean; view?: View }>("POST", `api/games/${encodeURIComponent(gameId)}/act`, {
+    const reply = await request<{ ok: boolean; version: number }>("POST", `api/games/${encodeURIComponent(gameId)}/act`, {
       code: a.code,
       version: view.version,
       ...extra,
     });
     closePicker();
-    if (reply.view) show(reply.view);
+    awaitVersion(reply.version);
   } catch (e) {
     toast(failure(e), true);
     // The game moved on (409) or the move was refused: show the game as it is now.
@@ -324,6 +324,17 @@ async function act(a: Action, extra: Record<string, unknown> = {}): Promise<void
     busy = false;
     document.body.classList.remove("busy");
   }
+}
+
+/** The move's view comes over the live socket, as every page's; should it not come soon (the socket down), it
+ * is read over HTTP. */
+let versionTimer = 0;
+function awaitVersion(version: number): void {
+  clearTimeout(versionTimer);
+  versionTimer = window.setTimeout(() => {
+    if (!view || view.version >= version) return;
+    request<View>("GET", `api/games/${encodeURIComponent(gameId)}/view`).then(show, () => undefined);
+  }, 2500);
 }
 
 // ---- pending decisions (tunnels, tickets, stations, ...): the server's label and choices, nothing more ----
