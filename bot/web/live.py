@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import time
@@ -31,7 +32,8 @@ from typing import Any
 
 from bot.manager import GameInfo, GameManager, Refused
 from bot.manager.events import GameEvent
-from bot.web.view import Reader, board_svg, game_view, log_lines, one_line, seat_of
+from bot.web.contract import LogLine, Move, View
+from bot.web.view import Reader, board_svg, drawing_url, game_view, log_lines, one_line, seat_of
 from engine.state import GameState
 from render.from_engine import moves_since
 from render.model import LastMove
@@ -63,8 +65,10 @@ class Page:
 
 
 class _Outbox:
-    """A page's own sender: one frame waits at most (a newer one replaces it), sent by the page's own task, each
-    within `timeout` seconds or the page is closed as too slow. `gone` is told when the page can take no more."""
+    """A page's own sender: one view waits at most (a newer one replaces it), sent by the page's own task, each
+    frame within `timeout` seconds or the page is closed as too slow. `gone` is told when the page can take no
+    more. A frame carries only the view's fields that differ from the page's previous frame (the first: all),
+    so a page that skipped a view still ends up with the newest whole."""
 
     def __init__(
         self, page: Page, timeout: float, sent: Callable[[], None], gone: Callable[[Page], None]
@@ -73,27 +77,35 @@ class _Outbox:
         self.timeout = timeout
         self._sent = sent
         self._gone = gone
-        self._frame: str | None = None
+        self._view: dict[str, str] | None = None
+        self._shown: dict[str, str] = {}  # the page's view as last sent: field -> its JSON
         self._wake = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
-    def put(self, frame: str) -> None:
-        self._frame = frame
+    def put(self, view: dict[str, str]) -> None:
+        """Send `view` (its fields' JSON: `view_parts`) soon."""
+        self._view = view
         self._wake.set()
 
     def stop(self) -> None:
         self._task.cancel()
+
+    def _frame(self, view: dict[str, str]) -> str:
+        shown = self._shown
+        changed = [(k, v) for k, v in view.items() if k == "version" or shown.get(k) != v]
+        self._shown = view
+        return '{"type":"view","view":{' + ",".join(f"{json.dumps(k)}:{v}" for k, v in changed) + "}}"
 
     async def _run(self) -> None:
         page = self.page
         while True:
             await self._wake.wait()
             self._wake.clear()
-            frame, self._frame = self._frame, None
-            if frame is None:
+            view, self._view = self._view, None
+            if view is None:
                 continue
             try:
-                await asyncio.wait_for(page.send(frame), self.timeout)
+                await asyncio.wait_for(page.send(self._frame(view)), self.timeout)
             except TimeoutError:
                 log.debug("game %s: a page too slow to read its frames is closed", page.game_id)
                 self._gone(page)
@@ -104,6 +116,19 @@ class _Outbox:
                 self._gone(page)
                 return
             self._sent()
+
+
+def view_parts(view: View | dict[str, Any]) -> dict[str, str]:
+    """A view as its fields' JSON, each spelt once for every page of its reader kind."""
+    return {k: json.dumps(v, separators=(",", ":"), ensure_ascii=False) for k, v in view.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """The board drawn for one language at one version, and its tag (a digest of the SVG: its URL's key)."""
+
+    svg: str
+    tag: str
 
 
 @dataclass
@@ -117,12 +142,10 @@ class _Game:
     version: int = -1  # the newest version heard of
     pushed: int = -1  # the version of the last push
     task: asyncio.Task[None] | None = None
-    svg: dict[tuple[str, int], str] = field(default_factory=dict)  # (language, action count) -> board
+    svg: dict[tuple[str, int], Drawing] = field(default_factory=dict)  # (language, action count) -> board
     shown: tuple[Any, ...] = ()  # what the last push showed (actions, status, seats, settings)
     #: language -> (the events worded, the seats they were named after, their log lines)
-    log: dict[str, tuple[tuple[GameEvent, ...], tuple[Any, ...], list[dict[str, Any]]]] = field(
-        default_factory=dict
-    )
+    log: dict[str, tuple[tuple[GameEvent, ...], tuple[Any, ...], list[LogLine]]] = field(default_factory=dict)
 
 
 class LiveHub:
@@ -155,7 +178,7 @@ class LiveHub:
 
     # ------------------------------------------------------------------ pages
 
-    async def open(self, page: Page) -> dict[str, Any]:
+    async def open(self, page: Page) -> View:
         """Register `page`, send it its first view (through its own sender, as every later frame) and return
         that view."""
         game = self._games.setdefault(page.game_id, _Game())
@@ -165,7 +188,7 @@ class LiveHub:
         if not game.pages:  # the first page: what it shows is what the next push compares with
             game.shown = shown
         page.outbox = _Outbox(page, self.send_timeout, self._counted, self._gone)
-        page.outbox.put(json.dumps({"type": "view", "view": view}, ensure_ascii=False))
+        page.outbox.put(view_parts(view))
         game.pages.add(page)
         if game.version > heard:  # a change heard while the view was built: pushed now, not lost
             self.changed(page.game_id, game.version)
@@ -194,11 +217,11 @@ class LiveHub:
 
     # ------------------------------------------------------------------ views
 
-    async def view_of(self, game_id: str, reader: Reader) -> dict[str, Any]:
+    async def view_of(self, game_id: str, reader: Reader) -> View:
         """`reader`'s view of the game now (Refused propagates)."""
         return (await self._read(game_id, reader))[0]
 
-    async def _read(self, game_id: str, reader: Reader) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    async def _read(self, game_id: str, reader: Reader) -> tuple[View, tuple[Any, ...]]:
         info = await self.manager.game_info(game_id)
         state = await self.manager.state_of(game_id)
         if len(self._games) > MAX_IDLE_GAMES:  # games read without a page open: their caches go first
@@ -207,30 +230,36 @@ class LiveHub:
         if game.count < 0 and state is not None:
             game.count = len(state.history)
             game.events = await self.manager.recent_events(game_id, LOG_LINES)
-        svg = await self._svg(game, info, state, reader.locale)
-        return self._view(game, info, state, reader, svg), _shown(info)
+        drawing = await self._svg(game, info, state, reader.locale)
+        return self._view(game, info, state, reader, drawing), _shown(info)
 
-    async def _svg(
-        self, game: _Game, info: GameInfo, state: GameState | None, locale: str, move: LastMove | None = None
-    ) -> str:
+    async def drawing(self, game_id: str, locale: str) -> Drawing | None:
+        """The board as readers of `locale` see it now (None: the game has not started; Refused propagates)."""
+        info = await self.manager.game_info(game_id)
+        state = await self.manager.state_of(game_id)
+        return await self._svg(self._games.get(game_id) or _Game(), info, state, locale)
+
+    async def _svg(self, game: _Game, info: GameInfo, state: GameState | None, locale: str) -> Drawing | None:
         """The board drawn for `locale` at this version, once: drawing is CPU work, done off the event loop."""
         if state is None:
-            return ""
+            return None
         key = (locale, len(state.history))
-        svg = game.svg.get(key)
-        if svg is None:
-            svg = await asyncio.to_thread(board_svg, info, state, locale, move)
+        drawing = game.svg.get(key)
+        if drawing is None:
+            svg = await asyncio.to_thread(board_svg, info, state, locale)
+            drawing = Drawing(svg, hashlib.blake2b(svg.encode(), digest_size=8).hexdigest())
             game.svg = {k: v for k, v in game.svg.items() if k[1] == key[1]}
-            game.svg[key] = svg
-        return svg
+            game.svg[key] = drawing
+        return drawing
 
     def _view(
-        self, game: _Game, info: GameInfo, state: GameState | None, reader: Reader, svg: str
-    ) -> dict[str, Any]:
-        return game_view(info, state, reader, svg=svg, log=self._log(game, info, reader.locale))
+        self, game: _Game, info: GameInfo, state: GameState | None, reader: Reader, drawing: Drawing | None
+    ) -> View:
+        url = "" if drawing is None else drawing_url(info.game_id, reader.locale, drawing.tag)
+        return game_view(info, state, reader, drawing=url, log=self._log(game, info, reader.locale))
 
     @staticmethod
-    def _log(game: _Game, info: GameInfo, locale: str) -> list[dict[str, Any]]:
+    def _log(game: _Game, info: GameInfo, locale: str) -> list[LogLine]:
         """The log's lines in `locale`, worded once for each set of latest events and seat names (each push and
         each read would word the same dozen lines again for every page)."""
         events = tuple(game.events[-LOG_LINES:])
@@ -292,7 +321,7 @@ class LiveHub:
             return
         game.shown = shown
         move = await self._moves(game_id, game, state)
-        frames: dict[tuple[int | None, str], str] = {}
+        frames: dict[tuple[int | None, str], dict[str, str]] = {}
         now = time.time()
         for page in list(game.pages):
             if page.expires <= now:
@@ -308,11 +337,10 @@ class LiveHub:
             key = (seat, page.reader.locale)
             frame = frames.get(key)
             if frame is None:
-                svg = await self._svg(game, info, state, page.reader.locale, move[0] if move else None)
-                view = self._view(game, info, state, page.reader, svg)
+                drawing = await self._svg(game, info, state, page.reader.locale)
+                view = self._view(game, info, state, page.reader, drawing)
                 view["move"] = None if move is None else _move_frame(move, info, page.reader.locale)
-                payload: dict[str, Any] = {"type": "view", "view": view}
-                frame = frames[key] = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+                frame = frames[key] = view_parts(view)
             if page.outbox is not None:
                 page.outbox.put(frame)  # never waits: each page's own sender sends it
 
@@ -346,7 +374,7 @@ def _shown(info: GameInfo) -> tuple[Any, ...]:
     return (info.action_count, info.status, repr(info.seats), repr(info.settings))
 
 
-def _move_frame(move: tuple[LastMove, list[GameEvent]], info: GameInfo, locale: str) -> dict[str, Any]:
+def _move_frame(move: tuple[LastMove, list[GameEvent]], info: GameInfo, locale: str) -> Move:
     last, events = move
     lines = log_lines(events, info, locale)
     return {
