@@ -77,10 +77,7 @@ async def _serve(port: int, db: str, games: int, ready: Any, deflate: bool) -> N
     from bot.web.app import MapServer, WebConfig
     from bot.web.tokens import Tokens
 
-    fake = web.AppRunner(FakeDiscord().app())
-    await fake.setup()
-    await web.TCPSite(fake, "127.0.0.1", port + 1).start()
-    async with open_repository(f"sqlite:///{db}") as repo:
+    async with FakeDiscord() as discord, open_repository(f"sqlite:///{db}") as repo:
         manager = GameManager(repo, ai=random_ai)
         await manager.start(dispatcher=False)
         ids = []
@@ -94,7 +91,7 @@ async def _serve(port: int, db: str, games: int, ready: Any, deflate: bool) -> N
         config = WebConfig(
             client_id="1",
             client_secret="client-secret-value-123",
-            discord_api=f"http://127.0.0.1:{port + 1}/api/v10",
+            discord_api=discord.api_url,
             act_rate=1000.0,
             act_burst=1000,
             ws_rate=100.0,
@@ -133,6 +130,7 @@ class Bench:
 
         self.base = base
         self.compress = 15 if deflate else 0  # permessage-deflate, as browsers ask for it
+        self.first: dict[tuple[str, int], dict[str, Any]] = {}  # each page's first view
         self.tokens = Tokens(SECRET)
         self.user = SessionUser
         self.http = aiohttp.ClientSession(base, connector=aiohttp.TCPConnector(limit=0))
@@ -169,6 +167,7 @@ class Bench:
         await ws.send_str(json.dumps({"type": "hello", "session": self.session(user, locale)}))
         first = json.loads((await ws.receive()).data)
         assert first["type"] == "view", first
+        self.first[(gid, user)] = first["view"]  # (later frames carry what changed: merged into it)
         return ws
 
 
@@ -272,7 +271,8 @@ async def many_pages(b: Bench, ids: list[str], pages: int, rate: float, seconds:
             if t is not None:
                 latencies.append(time.perf_counter() - t)
             if user in (101, 102) and is_view:  # (a frame carries what changed: merged into the view)
-                latest[(gid, user)] = {**latest.get((gid, user), {}), **json.loads(msg.data)["view"]}
+                seen = latest.get((gid, user)) or b.first[(gid, user)]
+                latest[(gid, user)] = {**seen, **json.loads(msg.data)["view"]}
 
     readers = [asyncio.create_task(reader(gid, u, ws)) for gid, wss in opened.items() for u, ws in wss]
     rng = random.Random(3)
@@ -349,7 +349,7 @@ async def main(args: argparse.Namespace) -> None:
             try:
                 ready_times = await page_ready(b, ids[0], args.samples)
                 print(
-                    f"page ready (sign-in, context, view with board SVG and hand), {len(ready_times)} pages: "
+                    f"page ready (sign-in, context, view with hand, board drawing), {len(ready_times)} pages: "
                     f"p50 {p(ready_times, 0.5):.0f} ms, p95 {p(ready_times, 0.95):.0f} ms"
                 )
                 pushed = await move_pushed(b, ids[1], args.samples)
