@@ -183,6 +183,8 @@ class LiveHub:
         that view."""
         game = self._games.setdefault(page.game_id, _Game())
         heard = game.version
+        if not game.pages:  # the moves made while no page was open were not heard: the log is read afresh
+            game.count, game.heard = -1, []
         view, shown = await self._read(page.game_id, page.reader)  # (sets the count moves are told from)
         game = self._games.setdefault(page.game_id, game)  # (the same, unless dropped meanwhile as idle)
         if not game.pages:  # the first page: what it shows is what the next push compares with
@@ -289,7 +291,7 @@ class LiveHub:
         game = self._games.get(game_id)
         if game is None:
             return
-        if events:
+        if events and game.pages:  # (a game read without a page open keeps none: nothing to push them to)
             game.heard = [*game.heard, *events][-MAX_HEARD:]
         game.version = max(game.version, version)
         if not game.pages or version <= game.pushed:

@@ -227,6 +227,8 @@ def make_app(game: FakeGame) -> web.Application:
     app.router.add_get("/api/context", context)
     app.router.add_get("/api/games/{gid}/view", view)
     app.router.add_post("/api/games/{gid}/act", act)
-    app.router.add_get("/api/games/{gid}/board.svg", lambda _r: web.Response(text=game.svg, content_type="image/svg+xml"))
+    app.router.add_get(
+        "/api/games/{gid}/board.svg", lambda _r: web.Response(text=game.svg, content_type="image/svg+xml")
+    )
     app.router.add_get("/api/games/{gid}/live", live)
     return app
