@@ -10,8 +10,10 @@ the id to the same hub, which reads the game again through the manager. On SQLit
 One push per game at a time: changes that arrive meanwhile are folded into the next push. A push never waits on
 a page: each page has its own sender (`_Outbox`) holding at most one frame, the newest (a page that falls behind
 skips to the latest view when it catches up), and a frame that takes longer than the send time-out to go out
-closes that page (close code 1013, "slow"): a page that does not read its socket holds up nobody but itself. A view is built once
-per (seat, language) and sent to every page of that reader kind; the board SVG once per language. The move's
+closes that page (close code 1013, "slow"): a page that does not read its socket holds up nobody but itself. A
+view is built and spelt as JSON once per (seat, language), field by field; each page's frame carries only the
+fields that differ from what that page was last sent (a move's frame: a few kilobytes). The board is drawn once
+per language and version and fetched by the pages at its own URL (`Drawing`), never inside a frame. The move's
 log lines are the public events the manager's change notices carried (the same words as the chat's turn
 message: `bot.manager.events.public_events`, worded by `bot.play.event_words`): the hub applies no move. Only a
 change made by another process comes without them; its events are then read from the manager
