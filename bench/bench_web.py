@@ -2,19 +2,20 @@
 apart from the clients'), an SQLite file, a fake Discord OAuth2 server, and aiohttp clients in this process.
 
 1. Page ready: sign in with an OAuth2 code (`POST api/session`: our server asks the fake Discord), find the game
-   of the channel (`api/context`), then the reader's view with the board SVG and their hand (`api/games/.../view`),
-   timed from the first request to the parsed view; the game moves between samples, so every view draws a board
-   its server has not drawn yet (p50/p95).
+   of the channel (`api/context`), then the reader's view with their hand (`api/games/.../view`) and the board's
+   drawing (its own URL), timed from the first request to the parsed view and drawing; the game moves between
+   samples, so every view draws a board its server has not drawn yet (p50/p95). The view's and the drawing's
+   sizes, as sent (gzip) and unpacked.
 2. A move and its push: a player's `act` posted, until the OTHER player's page (a WebSocket) holds the frame of
-   the new version (p50/p95).
+   the new version (p50/p95); the move frames' sizes (median/p95), and how many moves changed the drawing.
 3. 500 pages open on one server (50 games, 10 pages each: both players and 8 watchers, English and French),
    moves at 20 a second spread over the games: from each `act` posted to each page's frame (p50/p95/max), and the
    server's memory per open page (its resident memory with the pages open minus before, divided by 500).
 
     python bench/bench_web.py [--pages 500] [--games 50] [--rate 20] [--seconds 15] [--deflate]
 
-`--deflate`: the pages ask for permessage-deflate, as browsers do (the server compresses each page's frames:
-fewer bytes on the wire, more memory and CPU per page).
+`--deflate`: the server offers permessage-deflate (``WebConfig.ws_deflate``, off in production) and the pages
+ask for it, as browsers do: fewer bytes on the wire, more memory and CPU per page.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import multiprocessing
 import os
 import random
 import re
+import statistics
 import sys
 import tempfile
 import time
@@ -62,11 +64,11 @@ def rss_kb(pid: int) -> int:
 # ------------------------------------------------------------------ the server (child process)
 
 
-def serve(port: int, db: str, games: int, ready: Any) -> None:
-    asyncio.run(_serve(port, db, games, ready))
+def serve(port: int, db: str, games: int, ready: Any, deflate: bool) -> None:
+    asyncio.run(_serve(port, db, games, ready, deflate))
 
 
-async def _serve(port: int, db: str, games: int, ready: Any) -> None:
+async def _serve(port: int, db: str, games: int, ready: Any, deflate: bool) -> None:
     from aiohttp import web
     from helpers.web_site import FakeDiscord, random_ai
 
@@ -75,10 +77,7 @@ async def _serve(port: int, db: str, games: int, ready: Any) -> None:
     from bot.web.app import MapServer, WebConfig
     from bot.web.tokens import Tokens
 
-    fake = web.AppRunner(FakeDiscord().app())
-    await fake.setup()
-    await web.TCPSite(fake, "127.0.0.1", port + 1).start()
-    async with open_repository(f"sqlite:///{db}") as repo:
+    async with FakeDiscord() as discord, open_repository(f"sqlite:///{db}") as repo:
         manager = GameManager(repo, ai=random_ai)
         await manager.start(dispatcher=False)
         ids = []
@@ -92,7 +91,7 @@ async def _serve(port: int, db: str, games: int, ready: Any) -> None:
         config = WebConfig(
             client_id="1",
             client_secret="client-secret-value-123",
-            discord_api=f"http://127.0.0.1:{port + 1}/api/v10",
+            discord_api=discord.api_url,
             act_rate=1000.0,
             act_burst=1000,
             ws_rate=100.0,
@@ -108,6 +107,7 @@ async def _serve(port: int, db: str, games: int, ready: Any) -> None:
             live_per_address=10_000,
             connections_per_address=10_000,
             max_connections=10_000,
+            ws_deflate=deflate,
         )
 
         async def everyone(guild_id: int, user_id: int) -> bool:  # the watchers are members of the server
@@ -130,6 +130,7 @@ class Bench:
 
         self.base = base
         self.compress = 15 if deflate else 0  # permessage-deflate, as browsers ask for it
+        self.first: dict[tuple[str, int], dict[str, Any]] = {}  # each page's first view
         self.tokens = Tokens(SECRET)
         self.user = SessionUser
         self.http = aiohttp.ClientSession(base, connector=aiohttp.TCPConnector(limit=0))
@@ -159,19 +160,21 @@ class Bench:
         async with self.http.post(f"/api/games/{gid}/act", json=body, headers=self.auth(user)) as resp:
             if resp.status != 200:
                 return None
-            return int((await resp.json())["view"]["version"])
+            return int((await resp.json())["version"])
 
     async def page(self, gid: str, user: int, locale: str) -> aiohttp.ClientWebSocketResponse:
         ws = await self.http.ws_connect(f"/api/games/{gid}/live", max_msg_size=0, compress=self.compress)
         await ws.send_str(json.dumps({"type": "hello", "session": self.session(user, locale)}))
         first = json.loads((await ws.receive()).data)
         assert first["type"] == "view", first
+        self.first[(gid, user)] = first["view"]  # (later frames carry what changed: merged into it)
         return ws
 
 
 async def page_ready(b: Bench, gid: str, samples: int) -> list[float]:
     rng = random.Random(1)
     times = []
+    sizes: dict[str, tuple[int, int]] = {}
     for _ in range(samples):
         await b.act(gid, rng)  # a new board to draw
         started = time.perf_counter()
@@ -181,9 +184,24 @@ async def page_ready(b: Bench, gid: str, samples: int) -> list[float]:
         async with b.http.get("/api/context?channel=1000", headers=headers) as resp:
             found = (await resp.json())["game_id"]
         async with b.http.get(f"/api/games/{found}/view", headers=headers) as resp:
-            view = await resp.json()
+            sent = int(resp.headers.get("Content-Length", 0))
+            body = await resp.read()
+            view = json.loads(body)
+            sizes["view"] = (sent, len(body))
+        async with b.http.get("/" + view["drawing"], headers=headers) as resp:
+            svg = await resp.read()
+            sizes[f"drawing ({resp.headers.get('Content-Encoding', 'identity')})"] = (
+                int(resp.headers.get("Content-Length", 0)),
+                len(svg),
+            )
         times.append(time.perf_counter() - started)
-        assert view["svg"].startswith("<svg") and view["me"]["hand"] is not None
+        assert svg.startswith(b"<svg") and view["me"]["hand"] is not None
+    print(
+        ", ".join(
+            f"{k}: {sent / 1024:.1f} KB sent, {full / 1024:.1f} KB unpacked"
+            for k, (sent, full) in sizes.items()
+        )
+    )
     return times
 
 
@@ -191,6 +209,8 @@ async def move_pushed(b: Bench, gid: str, samples: int) -> list[float]:
     rng = random.Random(2)
     pages = {101: await b.page(gid, 101, "en"), 102: await b.page(gid, 102, "fr")}
     times = []
+    sizes: list[int] = []  # every move frame of both pages (bytes)
+    drawings: set[str] = set()
     for _ in range(samples):
         views = {u: await b.view(gid, u) for u in (101, 102)}
         mover = next((u for u in (101, 102) if views[u]["actions"]), None)
@@ -203,18 +223,28 @@ async def move_pushed(b: Bench, gid: str, samples: int) -> list[float]:
             body["tickets"] = [t["id"] for t in chosen["offered"]]
         started = time.perf_counter()
         async with b.http.post(f"/api/games/{gid}/act", json=body, headers=b.auth(mover)) as resp:
-            version = int((await resp.json())["view"]["version"])
+            version = int((await resp.json())["version"])
         while True:
-            frame = json.loads((await asyncio.wait_for(pages[other].receive(), 10)).data)
+            data = (await asyncio.wait_for(pages[other].receive(), 10)).data
+            frame = json.loads(data)
+            sizes.append(len(data.encode()))
             if frame.get("type") == "view" and frame["view"]["version"] >= version:
                 break
         times.append(time.perf_counter() - started)
         while True:  # the mover's own page gets the frame too: read it before the next move
-            frame = json.loads((await asyncio.wait_for(pages[mover].receive(), 10)).data)
+            data = (await asyncio.wait_for(pages[mover].receive(), 10)).data
+            frame = json.loads(data)
+            sizes.append(len(data.encode()))
             if frame.get("type") == "view" and frame["view"]["version"] >= version:
                 break
+        drawings.add(frame["view"].get("drawing", ""))
     for ws in pages.values():
         await ws.close()
+    print(
+        f"move frames (both pages), {len(sizes)}: median {statistics.median(sizes) / 1024:.1f} KB, "
+        f"p95 {sorted(sizes)[int(0.95 * len(sizes))] / 1024:.1f} KB, max {max(sizes) / 1024:.1f} KB; "
+        f"the drawing changed on {len(drawings - {''})} of {len(times)} moves"
+    )
     return times
 
 
@@ -240,8 +270,9 @@ async def many_pages(b: Bench, ids: list[str], pages: int, rate: float, seconds:
             t = posted.get((gid, int(found.group(1)))) if found and is_view else None
             if t is not None:
                 latencies.append(time.perf_counter() - t)
-            if user in (101, 102) and is_view:
-                latest[(gid, user)] = json.loads(msg.data)["view"]
+            if user in (101, 102) and is_view:  # (a frame carries what changed: merged into the view)
+                seen = latest.get((gid, user)) or b.first[(gid, user)]
+                latest[(gid, user)] = {**seen, **json.loads(msg.data)["view"]}
 
     readers = [asyncio.create_task(reader(gid, u, ws)) for gid, wss in opened.items() for u, ws in wss]
     rng = random.Random(3)
@@ -307,7 +338,9 @@ async def main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         ready: Any = multiprocessing.get_context("spawn").Queue()
         child = multiprocessing.get_context("spawn").Process(
-            target=serve, args=(port, str(Path(tmp) / "bench.db"), args.games + 2, ready), daemon=True
+            target=serve,
+            args=(port, str(Path(tmp) / "bench.db"), args.games + 2, ready, args.deflate),
+            daemon=True,
         )
         child.start()
         try:
@@ -316,7 +349,7 @@ async def main(args: argparse.Namespace) -> None:
             try:
                 ready_times = await page_ready(b, ids[0], args.samples)
                 print(
-                    f"page ready (sign-in, context, view with board SVG and hand), {len(ready_times)} pages: "
+                    f"page ready (sign-in, context, view with hand, board drawing), {len(ready_times)} pages: "
                     f"p50 {p(ready_times, 0.5):.0f} ms, p95 {p(ready_times, 0.95):.0f} ms"
                 )
                 pushed = await move_pushed(b, ids[1], args.samples)

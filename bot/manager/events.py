@@ -51,15 +51,24 @@ __all__ = [
     "private_events",
     "public_events",
     "turn_token",
+    "turn_token_at",
 ]
 
 
 def turn_token(state: GameState, seat: int | None = None) -> str:
     """The staleness token of `seat`'s next action (see the module docstring)."""
+    return turn_token_at(state, seat, len(state.history))
+
+
+def turn_token_at(state: GameState, seat: int | None, version: int) -> str:
+    """The turn token `seat` had when the game was at `version` (its number of actions): what a page that shows
+    that version acts with. A version the game never had has no token ("")."""
+    if not 0 <= version <= len(state.history):
+        return ""
     if state.phase == SETUP and seat is not None:
-        own = sum(1 for s, _ in state.history if s == seat)
+        own = sum(1 for s, _ in state.history[:version] if s == seat)
         return f"s{seat}.{own}"
-    return f"t{len(state.history)}"
+    return f"t{version}"
 
 
 # --------------------------------------------------------------------------- the manager's own facts

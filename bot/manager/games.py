@@ -35,7 +35,15 @@ from bot.manager.ai import AIChooser
 from bot.manager.clock import Clock, SystemClock
 from bot.manager.cluster import Heartbeat, Member
 from bot.manager.door import only_refusals
-from bot.manager.events import Abandoned, GameEvent, LeftLobby, Started, private_events, turn_token
+from bot.manager.events import (
+    Abandoned,
+    GameEvent,
+    LeftLobby,
+    Started,
+    private_events,
+    turn_token,
+    turn_token_at,
+)
 from bot.manager.game_settings import AI_LEVELS, GameSettings, SettingError
 from bot.manager.moves import Collector, Moves
 from bot.manager.player_time import PlayerTimes
@@ -56,6 +64,9 @@ from maps import BoardDataError, load_board
 __all__ = ["AI_SEAT_MARK", "GameManager", "ai_seat_name"]
 
 log = logging.getLogger(__name__)
+
+#: Told of each new copy of a game this process holds: (game id, version, the public events of the move).
+Listener = Callable[[str, int, tuple[GameEvent, ...]], None]
 
 
 @only_refusals
@@ -99,20 +110,21 @@ class GameManager(SeatCommands, GameReads, PlayerQueries, PlayerTimes, ServerSet
         )
         self._heartbeat: Heartbeat | None = None
         self._owns_repo = owns_repo
-        self._listeners: list[Callable[[str, int], None]] = []
+        self._listeners: list[Listener] = []
         self._store.on_changed = self._changed
 
-    def listen(self, listener: Callable[[str, int], None]) -> Callable[[], None]:
-        """Call ``listener(game_id, version)`` whenever this process holds a new copy of a game (a change made
-        here, or a newer stored version read); it must only take note (no I/O): it runs under the game's lock.
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(game_id, version, events)`` whenever this process holds a new copy of a game (a change
+        made here, or a newer stored version read); `events` are the public events of the move that made that
+        version (empty for any other change). It must only take note (no I/O): it runs under the game's lock.
         Returns the call that stops listening."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
-    def _changed(self, game_id: str, version: int) -> None:
+    def _changed(self, game_id: str, version: int, events: tuple[GameEvent, ...]) -> None:
         for listener in tuple(self._listeners):
             try:
-                listener(game_id, version)
+                listener(game_id, version, events)
             except Exception:  # a listener's bug never stops a move
                 log.exception("change listener failed for game %s", game_id)
 
@@ -483,12 +495,14 @@ class GameManager(SeatCommands, GameReads, PlayerQueries, PlayerTimes, ServerSet
         action: Action | Mapping[str, Any],
         *,
         expected_turn: str | None = None,
+        expected_version: int | None = None,
         by: str = "player",
     ) -> Outcome:
         """Play `action` for `user_id`'s seat, then let AI seats play their turns. Refused (nothing changed)
         when the game is not running, the user has no seat or handed it to the AI, `expected_turn` is not the
-        current turn token (:func:`bot.manager.events.turn_token`; code ``stale``), the rules forbid it, or
-        storage cannot save it. The :class:`Outcome` holds the new game info, the new state and every event,
+        current turn token (:func:`bot.manager.events.turn_token`; code ``stale``) or `expected_version` (the
+        game's number of actions its caller showed: a live page) is one whose turn has passed, the rules forbid
+        it, or storage cannot save it. The :class:`Outcome` holds the new game info, the new state and every event,
         so the caller reads nothing more to show the result. `by` says where the move was made: ``player``
         (a command, whose caller tells the chat), or a place that cannot tell it (``page``: the live map served
         apart from the bot), whose move then owes the turn message as a ``tell`` row, posted by a bot process."""
@@ -508,6 +522,9 @@ class GameManager(SeatCommands, GameReads, PlayerQueries, PlayerTimes, ServerSet
                 raise Refused("seat_ai")
             assert game.state is not None
             if expected_turn is not None and str(expected_turn) != turn_token(game.state, seat):
+                raise Refused("stale")
+            now = turn_token(game.state, seat)
+            if expected_version is not None and turn_token_at(game.state, seat, expected_version) != now:
                 raise Refused("stale")
             out = Collector(game.id)
             await self._moves.commit(game, seat, parsed, out, by)

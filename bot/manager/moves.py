@@ -91,13 +91,14 @@ class Moves:
         rec = await self._store.append(game, seat, action_json, work, status, results, by != "player", also)
         game.state, game.version, game.action_count = work, rec.version, rec.seq
         game.last_move_at = self._clock.now()
-        self._store.remember(game)
         if status is not None:
             game.status = status
             self._store.open_ids.discard(game.id)
             out.results = results or ()
+        events = tuple(public_events(game.id, rec.seq, work, seat, action, by, sheets))
+        self._store.remember(game, events)  # (the change notice carries the move's public events: live map)
         out.seqs.append(rec.seq)
-        out.events.extend(public_events(game.id, rec.seq, work, seat, action, by, sheets))
+        out.events.extend(events)
         out.private.extend(private_events(game.id, rec.seq, seat, game.seats[seat].user_id, work))
 
     # ------------------------------------------------------------------ moves nobody clicked

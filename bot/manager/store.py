@@ -31,6 +31,7 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from bot.manager.clock import Clock
+from bot.manager.events import GameEvent
 from bot.manager.game_settings import GameSettings, SettingError
 from bot.manager.locks import LockTable
 from bot.manager.outage import Outage
@@ -327,7 +328,8 @@ class GameStore:
         #: while the message is built and posted, bot.manager.timers)
         self.on_held: Callable[[str], None] = lambda game_id: None
         self.on_released: Callable[[str], None] = lambda game_id: None  # this process's write cleared it
-        self.on_changed: Callable[[str, int], None] = lambda gid, v: None  # cached at version v (live map)
+        #: cached at version v, with the public events of the move that made it (live map; () for other changes)
+        self.on_changed: Callable[[str, int, tuple[GameEvent, ...]], None] = lambda gid, v, events: None
         self.locks = LockTable()
         self.open_ids: set[str] = set()  # lobby/active games, known since start and kept up to date
         #: how long a lobby waits after its last change before it expires (None: lobbies never expire)
@@ -350,11 +352,11 @@ class GameStore:
     def evict(self, game_id: str) -> None:
         self._cache.pop(game_id, None)
 
-    def remember(self, game: LiveGame) -> None:
+    def remember(self, game: LiveGame, events: tuple[GameEvent, ...] = ()) -> None:
         """After a write: this object is the newest copy (a reader may have loaded an older one meanwhile)."""
         self._cache[game.id] = game
         self._cache.move_to_end(game.id)
-        self.on_changed(game.id, game.version)
+        self.on_changed(game.id, game.version, events)
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
 

@@ -1,8 +1,9 @@
 """The live map's routes (see PROTOCOL.md): the page, sign-in, reading a game, acting on it, and its WebSocket.
 
 Every request that touches a game is checked here against the session: who the user is (a signed session
-token, ``Authorization: Bearer``), which game (a link's session is for its game only), their seat and the turn
-(the manager checks both again under the game's lock). A refused action changes nothing.
+token, ``Authorization: Bearer``) and which game (a link's session is for its game only). A move goes to the
+manager, the one door: it checks the seat, the turn, the version the page showed and the rules under the game's
+lock, and its refusal is answered in the reader's words (the chat's). A refused action changes nothing.
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ from typing import Any
 import aiohttp
 from aiohttp import WSMsgType, web
 
-from bot.manager import GameManager, GameStatus, Outcome, Refused, turn_token
+from bot.manager import GameManager, Outcome, Refused
 from bot.play import codec
 from bot.web.addresses import ClientAddresses
 from bot.web.connections import Connections, GuardedRunner, Tally, default_most_connections
+from bot.web.contract import Acted, View
 from bot.web.discord_oauth import SignInFailed, exchange_code
-from bot.web.errors import WebError, from_refused, looked_up, unless_outage, web_error
-from bot.web.guard import RateLimit, middlewares, server_header
+from bot.web.errors import WebError, from_refused, looked_up, refused_move, unless_outage, web_error
+from bot.web.guard import RateLimit, compressed, middlewares, server_header
 from bot.web.inputs import is_game_id, read_json, shown, snowflake
 from bot.web.live import SEND_TIMEOUT, LiveHub, Page
 from bot.web.members import Members, Membership
@@ -35,8 +37,6 @@ from bot.web.private_map import ticket_map_svg
 from bot.web.tokens import Link, SessionUser, TokenRefused, Tokens
 from bot.web.view import Reader, language, language_of_tag, seat_of, texts
 from engine.actions import KeepTickets
-from engine.rules import legal_actions
-from engine.state import SETUP, GameState
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +87,10 @@ class WebConfig:
     view_burst: int = 20
     stranger_rate: float = 5.0  # requests per second per address from the signed-out, and watchers' views
     stranger_burst: int = 30
+    #: permessage-deflate on live pages' sockets when a browser asks for it: off, as a frame carries only what
+    #: changed (a few kilobytes) and each page's deflate context costs several times the memory of the page
+    #: (bench/bench_web.py --deflate)
+    ws_deflate: bool = False
 
 
 AfterMove = Callable[[str, Outcome], Awaitable[None]]
@@ -143,13 +147,16 @@ class MapServer:
         return GuardedRunner(app, self.connections, **kwargs)
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY, middlewares=middlewares(self._locale_of, self.tally))
+        app = web.Application(
+            client_max_size=MAX_BODY, middlewares=[*middlewares(self._locale_of, self.tally), compressed]
+        )
         app.router.add_get("/", self.index)
         app.router.add_get("/api/config", self.api_config)
         app.router.add_post("/api/session", self.api_session)
         app.router.add_get("/api/context", self.api_context)
         app.router.add_get("/api/games/{game_id}/view", self.api_view)
         app.router.add_get("/api/games/{game_id}/ticket_map", self.api_ticket_map)
+        app.router.add_get("/api/games/{game_id}/board.svg", self.api_board)
         app.router.add_post("/api/games/{game_id}/act", self.api_act)
         app.router.add_get("/api/games/{game_id}/live", self.api_live)
         if (self.config.static / "assets").is_dir():
@@ -254,7 +261,7 @@ class MapServer:
             raise web_error("no_game", 404)
         return game_id
 
-    async def _read_view(self, game_id: str, user: SessionUser) -> dict[str, Any]:
+    async def _read_view(self, game_id: str, user: SessionUser) -> View:
         try:
             return await self.hub.view_of(game_id, Reader(user.user_id, language(user.locale)))
         except Refused as exc:
@@ -350,6 +357,34 @@ class MapServer:
             self._stranger(request)  # watchers' views count per address too
         return web.json_response(await self._read_view(game_id, user))
 
+    async def api_board(self, request: web.Request) -> web.Response:
+        """The board's drawing in the reader's language, as every reader sees it (public: the game's players and
+        its server's members). Its URL names the drawing (`v`, the view's ``drawing``): that one is cached for
+        good; any other answers with the drawing now, not to be kept."""
+        user = self._session(request)
+        game_id = self._game_id(request)
+        self._may_see(user, game_id)
+        if not self.views.allow(user.user_id):
+            raise web_error("slow_down", 429)
+        if await self._may_watch(user, game_id) is None:
+            self._stranger(request)
+        locale = language(language_of_tag(request.query.get("lang", "")) or user.locale)
+        try:
+            drawing = await self.hub.drawing(game_id, locale)
+        except Refused as exc:
+            raise looked_up(exc) from None
+        if drawing is None:
+            raise web_error("not_running", 409)
+        etag = f'"{drawing.tag}"'
+        named = request.query.get("v") == drawing.tag
+        headers = {
+            "ETag": etag,
+            "Cache-Control": "private, max-age=31536000, immutable" if named else "private, no-cache",
+        }
+        if request.headers.get("If-None-Match") == etag:
+            return web.Response(status=304, headers=headers)
+        return web.Response(text=drawing.svg, content_type="image/svg+xml", headers=headers)
+
     async def api_ticket_map(self, request: web.Request) -> web.Response:
         """The reader's own ticket map (SVG), only ever for their own seat."""
         user = self._session(request)
@@ -386,36 +421,22 @@ class MapServer:
         action = codec.decode(code)
         if action is None:
             raise web_error("bad_code", 400)
-        try:
-            info = await self.manager.game_info(game_id)
-            state = await self.manager.state_of(game_id)
-        except Refused as exc:
-            raise looked_up(exc) from None
-        seat = seat_of(info, user.user_id)
-        if seat is None:
-            raise web_error("not_seated", 403)
-        if state is None or info.status != GameStatus.ACTIVE:
-            raise web_error("not_running", 409)
-        if _token_at(state, seat, version) != turn_token(state, seat):
-            raise web_error("stale", 409)
-        if seat not in info.to_act or info.seats[seat].ai_level is not None:
-            raise web_error("not_your_turn", 403)
         if isinstance(action, KeepTickets):
             if not isinstance(tickets, list) or not all(
                 isinstance(t, int) and not isinstance(t, bool) for t in tickets
             ):
                 raise web_error("bad_request", 400)
             action = KeepTickets(tuple(sorted(set(tickets))))
-        if action not in legal_actions(state, seat):
-            raise web_error("illegal", 400)
-        try:
+        try:  # the manager checks it all (seat, turn, version, rules) under the game's lock
             outcome = await self.manager.act(
-                game_id, user.user_id, action, expected_turn=turn_token(state, seat), by=self.config.moves_by
+                game_id, user.user_id, action, expected_version=version, by=self.config.moves_by
             )
         except Refused as exc:
-            raise from_refused(exc) from None
+            raise refused_move(exc) from None
         self._tell_chat(game_id, outcome)
-        return web.json_response({"ok": True, "view": await self._read_view(game_id, user)})
+        # the new view reaches the page over its live socket, as every other page's (one view per move)
+        acted: Acted = {"ok": True, "version": outcome.info.action_count}
+        return web.json_response(acted)
 
     def _tell_chat(self, game_id: str, outcome: Outcome) -> None:
         """Tell the chat of a page's move (its turn message) in the background, in order per game: the page's
@@ -444,7 +465,7 @@ class MapServer:
         address = self._address(request)
         if self._live_addresses[address] >= self.config.live_per_address:
             raise web_error("too_many_pages", 429)
-        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME)
+        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME, compress=self.config.ws_deflate)
         await ws.prepare(request)
         self._sockets.add(ws)
         self._live_addresses[address] += 1
@@ -525,16 +546,6 @@ class MapServer:
         with contextlib.suppress(Exception):
             await page.send(json.dumps({"type": "error", "error": error.body(page.reader.locale)}))
             await page.close()
-
-
-def _token_at(state: GameState, seat: int, version: int) -> str:
-    """The turn token `seat` had when the game was at `version` (its number of actions): what the page saw.
-    In the setup phase each seat keeps its tickets in any order, so only the seat's own moves count there."""
-    if not 0 <= version <= len(state.history):
-        return ""
-    if state.phase == SETUP:
-        return f"s{seat}.{sum(1 for s, _ in state.history[:version] if s == seat)}"
-    return f"t{version}"
 
 
 #: How long a page too slow to read its frames is given to take its close frame before its connection is cut.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import default_catalog
-from bot.manager import Refused
+from bot.manager import Illegal, Refused
 from bot.messages import Message, Text
 from bot.play.refusals import refusal
 
@@ -41,12 +41,28 @@ def from_refused(exc: Refused) -> WebError:
         503
         if exc.code in OUTAGE
         else 409
-        if exc.code in ("stale", "conflict")
+        if exc.code in ("stale", "conflict", "over", "not_started")
         else 403
         if exc.code in ("not_seated", "seat_ai")
         else 400
     )
     return WebError(exc.code, refusal(exc).message, status)
+
+
+#: The engine's reasons that say the move is not the reader's to make now (403, under their own code).
+NOT_YOURS = frozenset({"not_your_turn", "wait_for_setup"})
+
+
+def refused_move(exc: Refused) -> WebError:
+    """The manager's refusal of a page's move, worded as the chat words it (the engine's reason for an illegal
+    move); a refusal that says the reader may not move now carries the engine's reason as its code."""
+    if exc.code in ("no_game", "unreadable"):
+        return web_error("no_game", 404)
+    error = from_refused(exc)
+    reason = exc.params.get("reason")
+    if exc.code == "illegal" and isinstance(reason, Illegal) and reason.code in NOT_YOURS:
+        return WebError(reason.code, error.message, 403)
+    return error
 
 
 def looked_up(exc: Refused, code: str = "no_game") -> WebError:

@@ -113,3 +113,27 @@ def middlewares(
         return response
 
     return [guarded]
+
+
+#: The answers worth compressing (a view is tens of kilobytes of JSON, a drawing hundreds of SVG): gzip or
+#: deflate, as the browser accepts; a socket's frames are not (`api_live`).
+COMPRESSED_TYPES = frozenset({"application/json", "image/svg+xml"})
+#: Below this, compressing costs more than it saves.
+COMPRESS_FROM = 1024
+
+
+@web.middleware
+async def compressed(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Compress a JSON or SVG answer of some size (aiohttp's own compression, chosen from Accept-Encoding)."""
+    response = await handler(request)
+    if (
+        isinstance(response, web.Response)
+        and response.content_type in COMPRESSED_TYPES
+        and response.body is not None
+        and len(response.body) >= COMPRESS_FROM  # type: ignore[arg-type]
+        and "Content-Encoding" not in response.headers
+    ):
+        response.enable_compression()
+    return response

@@ -10,17 +10,21 @@ the id to the same hub, which reads the game again through the manager. On SQLit
 One push per game at a time: changes that arrive meanwhile are folded into the next push. A push never waits on
 a page: each page has its own sender (`_Outbox`) holding at most one frame, the newest (a page that falls behind
 skips to the latest view when it catches up), and a frame that takes longer than the send time-out to go out
-closes that page (close code 1013, "slow"): a page that does not read its socket holds up nobody but itself. A view is built once
-per (seat, language) and sent to every page of that reader kind; the board SVG once per language. The move's
-log lines come from replaying the new actions on the previous state the hub saw (the same words as the chat's
-turn message: `bot.manager.events.public_events`, worded by `bot.play.event_words`), with the routes and cities
-it took to highlight.
+closes that page (close code 1013, "slow"): a page that does not read its socket holds up nobody but itself. A
+view is built and spelt as JSON once per (seat, language), field by field; each page's frame carries only the
+fields that differ from what that page was last sent (a move's frame: a few kilobytes). The board is drawn once
+per language and version and fetched by the pages at its own URL (`Drawing`), never inside a frame. The move's
+log lines are the public events the manager's change notices carried (the same words as the chat's turn
+message: `bot.manager.events.public_events`, worded by `bot.play.event_words`): the hub applies no move. Only a
+change made by another process comes without them; its events are then read from the manager
+(`public_events_since`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import time
@@ -29,9 +33,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.manager import GameInfo, GameManager, Refused
-from bot.manager.events import GameEvent, final_sheets, public_events
-from bot.web.view import Reader, board_svg, game_view, log_lines, one_line, seat_of
-from engine.rules import apply
+from bot.manager.events import GameEvent
+from bot.web.contract import LogLine, Move, View
+from bot.web.view import Reader, board_svg, drawing_url, game_view, log_lines, one_line, seat_of
 from engine.state import GameState
 from render.from_engine import moves_since
 from render.model import LastMove
@@ -40,6 +44,8 @@ log = logging.getLogger(__name__)
 
 #: How many log lines a view carries.
 LOG_LINES = 12
+#: How many change notices' events a game keeps until its next push (a push folds many moves into one).
+MAX_HEARD = 2000
 #: How many games the hub keeps what it drew for when no page of theirs is open.
 MAX_IDLE_GAMES = 500
 #: How long one frame may take to go out to a page before that page is closed as too slow (seconds).
@@ -61,8 +67,10 @@ class Page:
 
 
 class _Outbox:
-    """A page's own sender: one frame waits at most (a newer one replaces it), sent by the page's own task, each
-    within `timeout` seconds or the page is closed as too slow. `gone` is told when the page can take no more."""
+    """A page's own sender: one view waits at most (a newer one replaces it), sent by the page's own task, each
+    frame within `timeout` seconds or the page is closed as too slow. `gone` is told when the page can take no
+    more. A frame carries only the view's fields that differ from the page's previous frame (the first: all),
+    so a page that skipped a view still ends up with the newest whole."""
 
     def __init__(
         self, page: Page, timeout: float, sent: Callable[[], None], gone: Callable[[Page], None]
@@ -71,27 +79,35 @@ class _Outbox:
         self.timeout = timeout
         self._sent = sent
         self._gone = gone
-        self._frame: str | None = None
+        self._view: dict[str, str] | None = None
+        self._shown: dict[str, str] = {}  # the page's view as last sent: field -> its JSON
         self._wake = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
-    def put(self, frame: str) -> None:
-        self._frame = frame
+    def put(self, view: dict[str, str]) -> None:
+        """Send `view` (its fields' JSON: `view_parts`) soon."""
+        self._view = view
         self._wake.set()
 
     def stop(self) -> None:
         self._task.cancel()
+
+    def _frame(self, view: dict[str, str]) -> str:
+        shown = self._shown
+        changed = [(k, v) for k, v in view.items() if k == "version" or shown.get(k) != v]
+        self._shown = view
+        return '{"type":"view","view":{' + ",".join(f"{json.dumps(k)}:{v}" for k, v in changed) + "}}"
 
     async def _run(self) -> None:
         page = self.page
         while True:
             await self._wake.wait()
             self._wake.clear()
-            frame, self._frame = self._frame, None
-            if frame is None:
+            view, self._view = self._view, None
+            if view is None:
                 continue
             try:
-                await asyncio.wait_for(page.send(frame), self.timeout)
+                await asyncio.wait_for(page.send(self._frame(view)), self.timeout)
             except TimeoutError:
                 log.debug("game %s: a page too slow to read its frames is closed", page.game_id)
                 self._gone(page)
@@ -104,22 +120,34 @@ class _Outbox:
             self._sent()
 
 
+def view_parts(view: View | dict[str, Any]) -> dict[str, str]:
+    """A view as its fields' JSON, each spelt once for every page of its reader kind."""
+    return {k: json.dumps(v, separators=(",", ":"), ensure_ascii=False) for k, v in view.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """The board drawn for one language at one version, and its tag (a digest of the SVG: its URL's key)."""
+
+    svg: str
+    tag: str
+
+
 @dataclass
 class _Game:
     """What the hub keeps of one watched game."""
 
     pages: set[Page] = field(default_factory=set)
-    state: GameState | None = None  # the state of the last push (to word the next moves)
+    count: int = -1  # the game's number of actions at the last push (-1: not read yet)
     events: list[GameEvent] = field(default_factory=list)  # the latest public events, oldest first
+    heard: list[GameEvent] = field(default_factory=list)  # the change notices' events not pushed yet
     version: int = -1  # the newest version heard of
     pushed: int = -1  # the version of the last push
     task: asyncio.Task[None] | None = None
-    svg: dict[tuple[str, int], str] = field(default_factory=dict)  # (language, action count) -> board
+    svg: dict[tuple[str, int], Drawing] = field(default_factory=dict)  # (language, action count) -> board
     shown: tuple[Any, ...] = ()  # what the last push showed (actions, status, seats, settings)
     #: language -> (the events worded, the seats they were named after, their log lines)
-    log: dict[str, tuple[tuple[GameEvent, ...], tuple[Any, ...], list[dict[str, Any]]]] = field(
-        default_factory=dict
-    )
+    log: dict[str, tuple[tuple[GameEvent, ...], tuple[Any, ...], list[LogLine]]] = field(default_factory=dict)
 
 
 class LiveHub:
@@ -152,17 +180,19 @@ class LiveHub:
 
     # ------------------------------------------------------------------ pages
 
-    async def open(self, page: Page) -> dict[str, Any]:
+    async def open(self, page: Page) -> View:
         """Register `page`, send it its first view (through its own sender, as every later frame) and return
         that view."""
         game = self._games.setdefault(page.game_id, _Game())
         heard = game.version
-        view, shown = await self._read(page.game_id, page.reader)  # (sets the state moves are worded from)
+        if not game.pages:  # the moves made while no page was open were not heard: the log is read afresh
+            game.count, game.heard = -1, []
+        view, shown = await self._read(page.game_id, page.reader)  # (sets the count moves are told from)
         game = self._games.setdefault(page.game_id, game)  # (the same, unless dropped meanwhile as idle)
         if not game.pages:  # the first page: what it shows is what the next push compares with
             game.shown = shown
         page.outbox = _Outbox(page, self.send_timeout, self._counted, self._gone)
-        page.outbox.put(json.dumps({"type": "view", "view": view}, ensure_ascii=False))
+        page.outbox.put(view_parts(view))
         game.pages.add(page)
         if game.version > heard:  # a change heard while the view was built: pushed now, not lost
             self.changed(page.game_id, game.version)
@@ -191,43 +221,49 @@ class LiveHub:
 
     # ------------------------------------------------------------------ views
 
-    async def view_of(self, game_id: str, reader: Reader) -> dict[str, Any]:
+    async def view_of(self, game_id: str, reader: Reader) -> View:
         """`reader`'s view of the game now (Refused propagates)."""
         return (await self._read(game_id, reader))[0]
 
-    async def _read(self, game_id: str, reader: Reader) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    async def _read(self, game_id: str, reader: Reader) -> tuple[View, tuple[Any, ...]]:
         info = await self.manager.game_info(game_id)
         state = await self.manager.state_of(game_id)
         if len(self._games) > MAX_IDLE_GAMES:  # games read without a page open: their caches go first
             self._games = {k: g for k, g in self._games.items() if g.pages or g.task is not None}
         game = self._games.setdefault(game_id, _Game())
-        if game.state is None and state is not None:
-            game.state = state
+        if game.count < 0 and state is not None:
+            game.count = len(state.history)
             game.events = await self.manager.recent_events(game_id, LOG_LINES)
-        svg = await self._svg(game, info, state, reader.locale)
-        return self._view(game, info, state, reader, svg), _shown(info)
+        drawing = await self._svg(game, info, state, reader.locale)
+        return self._view(game, info, state, reader, drawing), _shown(info)
 
-    async def _svg(
-        self, game: _Game, info: GameInfo, state: GameState | None, locale: str, move: LastMove | None = None
-    ) -> str:
+    async def drawing(self, game_id: str, locale: str) -> Drawing | None:
+        """The board as readers of `locale` see it now (None: the game has not started; Refused propagates)."""
+        info = await self.manager.game_info(game_id)
+        state = await self.manager.state_of(game_id)
+        return await self._svg(self._games.get(game_id) or _Game(), info, state, locale)
+
+    async def _svg(self, game: _Game, info: GameInfo, state: GameState | None, locale: str) -> Drawing | None:
         """The board drawn for `locale` at this version, once: drawing is CPU work, done off the event loop."""
         if state is None:
-            return ""
+            return None
         key = (locale, len(state.history))
-        svg = game.svg.get(key)
-        if svg is None:
-            svg = await asyncio.to_thread(board_svg, info, state, locale, move)
+        drawing = game.svg.get(key)
+        if drawing is None:
+            svg = await asyncio.to_thread(board_svg, info, state, locale)
+            drawing = Drawing(svg, hashlib.blake2b(svg.encode(), digest_size=8).hexdigest())
             game.svg = {k: v for k, v in game.svg.items() if k[1] == key[1]}
-            game.svg[key] = svg
-        return svg
+            game.svg[key] = drawing
+        return drawing
 
     def _view(
-        self, game: _Game, info: GameInfo, state: GameState | None, reader: Reader, svg: str
-    ) -> dict[str, Any]:
-        return game_view(info, state, reader, svg=svg, log=self._log(game, info, reader.locale))
+        self, game: _Game, info: GameInfo, state: GameState | None, reader: Reader, drawing: Drawing | None
+    ) -> View:
+        url = "" if drawing is None else drawing_url(info.game_id, reader.locale, drawing.tag)
+        return game_view(info, state, reader, drawing=url, log=self._log(game, info, reader.locale))
 
     @staticmethod
-    def _log(game: _Game, info: GameInfo, locale: str) -> list[dict[str, Any]]:
+    def _log(game: _Game, info: GameInfo, locale: str) -> list[LogLine]:
         """The log's lines in `locale`, worded once for each set of latest events and seat names (each push and
         each read would word the same dozen lines again for every page)."""
         events = tuple(game.events[-LOG_LINES:])
@@ -251,11 +287,14 @@ class LiveHub:
         for game_id, game in list(self._games.items()):
             self.changed(game_id, game.pushed + 1)
 
-    def changed(self, game_id: str, version: int) -> None:
-        """A new version of a game is held or was announced: push it to its pages (soon, once)."""
+    def changed(self, game_id: str, version: int, events: tuple[GameEvent, ...] = ()) -> None:
+        """A new version of a game is held or was announced, with the public events of the move that made it
+        (none when another process made it): push it to its pages (soon, once)."""
         game = self._games.get(game_id)
         if game is None:
             return
+        if events and game.pages:  # (a game read without a page open keeps none: nothing to push them to)
+            game.heard = [*game.heard, *events][-MAX_HEARD:]
         game.version = max(game.version, version)
         if not game.pages or version <= game.pushed:
             return
@@ -285,8 +324,8 @@ class LiveHub:
         if shown == game.shown:  # a new version that changes nothing a page shows (the chat's own notes)
             return
         game.shown = shown
-        move = self._moves(game_id, game, state)
-        frames: dict[tuple[int | None, str], str] = {}
+        move = await self._moves(game_id, game, state)
+        frames: dict[tuple[int | None, str], dict[str, str]] = {}
         now = time.time()
         for page in list(game.pages):
             if page.expires <= now:
@@ -302,32 +341,27 @@ class LiveHub:
             key = (seat, page.reader.locale)
             frame = frames.get(key)
             if frame is None:
-                svg = await self._svg(game, info, state, page.reader.locale, move[0] if move else None)
-                view = self._view(game, info, state, page.reader, svg)
+                drawing = await self._svg(game, info, state, page.reader.locale)
+                view = self._view(game, info, state, page.reader, drawing)
                 view["move"] = None if move is None else _move_frame(move, info, page.reader.locale)
-                payload: dict[str, Any] = {"type": "view", "view": view}
-                frame = frames[key] = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+                frame = frames[key] = view_parts(view)
             if page.outbox is not None:
                 page.outbox.put(frame)  # never waits: each page's own sender sends it
 
-    def _moves(
+    async def _moves(
         self, game_id: str, game: _Game, state: GameState | None
     ) -> tuple[LastMove, list[GameEvent]] | None:
-        """The new actions since the last push, worded, and what they took on the board."""
-        before, game.state = game.state, state
-        if state is None or before is None or len(state.history) <= len(before.history):
+        """The new actions since the last push, as their public events, and what they took on the board."""
+        before = game.count
+        game.count = -1 if state is None else len(state.history)
+        if state is None or before < 0 or game.count <= before:
+            game.heard = [e for e in game.heard if e.seq > game.count]
             return None
-        first = len(before.history) + 1
-        work = before.copy()
-        events: list[GameEvent] = []
-        try:
-            for seq, (seat, action) in enumerate(state.history[len(before.history) :], start=first):
-                apply(work, seat, action)
-                sheets = final_sheets(work) if work.finished else None
-                events.extend(public_events(game_id, seq, work, seat, action, "player", sheets))
-        except Exception:  # noqa: BLE001 - a state the hub saw from another line of history: no words
-            log.warning("game %s: moves since %d not replayed", game_id, first - 1)
-            return None
+        first, last = before + 1, game.count
+        events = [e for e in game.heard if first <= e.seq <= last]
+        game.heard = [e for e in game.heard if e.seq > last]
+        if {e.seq for e in events} != set(range(first, last + 1)):  # made by another process: not heard
+            events = [e for e in await self.manager.public_events_since(game_id, first) if e.seq <= last]
         game.events = [*game.events, *events][-LOG_LINES:]
         routes, cities = moves_since(state, first)
         seat = state.history[-1][0]
@@ -344,7 +378,7 @@ def _shown(info: GameInfo) -> tuple[Any, ...]:
     return (info.action_count, info.status, repr(info.seats), repr(info.settings))
 
 
-def _move_frame(move: tuple[LastMove, list[GameEvent]], info: GameInfo, locale: str) -> dict[str, Any]:
+def _move_frame(move: tuple[LastMove, list[GameEvent]], info: GameInfo, locale: str) -> Move:
     last, events = move
     lines = log_lines(events, info, locale)
     return {

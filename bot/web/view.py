@@ -4,7 +4,7 @@ categories, the hand and tickets from `engine.views.player_view` of the reader's
 drawn by `render/` (the same SVG as the PNG, with touch targets).
 
 Hidden information: the public part (players' counts, face-up row, deck sizes, the board, the log) is built from
-public views only and is the same for every reader; the private part (``me``, ``actions``, ``pending``) is
+public views only and is the same for every reader (the board's drawing is fetched apart, at its own URL); the private part (``me``, ``actions``, ``pending``) is
 built only for the seat of the reader, and only when they sit there. The seed and the deck order never leave
 the engine; the SVG is drawn from the public view.
 """
@@ -26,6 +26,8 @@ from bot.play.menus import category_of
 from bot.play.names import seat_name, seat_table, seat_words
 from bot.play.pictures import board_picture_view, picture_words
 from bot.presenters.words import card
+from bot.web.contract import Action as ActionEntry
+from bot.web.contract import LogLine, Me, Offered, Pending, View
 from engine.actions import Action, KeepTickets
 from engine.pending import TicketChoice
 from engine.rules import legal_actions
@@ -137,7 +139,7 @@ def texts(locale: str) -> dict[str, str]:
     return {f"web.ui.{k}": catalog.text(f"web.ui.{k}", locale) for k in UI_KEYS}
 
 
-def log_lines(events: Sequence[GameEvent], info: GameInfo, locale: str) -> list[dict[str, Any]]:
+def log_lines(events: Sequence[GameEvent], info: GameInfo, locale: str) -> list[LogLine]:
     """The log of the page: each public event's line in `locale`, with the route it took to highlight."""
     names, table = seat_table(info.seats), table_of(info)
     return [
@@ -159,21 +161,26 @@ def one_line(texts: Sequence[str], locale: str) -> str:
     return said
 
 
+def drawing_url(game_id: str, locale: str, tag: str) -> str:
+    """Where the page fetches the board's drawing (relative to the page): one URL per drawing, so it is cached."""
+    return f"api/games/{game_id}/board.svg?lang={locale}&v={tag}"
+
+
 def public_part(
-    info: GameInfo, state: GameState | None, locale: str, svg: str, log: list[dict[str, Any]]
-) -> dict[str, Any]:
-    """Everything every reader of `locale` sees alike."""
+    info: GameInfo, state: GameState | None, locale: str, drawing: str, log: list[LogLine]
+) -> View:
+    """Everything every reader of `locale` sees alike (and no private part: `game_view` adds it)."""
     catalog = default_catalog()
     names = seat_table(info.seats)
     # once the game is over, the score is the final one (tickets, bonuses), as the drawing's panel shows it
     finals = {f.seat: f.total for f in final_sheets(state)} if state is not None else {}
-    view: dict[str, Any] = {
+    view: View = {
         "game_id": info.game_id,
         "version": info.action_count,
         "status": info.status.value,
         "board": {"id": info.board, "name": catalog.text(f"board.{info.board}", locale)},
         "locale": locale,
-        "svg": svg,
+        "drawing": drawing,
         "log": log,
         "texts": texts(locale),
         "players": [
@@ -194,6 +201,9 @@ def public_part(
         "deck": {"cards": 0, "tickets": 0},
         "map_box": None,
         "move": None,
+        "me": None,
+        "actions": [],
+        "pending": None,
     }
     if state is not None:
         pub = public_view(state)
@@ -201,21 +211,26 @@ def public_part(
             {
                 "index": i,
                 "color": None if c is None else CARD_NAMES[c],
-                "label": "" if c is None else catalog.render(card(CARD_NAMES[c]), locale),
+                "label": "" if c is None else catalog.render(card(CARD_NAMES[c]), locale) or "",
             }
             for i, c in enumerate(pub.face_up)
         ]
         view["deck"] = {"cards": pub.deck, "tickets": sum(pub.ticket_decks.values())}
         lay = layout_of(state.board)
-        view["map_box"] = [0, 0, lay.map_w, lay.map_h]  # the map inside the drawing, without its side panel
+        view["map_box"] = [
+            0.0,
+            0.0,
+            float(lay.map_w),
+            float(lay.map_h),
+        ]  # the map inside the drawing, without its side panel
     return view
 
 
 def _action(
     state: GameState, seat: int, action: Action, pending: bool, names: Sequence[Message], locale: str
-) -> dict:
+) -> ActionEntry:
     words = presenters.action_words(action.kind)
-    entry: dict[str, Any] = {
+    entry: ActionEntry = {
         "code": codec.encode(action),
         "kind": action.kind,
         "short": words.short if words is not None else action.kind,
@@ -225,7 +240,7 @@ def _action(
         "slot": getattr(action, "slot", None),
         "group": category_of(action, pending),
     }
-    if entry["route"] is not None or entry["city"] is not None:
+    if entry.get("route") is not None or entry.get("city") is not None:
         entry["payment"] = words_of(labels.payment_of(state, seat, action), names, locale)
     return entry
 
@@ -236,15 +251,17 @@ def _ticket_label(state: GameState, a: str, b: str, locale: str) -> str:
     return f"{city_name(board, a, language)} – {city_name(board, b, language)}"
 
 
-def private_part(info: GameInfo, state: GameState, seat: int, locale: str) -> dict[str, Any]:
+def private_part(
+    info: GameInfo, state: GameState, seat: int, locale: str
+) -> tuple[Me, list[ActionEntry], Pending | None]:
     """What the seated reader alone sees: hand, kept tickets, their legal actions and pending decision."""
     catalog = default_catalog()
     names = seat_table(info.seats)
     mine = player_view(state, seat)
-    me: dict[str, Any] = {
+    me: Me = {
         "seat": seat,
         "hand": [
-            {"color": name, "label": catalog.render(card(name), locale), "count": n}
+            {"color": name, "label": catalog.render(card(name), locale) or "", "count": n}
             for name, n in mine.hand.items()
         ],
         "tickets": [
@@ -261,15 +278,15 @@ def private_part(info: GameInfo, state: GameState, seat: int, locale: str) -> di
             {"label": words_of(m, names, locale), "emoji": e} for m, e in presenters.counters(state, seat)
         ],
     }
-    actions: list[dict[str, Any]] = []
-    pending: dict[str, Any] | None = None
+    actions: list[ActionEntry] = []
+    pending: Pending | None = None
     acting = seat in info.to_act and info.seats[seat].ai_level is None
     if acting:
         waiting = state.pending.get(seat)
         legal = legal_actions(state, seat)
         if isinstance(waiting, TicketChoice):
             keep = KeepTickets(())
-            offered = [
+            offered: list[Offered] = [
                 {
                     "id": t.id,
                     "label": _ticket_label(state, t.a, t.b, locale),
@@ -278,7 +295,7 @@ def private_part(info: GameInfo, state: GameState, seat: int, locale: str) -> di
                 }
                 for t in mine.offered
             ]
-            choice = {
+            choice: ActionEntry = {
                 "code": codec.encode(keep),
                 "kind": keep.kind,
                 "label": catalog.text("web.ui.keep", locale),
@@ -287,27 +304,23 @@ def private_part(info: GameInfo, state: GameState, seat: int, locale: str) -> di
                 "offered": offered,
             }
             legal = [a for a in legal if not isinstance(a, KeepTickets)]
-            pending = {"kind": waiting.kind, "label": words_of(presenters.hint(state, seat), names, locale)}
-            pending["choices"] = [choice, *(_action(state, seat, a, True, names, locale) for a in legal)]
-            actions = pending["choices"]
+            actions = [choice, *(_action(state, seat, a, True, names, locale) for a in legal)]
+            label = words_of(presenters.hint(state, seat), names, locale)
+            pending = {"kind": waiting.kind, "label": label, "choices": actions}
         else:
             actions = [_action(state, seat, a, waiting is not None, names, locale) for a in legal]
             if waiting is not None:
                 label = words_of(presenters.hint(state, seat), names, locale)
                 pending = {"kind": waiting.kind, "label": label, "choices": actions}
-    return {"me": me, "actions": actions, "pending": pending}
+    return me, actions, pending
 
 
 def game_view(
-    info: GameInfo, state: GameState | None, reader: Reader, *, svg: str, log: list[dict[str, Any]]
-) -> dict[str, Any]:
+    info: GameInfo, state: GameState | None, reader: Reader, *, drawing: str, log: list[LogLine]
+) -> View:
     """The whole view of `reader` (public part, and the private part when they sit in the game)."""
-    view = public_part(info, state, reader.locale, svg, log)
+    view = public_part(info, state, reader.locale, drawing, log)
     seat = seat_of(info, reader.user_id)
-    private = (
-        private_part(info, state, seat, reader.locale)
-        if state is not None and seat is not None
-        else {"me": None, "actions": [], "pending": None}
-    )
-    view.update(private)
+    if state is not None and seat is not None:
+        view["me"], view["actions"], view["pending"] = private_part(info, state, seat, reader.locale)
     return view

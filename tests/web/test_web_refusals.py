@@ -58,7 +58,10 @@ async def test_out_of_turn_another_seat_and_a_spectator_are_refused(db_url: str)
         body = {"code": code, "version": view["version"]}
         resp = await s.client.post(f"/api/games/{gid}/act", json=body, headers=s.auth(other, "fr"))
         refused = await _refused(s, gid, resp, 403, "not_your_turn", before)
-        assert refused["error"]["text"] == "Ce n'est pas votre tour."
+        # the engine's reason, in the reader's words, as the chat says it (whose turn it is)
+        info = await s.manager.game_info(gid)
+        name = info.seats[info.to_act[0]].name
+        assert refused["error"]["text"] == f"Ce n'est pas votre tour : c'est celui de {name}."
         resp = await s.client.post(f"/api/games/{gid}/act", json=body, headers=s.auth(103))
         await _refused(s, gid, resp, 403, "not_seated", before)
         other_view = await (await s.client.get(f"/api/games/{gid}/view", headers=s.auth(other))).json()

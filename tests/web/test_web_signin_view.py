@@ -77,11 +77,10 @@ async def test_each_reader_sees_their_own_hand_only(db_url: str) -> None:
             text = await resp.text()
             check_frame(text, state, seat, session=s.session(user))
             view = json.loads(text)
-            assert (
-                view["svg"].startswith("<svg")
-                and 'data-route="' in view["svg"]
-                and 'data-city="' in view["svg"]
-            )
+            drawing = await s.client.get("/" + view["drawing"], headers=s.auth(user))
+            svg = await drawing.text()
+            check_frame(json.dumps({"svg": svg}), state, seat)
+            assert svg.startswith("<svg") and 'data-route="' in svg and 'data-city="' in svg
             assert [p["name"] for p in view["players"]] == ["ann", "bob"]
             if seat is None:
                 assert view["me"] is None and view["actions"] == []

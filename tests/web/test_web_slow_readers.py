@@ -9,13 +9,27 @@ import random
 import statistics
 import time
 
+import pytest
 from aiohttp import ClientWebSocketResponse
 from helpers.web_raw import FrameReader, silent_page
 from helpers.web_site import Site, new_game, site
 
 from bot.manager import GameManager, random_action
+from bot.web import live
 from engine.actions import KeepTickets
 from engine.rules import legal_actions
+
+
+@pytest.fixture
+def big_frames(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Frames of about 100 KB (a frame carries only what changed: a few KB, which would take thousands of moves
+    to fill a socket's buffers), each new, so every frame carries it."""
+    parts = live.view_parts
+
+    def padded(view: dict[str, object]) -> dict[str, str]:
+        return {**parts(view), "padding": json.dumps(f"{view['version']}" + "x" * 100_000)}
+
+    monkeypatch.setattr(live, "view_parts", padded)
 
 
 async def _page(s: Site, gid: str, user: int) -> ClientWebSocketResponse:
@@ -90,7 +104,7 @@ async def test_three_pages_that_never_read_do_not_hold_up_the_others(db_url: str
             sock.close()
 
 
-async def test_a_page_that_falls_behind_is_closed_with_a_clear_frame(db_url: str) -> None:
+async def test_a_page_that_falls_behind_is_closed_with_a_clear_frame(db_url: str, big_frames: None) -> None:
     async with site(db_url, send_timeout=0.3) as s:
         gid = await new_game(s.manager, "usa")
         await _keep_all(s.manager, gid)
@@ -114,7 +128,7 @@ async def test_a_page_that_falls_behind_is_closed_with_a_clear_frame(db_url: str
         await healthy.close()
 
 
-async def test_a_page_that_catches_up_gets_only_the_latest_view(db_url: str) -> None:
+async def test_a_page_that_catches_up_gets_only_the_latest_view(db_url: str, big_frames: None) -> None:
     async with site(db_url, send_timeout=30.0) as s:
         gid = await new_game(s.manager, "usa")
         await _keep_all(s.manager, gid)

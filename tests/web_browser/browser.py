@@ -46,7 +46,15 @@ class Watched:
     errors: list[str] = field(default_factory=list)  # uncaught exceptions and console errors (CSP, 404s)
 
     def views(self) -> list[dict[str, Any]]:
-        return [f["view"] for f in self.frames if isinstance(f, dict) and f.get("type") == "view"]
+        """The page's view after each frame (a frame carries what changed since its socket's previous one; a
+        socket's first, all of it)."""
+        merged: dict[str, Any] = {}
+        views = []
+        for f in self.frames:
+            if isinstance(f, dict) and f.get("type") == "view":
+                merged = dict(f["view"]) if "game_id" in f["view"] else {**merged, **f["view"]}
+                views.append(merged)
+        return views
 
 
 async def launch(playwright: Any) -> Any:

@@ -65,7 +65,7 @@ class FakeGame:
         seat = self.seat_of(user)
         v: dict[str, Any] = {
             "game_id": "g1", "version": self.version, "status": "playing",
-            "board": {"id": "italy", "name": "Italia"}, "locale": locale, "svg": self.svg, "map_box": self.map_box,
+            "board": {"id": "italy", "name": "Italia"}, "locale": locale, "drawing": "api/games/g1/board.svg?v=1", "map_box": self.map_box,
             "players": [
                 {"seat": 0, "name": "Ann", "color": "red", "trains": 30, "cards": 4, "tickets": 2, "score": 3 * len(self.acts), "is_turn": self.turn == 0},
                 {"seat": 1, "name": "Bob", "color": "blue", "trains": 30, "cards": 4, "tickets": 2, "score": 0, "is_turn": self.turn == 1},
@@ -193,7 +193,7 @@ def make_app(game: FakeGame) -> web.Application:
                 {"ok": False, "error": {"code": "turn", "text": "not your turn"}}, status=409
             )
         await game.apply(body["code"], {k: v for k, v in body.items() if k != "code"})
-        return web.json_response({"ok": True, "view": game.view(uid, "fr" if uid == "1002" else "en")})
+        return web.json_response({"ok": True, "version": game.version})
 
     async def live(request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(heartbeat=20)
@@ -227,5 +227,8 @@ def make_app(game: FakeGame) -> web.Application:
     app.router.add_get("/api/context", context)
     app.router.add_get("/api/games/{gid}/view", view)
     app.router.add_post("/api/games/{gid}/act", act)
+    app.router.add_get(
+        "/api/games/{gid}/board.svg", lambda _r: web.Response(text=game.svg, content_type="image/svg+xml")
+    )
     app.router.add_get("/api/games/{gid}/live", live)
     return app

@@ -1,5 +1,5 @@
 // The JSON API and the live WebSocket, all on URLs relative to the page (inside Discord they go through /.proxy/).
-import type { ApiError, View } from "./types";
+import type { ApiError, LiveFrame } from "./types";
 
 export class ApiFailure extends Error {
   constructor(
@@ -64,7 +64,7 @@ export async function fetchWithSession(path: string): Promise<Response> {
   return res;
 }
 
-export type LiveFrame = { type: "view"; view: View } | { type: "error"; error: ApiError };
+
 
 /** Keeps one WebSocket to the game open, reconnecting with backoff; each frame goes to onFrame. */
 export class Live {

@@ -70,32 +70,13 @@ function svgSize(svg: SVGSVGElement): [number, number] {
 function show(next: View): void {
   if (view && next.game_id === view.game_id && next.version < view.version) return; // an older frame
   const t0 = performance.now();
-  const boardChanged = !view || view.svg !== next.svg;
+  const boardChanged = !view || view.drawing !== next.drawing;
   view = next;
   setTexts(next.texts);
   document.documentElement.lang = next.locale || "en";
   if (next.texts["web.ui.title"]) document.title = next.texts["web.ui.title"];
   applyStaticTexts(document);
-  if (boardChanged) {
-    board.innerHTML = next.svg;
-    const svg = board.querySelector("svg");
-    if (svg) {
-      svg.removeAttribute("width");
-      svg.removeAttribute("height");
-      const [w, h] = svgSize(svg);
-      board.style.width = `${w}px`;
-      board.style.height = `${h}px`;
-      // The map's box (without the drawing's side panel): the server's, else the drawing's own map clip.
-      let box = next.map_box ?? null;
-      const clip = svg.querySelector("clipPath#mapclip rect");
-      if (!box && clip) box = ["x", "y", "width", "height"].map((k) => Number(clip.getAttribute(k)));
-      names.attach(svg);
-      targets.attach(svg);
-      names.prefer(ticketWords(next));
-      zoom.setContentSize(w, h, box && box.length === 4 && box.every(Number.isFinite) ? [box[0], box[1], box[2], box[3]] : null);
-      names.zoomed(zoom.pixels);
-    }
-  }
+  if (boardChanged) void loadDrawing(next.drawing);
   renderPlayers(next);
   renderStatus(next);
   renderMarket(next);
@@ -112,12 +93,50 @@ function show(next: View): void {
   const move = next.move ?? null;
   if (move) lastMove = move;
   else if (boardChanged) lastMove = null;
-  highlight(board, lastMove);
-  markTappable(next);
+  marks(next);
   $("app").classList.remove("loading");
   $("app").dataset.version = String(next.version);
   keepPicker(next);
   $("app").dataset.drawMs = (performance.now() - t0).toFixed(1); // read by bench/bench_web_page.py
+}
+
+/** The last move and the tappable things, marked on the drawing shown. */
+function marks(v: View): void {
+  highlight(board, lastMove);
+  markTappable(v);
+}
+
+/** The board's drawing, fetched at its own URL (one per drawing: the browser keeps it), shown unless a newer
+ * one was asked for meanwhile. */
+async function loadDrawing(drawing: string): Promise<void> {
+  if (!drawing) return;
+  let text: string;
+  try {
+    text = await (await fetchWithSession(drawing)).text();
+  } catch (e) {
+    toast(failure(e), true);
+    return;
+  }
+  if (!view || view.drawing !== drawing) return;
+  board.innerHTML = text;
+  const svg = board.querySelector("svg");
+  if (!svg) return;
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  const [w, h] = svgSize(svg);
+  board.style.width = `${w}px`;
+  board.style.height = `${h}px`;
+  // The map's box (without the drawing's side panel): the server's, else the drawing's own map clip.
+  let box = view.map_box ?? null;
+  const clip = svg.querySelector("clipPath#mapclip rect");
+  if (!box && clip) box = ["x", "y", "width", "height"].map((k) => Number(clip.getAttribute(k)));
+  names.attach(svg);
+  targets.attach(svg);
+  names.prefer(ticketWords(view));
+  zoom.setContentSize(w, h, box && box.length === 4 && box.every(Number.isFinite) ? [box[0], box[1], box[2], box[3]] : null);
+  names.zoomed(zoom.pixels);
+  marks(view);
+  $("app").dataset.drawing = drawing;
 }
 
 let wasFinished = false;
@@ -202,9 +221,8 @@ function onBoardTap(clientX: number, clientY: number, mouse = false): void {
   highlight(
     board,
     {
-      line: "",
-      routes: things.filter((t) => t.kind === "route").map((t) => t.id),
-      cities: things.filter((t) => t.kind === "city").map((t) => t.id),
+      routes: things.filter((t) => t.kind === "route").map((t) => Number(t.id)),
+      cities: things.filter((t) => t.kind === "city").map((t) => Number(t.id)),
     },
     "picked",
   );
@@ -240,9 +258,9 @@ function openPicker(acts: Action[], title: string): void {
   // Several ways to do one thing (pay for one route): the thing is the title, each button says how.
   const same = acts.length > 1 && acts.every((a) => a.label === acts[0].label);
   const choices = acts.map((a) => {
-    const b = actionButton(same && a.payment ? { ...a, label: a.payment, payment: null } : a, () => void act(a));
+    const b = actionButton(same && a.payment ? { ...a, label: a.payment, payment: "" } : a, () => void act(a));
     // which route or city a button is for, on the map (two tracks of a double route read alike)
-    const mark = () => highlight(board, { line: "", routes: a.route != null ? [a.route] : [], cities: a.city != null ? [a.city] : [] }, "picked");
+    const mark = () => highlight(board, { routes: a.route != null ? [a.route] : [], cities: a.city != null ? [a.city] : [] }, "picked");
     b.addEventListener("pointerenter", mark);
     b.addEventListener("focus", mark);
     return b;
@@ -301,13 +319,13 @@ async function act(a: Action, extra: Record<string, unknown> = {}): Promise<void
   closePicker();
   document.body.classList.add("busy");
   try {
-    const reply = await request<{ ok: boolean; view?: View }>("POST", `api/games/${encodeURIComponent(gameId)}/act`, {
+    const reply = await request<{ ok: boolean; version: number }>("POST", `api/games/${encodeURIComponent(gameId)}/act`, {
       code: a.code,
       version: view.version,
       ...extra,
     });
     closePicker();
-    if (reply.view) show(reply.view);
+    awaitVersion(reply.version);
   } catch (e) {
     toast(failure(e), true);
     // The game moved on (409) or the move was refused: show the game as it is now.
@@ -324,6 +342,17 @@ async function act(a: Action, extra: Record<string, unknown> = {}): Promise<void
     busy = false;
     document.body.classList.remove("busy");
   }
+}
+
+/** The move's view comes over the live socket, as every page's; should it not come soon (the socket down), it
+ * is read over HTTP. */
+let versionTimer = 0;
+function awaitVersion(version: number): void {
+  clearTimeout(versionTimer);
+  versionTimer = window.setTimeout(() => {
+    if (!view || view.version >= version) return;
+    request<View>("GET", `api/games/${encodeURIComponent(gameId)}/view`).then(show, () => undefined);
+  }, 2500);
 }
 
 // ---- pending decisions (tunnels, tickets, stations, ...): the server's label and choices, nothing more ----
@@ -455,6 +484,7 @@ async function start(): Promise<void> {
   let refused: string | null = null;
   let signedAgainAt = -Infinity;
   let live: Live | null = null;
+  let liveView: View | null = null;
   try {
     const who = await signing.first();
     gameId = who.gameId;
@@ -463,8 +493,10 @@ async function start(): Promise<void> {
       (frame) => {
         if (frame.type === "view") {
           refused = null;
-          show(frame.view);
-          firstView(frame.view);
+          // a frame carries the fields that changed since this socket's previous one (its first: all)
+          liveView = liveView && frame.view.game_id === undefined ? { ...liveView, ...frame.view } : (frame.view as View);
+          show(liveView);
+          firstView(liveView);
         } else if (frame.type === "error") {
           toast(frame.error.text, true);
           refused = frame.error.code;

@@ -60,9 +60,9 @@ export function renderPlayers(view: View): void {
         },
         swatch(p.color),
         el("b", {}, p.name),
-        stat("score", p.score, t("web.ui.score")),
-        stat("trains", p.trains, t("web.ui.trains")),
-        stat("cards", p.cards, t("web.ui.cards")),
+        stat("score", p.score ?? 0, t("web.ui.score")),
+        stat("trains", p.trains ?? 0, t("web.ui.trains")),
+        stat("cards", p.cards ?? 0, t("web.ui.cards")),
       );
       return chip;
     }),
@@ -211,7 +211,7 @@ export function renderRanking(view: View): boolean {
     box.replaceChildren();
     return false;
   }
-  const order = [...view.players].sort((a, b) => b.score - a.score);
+  const order = [...view.players].sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
   box.replaceChildren(
     el("h2", {}, t("web.ui.ranking")),
     el(
@@ -249,7 +249,7 @@ export function renderLog(view: View): void {
 }
 
 /** Marks the routes and cities of a move on the board (and of the tapped route while choosing). */
-export function highlight(board: HTMLElement, move: Move | null | undefined, cls = "hl"): void {
+export function highlight(board: HTMLElement, move: Pick<Move, "routes" | "cities"> | null | undefined, cls = "hl"): void {
   board.querySelectorAll(`.${cls}`).forEach((n) => n.classList.remove(cls));
   if (!move) return;
   for (const r of move.routes ?? []) board.querySelectorAll(`[data-route="${CSS.escape(String(r))}"]`).forEach((n) => n.classList.add(cls));
