@@ -21,6 +21,7 @@ from ._cluster import ClusterQueries
 from ._dialect import Dialect, Row, Tx
 from ._player_time import PlayerTimeQueries
 from ._social import SocialQueries, rate_game
+from ._stats import StatsQueriesSQL, write_stats
 from ._timers import TimerQueries
 from .base import (
     UNSET,
@@ -104,7 +105,7 @@ def _status_sets(status: str | None, now: Any) -> tuple[list[str], list[Any]]:
     return ["status = ?", "finished_at = NULL"], [status]
 
 
-class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, PlayerTimeQueries, ABC):
+class SQLRepository(SocialQueries, StatsQueriesSQL, TimerQueries, ClusterQueries, PlayerTimeQueries, ABC):
     """:class:`~bot.storage.base.GameRepository` on any database with a :class:`Dialect`; a backend
     adds its connections (:meth:`connect`, :meth:`close`), :meth:`_write` and :meth:`_read`."""
 
@@ -507,6 +508,7 @@ class SQLRepository(SocialQueries, TimerQueries, ClusterQueries, PlayerTimeQueri
             await rate_game(
                 tx, self.dialect, game_id, game["guild_id"], game["board"], results, game["finished"]
             )
+        await write_stats(tx, self.dialect, game_id, game, results)
 
     async def record_results(self, game_id: str, results: Sequence[SeatResult]) -> None:
         checked = c.check_results(results)

@@ -1,0 +1,56 @@
+-- V008__game_stats.sql (SQLite)
+-- Follows: V007__player_time
+-- Date: 2026-11-28
+-- Why: statistics worth reading (issue 33, item 5), stored once when a game ends rather than replayed at each
+--      request. seat_stats: one row per seat of a finished game, from the engine's final score sheet (tickets
+--      completed and failed with their points, longest route, route and bonus points) and the game (trains
+--      left, how many turns the seat took and how long they took, the seat's rating over every board of the
+--      server after the game; detail: routes by length, bonuses by name and the tickets, as JSON).
+--      claimed_routes: each seat's routes (city pair and length), for favourite and most-claimed routes.
+--      Like game_results, no foreign key: deleting an old game must not rewrite a server's statistics.
+--      (V009 in the lead's plan, after another branch's V008, the server-language setting: the loader wants no
+--      gap, so it is V008 on this branch; renumber at merge.)
+
+CREATE TABLE seat_stats (
+    game_id              TEXT    NOT NULL,
+    seat                 INTEGER NOT NULL CHECK (seat >= 0),
+    guild_id             INTEGER,
+    user_id              INTEGER,
+    name                 TEXT    NOT NULL,
+    board                TEXT    NOT NULL,
+    players              INTEGER NOT NULL CHECK (players >= 1),
+    score                INTEGER NOT NULL,
+    rank                 INTEGER NOT NULL CHECK (rank >= 1),
+    won                  INTEGER NOT NULL CHECK (won IN (0, 1)),
+    tickets_done         INTEGER NOT NULL,
+    tickets_done_points  INTEGER NOT NULL,
+    tickets_failed       INTEGER NOT NULL,
+    tickets_failed_points INTEGER NOT NULL,
+    longest_route        INTEGER NOT NULL,
+    route_points         INTEGER NOT NULL,
+    bonus_points         INTEGER NOT NULL,
+    trains_left          INTEGER NOT NULL,
+    turns                INTEGER NOT NULL,
+    turn_seconds         REAL    NOT NULL,
+    rating               REAL,
+    detail               TEXT    NOT NULL,
+    finished_at          TEXT    NOT NULL,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX seat_stats_user ON seat_stats (user_id, finished_at) WHERE user_id IS NOT NULL;
+CREATE INDEX seat_stats_guild ON seat_stats (guild_id, finished_at);
+
+CREATE TABLE claimed_routes (
+    game_id  TEXT    NOT NULL,
+    seat     INTEGER NOT NULL,
+    guild_id INTEGER,
+    user_id  INTEGER,
+    board    TEXT    NOT NULL,
+    city_a   TEXT    NOT NULL,
+    city_b   TEXT    NOT NULL,
+    length   INTEGER NOT NULL,
+    n        INTEGER NOT NULL CHECK (n >= 1),
+    PRIMARY KEY (game_id, seat, city_a, city_b)
+) WITHOUT ROWID;
+CREATE INDEX claimed_routes_guild ON claimed_routes (guild_id, board, city_a, city_b);
+CREATE INDEX claimed_routes_user ON claimed_routes (user_id, board, city_a, city_b) WHERE user_id IS NOT NULL;
