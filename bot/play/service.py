@@ -474,8 +474,9 @@ class ManagerGameService:
         return overview.games_reply([r for r in found if caller.guild_id in (None, r.guild_id)])
 
     async def stats(self, caller: Caller, *, target_user_id: int | None = None) -> Reply:
+        who, where, language = target_user_id or caller.user_id, caller.guild_id, caller.public_locale
         try:  # (bot.play.statistics)
-            return await stats_reply(self.games_manager, caller.guild_id, target_user_id or caller.user_id)
+            return await stats_reply(self.games_manager, self.pictures, where, who, language)
         except Refused as exc:
             raise refusal(exc) from None
 

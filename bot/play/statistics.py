@@ -12,11 +12,14 @@ from collections.abc import Sequence
 from bot.manager import GameManager, GuildRecords, PlayerHistory, RouteCount, SeatStats
 from bot.messages import Join, Message, Place, Text, board_name
 from bot.play import chat, social
-from bot.play.reply import EmbedSpec, FieldSpec, Reply
+from bot.play.pictures import Pictures, drawn, picture_words
+from bot.play.reply import EmbedSpec, FieldSpec, FileSpec, Reply
 from bot.play.social import RATING_BASE, RATING_SCALE, one_decimal
 
 #: the most favourite or most-claimed routes listed
 TOP_ROUTES = 5
+#: the chart's file name (render.stats_chart)
+CHART = "stats.png"
 
 
 def _route(r: RouteCount) -> Message:
@@ -121,25 +124,42 @@ def server_embed(r: GuildRecords) -> EmbedSpec:
     return EmbedSpec(title=Text("stats.server.title"), description=Join(tuple(lines)), color=chat.EMBED_COLOR)
 
 
-async def stats_reply(manager: GameManager, guild_id: int | None, user_id: int) -> Reply:
-    """`/ttr stats`: the player's results and rating in this server (bot.play.social), and the statistics."""
+async def stats_reply(
+    manager: GameManager, pictures: Pictures | None, guild_id: int | None, user_id: int, locale: str | None
+) -> Reply:
+    """`/ttr stats`: the player's results and rating in this server (bot.play.social), the statistics and their
+    chart (drawn in `locale`'s words; none without `pictures` or when it could not be drawn)."""
     player = await manager.player_stats(guild_id, user_id)
     history = await manager.player_history(user_id, guild_id)
+    records = None if guild_id is None else await manager.guild_records(guild_id)
     if guild_id is None:  # ratings are per server
-        return with_statistics(social.stats_reply(user_id, player, None, {}, []), history, None)
-    rating = await manager.rating(guild_id, user_id)
-    per_board = {b: await manager.rating(guild_id, user_id, b) for b in player.per_board}
-    leaders = await manager.ratings(guild_id, limit=10)
-    records = await manager.guild_records(guild_id)
-    return with_statistics(social.stats_reply(user_id, player, rating, per_board, leaders), history, records)
+        reply = social.stats_reply(user_id, player, None, {}, [])
+    else:
+        rating = await manager.rating(guild_id, user_id)
+        per_board = {b: await manager.rating(guild_id, user_id, b) for b in player.per_board}
+        leaders = await manager.ratings(guild_id, limit=10)
+        reply = social.stats_reply(user_id, player, rating, per_board, leaders)
+    chart = None
+    if pictures is not None and history.last is not None:
+        ratings = [shown_ordinal(r) for _, r in history.ratings]
+        lengths = sorted(history.last.routes_by_length.items())
+        chart = await drawn(pictures.stats_chart(ratings, lengths, words=picture_words(locale)), "stats")
+    return with_statistics(reply, history, records, chart)
 
 
-def with_statistics(reply: Reply, history: PlayerHistory, records: GuildRecords | None) -> Reply:
-    """`/ttr stats`'s reply with the stored statistics added: the last game, the player over time, the server."""
+def with_statistics(
+    reply: Reply, history: PlayerHistory, records: GuildRecords | None, chart: bytes | None = None
+) -> Reply:
+    """`/ttr stats`'s reply with the stored statistics added: the last game, the player over time (with the
+    chart), the server."""
     embeds = list(reply.embeds)
     if history.last is not None:
         embeds.append(last_game_embed(history.last))
-    embeds.append(history_embed(history))
+    over_time = history_embed(history)
+    if chart is not None:
+        over_time = dataclasses.replace(over_time, image=CHART)
+    embeds.append(over_time)
     if records is not None:
         embeds.append(server_embed(records))
-    return dataclasses.replace(reply, embeds=tuple(embeds[: chat.MAX_EMBEDS]))
+    files = (*reply.files, FileSpec(CHART, chart)) if chart is not None else reply.files
+    return dataclasses.replace(reply, embeds=tuple(embeds[: chat.MAX_EMBEDS]), files=files)

@@ -87,6 +87,8 @@ async def test_stats_after_two_finished_games_and_the_export(simcord_env):  # ty
     assert "This server" in text and "2 games finished: USA 2" in text and "Most-claimed routes: " in text
     top = max((s for g in (one, two) for s in sheets[g].values()), key=lambda s: s.total)
     assert "Highest score: <@" in text and f", {top.total} points" in text
+    assert [a.filename for a in shown.response.attachments] == ["stats.png"]  # the chart, with the statistics
+    assert (await shown.response.attachments[0].read())[:8] == b"\x89PNG\r\n\x1a\n"
 
     # the export: refused to a member who does not manage the server
     refused = await bob_m.slash(channel, "ttr export")
