@@ -29,6 +29,8 @@ from .people import (
 )
 
 _ALL_BOARDS = ""  # the rating over every board (as in _social.py)
+# route_counts' keys beside a server and a player (see the migration)
+_NO_GUILD, _EVERY_GUILD, _EVERY_PLAYER = 0, -1, 0
 
 _STATS_COLUMNS = (
     "game_id, seat, guild_id, user_id, name, board, players, score, rank, won, tickets_done,"
@@ -66,7 +68,13 @@ async def write_stats(
 ) -> None:
     """The statistics rows of a finished game (again: written anew when its results are)."""
     await tx.execute("DELETE FROM seat_stats WHERE game_id = ?", (game_id,))
-    await tx.execute("DELETE FROM claimed_routes WHERE game_id = ?", (game_id,))
+    earlier = await tx.fetch(
+        "SELECT guild_id, user_id, board, city_a, city_b, n FROM claimed_routes WHERE game_id = ?", (game_id,)
+    )
+    if earlier:  # results written again: the counts forget this game's routes first
+        await _count_routes(tx, [(r["guild_id"], r["user_id"], r["board"], r["city_a"], r["city_b"], -r["n"])
+                                 for r in earlier])  # fmt: skip
+        await tx.execute("DELETE FROM claimed_routes WHERE game_id = ?", (game_id,))
     detailed = [r for r in results if r.detail is not None]
     if not detailed:
         return
@@ -125,6 +133,27 @@ async def write_stats(
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             route_rows,
         )
+        await _count_routes(tx, [(g, u, board, a, b, n) for _, _, g, u, board, a, b, _, n in route_rows])
+
+
+async def _count_routes(tx: Tx, claims: Sequence[tuple[int | None, int | None, str, str, str, int]]) -> None:
+    """Add each claim (guild, user, board, cities, times; times < 0 to take a game's claims back) to the route
+    counts: the server's (user 0), the player's in the server, the player's over every server (guild -1)."""
+    totals: dict[tuple[int, int, str, str, str], int] = {}
+    for guild, user, board, a, b, n in claims:
+        where = _NO_GUILD if guild is None else guild
+        keys = [(where, _EVERY_PLAYER, board, a, b)]
+        if user is not None:
+            keys += [(where, user, board, a, b), (_EVERY_GUILD, user, board, a, b)]
+        for key in keys:
+            totals[key] = totals.get(key, 0) + n
+    # one order for every writer: two games finishing at once never wait on each other in a circle
+    await tx.executemany(
+        "INSERT INTO route_counts (guild_id, user_id, board, city_a, city_b, times) VALUES (?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (guild_id, user_id, board, city_a, city_b) DO UPDATE SET times = route_counts.times"
+        " + excluded.times",
+        [(*key, n) for key, n in sorted(totals.items())],
+    )
 
 
 def _stats(row: Row, time: Any) -> SeatStats:
@@ -184,9 +213,9 @@ class StatsQueriesSQL(ABC):
             (*args, limit),
         )
         routes = await self._read(
-            "SELECT board, city_a, city_b, SUM(n) AS times FROM claimed_routes"
-            f" WHERE {where} GROUP BY board, city_a, city_b ORDER BY times DESC, board, city_a, city_b LIMIT 5",
-            args,
+            "SELECT board, city_a, city_b, times FROM route_counts WHERE guild_id = ? AND user_id = ?"
+            " AND times > 0 ORDER BY times DESC, board, city_a, city_b LIMIT 5",
+            (_EVERY_GUILD if guild_id is None else guild_id, user_id),
         )
         last = [_stats(r, time) for r in recent]
         return PlayerHistory(
@@ -203,14 +232,14 @@ class StatsQueriesSQL(ABC):
     async def guild_records(self, guild_id: int, *, limit: int = 5) -> GuildRecords:
         c.check_limit(limit)
         boards = await self._read(
-            "SELECT board, COUNT(DISTINCT game_id) AS games FROM seat_stats WHERE guild_id = ? GROUP BY board"
+            "SELECT board, COUNT(*) AS games FROM seat_stats WHERE guild_id = ? AND seat = 0 GROUP BY board"
             " ORDER BY games DESC, board",
             (guild_id,),
         )
         routes = await self._read(
-            "SELECT board, city_a, city_b, SUM(n) AS times FROM claimed_routes WHERE guild_id = ?"
-            " GROUP BY board, city_a, city_b ORDER BY times DESC, board, city_a, city_b LIMIT ?",
-            (guild_id, limit),
+            "SELECT board, city_a, city_b, times FROM route_counts WHERE guild_id = ? AND user_id = ?"
+            " AND times > 0 ORDER BY times DESC, board, city_a, city_b LIMIT ?",
+            (guild_id, _EVERY_PLAYER, limit),
         )
         fame: list[FameEntry] = []
         for record in ("score", "longest_route", "tickets_done"):
@@ -234,8 +263,7 @@ class StatsQueriesSQL(ABC):
             where += " AND (finished_at > ? OR (finished_at = ? AND game_id > ?))"
             args += [at, at, after[1]]
         games = await self._read(
-            f"SELECT game_id, finished_at FROM seat_stats WHERE {where} GROUP BY game_id, finished_at"
-            " ORDER BY finished_at, game_id LIMIT ?",
+            f"SELECT game_id FROM seat_stats WHERE {where} AND seat = 0 ORDER BY finished_at, game_id LIMIT ?",
             (*args, limit),
         )
         if not games:

@@ -6,7 +6,9 @@
 --      completed and failed with their points, longest route, route and bonus points) and the game (trains
 --      left, how many turns the seat took and how long they took, the seat's rating over every board of the
 --      server after the game; detail: routes by length, bonuses by name and the tickets, as JSON).
---      claimed_routes: each seat's routes (city pair and length), for favourite and most-claimed routes.
+--      claimed_routes: each seat's routes (city pair and length). route_counts: how many times each route was
+--      claimed, per server and player (kept with claimed_routes in the same transaction), so favourite and
+--      most-claimed routes are read from a few rows instead of counted over every game.
 --      Like game_results, no foreign key: deleting an old game must not rewrite a server's statistics.
 --      (V009 in the lead's plan, after another branch's V008, the server-language setting: the loader wants no
 --      gap, so it is V008 on this branch; renumber at merge.)
@@ -37,8 +39,8 @@ CREATE TABLE seat_stats (
     finished_at          TEXT    NOT NULL,
     PRIMARY KEY (game_id, seat)
 ) WITHOUT ROWID;
-CREATE INDEX seat_stats_user ON seat_stats (user_id, finished_at) WHERE user_id IS NOT NULL;
-CREATE INDEX seat_stats_guild ON seat_stats (guild_id, finished_at);
+CREATE INDEX seat_stats_user ON seat_stats (user_id, guild_id, finished_at) WHERE user_id IS NOT NULL;
+CREATE INDEX seat_stats_guild ON seat_stats (guild_id, seat, finished_at, game_id);
 
 CREATE TABLE claimed_routes (
     game_id  TEXT    NOT NULL,
@@ -52,5 +54,13 @@ CREATE TABLE claimed_routes (
     n        INTEGER NOT NULL CHECK (n >= 1),
     PRIMARY KEY (game_id, seat, city_a, city_b)
 ) WITHOUT ROWID;
-CREATE INDEX claimed_routes_guild ON claimed_routes (guild_id, board, city_a, city_b);
-CREATE INDEX claimed_routes_user ON claimed_routes (user_id, board, city_a, city_b) WHERE user_id IS NOT NULL;
+CREATE TABLE route_counts (
+    guild_id INTEGER NOT NULL,  -- the server; 0: games outside any server; -1: every server (a player's own total)
+    user_id  INTEGER NOT NULL,  -- the player; 0: every seat of the server, AI seats included
+    board    TEXT    NOT NULL,
+    city_a   TEXT    NOT NULL,
+    city_b   TEXT    NOT NULL,
+    times    INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, user_id, board, city_a, city_b)
+) WITHOUT ROWID;
+CREATE INDEX route_counts_top ON route_counts (guild_id, user_id, times DESC);
