@@ -35,8 +35,9 @@ from helpers.manager_games import play_random, random_ai, started_game  # noqa: 
 
 from bot.manager import GameManager, ManualClock  # noqa: E402
 from bot.play.my_games import my_games_reply  # noqa: E402
-from bot.play.statistics import stats_reply  # noqa: E402
+from bot.play.statistics import shown_ordinal, stats_reply  # noqa: E402
 from bot.storage import Seat, SeatResult, open_repository  # noqa: E402
+from render.stats_chart import render_stats_png  # noqa: E402
 
 MEASURED = 424242  # the player asked about
 
@@ -147,7 +148,7 @@ async def main() -> None:
             my_games_reply(await fresh.my_games(MEASURED), MEASURED, None, "en")
             warm_times.append(time.perf_counter() - t)
             t = time.perf_counter()
-            await stats_reply(fresh, 1, MEASURED)
+            await stats_reply(fresh, None, 1, MEASURED, "en")  # (the chart apart: below)
             stats_times.append(time.perf_counter() - t)
             await fresh.close()
         assert len(found) == 10
@@ -157,12 +158,21 @@ async def main() -> None:
             print(f"{name:26s} p50 {p(ms, 50):7.1f} ms   p95 {p(ms, 95):7.1f} ms   max {max(ms):7.1f} ms")
         history = await repo.player_history(MEASURED, 1)
         print(f"(the measured player: {history.games} finished games in server 1)")
+        assert history.last is not None
+        ratings = [shown_ordinal(r) for _, r in history.ratings]
+        lengths = sorted(history.last.routes_by_length.items())
+        chart = []
+        for _ in range(20):  # what a render worker spends on the chart (off the event loop)
+            t = time.perf_counter()
+            render_stats_png(ratings, lengths)
+            chart.append((time.perf_counter() - t) * 1000)
+        print(f"{'the chart (one worker)':26s} p50 {p(chart, 50):7.1f} ms   p95 {p(chart, 95):7.1f} ms")
     if not args.pg:
         conn = sqlite3.connect(tmp / "stats.db")
         try:
             sizes = dict(conn.execute(
                 "SELECT name, SUM(pgsize) FROM dbstat WHERE name IN ('seat_stats', 'claimed_routes',"
-                " 'seat_stats_user', 'seat_stats_guild', 'claimed_routes_guild', 'claimed_routes_user') GROUP BY name"
+                " 'seat_stats_user', 'seat_stats_guild', 'route_counts', 'route_counts_top') GROUP BY name"
             ).fetchall())  # fmt: skip
         except sqlite3.OperationalError:
             sizes = {}

@@ -9,6 +9,7 @@ from bot.i18n import default_catalog
 from bot.manager import GameInfo, GameSettings, GameStatus, SeatInfo
 from bot.play.live_map import MapLinks
 from bot.play.my_games import my_games_reply
+from bot.play.reply import Reply
 
 ANN, BOB = 11, 22
 
@@ -24,7 +25,7 @@ def info(
                     seats, to_act=to_act)  # fmt: skip
 
 
-def shown(reply) -> str:  # type: ignore[no-untyped-def]
+def shown(reply: Reply) -> str:
     catalog = default_catalog()
     return catalog.render(reply.embeds[0].description, "en") or ""
 
