@@ -112,14 +112,9 @@ async def main() -> None:
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp())
     url = args.pg or f"sqlite:///{tmp / 'stats.db'}"
-    if args.pg:
-        schema = f"bench_{uuid.uuid4().hex[:8]}"
-        url = f"{args.pg}?options=-csearch_path%3D{schema}"
-        import asyncpg  # noqa: PLC0415
-
-        conn = await asyncpg.connect(args.pg)
-        await conn.execute(f"CREATE SCHEMA {schema}")
-        await conn.close()
+    schema = f"bench_stats_{uuid.uuid4().hex[:8]}"
+    if args.pg:  # a schema of its own (the storage creates it), dropped at the end
+        url = f"{args.pg}?schema={schema}"
     clock = ManualClock()
     async with open_repository(url, clock=clock.now) as repo:
         manager = GameManager(repo, clock=clock, ai=random_ai)
@@ -167,7 +162,27 @@ async def main() -> None:
             render_stats_png(ratings, lengths)
             chart.append((time.perf_counter() - t) * 1000)
         print(f"{'the chart (one worker)':26s} p50 {p(chart, 50):7.1f} ms   p95 {p(chart, 95):7.1f} ms")
-    if not args.pg:
+    if args.pg:
+        import asyncpg  # noqa: PLC0415
+
+        conn = await asyncpg.connect(args.pg)
+        sizes = {
+            r["name"]: r["size"]
+            for r in await conn.fetch(
+                "SELECT c.relname AS name, pg_total_relation_size(c.oid) AS size FROM pg_class c JOIN pg_namespace n"
+                " ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname IN ('seat_stats', 'claimed_routes',"
+                " 'route_counts')",
+                schema,
+            )
+        }
+        await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        await conn.close()
+        print(
+            f"statistics storage: {sum(sizes.values()) / args.games:.0f} bytes per game (with indexes: "
+            + ", ".join(f"{k} {v / args.games:.0f}" for k, v in sorted(sizes.items()))
+            + ")"
+        )
+    else:
         conn = sqlite3.connect(tmp / "stats.db")
         try:
             sizes = dict(conn.execute(
