@@ -18,6 +18,9 @@ from bot.play.social import RATING_BASE, RATING_SCALE, one_decimal
 
 #: the most favourite or most-claimed routes listed
 TOP_ROUTES = 5
+#: the groups (board and player count) shown, the most played first: the whole reply stays within Discord's
+#: 6,000 characters of embeds
+MAX_GROUPS = 9
 #: the chart's file name (render.stats_chart)
 CHART = "stats.png"
 
@@ -91,7 +94,7 @@ def history_embed(h: PlayerHistory) -> EmbedSpec:
             ),  # fmt: skip
             True,
         )
-        for g in h.groups[: chat.MAX_OPTIONS - 1]
+        for g in h.groups[:MAX_GROUPS]
     )
     lines: list[Message] = []
     if h.best is not None:

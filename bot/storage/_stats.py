@@ -66,7 +66,8 @@ def turn_times(log: Sequence[tuple[int | None, datetime]]) -> dict[int, tuple[in
 async def write_stats(
     tx: Tx, dialect: Dialect, game_id: str, game: Row, results: Sequence[SeatResult]
 ) -> None:
-    """The statistics rows of a finished game (again: written anew when its results are)."""
+    """The statistics rows of a finished game (again: written anew when its results are), when every seat's
+    result carries its statistics (``SeatResult.detail``); else none."""
     await tx.execute("DELETE FROM seat_stats WHERE game_id = ?", (game_id,))
     earlier = await tx.fetch(
         "SELECT guild_id, user_id, board, city_a, city_b, n FROM claimed_routes WHERE game_id = ?", (game_id,)
@@ -76,7 +77,7 @@ async def write_stats(
                                  for r in earlier])  # fmt: skip
         await tx.execute("DELETE FROM claimed_routes WHERE game_id = ?", (game_id,))
     detailed = [r for r in results if r.detail is not None]
-    if not detailed:
+    if not detailed or len(detailed) < len(results):  # statistics are a whole game's, or none
         return
     time = dialect.time_from_db
     log = await tx.fetch("SELECT seat, created_at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))

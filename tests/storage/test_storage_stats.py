@@ -35,7 +35,7 @@ BOB_ROUTES = [("Roma", "Venezia", 2), ("Berlin", "Essen", 2)]
 
 async def finish(
     repo: GameRepository,
-    guild: int,
+    guild: int | None,
     scores: tuple[int, int],
     *,
     users: tuple[int | None, int | None] = (101, 102),
@@ -141,3 +141,23 @@ def test_turns_are_runs_of_one_seats_actions_timed_from_the_action_before() -> N
     at = [t0 + timedelta(seconds=s) for s in (0, 10, 15, 40, 100, 160)]
     log = [(0, at[0]), (1, at[1]), (1, at[2]), (0, at[3]), (None, at[4]), (1, at[5])]
     assert turn_times(log) == {0: (2, pytest.approx(25.0)), 1: (2, pytest.approx(15.0 + 60.0))}
+
+
+async def test_a_game_outside_any_server_counts_in_the_players_own_totals(repo: GameRepository) -> None:
+    await finish(repo, 1, (100, 80))
+    await finish(repo, None, (60, 90))  # a game in a DM
+    everywhere = await repo.player_history(101, None)
+    assert everywhere.games == 2 and everywhere.favourite_routes[0].times == 4  # Paris-Wien, twice a game
+    assert (await repo.player_history(101, 1)).favourite_routes[0].times == 2
+    assert (await repo.guild_records(1)).games == 1
+
+
+async def test_no_statistics_without_every_seats_detail(repo: GameRepository) -> None:
+    game = await new_game(repo, seats=[Seat("Ada", user_id=101), Seat("Bob", user_id=102)])
+    results = [
+        SeatResult(0, 101, 10, 1, True, detail("Ada", ADA_ROUTES, [])),
+        SeatResult(1, 102, 5, 2, False),
+    ]
+    await repo.append_action(game.id, 0, None, {"t": 1}, {}, status="finished", results=results)
+    assert await repo.game_stats(game.id) == [] and (await repo.guild_records(1)).most_claimed == ()
+    assert len(await repo.load_results(game.id)) == 2  # the results themselves are kept
