@@ -55,7 +55,10 @@ async def test_my_games_across_two_servers_in_a_dm_and_in_a_server(simcord_env):
     # the channel's listing is unchanged: this channel's open games only
     here = message_text((await ann_1.slash(ch_one, "ttr games")).response)
     assert f"`{first}`" in here and f"`{second}`" not in here
-    # the other commands still need a server
+    # a member's own commands answer in a DM too; the other commands still need a server
+    for own in ("ttr maps", "ttr prefs", "ttr stats"):
+        answered = await ann.slash(own)
+        assert answered.acknowledged and "server channel" not in message_text(answered.response), own
     refused = await ann.slash("ttr new", map="usa")
     assert refused.ephemeral and "server" in message_text(refused.response)
     assert len(await manager.my_games(ann.id)) == 2
