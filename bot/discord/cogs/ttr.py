@@ -167,15 +167,15 @@ IN_DIRECT_MESSAGES = frozenset({"games", "stats", "prefs", "maps", "rules"})
 class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket to Ride"):
     """Ticket to Ride, played asynchronously in a channel."""
 
+    def __init__(self, bot: TTRBot) -> None:
+        self.bot = bot
+        super().__init__()
+
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         command = interaction.command
         if interaction.guild_id is None and (command is None or command.name not in IN_DIRECT_MESSAGES):
             raise app_commands.NoPrivateMessage()
         return True
-
-    def __init__(self, bot: TTRBot) -> None:
-        self.bot = bot
-        super().__init__()
 
     @property
     def service(self) -> GameService:
