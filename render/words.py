@@ -114,6 +114,9 @@ class PictureWords:
     part_passengers: str = "passengers"
     part_regions: str = "regions"
     lost: str = "lost (failed tickets…)"
+    # `/ttr stats`'s chart (render.stats_chart)
+    stats_rating: str = "Rating, game after game"
+    stats_lengths: str = "Routes by length, last game"
 
     def text(self, name: str, **params: object) -> str:
         """Field `name` with its placeholders filled."""

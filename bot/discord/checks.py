@@ -14,6 +14,12 @@ def is_moderator(interaction: discord.Interaction) -> bool:
     return bool(perms.manage_guild or perms.manage_messages or perms.administrator)
 
 
+def is_admin(interaction: discord.Interaction) -> bool:
+    """Manages the server (exports its games)."""
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.administrator)
+
+
 def caller(interaction: discord.Interaction) -> Caller:
     """The person, place and rights of an interaction, as the service sees them."""
     return Caller(

@@ -30,6 +30,7 @@ from bot.manager.timers import Notifier, NullNotifier, TurnTimers
 
 # the read types of the queries, so that the presentation knows the manager alone (never bot.storage)
 from bot.storage import ChangeFeed, GameStatus, GameSummary, LeaderboardRow, PlayerStats, PlayerTime, Rating
+from bot.storage.people import GuildRecords, PlayerHistory, RouteCount, SeatStats
 
 __all__ = [
     "ABSENT_POLICIES",
@@ -42,18 +43,22 @@ __all__ = [
     "GameSettings",
     "GameStatus",
     "GameSummary",
+    "GuildRecords",
     "Illegal",
     "LeaderboardRow",
     "ManualClock",
     "Notifier",
     "NullNotifier",
     "Outcome",
+    "PlayerHistory",
     "PlayerPrefs",
     "PlayerStats",
     "PlayerTime",
     "Rating",
     "PrivateEvent",
     "Refused",
+    "RouteCount",
+    "SeatStats",
     "SeatInfo",
     "SettingError",
     "SystemClock",

@@ -86,7 +86,7 @@ class Moves:
         sheets: tuple[FinalSheet, ...] | None = None
         if work.finished:
             sheets = final_sheets(work)
-            results = results_of(sheets, game.user_ids())
+            results = results_of(sheets, game.user_ids(), work)
             status = GameStatus.FINISHED
         rec = await self._store.append(game, seat, action_json, work, status, results, by != "player", also)
         game.state, game.version, game.action_count = work, rec.version, rec.seq

@@ -6,7 +6,7 @@ presentation never reaches storage itself. Nothing here changes a game.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -26,6 +26,7 @@ from bot.storage import (
     PlayerStats,
     SeatResult,
 )
+from bot.storage.people import GuildRecords, PlayerHistory, SeatStats
 from engine import views
 from engine.actions import Action
 from engine.record import iter_replay, make_record
@@ -261,6 +262,41 @@ class GameReads:
             )
         )
         return page.items
+
+    async def my_games(self, user_id: int, limit: int = 25) -> list[tuple[GameInfo, datetime]]:
+        """Every open game `user_id` sits in, in every server, newest first: each game's public summary (whose
+        turn it is) and when its current wait began."""
+        repo = self._store.repo
+        found = await self._store.storage(
+            lambda: repo.games_for_player(user_id, status=OPEN_STATUSES, limit=limit)
+        )
+        games = [await self._store.get(r.id) for r in found]
+        return [(game_info_of(g), g.last_move_at) for g in games]
+
+    async def player_history(self, user_id: int, guild_id: int | None) -> PlayerHistory:
+        """`user_id`'s statistics over time (in one server, or everywhere), from the stored statistics rows."""
+        repo = self._store.repo
+        return await self._store.storage(lambda: repo.player_history(user_id, guild_id))
+
+    async def guild_records(self, guild_id: int) -> GuildRecords:
+        repo = self._store.repo
+        return await self._store.storage(lambda: repo.guild_records(guild_id))
+
+    async def export_stats(
+        self, guild_id: int, after: tuple[datetime, str] | None = None, limit: int = 500
+    ) -> Sequence[SeatStats]:
+        """One page of the server's finished games' statistics rows (whole games, oldest first)."""
+        repo = self._store.repo
+        return await self._store.storage(lambda: repo.export_stats(guild_id, after=after, limit=limit))
+
+    async def export_all(self, guild_id: int) -> list[SeatStats]:
+        """Every statistics row of the server's finished games, oldest game first (page after page)."""
+        rows: list[SeatStats] = []
+        after: tuple[datetime, str] | None = None
+        while page := await self.export_stats(guild_id, after):
+            rows.extend(page)
+            after = (page[-1].finished_at, page[-1].game_id)
+        return rows
 
     async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
         repo = self._store.repo

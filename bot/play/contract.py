@@ -152,13 +152,17 @@ class GameService(Protocol):
         """Show (no key) or change a game setting, e.g. turn deadline or notifications."""
 
     async def games(self, caller: Caller, *, scope: str = "channel") -> Reply:
-        """Games in this channel, this server ("server") or the caller's own ("mine")."""
+        """Games in this channel, this server ("server") or the caller's own in every server ("mine"; in a DM,
+        always)."""
 
     async def stats(self, caller: Caller, *, target_user_id: int | None = None) -> Reply:
         """Finished-game statistics and the rating of a player (default: the caller) in this server."""
 
     async def leaderboard(self, caller: Caller, *, board_id: str | None = None) -> Reply:
         """The server's best ratings, over every board or on one board."""
+
+    async def export(self, caller: Caller, *, fmt: str = "jsonl", admin: bool = False) -> Reply:
+        """The server's finished games as a file ("jsonl" or "csv"), for a member who manages it (`admin`)."""
 
     async def prefs(
         self,

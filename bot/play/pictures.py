@@ -130,6 +130,10 @@ class Pictures(Protocol):
         self, record: dict[str, Any], *, words: PictureWords = ENGLISH, names: Sequence[str] = ()
     ) -> bytes: ...
 
+    async def stats_chart(
+        self, ratings: Sequence[int], lengths: Sequence[tuple[int, int]], *, words: PictureWords = ENGLISH
+    ) -> bytes: ...
+
     def close(self) -> None: ...
 
 
@@ -258,6 +262,15 @@ class PoolPictures:
         """The score chart of a finished game, from its final sheets (scored from `state` when not given)."""
         rows = summary_rows(state, sheets, names)
         data: bytes = await self.pool.run("render.summary.render_summary_png", rows, words=words)
+        return data
+
+    async def stats_chart(
+        self, ratings: Sequence[int], lengths: Sequence[tuple[int, int]], *, words: PictureWords = ENGLISH
+    ) -> bytes:
+        """`/ttr stats`'s chart: the rating game after game, the last game's routes by length."""
+        data: bytes = await self.pool.run(
+            "render.stats_chart.render_stats_png", tuple(ratings), tuple(lengths), words=words
+        )
         return data
 
     async def gif(

@@ -26,9 +26,11 @@ from bot.play.advice import suggestion_reply
 from bot.play.confirm import claimable, confirm_claim, route_lanes
 from bot.play.contract import Caller, Messenger
 from bot.play.event_words import lines_of, table_of
+from bot.play.export import export_reply
 from bot.play.hand import hand_reply, ticket_map_reply
 from bot.play.live_map import MapLinks, link_button, link_reply, map_button, map_reply, with_button
 from bot.play.lobby import lobby_expired, lobby_reply, open_lobby, play_again
+from bot.play.my_games import my_games_reply
 from bot.play.names import seated, seating
 from bot.play.notices import TurnNotices
 from bot.play.pictures import Pictures, picture_words, stop_warming, warm_lobby, warm_up
@@ -39,6 +41,7 @@ from bot.play.reply import Choice, Reply
 from bot.play.seats import check_turn, mention, seat_of
 from bot.play.server_language import ServerLanguages, server_language_reply
 from bot.play.settings_text import settings_reply
+from bot.play.statistics import stats_reply
 from bot.play.thread import ThreadKeeper, gif_of, ours_to_tell, since_last_turn
 from bot.play.turn import should_publish, told_lines, turn_message
 from engine.actions import Action, KeepTickets
@@ -460,24 +463,26 @@ class ManagerGameService:
 
     async def games(self, caller: Caller, *, scope: str = "channel") -> Reply:
         manager = self.games_manager
-        if scope == "mine":
-            found = await self._call(manager.player_games(caller.user_id, guild_id=caller.guild_id))
-        else:
-            channel_id = caller.channel_id if scope == "channel" else None
-            found = await self._call(manager.open_games(guild_id=caller.guild_id, channel_id=channel_id))
+        if scope == "mine" or caller.guild_id is None:  # their games in every server (bot.play.my_games)
+            mine = await self._call(manager.my_games(caller.user_id))
+            return my_games_reply(mine, caller.user_id, self.map_links, caller.locale)
+        channel_id = caller.channel_id if scope == "channel" else None
+        found = await self._call(manager.open_games(guild_id=caller.guild_id, channel_id=channel_id))
         return overview.games_reply([r for r in found if caller.guild_id in (None, r.guild_id)])
 
     async def stats(self, caller: Caller, *, target_user_id: int | None = None) -> Reply:
-        manager = self.games_manager
-        who = target_user_id or caller.user_id
-        player = await self._call(manager.player_stats(caller.guild_id, who))
-        guild = caller.guild_id
-        if guild is None:  # ratings are per server
-            return social.stats_reply(who, player, None, {}, [])
-        rating = await self._call(manager.rating(guild, who))
-        per_board = {b: await self._call(manager.rating(guild, who, b)) for b in player.per_board}
-        leaders = await self._call(manager.ratings(guild, limit=10))
-        return social.stats_reply(who, player, rating, per_board, leaders)
+        who, where, language = target_user_id or caller.user_id, caller.guild_id, caller.public_locale
+        try:  # (bot.play.statistics)
+            return await stats_reply(self.games_manager, self.pictures, where, who, language)
+        except Refused as exc:
+            raise refusal(exc) from None
+
+    async def export(self, caller: Caller, *, fmt: str = "jsonl", admin: bool = False) -> Reply:
+        """A server's finished games as a file (bot.play.export), for members who may manage the server."""
+        if caller.guild_id is None or not admin:
+            return export_reply(caller.guild_id, (), fmt, admin=admin)
+        rows = await self._call(self.games_manager.export_all(caller.guild_id))
+        return export_reply(caller.guild_id, rows, fmt, admin=admin)
 
     async def leaderboard(self, caller: Caller, *, board_id: str | None = None) -> Reply:
         """The server's ratings, best first: over every board, or on one board (that board's own ratings)."""

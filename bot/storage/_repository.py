@@ -22,6 +22,7 @@ from ._dialect import Dialect, Row, Tx
 from ._player_time import PlayerTimeQueries
 from ._server_settings import ServerSettingsQueries
 from ._social import SocialQueries, rate_game
+from ._stats import StatsQueriesSQL, write_stats
 from ._timers import TimerQueries
 from .base import (
     UNSET,
@@ -107,7 +108,13 @@ def _status_sets(status: str | None, now: Any) -> tuple[list[str], list[Any]]:
 
 
 class SQLRepository(
-    SocialQueries, TimerQueries, ClusterQueries, PlayerTimeQueries, ServerSettingsQueries, ABC
+    SocialQueries,
+    StatsQueriesSQL,
+    TimerQueries,
+    ClusterQueries,
+    PlayerTimeQueries,
+    ServerSettingsQueries,
+    ABC,
 ):
     """:class:`~bot.storage.base.GameRepository` on any database with a :class:`Dialect`; a backend
     adds its connections (:meth:`connect`, :meth:`close`), :meth:`_write` and :meth:`_read`."""
@@ -522,6 +529,7 @@ class SQLRepository(
             await rate_game(
                 tx, self.dialect, game_id, game["guild_id"], game["board"], results, game["finished"]
             )
+        await write_stats(tx, self.dialect, game_id, game, results)
 
     async def record_results(self, game_id: str, results: Sequence[SeatResult]) -> None:
         checked = c.check_results(results)

@@ -38,6 +38,8 @@ from .people import (
     PlayerStats,
     PlayerTime,
     Rating,
+    SeatDetail,
+    StatsQueries,
 )
 from .seat_marks import stored_ai_number
 
@@ -232,6 +234,7 @@ class SeatResult:
     score: int
     rank: int
     won: bool
+    detail: SeatDetail | None = None  # what the statistics keep (bot.storage.people)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +279,7 @@ class ChangeFeed(Protocol):
 
 
 @runtime_checkable
-class GameRepository(Protocol):
+class GameRepository(StatsQueries, Protocol):
     """What the game manager calls. Both backends (SQLite, PostgreSQL) pass the same contract tests.
 
     Use as ``async with open_repository(url) as repo:`` or call :meth:`close` yourself.

@@ -59,7 +59,7 @@ async def test_login_identify_ready_and_sync(running):  # type: ignore[no-untype
     [scope] = games["options"]
     assert scope["description_localizations"]["fr"] == "Quelles parties"
     assert {c["value"]: c["name_localizations"]["fr"] for c in scope["choices"]}["mine"] == "les miennes"
-    assert ttr.get("contexts") == [0] or ttr.get("dm_permission") is False  # guild only
+    assert ttr.get("contexts") == [0, 1]  # servers, and the bot's DMs (`/ttr games`, `stats`, `prefs`...)
 
 
 async def test_slash_round_trip_in_french(running):  # type: ignore[no-untyped-def]

@@ -54,6 +54,11 @@ class FastPictures:
         self.names.append(("ticket_map", tuple(names)))
         return PNG
 
+    async def stats_chart(self, ratings: Any, lengths: Any, *, words: Any = None) -> bytes:
+        self.calls.append("stats_chart")
+        self.words.append(("stats_chart", words))
+        return PNG
+
     async def summary(self, state: Any, sheets: Any = (), *, words: Any = None, names: Any = ()) -> bytes:
         self.calls.append("summary")
         self.names.append(("summary", tuple(names)))

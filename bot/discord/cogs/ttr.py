@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.checks import caller
+from bot.discord.checks import caller, is_admin
 from bot.discord.language import (
     catalog_of,
     default_locale_of,
@@ -177,13 +177,23 @@ setting_autocomplete = _service_completer("setting")
 GAME_DESCRIBE = "Which game (default: the game in this channel)"
 
 
-@app_commands.guild_only()
+#: what a member may ask in their direct messages with the bot (the rest needs a server: "errors.guild_only")
+IN_DIRECT_MESSAGES = frozenset({"games", "stats", "prefs", "maps", "rules"})
+
+
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket to Ride"):
     """Ticket to Ride, played asynchronously in a channel."""
 
     def __init__(self, bot: TTRBot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        command = interaction.command
+        if interaction.guild_id is None and (command is None or command.name not in IN_DIRECT_MESSAGES):
+            raise app_commands.NoPrivateMessage()
+        return True
 
     @property
     def service(self) -> GameService:
@@ -373,6 +383,16 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         call = self.service.stats(caller(interaction), target_user_id=player.id if player else None)
         await answer(interaction, call, private=False)
+
+    @app_commands.command(name="export", description="This server's finished games as a file (Manage Server)")
+    @app_commands.describe(format="JSON lines (one game a line) or CSV (one seat a row)")
+    async def export(
+        self,
+        interaction: discord.Interaction,
+        format: Literal["jsonl", "csv"] = "jsonl",  # noqa: A002 - the option's name
+    ) -> None:
+        call = self.service.export(caller(interaction), fmt=format, admin=is_admin(interaction))
+        await answer(interaction, call, private=True)
 
     @app_commands.command(name="leaderboard", description="The server's ratings, best first")
     @app_commands.describe(map="Ratings on one board only (default: over every board)")
