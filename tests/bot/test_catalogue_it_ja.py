@@ -39,6 +39,7 @@ FEMININE_KEYS = {k for k in FR if k not in EN and ".fem." in k}
 #: language writes the same way.
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "it": {
+        "games.mine.thread",  # Discord's Italian calls a thread "thread"
         "board.marklin",
         "board.usa",
         "variant.marklin.classic",

@@ -206,6 +206,10 @@ class FakeGameService:
         await self._record("stats", caller, **kw)
         return Reply(content="stats")
 
+    async def export(self, caller: Caller, **kw: Any) -> Reply:
+        await self._record("export", caller, **kw)
+        return Reply(content="export", ephemeral=True)
+
     async def leaderboard(self, caller: Caller, **kw: Any) -> Reply:
         await self._record("leaderboard", caller, **kw)
         return Reply(content="leaderboard")
