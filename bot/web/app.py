@@ -37,6 +37,7 @@ from bot.web.private_map import ticket_map_svg
 from bot.web.tokens import Link, SessionUser, TokenRefused, Tokens
 from bot.web.view import Reader, language, language_of_tag, seat_of, texts
 from engine.actions import KeepTickets
+from render.fonts import FONT_DIR
 
 log = logging.getLogger(__name__)
 
@@ -161,6 +162,9 @@ class MapServer:
         app.router.add_get("/api/games/{game_id}/live", self.api_live)
         if (self.config.static / "assets").is_dir():
             app.router.add_static("/assets", self.config.static / "assets", follow_symlinks=False)
+        app.router.add_static(
+            "/fonts", FONT_DIR, follow_symlinks=False
+        )  # the pictures' fonts (web/src/fonts.ts)
         app.on_shutdown.append(self._shutdown)
         app.on_response_prepare.append(server_header)
         return app

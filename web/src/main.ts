@@ -1,6 +1,7 @@
 // The live map: sign in, show the game's view, keep it live, and send the actions the server listed.
 import "./style.css";
 import { ApiFailure, fetchWithSession, Live, request } from "./api";
+import { addPackagedFonts } from "./fonts";
 import { contains, Names } from "./labels";
 import { PanZoom } from "./panzoom";
 import { FINGER_PX, meant, MOUSE_PX, Targets, type Thing } from "./targets";
@@ -538,4 +539,5 @@ async function start(): Promise<void> {
   }
 }
 
+addPackagedFonts();
 void start();
