@@ -80,6 +80,24 @@ def action_from_json(data: dict[str, Any]) -> Action:
 _DECODED: dict[tuple[Any, ...], Action] = {}
 
 
+def history_entry(seat: int, action: Action) -> tuple[int, Action]:
+    """The history entry (seat, action): one shared tuple per distinct entry of decoded actions, as
+    `action_from_json` shares its actions (a cached game's history is mostly the same few draws: 8 bytes an entry
+    rather than a tuple of its own)."""
+    key = (seat, action)
+    found = _ENTRIES.get(key)
+    # (the same instance only: equal actions may differ in their fields' types, True and 1)
+    if found is not None and found[1] is action and type(found[0]) is type(seat):
+        return found
+    if len(_ENTRIES) >= 20_000:
+        _ENTRIES.clear()
+    _ENTRIES[key] = key
+    return key
+
+
+_ENTRIES: dict[tuple[Any, Action], tuple[Any, Action]] = {}
+
+
 @register
 @dataclass(frozen=True, slots=True)
 class DrawBlind(Action):
