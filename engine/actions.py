@@ -81,18 +81,30 @@ _DECODED: dict[tuple[Any, ...], Action] = {}
 
 
 def history_entry(seat: int, action: Action) -> tuple[int, Action]:
-    """The history entry (seat, action): one shared tuple per distinct entry of decoded actions, as
-    `action_from_json` shares its actions (a cached game's history is mostly the same few draws: 8 bytes an entry
-    rather than a tuple of its own)."""
+    """The history entry (seat, action), shared: one tuple and one action per distinct entry, as `action_from_json`
+    shares its actions (a cached game's history is mostly the same few draws: 8 bytes an entry rather than a tuple
+    and an action of its own). Equal entries whose values differ in type (True and 1) are not shared."""
     key = (seat, action)
     found = _ENTRIES.get(key)
-    # (the same instance only: equal actions may differ in their fields' types, True and 1)
-    if found is not None and found[1] is action and type(found[0]) is type(seat):
+    if (
+        found is not None
+        and type(found[0]) is type(seat)
+        and (found[1] is action or _shape(found[1]) == _shape(action))
+    ):
         return found
     if len(_ENTRIES) >= 20_000:
         _ENTRIES.clear()
     _ENTRIES[key] = key
     return key
+
+
+def _shape(action: Action) -> tuple[Any, ...]:
+    """The types of `action`'s values, inside its tuples too."""
+    names = _FIELD_NAMES.get(type(action))
+    if names is None:
+        names = _FIELD_NAMES[type(action)] = tuple(f.name for f in fields(action))
+    values = [getattr(action, name) for name in names]
+    return tuple(tuple(map(type, v)) if isinstance(v, tuple) else type(v) for v in values)
 
 
 _ENTRIES: dict[tuple[Any, Action], tuple[Any, Action]] = {}
