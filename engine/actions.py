@@ -80,10 +80,11 @@ def action_from_json(data: dict[str, Any]) -> Action:
 _DECODED: dict[tuple[Any, ...], Action] = {}
 
 
-def history_entry(seat: int, action: Action) -> tuple[int, Action]:
+def history_entry(seat: int, action: Action) -> Any:
     """The history entry (seat, action), shared: one tuple and one action per distinct entry, as `action_from_json`
     shares its actions (a cached game's history is mostly the same few draws: 8 bytes an entry rather than a tuple
-    and an action of its own). Equal entries whose values differ in type (True and 1) are not shared."""
+    and an action of its own). Equal entries whose values differ in type (True and 1) are not shared. Typed Any,
+    not tuple[int, Action]: the compiled engine would unpack such a tuple and pack a new one, unshared."""
     key = (seat, action)
     found = _ENTRIES.get(key)
     if (
