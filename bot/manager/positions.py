@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from bot.storage import GameRecord, GameRepository, GameStatus, StorageBroken, StorageUnavailable
-from engine.actions import history_entry
+from engine.actions import action_from_json, history_entry
 from engine.record import resume, saved_position
 from engine.state import GameState
 
@@ -42,7 +42,8 @@ def share_newest(state: GameState) -> None:
     action of its own (a cached game's memory)."""
     if state.history:
         seat, action = state.history[-1]
-        state.history[-1] = history_entry(seat, action)
+        # (its action as a load decodes it: the same shared instance, whoever made this one)
+        state.history[-1] = history_entry(seat, action_from_json(action.to_json()))
 
 
 def state_of(rec: GameRecord, actions: Sequence[Sequence[Any]]) -> GameState | None:
