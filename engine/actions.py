@@ -73,11 +73,15 @@ def action_from_json(data: dict[str, Any]) -> Action:
     if key is not None:
         if len(_DECODED) >= 20_000:
             _DECODED.clear()
-        _DECODED[key] = action
+            _KEY_PARTS.clear()
+        # the names and types of a kind's keys are a few tuples, shared (each decoded action keeps a key)
+        names, types = (_KEY_PARTS.setdefault(part, part) for part in key[:2])
+        _DECODED[(names, types, values)] = action
     return action
 
 
 _DECODED: dict[tuple[Any, ...], Action] = {}
+_KEY_PARTS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
 
 def history_entry(seat: int, action: Action) -> Any:
