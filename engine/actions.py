@@ -73,11 +73,46 @@ def action_from_json(data: dict[str, Any]) -> Action:
     if key is not None:
         if len(_DECODED) >= 20_000:
             _DECODED.clear()
-        _DECODED[key] = action
+            _KEY_PARTS.clear()
+        # the names and types of a kind's keys are a few tuples, shared (each decoded action keeps a key)
+        names, types = (_KEY_PARTS.setdefault(part, part) for part in key[:2])
+        _DECODED[(names, types, values)] = action
     return action
 
 
 _DECODED: dict[tuple[Any, ...], Action] = {}
+_KEY_PARTS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
+def history_entry(seat: int, action: Action) -> Any:
+    """The history entry (seat, action), shared: one tuple and one action per distinct entry, as `action_from_json`
+    shares its actions (a cached game's history is mostly the same few draws: 8 bytes an entry rather than a tuple
+    and an action of its own). Equal entries whose values differ in type (True and 1) are not shared. Typed Any,
+    not tuple[int, Action]: the compiled engine would unpack such a tuple and pack a new one, unshared."""
+    key = (seat, action)
+    found = _ENTRIES.get(key)
+    if (
+        found is not None
+        and type(found[0]) is type(seat)
+        and (found[1] is action or _shape(found[1]) == _shape(action))
+    ):
+        return found
+    if len(_ENTRIES) >= 20_000:
+        _ENTRIES.clear()
+    _ENTRIES[key] = key
+    return key
+
+
+def _shape(action: Action) -> tuple[Any, ...]:
+    """The types of `action`'s values, inside its tuples too."""
+    names = _FIELD_NAMES.get(type(action))
+    if names is None:
+        names = _FIELD_NAMES[type(action)] = tuple(f.name for f in fields(action))
+    values = [getattr(action, name) for name in names]
+    return tuple(tuple(map(type, v)) if isinstance(v, tuple) else type(v) for v in values)
+
+
+_ENTRIES: dict[tuple[Any, Action], tuple[Any, Action]] = {}
 
 
 @register

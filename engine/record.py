@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from engine.actions import Action, action_from_json
+from engine.actions import Action, action_from_json, history_entry
 from engine.errors import GameDataError, IllegalAction
 from engine.rules import apply, new_game
 from engine.state import GameState
@@ -96,9 +96,7 @@ def replay(record: Any) -> GameState:
 
 def saved_position(state: GameState) -> dict[str, Any]:
     """`state` as `GameState.to_dict` saves it, without its history (its log is kept apart: `resume`)."""
-    saved = state.to_dict()
-    del saved["history"]
-    return saved
+    return state.to_dict(history=False)
 
 
 def resume(saved: dict[str, Any], log: Sequence[Sequence[Any]], at: int) -> GameState:
@@ -110,21 +108,18 @@ def resume(saved: dict[str, Any], log: Sequence[Sequence[Any]], at: int) -> Game
     (`at` beyond it, an entry that is not a legal action there)."""
     if not 0 <= at <= len(log):
         raise GameDataError(f"a position saved after action {at} of a log of {len(log)}")
-    if "history" in saved:  # (its history is taken as it is: a log of moves before it may be missing)
-        state = GameState.from_dict(saved)
-        history: list[list[Any]] = state.history_json()
-    else:
-        state = GameState.from_dict({**saved, "history": []})
-        history = [entry if type(entry) is list else list(entry) for entry in log[:at]]  # ([seat, action])
+    # (a whole `to_dict` keeps its history as it is: a log of moves before it may be missing)
+    state = GameState.from_dict(saved if "history" in saved else {**saved, "history": log[:at]})
     for i in range(at, len(log)):
         seat, action = log[i]
         try:
             apply(state, int(seat), action_from_json(action))
         except (IllegalAction, TypeError, ValueError, KeyError) as exc:
             raise GameDataError(f"action {i + 1} (seat {seat}, {action}) does not replay: {exc}") from exc
-        history.append([seat, action])
-    # the history as a loaded state keeps it: its JSON, decoded only when asked for (GameState.from_dict); the
-    # replayed actions are not kept decoded either
-    state._history = None
-    state.derived["history_json"] = history
+    # the replayed entries shared as a loaded history's are (engine.actions.history_entry): a cached game's memory
+    replayed = len(log) - at
+    if replayed:
+        state.history[-replayed:] = [
+            history_entry(seat, action) for seat, action in state.history[-replayed:]
+        ]
     return state

@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.actions import Action, action_from_json
+from engine.actions import Action, action_from_json, history_entry
 from engine.errors import GameDataError
 from engine.events import Event, event_from_json
 from engine.pending import Pending, pending_from_json
@@ -139,7 +139,7 @@ class GameState:
         "turn",
         "last_round_left",
         "ended_by",
-        "_history",
+        "history",
         "setup_rejected",
         "box",
         "module",
@@ -169,8 +169,9 @@ class GameState:
         self.turn = 0  # completed turns
         self.last_round_left: int | None = None  # turns left once the end is triggered
         self.ended_by: int | None = None
-        # (seat, action), every accepted action in order; None until first used after loading (see `history`)
-        self._history: list[tuple[int, Action]] | None = []
+        # (seat, action), every accepted action in order; a loaded game's entries are shared tuples
+        # (engine.actions.history_entry): a cached game's history costs about 8 bytes a move
+        self.history: list[tuple[int, Action]] = []
         self.setup_rejected: list[int] = []  # tickets rejected at setup, waiting to go under the deck
         self.box: list[int] = []  # tickets out of the game
         self.module: dict[str, Any] = {}  # board modules' own shared state (supplies, tokens...)
@@ -209,7 +210,7 @@ class GameState:
         new.turn = self.turn
         new.last_round_left = self.last_round_left
         new.ended_by = self.ended_by
-        new._history = None if self._history is None else self._history[:]
+        new.history = self.history[:]
         new.setup_rejected = self.setup_rejected[:]
         new.box = self.box[:]
         new.module = copy_data(self.module)
@@ -242,7 +243,7 @@ class GameState:
         self.turn = other.turn
         self.last_round_left = other.last_round_left
         self.ended_by = other.ended_by
-        self._history = other._history
+        self.history = other.history
         self.setup_rejected = other.setup_rejected
         self.box = other.box
         self.module = other.module
@@ -250,33 +251,14 @@ class GameState:
         self.derived = other.derived
 
     # -- JSON ---------------------------------------------------------------------------------------------
-    @property
-    def history(self) -> list[tuple[int, Action]]:
-        """Every accepted action with its seat. A loaded game decodes its log only when it is first asked for:
-        loading a game to show or save it does not need it."""
-        if self._history is None:
-            self._history = [(seat, action_from_json(a)) for seat, a in self.derived["history_json"]]
-        return self._history
-
-    @history.setter
-    def history(self, value: list[tuple[int, Action]]) -> None:
-        self._history = value
-        self.derived.pop("history_json", None)
-
     def history_json(self) -> list[list[Any]]:
-        """The history as JSON ([seat, action], ...), converted once per action: a game in play is saved after
-        every turn. Do not change the result."""
-        done: list[list[Any]] | None = self.derived.get("history_json")
-        if self._history is None and done is not None:
-            return done[:]  # loaded and not played on since
-        if done is None or len(done) > len(self.history):
-            done = self.derived["history_json"] = []
-        for seat, action in self.history[len(done) :]:
-            done.append([seat, action.to_json()])
-        return done[:]
+        """The history as JSON ([seat, action], ...), converted when asked for (not kept: a cached game's memory).
+        The bot saves a game's position without it (engine.record.saved_position), its log apart."""
+        return [[seat, action.to_json()] for seat, action in self.history]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self, history: bool = True) -> dict[str, Any]:
+        """The state as JSON data; `history`: with its history (a saved position keeps its log apart)."""
+        saved = {
             "format": 1,
             "board": self.board.id,
             "variant": self.variant,
@@ -299,12 +281,17 @@ class GameState:
             "turn": self.turn,
             "last_round_left": self.last_round_left,
             "ended_by": self.ended_by,
-            "history": self.history_json(),
+            "history": [],
             "setup_rejected": self.setup_rejected,
             "box": self.box,
             "module": self.module,
             "events": [e.to_json() for e in self.events],
         }
+        if history:
+            saved["history"] = self.history_json()
+        else:
+            del saved["history"]
+        return saved
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False)
@@ -331,17 +318,12 @@ class GameState:
             s.turn = d["turn"]
             s.last_round_left = d["last_round_left"]
             s.ended_by = d["ended_by"]
-            history_json = [[seat, a] for seat, a in d["history"]]
-            for _seat, a in history_json:
-                if not isinstance(a, dict) or "type" not in a:
-                    raise GameDataError(f"not an action in the history: {a!r}")
-            s._history = None
+            s.history = history_of(d["history"])
             s.setup_rejected = list(d["setup_rejected"])
             s.box = list(d["box"])
             s.module = d["module"]
             # a state saved before typed events has a "last_event" dict instead: its events are left empty
             s.events = [event_from_json(e) for e in d.get("events", [])]
-            s.derived = {"history_json": history_json}
         except (KeyError, TypeError, ValueError) as exc:
             raise GameDataError(f"not a saved game state: {exc}") from exc
         return s
@@ -352,3 +334,14 @@ class GameState:
             return cls.from_dict(json.loads(text))
         except json.JSONDecodeError as exc:
             raise GameDataError(f"not JSON: {exc}") from exc
+
+
+def history_of(log: Any) -> list[tuple[int, Action]]:
+    """A saved history ([seat, action as JSON], ...) decoded, its entries shared (engine.actions.history_entry).
+    GameDataError for an entry that is not an action."""
+    history: list[tuple[int, Action]] = []
+    for seat, a in log:
+        if not isinstance(a, dict) or "type" not in a:
+            raise GameDataError(f"not an action in the history: {a!r}")
+        history.append(history_entry(seat, action_from_json(a)))
+    return history

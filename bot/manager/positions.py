@@ -10,10 +10,11 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from bot.storage import GameRecord, GameRepository, GameStatus, StorageBroken, StorageUnavailable
+from engine.actions import action_from_json, history_entry
 from engine.record import resume, saved_position
 from engine.state import GameState
 
-__all__ = ["SAVE_POSITION_EVERY", "catch_up", "position_due", "state_of", "stored_state"]
+__all__ = ["SAVE_POSITION_EVERY", "catch_up", "position_due", "share_newest", "state_of", "stored_state"]
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,16 @@ SAVE_POSITION_EVERY = 20
 def position_due(seq: int, saved_at: int, finished: bool, every: int = SAVE_POSITION_EVERY) -> bool:
     """Whether the move that makes the game's log `seq` long saves its position (last saved after `saved_at`)."""
     return finished or seq - saved_at >= every
+
+
+def share_newest(state: GameState) -> None:
+    """The newest entry of `state`'s history made the shared one (engine.actions.history_entry), as a loaded
+    game's are: a game played on in this process keeps about 8 bytes a move of history, not a tuple and an
+    action of its own (a cached game's memory)."""
+    if state.history:
+        seat, action = state.history[-1]
+        # (its action as a load decodes it: the same shared instance, whoever made this one)
+        state.history[-1] = history_entry(seat, action_from_json(action.to_json()))
 
 
 def state_of(rec: GameRecord, actions: Sequence[Sequence[Any]]) -> GameState | None:

@@ -35,7 +35,14 @@ from bot.manager.events import GameEvent
 from bot.manager.game_settings import GameSettings, SettingError
 from bot.manager.locks import LockTable
 from bot.manager.outage import Outage
-from bot.manager.positions import SAVE_POSITION_EVERY, catch_up, changed_fields, position_due, state_of
+from bot.manager.positions import (
+    SAVE_POSITION_EVERY,
+    catch_up,
+    changed_fields,
+    position_due,
+    share_newest,
+    state_of,
+)
 from bot.manager.refusals import Refused
 from bot.manager.retries import appended, broken_refusal, gave_up, landed
 from bot.manager.tell import held, notice_rows, over_rows, owed_position, tell_rows
@@ -531,6 +538,7 @@ class GameStore:
         it ends the game; the results then, and the timer rows the new situation needs, and `also`: the
         announcement of an absent-player move), in one transaction. On success the cached rows follow; the
         caller adopts ``work``."""
+        share_newest(work)
         snapshot = None
         if position_due(game.action_count + 1, game.snapshot_seq, work.finished, self.save_position_every):
             snapshot = saved_position(work)

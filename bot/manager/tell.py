@@ -53,8 +53,7 @@ def owed_position(
     ``told_through`` note among the game's `notes`, written once the message is posted)."""
     if state is None:
         return None
-    log = state.derived.get("history_json") if state._history is None else None
-    entries = len(log) if log is not None else len(state.history)
+    entries = len(state.history)
     told = int(notes.get(TOLD_THROUGH) or 0)
     if entries <= told:
         return None
