@@ -534,10 +534,9 @@ class GameStore:
         automatic: bool = False,
         also: Sequence[NewTimer] = (),
     ) -> ActionRecord:
-        """Store one action (the game's position after it too, every :attr:`save_position_every` moves and when
-        it ends the game; the results then, and the timer rows the new situation needs, and `also`: the
-        announcement of an absent-player move), in one transaction. On success the cached rows follow; the
-        caller adopts ``work``."""
+        """Store one action (and the game's position every :attr:`save_position_every` moves and at its end; the
+        results then, the timer rows the new situation needs, and `also`: an absent-player move's announcement),
+        in one transaction. On success the cached rows follow; the caller adopts ``work``."""
         share_newest(work)
         snapshot = None
         if position_due(game.action_count + 1, game.snapshot_seq, work.finished, self.save_position_every):
