@@ -101,49 +101,10 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return 0
 
 
-async def cluster_status_data(url: str, *, seen_within: float = 60.0) -> dict[str, Any]:
-    """What `ttr cluster-status --json` prints: the same figures as the text, as data (times in UTC, ISO 8601)."""
-    from datetime import UTC, datetime
-
-    from bot.manager.cluster import liveness
-    from bot.storage import open_repository, parse_database_url
-    from bot.storage.file_lock import lock_holder
-
-    parsed = parse_database_url(url)
-    on_file = parsed.backend == "sqlite" and not parsed.in_memory
-    async with open_repository(url) as repo:
-        status = await repo.cluster_status(seen_within=1e9 if on_file else seen_within)
-    now = datetime.now(UTC)
-    holder = lock_holder(parsed.path) if on_file else None
-    return {
-        "now": now.isoformat(),
-        "processes": [
-            {
-                "process_id": p.process_id,
-                "host": p.host,
-                "pid": p.pid,
-                "state": ("up" if holder == p.pid else "gone") if on_file else liveness(p.last_seen, now),
-                "shard_ids": p.shard_ids,
-                "shard_count": p.shard_count,
-                "started_at": p.started_at.isoformat(),
-                "last_seen": p.last_seen.isoformat(),
-            }
-            for p in status.processes
-        ],
-        "games": dict(sorted(status.games_by_status.items())),
-        "timer_rows": {
-            "due": status.timers_due,
-            "claimed": status.timers_claimed,
-            "later": status.timers_later,
-            "next_servable": None if status.next_due is None else status.next_due.isoformat(),
-        },
-    }
-
-
-async def cluster_status_text(url: str, *, seen_within: float = 60.0) -> str:
-    """What `ttr cluster-status` prints: processes seen recently (each ``up``, ``late`` or ``gone``:
-    :func:`bot.manager.cluster.liveness`; on SQLite, up while it holds the file's lock), games by status,
-    timer rows."""
+async def _read_cluster(url: str, seen_within: float) -> tuple[Any, Any, list[str], bool]:
+    """The cluster's status, the time it was read, each process's state (``up``, ``late`` or ``gone``:
+    :func:`bot.manager.cluster.liveness`; on SQLite, up while it holds the file's lock) and whether the database
+    is a SQLite file."""
     from datetime import UTC, datetime
 
     from bot.manager.cluster import liveness
@@ -157,14 +118,48 @@ async def cluster_status_text(url: str, *, seen_within: float = 60.0) -> str:
         status = await repo.cluster_status(seen_within=1e9 if on_file else seen_within)
     now = datetime.now(UTC)
     holder = lock_holder(parsed.path) if on_file else None
+    states = [
+        ("up" if holder == p.pid else "gone") if on_file else liveness(p.last_seen, now)
+        for p in status.processes
+    ]
+    return status, now, states, on_file
+
+
+async def cluster_status_data(url: str, *, seen_within: float = 60.0) -> dict[str, Any]:
+    """What `ttr cluster-status --json` prints: the same figures as the text, as data (times in UTC, ISO 8601)."""
+    status, now, states, _on_file = await _read_cluster(url, seen_within)
+    return {
+        "now": now.isoformat(),
+        "processes": [
+            {
+                "process_id": p.process_id,
+                "host": p.host,
+                "pid": p.pid,
+                "state": state,
+                "shard_ids": p.shard_ids,
+                "shard_count": p.shard_count,
+                "started_at": p.started_at.isoformat(),
+                "last_seen": p.last_seen.isoformat(),
+            }
+            for p, state in zip(status.processes, states, strict=True)
+        ],
+        "games": dict(sorted(status.games_by_status.items())),
+        "timer_rows": {
+            "due": status.timers_due,
+            "claimed": status.timers_claimed,
+            "later": status.timers_later,
+            "next_servable": None if status.next_due is None else status.next_due.isoformat(),
+        },
+    }
+
+
+async def cluster_status_text(url: str, *, seen_within: float = 60.0) -> str:
+    """What `ttr cluster-status` prints: processes seen recently and their state, games by status, timer rows."""
+    status, now, states, on_file = await _read_cluster(url, seen_within)
     shown = "on this SQLite file" if on_file else f"seen in the last {seen_within:.0f} s"
     lines = [f"processes {shown}: {len(status.processes)}"]
-    for p in status.processes:
+    for p, state in zip(status.processes, states, strict=True):
         count = "" if p.shard_count is None or p.shard_ids == "all" else f" of {p.shard_count}"
-        if on_file:
-            state = "up" if holder == p.pid else "gone"
-        else:
-            state = liveness(p.last_seen, now)
         lines.append(
             f"  {state:<4}  {p.process_id}  shards {p.shard_ids}{count}  up {(now - p.started_at).total_seconds():.0f} s"
             f"  last seen {(now - p.last_seen).total_seconds():.1f} s ago"
