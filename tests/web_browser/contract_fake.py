@@ -41,6 +41,7 @@ class FakeGame:
         "code-w": ("1003", "Wes", "en"),
         "code-x": ("1009", "Xia", "en"),  # the live socket says the session expired
         "code-y": ("1010", "Yan", "en"),  # ... the first time only
+        "code-z": ("1011", "Zed", "en"),  # the live socket says the database is down, twice, then works
     }
 
     def __init__(self) -> None:
@@ -203,6 +204,14 @@ def make_app(game: FakeGame) -> web.Application:
         game.hellos.append(str(uid))
         if uid == "1009" or (uid == "1010" and game.hellos.count("1010") == 1):
             error = {"code": "session_expired", "text": "Your session has expired. Open the map again."}
+            await ws.send_str(json.dumps({"type": "error", "error": error}))
+            await ws.close()
+            return ws
+        if uid == "1011" and game.hellos.count("1011") <= 2:
+            error = {
+                "code": "storage_down",
+                "text": "The game cannot be reached right now; nothing was changed.",
+            }
             await ws.send_str(json.dumps({"type": "error", "error": error}))
             await ws.close()
             return ws

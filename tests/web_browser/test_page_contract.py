@@ -180,6 +180,24 @@ async def test_an_expired_session_on_the_live_socket_signs_in_again_once(fake_se
         await browser.close()
 
 
+async def test_a_database_outage_on_the_live_socket_is_waited_out(fake_server):  # type: ignore[no-untyped-def]
+    """The server cannot reach its database: the page says so and keeps reconnecting (with its backoff) until the
+    game is back, then is live again; a refusal that needs the player (a session) stops it, an outage does not."""
+    from playwright.async_api import async_playwright
+
+    game, base = fake_server
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        z = await open_page(browser, f"{base}?mock_code=code-z&channel=c1")
+        await z.page.wait_for_selector("#toast.error:not([hidden])")
+        assert "cannot be reached" in (await z.page.text_content("#toast") or "")
+        await _until(lambda: game.hellos.count("1011") == 3 and len(z.views()) == 1, timeout=8.0)
+        await game.apply("db.n", {})
+        await wait_version(z.page, 2)
+        assert z.errors == []
+        await browser.close()
+
+
 async def _until(check, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
     import asyncio
 

@@ -24,6 +24,10 @@ import {
   statusWords,
 } from "./ui";
 
+/** Refusals of the live socket that pass by themselves (the server's database or load): the page keeps
+ * reconnecting; any other (a session, a game gone) needs the player, and the page stops there. */
+const PASSING = new Set(["storage_down", "unavailable", "busy", "slow_down", "rate", "internal"]);
+
 let view: View | null = null;
 let acting = ""; // the code of the move being sent
 let gameId = "";
@@ -505,6 +509,10 @@ async function start(): Promise<void> {
       },
       (up) => {
         document.body.classList.toggle("offline", !up);
+        if (!up && refused !== null && PASSING.has(refused)) {
+          refused = null; // said already; waited out, the socket reconnecting with its backoff
+          return;
+        }
         if (up || refused === null) {
           if (!up) toast(t("web.ui.reconnecting"));
           return;
