@@ -12,16 +12,21 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from bot.config import Settings, SettingsError
-    from bot.discord.app import TTRBot, create_bot
+    from bot.discord.app import TTRBot
+    from bot.launch import create_bot
 
 __all__ = ["Settings", "SettingsError", "TTRBot", "create_bot"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("TTRBot", "create_bot"):
+    if name == "TTRBot":
         from bot.discord import app
 
-        return getattr(app, name)
+        return app.TTRBot
+    if name == "create_bot":  # (the composition root's: the bot with its game service's parts)
+        from bot import launch
+
+        return launch.create_bot
     if name in ("Settings", "SettingsError"):
         from bot import config
 

@@ -1,6 +1,6 @@
-"""`python -m bot`: run the Discord bot (see `bot.discord.startup`)."""
+"""`python -m bot`: run the Discord bot (see `bot.launch`, the composition root's start)."""
 
-from bot.discord.startup import main
+from bot.launch import main
 
 if __name__ == "__main__":
     main()

@@ -8,7 +8,7 @@ from typing import Any
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    from bot.discord.startup import run_bot
+    from bot.launch import run_bot
 
     return run_bot(database_url=args.database_url, shard_ids=args.shard_ids, shard_count=args.shard_count)
 

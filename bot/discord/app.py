@@ -1,8 +1,8 @@
 """The bot object: `create_bot(settings)` builds it without touching the network; `setup_hook` does the rest.
 
 Start-up order in `setup_hook` (runs inside `login`, before the gateway connects):
-1. start the game service (given by the process's composition root, bot.wiring; a bot given none, as in tests,
-   enters a `Wiring` of its own here and leaves it in `close`),
+1. start the game service, given by the caller (the process's composition root, bot.launch): the service itself,
+   or its parts (a `ServiceParts` context manager, e.g. bot.wiring's `Wiring`) entered here and left in `close`,
 2. install the command translator,
 3. load the cogs (a cog that does not load stops the start, loudly: a bot without its commands is no bot),
 4. register the persistent DynamicItems so old buttons work after a restart,
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from types import TracebackType
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -29,7 +30,6 @@ from bot.i18n import Catalog, default_catalog
 from bot.ops.logs import bind_interaction
 from bot.play.contract import GameService
 from bot.play.press import Press
-from bot.wiring import Wiring
 
 log = logging.getLogger(__name__)
 #: seconds a clean stop (SIGTERM) waits for the messages in flight (docker stop gives 10 s before SIGKILL)
@@ -61,6 +61,17 @@ def privileged_intents(intents: discord.Intents) -> list[str]:
     return [portal for flag, portal in PRIVILEGED_INTENTS.items() if getattr(intents, flag)]
 
 
+class ServiceParts(Protocol):
+    """The game service's parts as the composition root builds them (bot.wiring's ``Wiring``): entering them
+    builds and gives the service, leaving them closes the parts in reverse."""
+
+    async def __aenter__(self) -> GameService: ...
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> object: ...
+
+
 class TTRCommandTree(app_commands.CommandTree):
     """Command tree whose error handler logs the failure and answers the user ephemerally."""
 
@@ -79,7 +90,7 @@ class TTRCommandTree(app_commands.CommandTree):
 class TTRBot(commands.Bot):
     """Ticket to Ride bot: slash commands only, no privileged intents."""
 
-    #: the games (set by the constructor, or in `setup_hook` from `wiring` when none was given)
+    #: the games (set by the constructor, or in `setup_hook` from the `parts` given instead)
     service: GameService
 
     def __init__(
@@ -87,7 +98,7 @@ class TTRBot(commands.Bot):
         settings: Settings,
         *,
         service: GameService | None = None,
-        wiring: Wiring | None = None,
+        parts: ServiceParts | None = None,
         catalog: Catalog | None = None,
         **options: Any,
     ) -> None:
@@ -100,20 +111,24 @@ class TTRBot(commands.Bot):
             **options,
         )
         self.config = settings
-        # Without a service, the real one is built in setup_hook by the Wiring given (tests: a clock, pictures
-        # that draw nothing) or one of the bot's own; a broken import fails at start-up, loudly.
-        self.wiring: Wiring | None = None
+        # Without a service, it is built in setup_hook by the parts given (tests: a clock, pictures that draw
+        # nothing): the bot never composes its service itself.
+        self.parts: ServiceParts | None = None
         if service is not None:
             self.service = service
+        elif parts is not None:
+            self.parts = parts
         else:
-            self.wiring = wiring or Wiring(settings)
+            raise TypeError(
+                "a bot is given its game service or its parts (bot.launch.create_bot builds both)"
+            )
         self.catalog = catalog or default_catalog()
         self.synced: list[app_commands.AppCommand] = []
         self._service_started = False
 
     async def setup_hook(self) -> None:
-        if self.wiring is not None:
-            self.service = await self.wiring.__aenter__()
+        if self.parts is not None:
+            self.service = await self.parts.__aenter__()
         self.messenger = DiscordMessenger(self, self.catalog, self.config.default_locale)
         await self.service.start(self.messenger)
         self._service_started = True
@@ -200,10 +215,10 @@ class TTRBot(commands.Bot):
                     await self.service.close()
                 except Exception:
                     log.exception("game service did not close cleanly")
-            wiring, self.wiring = self.wiring, None
-            if wiring is not None:  # the parts this bot built itself: manager, pictures, repository
+            parts, self.parts = self.parts, None
+            if parts is not None:  # the parts this bot entered: manager, pictures, repository
                 try:
-                    await wiring.__aexit__(None, None, None)
+                    await parts.__aexit__(None, None, None)
                 except Exception:
                     log.exception("game service's parts did not close cleanly")
 
@@ -250,11 +265,11 @@ def create_bot(
     settings: Settings | None = None,
     *,
     service: GameService | None = None,
-    wiring: Wiring | None = None,
+    parts: ServiceParts | None = None,
     **options: Any,
 ) -> ShardedTTRBot:
-    """Build the bot; nothing touches the network until it is started. `wiring` builds its parts (tests give one
-    with their clock and pictures; by default the bot builds its own from `settings`). Always sharded
+    """Build the bot; nothing touches the network until it is started. It is given its game `service`, or the
+    `parts` that build it in ``setup_hook`` (bot.launch.create_bot gives the composition root's). Always sharded
     (:class:`ShardedTTRBot`): the shards ``SHARD_IDS`` of ``SHARD_COUNT`` when set, else every shard of the count
     Discord recommends when the bot connects."""
     settings = settings or Settings()
@@ -263,4 +278,4 @@ def create_bot(
         options.setdefault("shard_count", settings.shard_count)
     if settings.shard_ids is not None:
         options.setdefault("shard_ids", list(settings.shard_ids))
-    return ShardedTTRBot(settings, service=service, wiring=wiring, **options)
+    return ShardedTTRBot(settings, service=service, parts=parts, **options)

@@ -1,6 +1,7 @@
-"""Process start-up: `python -m bot` (and `ttr bot`) run the bot with settings from the environment / `.env`.
-
-Start-up failures end with one clear line naming what to fix and exit status 2; tokens never reach a log.
+"""The Discord adapter's side of the process's start: logging with the secrets masked, the runner that logs a built
+bot in and serves until it is closed, and the lines that explain Discord's refusals (a token, intents, a gateway
+close). The start itself (settings and database checks, the game service's parts) is the composition root's:
+bot.launch, which `ttr bot` and `python -m bot` run, hands this runner a bot given its service.
 """
 
 from __future__ import annotations
@@ -9,32 +10,16 @@ import asyncio
 import contextlib
 import logging
 import signal
-import sys
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 import discord
+from discord.ext import commands
 
-from bot.config import Settings, SettingsError, parse_setting
-from bot.discord.app import bot_intents, create_bot, privileged_intents
+from bot.config import Settings
+from bot.discord.app import bot_intents, privileged_intents
 from bot.ops.logs import formatter as log_formatter
-from bot.play.contract import GameService
-from bot.wiring import (
-    StartupError,
-    Wiring,
-    check_database,
-    check_live_map,
-    check_shards,
-    open_database,
-)
-
-if TYPE_CHECKING:
-    from bot.ops.operations import Operations
 
 log = logging.getLogger("bot")
-
-EXIT_CONFIG = 2
-EXIT_BUG = 1
 
 
 class SecretsFilter(logging.Filter):
@@ -95,32 +80,9 @@ def setup_logging(level: str = "INFO", *, secrets: Iterable[str] = (), log_forma
     logging.getLogger("discord.http").setLevel(logging.WARNING)
 
 
-def check_token(settings: Settings) -> None:
-    if not settings.discord_token:
-        raise StartupError(
-            "DISCORD_TOKEN is not set. Put DISCORD_TOKEN=<your bot token> in the environment or in a .env file "
-            "(copy .env.example); the token is on the Discord developer portal, Bot page."
-        )
-
-
-async def start_bot(settings: Settings, *, service: GameService | None = None) -> None:
-    """Log in, connect and serve until the bot is closed; start-up problems propagate as exceptions.
-
-    As discord.py's ``advanced_startup.py``: this entry owns the game service's parts (the composition root,
-    bot.wiring: repository, pictures, manager, service), hands the service to the bot, and closes them in
-    reverse once the bot is closed. A given `service` (tests) is the caller's."""
-    if service is not None:
-        await _run_bot(settings, service)
-        return
-    wiring = Wiring(settings)
-    async with wiring as built:
-        await _run_bot(settings, built, wiring.ops)
-
-
-async def _run_bot(settings: Settings, service: GameService, ops: Operations | None = None) -> None:
-    bot = create_bot(settings, service=service, **(ops.bot_options() if ops is not None else {}))
-    if ops is not None:  # (metrics: Discord's requests and the interactions' answers; readiness: the shards)
-        ops.watch_bot(bot)
+async def run_discord_bot(bot: commands.Bot, settings: Settings) -> None:
+    """Log `bot` in, connect and serve until it is closed (SIGTERM closes it cleanly, so that the caller can close
+    the game service's parts after it); start-up problems propagate as exceptions."""
     loop = asyncio.get_running_loop()
     stopping: set[asyncio.Task[None]] = set()
 
@@ -141,7 +103,7 @@ async def _run_bot(settings: Settings, service: GameService, ops: Operations | N
 
 
 #: the gateway close codes discord.py does not reconnect after (gateway.py ``_can_handle_close``), by their
-#: names in Discord's documentation; a ``discord.ConnectionClosed`` that reaches ``start_bot`` carries one
+#: names in Discord's documentation; a ``discord.ConnectionClosed`` that ends ``run_discord_bot`` carries one
 GATEWAY_CLOSE_NAMES: dict[int, str] = {
     4004: "authentication failed",
     4010: "invalid shard",
@@ -210,15 +172,14 @@ def explain_gateway_close(exc: discord.ConnectionClosed, settings: Settings | No
     return f"{said} discord.py does not reconnect after this code; see {GATEWAY_CLOSE_DOCS}."
 
 
-def explain_startup_error(
+def explain_discord_error(
     exc: BaseException, settings: Settings | None = None, *, intents: discord.Intents | None = None
 ) -> str | None:
-    """One line telling the operator what to fix, or None for an error that is a bug.
+    """One line telling the operator what to fix after Discord (or the network to it) refused the start, or None
+    for an error that is not Discord's (the launcher, bot.launch, explains its own refusals).
 
     `settings` (the process's) and `intents` (the bot's, by default) make a gateway close's line name the
     setting or the intent to change."""
-    if isinstance(exc, StartupError | SettingsError):
-        return str(exc)
     if isinstance(exc, discord.LoginFailure):
         return f"Discord refused the token (LoginFailure). {TOKEN_ADVICE}"
     if isinstance(exc, discord.PrivilegedIntentsRequired):
@@ -228,58 +189,3 @@ def explain_startup_error(
     if isinstance(exc, discord.GatewayNotFound | OSError | TimeoutError):
         return f"cannot reach Discord ({type(exc).__name__}); check the network connection and try again."
     return None
-
-
-def run_bot(
-    settings: Settings | None = None,
-    *,
-    database_url: str | None = None,
-    shard_ids: str | None = None,
-    shard_count: str | None = None,
-) -> int:
-    """Run the bot until stopped; returns the process exit status (0 normal, 1 a bug, 2 start-up problem).
-
-    Without `settings`, they are read from the environment here, so a bad value ends in one line too;
-    `database_url` (``ttr bot --database-url``) overrides theirs."""
-    try:
-        settings = settings or Settings.from_env()
-        if database_url:
-            settings = settings.with_overrides(database_url=database_url)
-        if shard_count:
-            settings = settings.with_overrides(shard_count=parse_setting("shard_count", shard_count))
-        if shard_ids:
-            settings = settings.with_overrides(shard_ids=parse_setting("shard_ids", shard_ids))
-        settings.check_shards()
-    except SettingsError as exc:
-        setup_logging()
-        log.error("configuration problem: %s", exc)
-        return EXIT_CONFIG
-    setup_logging(settings.log_level, secrets=settings.secrets(), log_format=settings.log_format)
-    try:
-        check_token(settings)
-        check_shards(settings)
-        check_live_map(settings)
-        check_database(settings)
-        open_database(settings)
-        log.info(
-            "starting: shards %s, database %s, test guild %s, locale %s",
-            settings.shards_text(),
-            settings.redacted_database_url(),
-            settings.test_guild_id or "none (global commands)",
-            settings.default_locale,
-        )
-        asyncio.run(start_bot(settings))
-    except KeyboardInterrupt:
-        log.info("stopped")
-    except Exception as exc:
-        explanation = explain_startup_error(exc, settings)
-        if explanation is None:  # a bug: its traceback, through the log so that no secret shows in it
-            log.critical("the bot stopped on an unexpected error", exc_info=exc)
-            return EXIT_BUG
-        log.error("%s", explanation)
-        return EXIT_CONFIG
-    return 0
-
-
-def main() -> None:
-    sys.exit(run_bot())

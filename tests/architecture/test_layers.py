@@ -120,11 +120,11 @@ RULES: list[tuple[tuple[str, ...], tuple[str, ...], str]] = [
     (("bot.play", "bot.manager", "bot.storage", "bot.presenters"), ("bot.wiring",), "the composition root builds them; none knows it"),
     (("bot.presenters",), ("discord", "bot.discord", "bot.play", "bot.manager", "bot.storage", "render"), "feature words, below manager and play"),
     (("bot.i18n", "bot.config", "bot.rules_text"), ("discord", "bot.discord", "bot.play"), "shared below play"),
-    (("bot.web",), ("discord", "bot.discord", "bot.storage", "bot.wiring"), "the live map serves pages over play and the manager; the composition root starts it"),
+    (("bot.web",), ("discord", "bot.discord", "bot.storage", "bot.wiring", "bot.launch"), "the live map serves pages over play and the manager; the composition root starts it"),
     (("bot.config", "bot.database_url"), ("bot.storage",), "settings are ground floor: storage uses their URL parser, not the other way"),
     (("bot.discord",), ("bot.storage", "bot.web"), "the chat adapter: storage and the live map are the composition root's to open and start (bot.wiring)"),
     (("bot.play", "bot.manager", "bot.presenters", "bot.storage"), ("bot.web",), "nothing below the live map knows it"),
-    (("bot.ops",), ("discord", "bot.discord", "bot.play", "bot.web", "bot.presenters", "bot.wiring"), "operations watch the parts through their hooks, duck-typed"),
+    (("bot.ops",), ("discord", "bot.discord", "bot.play", "bot.web", "bot.presenters", "bot.wiring", "bot.launch"), "operations watch the parts through their hooks, duck-typed"),
     (("bot.play", "bot.manager", "bot.presenters", "bot.storage", "bot.web", "bot.config", "bot.i18n", "bot.messages"), ("bot.ops",), "the parts know nothing of who watches them"),
 ]  # fmt: skip
 
@@ -154,6 +154,20 @@ def test_the_live_map_reaches_storage_only_through_the_manager() -> None:
     assert offenders == []
 
 
+def test_the_chat_adapter_is_given_its_service_by_the_composition_root() -> None:
+    """As discord.py's advanced_startup example: the composition root (bot.wiring, and its launcher bot.launch)
+    starts the process and hands the bot its service; no bot.discord module imports either, even for a type
+    (the bot's parts are typed by bot.discord.app.ServiceParts)."""
+    offenders = sorted(
+        f"{name} imports {target}"
+        for name in modules()
+        if _in(name, "bot.discord")
+        for target in imports_of(name, types=True)
+        if _in(target, "bot.wiring", "bot.launch")
+    )
+    assert offenders == []
+
+
 def test_the_adapter_reaches_no_storage_through_operations() -> None:
     """bot.discord uses bot.ops's logs and Discord watch (the wiring hands it the rest): none of the bot.ops modules
     it imports reaches storage, directly or through another bot.ops module."""
@@ -175,9 +189,9 @@ def test_only_bot_discord_imports_discord() -> None:
 
 
 def test_nothing_below_the_adapter_imports_it() -> None:
-    """`bot.discord` is reached from the process entries (`bot`, `bot.__main__`, `bot.cli`) only, and the
+    """`bot.discord` is reached from the process entries (`bot`, `bot.__main__`, `bot.cli`, `bot.launch`) only, and the
     cogs are loaded by name (`INITIAL_EXTENSIONS`), never imported."""
-    entries = {"bot", "bot.__main__", "bot.cli"}
+    entries = {"bot", "bot.__main__", "bot.cli", "bot.launch"}
     offenders = sorted(
         f"{name} imports {target}"
         for name in modules()
@@ -194,7 +208,8 @@ def test_nothing_below_the_adapter_imports_it() -> None:
 def test_the_guards_see_the_layers() -> None:
     """The graph is not empty by mistake: known edges are found."""
     assert "bot.play.service" in internal_imports("bot.wiring")
-    assert "bot.wiring" in internal_imports("bot.discord.app")
+    assert "bot.wiring" in internal_imports("bot.launch")
+    assert "bot.discord.startup" in internal_imports("bot.launch")
     assert "bot.messages" in internal_imports("bot.play.reply")
     assert "discord" in tops("bot.discord.components")
     assert "engine.state" in internal_imports("render.from_engine")

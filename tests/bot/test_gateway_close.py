@@ -20,9 +20,9 @@ import discord
 import pytest
 from helpers.fake_discord import fake_discord_in_thread
 
-from bot import Settings
-from bot.discord import startup
+from bot import Settings, launch
 from bot.discord.app import ShardedTTRBot, bot_intents, privileged_intents
+from bot.discord.startup import GATEWAY_CLOSE_DOCS
 
 TOKEN = "gateway.token.secret"
 #: a safety net only: a bot that reconnects forever fails the test instead of hanging the suite
@@ -50,15 +50,15 @@ def run_ttr_bot(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> tuple[in
     """`run_bot(settings)` as `ttr bot` runs it (its own event loop), in a thread so that a bot that never stops
     fails the test; returns its exit status and the bots it built."""
     built: list[ShardedTTRBot] = []
-    real_create_bot = startup.create_bot
+    real_create_bot = launch.create_bot
 
     def recording_create_bot(*args: Any, **kwargs: Any) -> ShardedTTRBot:
         built.append(real_create_bot(*args, **kwargs))
         return built[-1]
 
-    monkeypatch.setattr(startup, "create_bot", recording_create_bot)
+    monkeypatch.setattr(launch, "create_bot", recording_create_bot)
     status: list[int] = []
-    runner = threading.Thread(target=lambda: status.append(startup.run_bot(settings)), name="ttr-bot")
+    runner = threading.Thread(target=lambda: status.append(launch.run_bot(settings)), name="ttr-bot")
     runner.start()
     runner.join(STOP_WITHIN)
     assert not runner.is_alive(), (
@@ -96,7 +96,7 @@ def test_ttr_bot_stops_on_a_fatal_close_with_one_line(
     with fake_discord_in_thread(token=TOKEN, close_code=code, shards=recommended) as fake:
         status, [bot] = run_ttr_bot(sqlite_settings(tmp_path, **overrides), monkeypatch)
         identifies = len(fake.identifies)
-    assert status == startup.EXIT_CONFIG
+    assert status == launch.EXIT_CONFIG
     assert identifies == 1  # no second try: the code is fatal
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1, [r.getMessage() for r in errors]
@@ -119,7 +119,7 @@ def test_several_shards_stop_on_the_first_fatal_close(
     with fake_discord_in_thread(token=TOKEN, close_code=4011, shards=2) as fake:
         status, [bot] = run_ttr_bot(sqlite_settings(tmp_path), monkeypatch)
         shards = sorted(i["shard"][0] for i in fake.identifies)
-    assert status == startup.EXIT_CONFIG
+    assert status == launch.EXIT_CONFIG
     assert shards == [0, 1]  # each shard identified once
     [line] = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert "4011" in line and "start the bot again" in line and "SHARD_COUNT" in line
@@ -148,7 +148,7 @@ def test_ttr_bot_exits_with_status_2_as_a_process(tmp_path: Path) -> None:
             text=True,
             timeout=STOP_WITHIN,
         )
-    assert proc.returncode == startup.EXIT_CONFIG, proc.stderr
+    assert proc.returncode == launch.EXIT_CONFIG, proc.stderr
     errors = [line for line in proc.stderr.splitlines() if " ERROR " in line]
     assert len(errors) == 1, proc.stderr
     assert "4011" in errors[0] and "unset SHARD_COUNT" in errors[0]
@@ -166,7 +166,7 @@ def test_4014_names_the_privileged_intents_asked_for() -> None:
     intents = bot_intents()
     intents.message_content = True
     intents.members = True
-    line = startup.explain_startup_error(discord.PrivilegedIntentsRequired(0), intents=intents)
+    line = launch.explain_startup_error(discord.PrivilegedIntentsRequired(0), intents=intents)
     assert line is not None
     assert "Server Members Intent and Message Content Intent" in line and PORTAL in line
     assert "Presence Intent" not in line
@@ -179,10 +179,10 @@ def closed(code: int, shard_id: int | None = 0) -> discord.ConnectionClosed:
 def test_every_close_discord_py_does_not_retry_is_explained() -> None:
     settings = Settings(shard_count=8, shard_ids=(0, 1, 2, 3))
     for code in (4004, 4010, 4011, 4012, 4013, 4014, 4999):
-        line = startup.explain_startup_error(closed(code), settings)
+        line = launch.explain_startup_error(closed(code), settings)
         assert line is not None and str(code) in line and "\n" not in line
-    assert "0-3 of 8" in (startup.explain_startup_error(closed(4010), settings) or "")
-    assert "SHARD_COUNT=8" in (startup.explain_startup_error(closed(4011), settings) or "")
-    assert "update" in (startup.explain_startup_error(closed(4013)) or "")
-    unknown = startup.explain_startup_error(closed(4999, shard_id=None))
-    assert unknown is not None and startup.GATEWAY_CLOSE_DOCS in unknown and "shard" not in unknown
+    assert "0-3 of 8" in (launch.explain_startup_error(closed(4010), settings) or "")
+    assert "SHARD_COUNT=8" in (launch.explain_startup_error(closed(4011), settings) or "")
+    assert "update" in (launch.explain_startup_error(closed(4013)) or "")
+    unknown = launch.explain_startup_error(closed(4999, shard_id=None))
+    assert unknown is not None and GATEWAY_CLOSE_DOCS in unknown and "shard" not in unknown

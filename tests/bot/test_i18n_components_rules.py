@@ -178,22 +178,29 @@ def test_the_bot_runs_the_real_service_by_default() -> None:
     from bot import Settings, create_bot
     from bot.wiring import Wiring
 
-    bot = create_bot(Settings())
-    assert isinstance(bot.wiring, Wiring)  # (entered in setup_hook: the real service, manager, pictures)
+    bot = create_bot(Settings())  # (the composition root's, bot.launch)
+    assert isinstance(bot.parts, Wiring)  # (entered in setup_hook: the real service, manager, pictures)
 
 
 def test_a_broken_service_import_fails_at_start_up(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """No placeholder service hides an import error: importing the bot fails, loudly."""
+    """No placeholder service hides an import error: importing the bot's launcher fails, loudly."""
     import importlib
     import sys
 
-    for name in [
-        n for n in sys.modules if n in ("bot.discord.app", "bot.wiring") or n.startswith("bot.play")
-    ]:
+    for name in [n for n in sys.modules if n in ("bot.launch", "bot.wiring") or n.startswith("bot.play")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "bot.play.service", None)  # "import bot.play.service" now raises
     with pytest.raises(ImportError):
-        importlib.import_module("bot.discord.app")
+        importlib.import_module("bot.launch")
+
+
+def test_the_adapter_never_composes_its_service() -> None:
+    """The bot is given its service or its parts by its caller (the composition root): none, and it refuses."""
+    from bot import Settings
+    from bot.discord.app import create_bot
+
+    with pytest.raises(TypeError, match="bot.launch"):
+        create_bot(Settings())
 
 
 async def test_a_cog_that_does_not_load_stops_the_start(monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -7,11 +7,11 @@ import logging
 
 import pytest
 
-from bot import Settings, SettingsError
+from bot import Settings, SettingsError, launch
 from bot.config import max_render_workers
 from bot.database_url import url_secrets
-from bot.discord import startup
-from bot.discord.startup import SecretsFilter, run_bot
+from bot.discord.startup import SecretsFilter
+from bot.launch import run_bot
 from bot.storage import parse_database_url, redact_url
 
 URLS = [
@@ -97,11 +97,11 @@ def test_an_unexpected_start_up_error_is_logged_masked(monkeypatch, caplog) -> N
     async def boom(settings: Settings, **kw: object) -> None:
         raise RuntimeError(f"driver said: bad DSN {url}")
 
-    monkeypatch.setattr(startup, "check_database", lambda settings: None)
-    monkeypatch.setattr(startup, "open_database", lambda settings: None)
-    monkeypatch.setattr(startup, "start_bot", boom)
+    monkeypatch.setattr(launch, "check_database", lambda settings: None)
+    monkeypatch.setattr(launch, "open_database", lambda settings: None)
+    monkeypatch.setattr(launch, "start_bot", boom)
     caplog.set_level(logging.INFO)
-    assert run_bot(settings) == startup.EXIT_BUG
+    assert run_bot(settings) == launch.EXIT_BUG
     assert "bad DSN" in caplog.text and "hunter2" not in caplog.text
 
 

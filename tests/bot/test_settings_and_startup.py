@@ -9,7 +9,8 @@ import pytest
 
 from bot import Settings, SettingsError
 from bot.config import redact_url
-from bot.discord.startup import StartupError, check_database, explain_startup_error, run_bot
+from bot.launch import explain_startup_error, run_bot
+from bot.wiring import StartupError, check_database
 
 
 def test_defaults() -> None:

@@ -12,7 +12,7 @@ from helpers.bot_fakes import PNG, FakeGameService
 from helpers.fake_discord import EPHEMERAL, JSON, LOADING, FakeDiscord
 
 from bot import Settings, create_bot
-from bot.discord.startup import explain_startup_error, start_bot
+from bot.launch import explain_startup_error, start_bot
 from bot.play.reply import EmbedSpec, FileSpec, Reply
 
 TOKEN = "wire.token.secret"

@@ -53,7 +53,7 @@ def make_bot(bot_settings, fast_pictures):  # type: ignore[no-untyped-def]
 
     def build():  # type: ignore[no-untyped-def]
         pictures = FastPictures() if fast_pictures else None
-        return create_bot(bot_settings, wiring=Wiring(bot_settings, ai_budget_ms=20, pictures=pictures))
+        return create_bot(bot_settings, parts=Wiring(bot_settings, ai_budget_ms=20, pictures=pictures))
 
     return build
 

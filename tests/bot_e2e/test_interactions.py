@@ -187,7 +187,7 @@ async def test_absent_player_is_played_by_the_timer_and_announced(simcord_env, w
     guild, channel, alice, bob, carol = world
     clock = ManualClock()
     parts = Wiring(bot_settings, clock=clock, pictures=FastPictures(), ai_budget_ms=20)
-    bot = create_bot(bot_settings, wiring=parts)
+    bot = create_bot(bot_settings, parts=parts)
     await simcord_env.restart_bot(bot)
     gid, _ = await open_game(channel, alice, board="usa", joiners=(bob,), ais=())
     seen = Seen()

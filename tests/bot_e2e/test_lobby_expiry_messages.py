@@ -20,7 +20,7 @@ async def _bot_on_a_clock(simcord_env: Any, settings: Any) -> tuple[Any, ManualC
     from helpers.fast_pictures import FastPictures
 
     clock = ManualClock()
-    bot = create_bot(settings, wiring=Wiring(settings, clock=clock, pictures=FastPictures()))
+    bot = create_bot(settings, parts=Wiring(settings, clock=clock, pictures=FastPictures()))
     await simcord_env.restart_bot(bot)
     return bot, clock
 

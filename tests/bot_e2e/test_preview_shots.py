@@ -59,7 +59,7 @@ async def test_screenshot_an_expired_lobby(simcord_env, bot_settings, lang):  # 
     from bot.wiring import Wiring
 
     clock = ManualClock()
-    bot = create_bot(bot_settings, wiring=Wiring(bot_settings, clock=clock, pictures=FastPictures()))
+    bot = create_bot(bot_settings, parts=Wiring(bot_settings, clock=clock, pictures=FastPictures()))
     await simcord_env.restart_bot(bot)
     guild = simcord_env.create_guild("Rail Club", preferred_locale=lang)
     channel = guild.create_text_channel("games")

@@ -125,7 +125,7 @@ async def test_a_lobby_expired_after_one_and_a_half_hours_says_so_in_french(simc
         alice = guild.add_member(simcord_env.create_user(f"alice-{language}"))
         clock = ManualClock()
         settings = dataclasses.replace(bot_settings, lobby_expire_hours=1.5)
-        bot = create_bot(settings, wiring=Wiring(settings, clock=clock, pictures=FastPictures()))
+        bot = create_bot(settings, parts=Wiring(settings, clock=clock, pictures=FastPictures()))
         await simcord_env.restart_bot(bot)
         await alice.slash(channel, "ttr new", map="usa")
         clock.advance(timedelta(hours=1.5))
@@ -181,7 +181,7 @@ async def test_a_french_servers_lobby_thread_is_named_in_french(simcord_env, bot
     settings = dataclasses.replace(bot_settings, lobby_threads=True)
     # The thread's name is checked, no picture: with the real pool, warming the new lobby's board counted as the
     # bot's work for SimCord and took over its 5 s on a loaded machine.
-    bot = create_bot(settings, wiring=Wiring(settings, pictures=FastPictures()))
+    bot = create_bot(settings, parts=Wiring(settings, pictures=FastPictures()))
     await simcord_env.restart_bot(bot)
     opened = await alice.slash(channel, "ttr new", map="germany")
     (thread,) = channel.threads

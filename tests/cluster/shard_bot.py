@@ -25,7 +25,7 @@ async def main(url: str, shard: int) -> None:
     settings = Settings(
         database_url=url, lobby_threads=False, render_workers=1, shard_count=2, shard_ids=(shard,)
     )
-    bot = create_bot(settings, wiring=Wiring(settings, ai_budget_ms=20, pictures=FastPictures()))
+    bot = create_bot(settings, parts=Wiring(settings, ai_budget_ms=20, pictures=FastPictures()))
     assert isinstance(bot, ShardedTTRBot) and bot.shard_ids == [shard]
     env = simcord.Env(bot, shard_count=2, settle_timeout=60.0)
     await env.start()

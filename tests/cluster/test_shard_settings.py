@@ -14,9 +14,10 @@ import discord
 import pytest
 
 from bot.config import Settings, SettingsError, format_shards, parse_shard_ids
-from bot.discord.app import ShardedTTRBot, create_bot
-from bot.discord.startup import StartupError, check_shards, open_database
+from bot.discord.app import ShardedTTRBot
+from bot.launch import create_bot
 from bot.storage import ProcessBeat, open_repository
+from bot.wiring import StartupError, check_shards, open_database
 
 
 @pytest.mark.parametrize(

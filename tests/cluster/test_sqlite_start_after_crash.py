@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings
-from bot.discord.startup import StartupError, open_database
 from bot.storage import open_repository
 from bot.storage.file_lock import release_database_lock
+from bot.wiring import StartupError, open_database
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,7 +30,7 @@ BOT = textwrap.dedent(
     import asyncio, os, sys, time
     from datetime import UTC, datetime
     from bot.config import Settings
-    from bot.discord.startup import open_database
+    from bot.wiring import open_database
     from bot.manager.cluster import Member
     from bot.storage import open_repository
 

@@ -14,7 +14,7 @@ from helpers.fake_discord import FakeDiscord
 from ops_net import free_port, get
 
 from bot.config import Settings
-from bot.discord.startup import start_bot
+from bot.launch import start_bot
 
 TOKEN = "ops.wire.token.secret"
 

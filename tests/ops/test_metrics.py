@@ -103,7 +103,7 @@ async def test_health_answers_and_readiness_names_its_checks(wired, settings) ->
 
 async def test_a_metrics_port_in_use_is_refused_as_a_setting(settings) -> None:
     from bot.config import SettingsError
-    from bot.discord.startup import explain_startup_error
+    from bot.launch import explain_startup_error
     from bot.ops.endpoints import OpsServer, Readiness
 
     first = OpsServer(Metrics(), Readiness(), settings.metrics_port, host="127.0.0.1")

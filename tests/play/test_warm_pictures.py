@@ -12,7 +12,7 @@ import pytest
 
 import render.pool
 from bot.config import Settings, SettingsError
-from bot.discord.startup import run_bot
+from bot.launch import run_bot
 from bot.manager import GameManager
 from bot.play.contract import Caller
 from bot.play.pictures import PoolPictures, picture_words

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bot import launch
 from bot.config import Settings
-from bot.discord import startup
 from bot.storage import Seat, StorageBroken, check_database_file, open_repository
 
 
@@ -87,7 +87,7 @@ def no_login(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     async def fake_start(settings: Settings, **kwargs: object) -> None:
         reached.append(settings.database_url)
 
-    monkeypatch.setattr(startup, "start_bot", fake_start)
+    monkeypatch.setattr(launch, "start_bot", fake_start)
     return reached
 
 
@@ -105,8 +105,8 @@ def test_ttr_bot_stops_before_the_login_with_one_line(
         db.write_bytes(b"\x00garbage" * 500)
     before = db.read_bytes()
     with caplog.at_level(logging.INFO):
-        status = startup.run_bot(Settings(discord_token="t", database_url=f"sqlite:///{db}"))
-    assert status == startup.EXIT_CONFIG and no_login == []
+        status = launch.run_bot(Settings(discord_token="t", database_url=f"sqlite:///{db}"))
+    assert status == launch.EXIT_CONFIG and no_login == []
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1 and errors[0].exc_info is None and str(db) in errors[0].getMessage()
     assert db.read_bytes() == before  # nothing written: a 0-byte file did not become an empty database
@@ -115,6 +115,6 @@ def test_ttr_bot_stops_before_the_login_with_one_line(
 def test_a_new_database_starts(tmp_path: Path, no_login: list[str]) -> None:
     db = tmp_path / "games.db"
     url = f"sqlite:///{db}"
-    assert startup.run_bot(Settings(discord_token="t", database_url=url)) == 0
+    assert launch.run_bot(Settings(discord_token="t", database_url=url)) == 0
     assert no_login == [url] and db.stat().st_size > 0  # created, with its tables
-    assert startup.run_bot(Settings(discord_token="t", database_url=url)) == 0  # and opens again
+    assert launch.run_bot(Settings(discord_token="t", database_url=url)) == 0  # and opens again

@@ -2,7 +2,7 @@
 device and inode), so a second bot reaching the same file through a symlink or a hard link is refused, and
 no file next to the database is involved: deleting the old ``<file>.lock``, or renaming the database, lets
 nobody in. Real processes:
-a holder started as ``ttr bot`` starts (bot.discord.startup.open_database), then a second start, refused or not.
+a holder started as ``ttr bot`` starts (bot.wiring.open_database, by bot.launch), then a second start, refused or not.
 SQLite itself keeps working under the lock, in the holder and in other processes (the lock's byte is none of
 SQLite's)."""
 
@@ -36,7 +36,7 @@ HOLDER = WITHOUT_OFD + textwrap.dedent(
     """
     import sqlite3, sys, time
     from bot.config import Settings
-    from bot.discord.startup import open_database
+    from bot.wiring import open_database
 
     open_database(Settings(database_url=f"sqlite:///{sys.argv[1]}"))
     conn = sqlite3.connect(sys.argv[1])
@@ -53,7 +53,7 @@ SECOND = WITHOUT_OFD + textwrap.dedent(
     """
     import sys
     from bot.config import Settings
-    from bot.discord.startup import StartupError, open_database
+    from bot.wiring import StartupError, open_database
 
     try:
         open_database(Settings(database_url=f"sqlite:///{sys.argv[1]}"))

@@ -51,8 +51,8 @@ def test_the_web_settings_are_secrets_of_the_process() -> None:
 
 def test_the_live_map_is_off_without_its_settings_and_refused_without_a_signing_key() -> None:
     from bot.config import SettingsError
-    from bot.discord.startup import StartupError, check_live_map
     from bot.web.server import enabled
+    from bot.wiring import StartupError, check_live_map
 
     assert not enabled(Settings())
     check_live_map(Settings())  # off: nothing to check, the bot runs as before

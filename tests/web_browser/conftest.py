@@ -40,7 +40,7 @@ def simcord_bot(tmp_path: Path, web_port: int):  # type: ignore[no-untyped-def]
         public_url=f"http://127.0.0.1:{web_port}",
         web_secret=WEB_SECRET,
     )
-    return create_bot(settings, wiring=Wiring(settings, ai_budget_ms=20, pictures=FastPictures()))
+    return create_bot(settings, parts=Wiring(settings, ai_budget_ms=20, pictures=FastPictures()))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
