@@ -3,7 +3,7 @@
 Values set in the process environment win over the `.env` file. Secrets never appear in the repr (the token
 is left out, the database URL shown with its secrets masked), so a `Settings` object is safe to log;
 `Settings.secrets` lists them for the log filter that masks them wherever else they could show
-(`bot/discord/startup.py`).
+(`bot/discord/startup.py`, set up by the launcher `bot/launch.py`).
 """
 
 from __future__ import annotations

@@ -5,15 +5,16 @@
         ...                                      # closed in reverse: (live map,) service, manager, repository,
                                                  # pictures
 
-As in discord.py's ``examples/advanced_startup.py``, the process's entry (:func:`bot.discord.startup.start_bot`)
-owns these lifetimes and hands the service to the bot; a bot built without a service (tests, SimCord) enters a
-``Wiring`` of its own in ``setup_hook`` and leaves it in ``close``. The pictures come before the manager so that
-the manager's close, which finishes the messages in flight (they may draw), still has its pool.
+As in discord.py's ``examples/advanced_startup.py``, the process's entry (:func:`bot.launch.start_bot`, beside this
+module) owns these lifetimes and hands the service to the bot; a bot given a ``Wiring`` instead (tests, SimCord:
+``bot.launch.create_bot``) enters it in ``setup_hook`` and leaves it in ``close``. The bot never imports this
+module. The pictures come before the manager so that the manager's close, which finishes the messages in flight
+(they may draw), still has its pool.
 
 The live map's web server (bot/web, when ``WEB_PORT`` and ``PUBLIC_URL`` are set) is run alongside the service:
 started once the service has started (so that a page's move can be told in the chat), stopped first.
 
-Before the bot logs in, its launcher (bot.discord.startup) has the database checked here: reachable, its
+Before the bot logs in, its launcher (bot.launch) has the database checked here: reachable, its
 SQLite file locked to this process (the lock is held until the process exits), migrated, shard settings that
 fit it (:func:`open_database` and the ``check_`` functions).
 

@@ -1,5 +1,5 @@
 """Discord's side of the metrics, from the hooks discord.py offers (this module imports neither discord nor
-storage: the adapter, bot.discord.startup, hands it the bot):
+storage: the launcher, bot.launch, hands it the bot):
 
 * ``http_trace``: an aiohttp ``TraceConfig`` discord.py gives its HTTP session: every request to Discord's API is
   counted by method, route template and status, timed, and its rate-limit answers read (429s, used-up buckets);

@@ -6,7 +6,7 @@ interactions, and answers with real HTTP requests (JSON or multipart), so it che
 bytes on the wire.
 
     async with FakeDiscord() as discord_:
-        bot = create_bot(settings)
+        bot = create_bot(settings)  # (bot.launch's, as `from bot import create_bot`: the real game service)
         task = asyncio.create_task(bot.start("token"))
         await discord_.wait_ready(bot)
         await discord_.slash("ttr", "maps", user=discord_.alice)
