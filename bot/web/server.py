@@ -82,6 +82,7 @@ async def start_web(
     config = WebConfig(
         client_id=settings.discord_client_id,
         client_secret=settings.discord_client_secret,
+        bot_token=settings.discord_token,  # an Activity's instance is checked with it (bot/web/instance_gate.py)
         discord_api=settings.discord_api,
         default_locale=settings.default_locale,
         moves_by=moves_by,
