@@ -89,6 +89,8 @@ async def start_web(
         trusted_proxies=settings.trusted_proxies,
         max_connections=settings.web_max_connections,
     )
+    if config.client_id and not config.bot_token:  # (an Activity's instance cannot be checked)
+        log.warning("live map: no DISCORD_TOKEN: an Activity's game is found by the channel its page reports")
     server = MapServer(manager, tokens, config, after_move=after_move, membership=membership)
     runner = server.runner(
         routes

@@ -6,11 +6,15 @@ users not in the instance, and a channel id from the page get a refusal and noth
 from __future__ import annotations
 
 import json
+import socket
 
+import pytest
 from helpers.fake_discord import BOT_TOKEN
 from helpers.web_site import new_game, site
 
+from bot.config import Settings
 from bot.manager import GameManager
+from bot.web.server import start_web
 
 IID = "i-1394884350503551098-gc-1-10"  # an instance in channel 10 of guild 1 (new_game's)
 
@@ -119,3 +123,27 @@ async def test_without_a_bot_token_the_mock_path_finds_its_game_by_channel(db_ur
         ctx = await s.client.get("/api/context?channel=10", headers=_bearer(body))
         assert (await ctx.json())["game_id"] == gid
         assert s.discord.instance_calls == []
+
+
+async def test_the_served_map_checks_instances_with_the_bots_token_from_the_settings(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with site(db_url) as s:
+        for token, checks in ((BOT_TOKEN, True), ("", False)):
+            with socket.socket() as sock:
+                sock.bind(("127.0.0.1", 0))
+                port = int(sock.getsockname()[1])
+            settings = Settings(
+                web_port=port,
+                public_url="https://x.org",
+                web_secret="k" * 32,
+                discord_client_id="4242",
+                discord_token=token,
+            )
+            running = await start_web(settings, s.manager, host="127.0.0.1")
+            try:
+                assert running.server.config.bot_token == token
+                assert running.server.gate.believes_channels is not checks
+            finally:
+                await running.close()
+        assert "no DISCORD_TOKEN" in caplog.text and BOT_TOKEN not in caplog.text
