@@ -5,7 +5,8 @@ CSP through the proxy), against the real map server and the tests' fake OAuth2 s
 Each run is a fresh browser context (nothing cached, like a player opening the Activity) alternating the desktop
 and mobile platforms (a 1366x820 window, a 390x844 phone), timed from the client page's `goto` until the Activity
 has drawn its first view: the page's build loaded through the proxy, the SDK's handshake and READY, AUTHORIZE,
-the server's code exchange, AUTHENTICATE, the channel's game, the WebSocket's first view drawn.
+the server's code exchange and its check of the Activity instance with Discord (the fake), AUTHENTICATE, the
+WebSocket's first view drawn.
 
 With `--cpu 4` (the default) the CPU is slowed 4x by the DevTools protocol (Emulation.setCPUThrottlingRate) on the
 page; the Activity's frame shares the page's process for this (site isolation off), so it is slowed too.
@@ -33,7 +34,9 @@ sys.path.insert(0, str(ROOT / "tests" / "web_browser"))
 
 from browser import ARGS, CHROMIUM, DESKTOP, PHONE  # noqa: E402
 from helpers.discord_client import discord_client  # noqa: E402
-from helpers.web_site import ACCESS_PREFIX, USERS, new_game, site  # noqa: E402
+from helpers.fake_discord import BOT_TOKEN  # noqa: E402
+from helpers.fake_discord import OAUTH_USERS as USERS  # noqa: E402
+from helpers.web_site import ACCESS_PREFIX, new_game, site  # noqa: E402
 
 #: one renderer for the page and its Activity's frame, so that the CPU slowdown reaches the frame
 SHARED_PROCESS = ["--disable-site-isolation-trials", "--disable-features=IsolateOrigins,site-per-process"]
@@ -73,7 +76,11 @@ async def main(runs: int, cpu: float) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{tmp}/games.db"
         # every run signs in from this one address: lift the per-address sign-in limit for the bench
-        async with site(db, signin_rate=1000.0, signin_burst=1000) as s, async_playwright() as pw:
+        # (and the instance check on: each run a new instance, so each pays its one call to Discord, the fake)
+        async with (
+            site(db, signin_rate=1000.0, signin_burst=1000, bot_token=BOT_TOKEN) as s,
+            async_playwright() as pw,
+        ):
             await new_game(s.manager, "italy")
             upstream = str(s.client.make_url("/")).rstrip("/")
             async with discord_client(upstream, "4242", Path(tmp)) as stand_in:
@@ -103,7 +110,10 @@ async def main(runs: int, cpu: float) -> None:
                     if cpu > 1:
                         cdp = await context.new_cdp_session(page)
                         await cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu})
+                    instance_id = f"i-{i + 1}-gc-1-10"
+                    s.discord.add_instance(instance_id, 10, 1, [101, 102])
                     url = stand_in.url(
+                        instance_id=instance_id,
                         user=USERS["code-ann"],
                         code="code-ann",
                         access_token=ACCESS_PREFIX + "code-ann",
@@ -144,6 +154,8 @@ async def main(runs: int, cpu: float) -> None:
                     )
                     await context.close()
                 await browser.close()
+                calls = len(s.discord.instance_calls)
+    print(f"calls to Discord's activity-instances endpoint: {calls} for {runs} pages ({runs} instances)")
     print(line("sign-in to board drawn, desktop", times["desktop"]))
     print(line("sign-in to board drawn, mobile", times["mobile"]))
     print(line("sign-in to board drawn, all", times["desktop"] + times["mobile"]))

@@ -8,7 +8,7 @@ make the server ask again and again); a user not in the kept answer asks once mo
 `recheck` seconds (someone who just joined). Concurrent checks of one instance share one call. The bot's token
 never reaches a log or an error: a failure is `InstanceRefused` with a reason word.
 
-Not yet used by the server: the page's sign-in still finds its game by channel id (bot/web/app.py, api_context).
+Used by the sign-in through Discord (bot/web/instance_gate.py) when the server has the bot's token.
 """
 
 from __future__ import annotations

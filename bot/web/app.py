@@ -31,6 +31,7 @@ from bot.web.discord_oauth import SignInFailed, exchange_code
 from bot.web.errors import WebError, from_refused, looked_up, refused_move, unless_outage, web_error
 from bot.web.guard import RateLimit, compressed, middlewares, server_header
 from bot.web.inputs import is_game_id, read_json, shown, snowflake
+from bot.web.instance_gate import InstanceGate, game_of_channel
 from bot.web.live import SEND_TIMEOUT, LiveHub, Page
 from bot.web.members import Members, Membership
 from bot.web.private_map import ticket_map_svg
@@ -58,6 +59,7 @@ class WebConfig:
 
     client_id: str = ""
     client_secret: str = ""
+    bot_token: str = ""  # Activity instances are checked with it (bot/web/instance_gate.py)
     discord_api: str = "https://discord.com/api/v10"
     default_locale: str = "en"
     static: Path = STATIC
@@ -121,6 +123,8 @@ class MapServer:
         self.ticket_maps = RateLimit(config.ticket_map_rate, config.ticket_map_burst)
         self.addresses = ClientAddresses(config.trusted_proxies)
         self.members = Members(membership)
+        gate = {"api": config.discord_api, "client_id": config.client_id, "bot_token": config.bot_token}
+        self.gate = InstanceGate(manager, lambda: self._http, **gate)
         self.views = RateLimit(config.view_rate, config.view_burst)
         self.strangers = RateLimit(config.stranger_rate, config.stranger_burst)
         self.tally = Tally()
@@ -330,9 +334,11 @@ class MapServer:
         except SignInFailed as exc:
             log.info("live map: a sign-in failed (%s)", shown(str(exc)))
             raise web_error("signin", 401) from None
-        user = SessionUser(who.user_id, who.name, language(who.locale or self.config.default_locale))
+        game_id = await self.gate.game_of(data.get("instance"), who.user_id)  # the instance's game, or ""
+        user = SessionUser(who.user_id, who.name, language(who.locale or self.config.default_locale), game_id)
+        token, access = self.tokens.session(user), who.access_token
         return web.json_response(
-            {"session": self.tokens.session(user), "access_token": who.access_token, "user": _user(user)}
+            {"session": token, "access_token": access, "user": _user(user), "game_id": game_id}
         )
 
     async def api_context(self, request: web.Request) -> web.Response:
@@ -340,16 +346,9 @@ class MapServer:
         channel = snowflake(request.query.get("channel", ""))
         if channel is None:
             raise web_error("no_game_here", 404)
-        try:
-            found = await self.manager.find_open_game(thread_id=channel) or await self.manager.find_open_game(
-                channel_id=channel
-            )
-        except Refused as exc:
-            raise looked_up(exc, "no_game_here") from None
-        if found is None:
-            raise web_error("no_game_here", 404)
-        self._may_see(user, found.game_id)  # a personal link's session looks up its own game only
-        return web.json_response({"game_id": found.game_id})
+        game_id = await game_of_channel(self.manager, channel)
+        self._may_see(user, game_id)  # a link's or an instance's session looks up its own game only
+        return web.json_response({"game_id": game_id})
 
     async def api_view(self, request: web.Request) -> web.Response:
         user = self._session(request)

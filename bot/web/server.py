@@ -82,12 +82,15 @@ async def start_web(
     config = WebConfig(
         client_id=settings.discord_client_id,
         client_secret=settings.discord_client_secret,
+        bot_token=settings.discord_token,  # an Activity's instance is checked with it (bot/web/instance_gate.py)
         discord_api=settings.discord_api,
         default_locale=settings.default_locale,
         moves_by=moves_by,
         trusted_proxies=settings.trusted_proxies,
         max_connections=settings.web_max_connections,
     )
+    if config.client_id and not config.bot_token:  # (an Activity's instance cannot be checked)
+        log.warning("live map: no DISCORD_TOKEN: an Activity's game is found by the channel its page reports")
     server = MapServer(manager, tokens, config, after_move=after_move, membership=membership)
     runner = server.runner(
         routes

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 import time
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 from browser import ARGS, CHROMIUM, DESKTOP, PHONE, Watched, needs_chromium, shot, wait_version
 from helpers.discord_client import discord_client
+from helpers.fake_discord import BOT_TOKEN
 from helpers.fake_discord import OAUTH_USERS as USERS
 from helpers.web_site import ACCESS_PREFIX, SECRET, check_frame, new_game, site
 from play import play_one
@@ -52,6 +54,23 @@ async def open_activity(
     return browser, page, activity, errors, raw
 
 
+def in_discord(
+    s: Any, stand_in: Any, *, code: str = "code-ann", users: tuple[int, ...] = (101, 102), **kwargs: Any
+) -> str:
+    """The client page opening the Activity in channel 10 of guild 1 (`new_game`'s) for the user of `code`, in an
+    instance the fake Discord knows, with `users` connected (the server asks it: bot/web/instance_gate.py)."""
+    instance_id = f"i-{secrets.randbelow(10**18)}-gc-1-10"
+    s.discord.add_instance(instance_id, 10, 1, list(users))
+    return stand_in.url(
+        user=USERS[code],
+        code=code,
+        access_token=ACCESS_PREFIX + code,
+        channel_id="10",
+        instance_id=instance_id,
+        **kwargs,
+    )
+
+
 class InFrame:
     """The Activity's frame as `tap` uses a page: its script runs in the frame, the finger or the mouse is the
     window's (the frame fills the window from its top left corner, so the points are the same)."""
@@ -72,7 +91,7 @@ async def test_the_activity_signs_in_through_the_sdk_and_plays_a_move(
     from playwright.async_api import async_playwright
 
     phone = platform == "mobile"
-    async with site(db_url) as s, async_playwright() as pw:
+    async with site(db_url, bot_token=BOT_TOKEN) as s, async_playwright() as pw:
         gid = await new_game(
             s.manager, "italy"
         )  # in channel 10 of guild 1, Ann (101) seat 0, Bob (102) seat 1
@@ -80,12 +99,9 @@ async def test_the_activity_signs_in_through_the_sdk_and_plays_a_move(
         assert state is not None
         upstream = str(s.client.make_url("/")).rstrip("/")
         async with discord_client(upstream, "4242", tmp_path) as stand_in:
-            ann = USERS["code-ann"]
-            url = stand_in.url(
-                user=ann,
-                code="code-ann",
-                access_token=ACCESS_PREFIX + "code-ann",
-                channel_id="10",
+            url = in_discord(
+                s,
+                stand_in,
                 platform=platform,
                 activity_path=path,
             )
@@ -113,6 +129,8 @@ async def test_the_activity_signs_in_through_the_sdk_and_plays_a_move(
             assert standin["authenticated"] is True
             # the server exchanged the SDK's code with Discord's token endpoint (the fake), once
             assert [p["code"] for p in s.discord.posted] == ["code-ann"]
+            # and asked Discord (the fake) about the instance the client gave the SDK, once, with the bot's token
+            assert s.discord.instance_calls == list(s.discord.instances)
 
             assert errors == [], errors  # nothing refused or failed while signing in and drawing
             # Discord's CSP, not the map server's, on every answer the page had; the page still works under it
@@ -170,15 +188,13 @@ async def test_a_session_that_ends_is_renewed_through_the_sdk_silently(db_url: s
     from playwright.async_api import async_playwright
 
     tokens = Tokens(SECRET, session_seconds=6)
-    async with site(db_url, tokens=tokens) as s, async_playwright() as pw:
+    async with site(db_url, tokens=tokens, bot_token=BOT_TOKEN) as s, async_playwright() as pw:
         gid = await new_game(s.manager, "italy")
         upstream = str(s.client.make_url("/")).rstrip("/")
         async with discord_client(upstream, "4242", tmp_path) as stand_in:
-            url = stand_in.url(
-                user=USERS["code-ann"],
-                code="code-ann",
-                access_token=ACCESS_PREFIX + "code-ann",
-                channel_id="10",
+            url = in_discord(
+                s,
+                stand_in,
             )
             browser, page, activity, errors, raw = await open_activity(pw, stand_in, url, phone=False)
             await wait_version(activity, 0)
@@ -212,15 +228,13 @@ async def test_a_phone_that_slept_reconnects_through_the_proxy_and_draws_what_it
 ) -> None:
     from playwright.async_api import async_playwright
 
-    async with site(db_url) as s, async_playwright() as pw:
+    async with site(db_url, bot_token=BOT_TOKEN) as s, async_playwright() as pw:
         gid = await new_game(s.manager, "italy")
         upstream = str(s.client.make_url("/")).rstrip("/")
         async with discord_client(upstream, "4242", tmp_path) as stand_in:
-            url = stand_in.url(
-                user=USERS["code-ann"],
-                code="code-ann",
-                access_token=ACCESS_PREFIX + "code-ann",
-                channel_id="10",
+            url = in_discord(
+                s,
+                stand_in,
                 platform="mobile",
             )
             browser, page, activity, errors, raw = await open_activity(pw, stand_in, url, phone=True)
@@ -244,16 +258,17 @@ async def test_popped_out_the_activity_starts_again_with_a_new_instance_and_play
     shows the moves made after."""
     from playwright.async_api import async_playwright
 
-    async with site(db_url) as s, async_playwright() as pw:
+    async with site(db_url, bot_token=BOT_TOKEN) as s, async_playwright() as pw:
         gid = await new_game(s.manager, "italy")
         upstream = str(s.client.make_url("/")).rstrip("/")
         async with discord_client(upstream, "4242", tmp_path) as stand_in:
-            url = stand_in.url(
-                user=USERS["code-ann"],
-                code="code-ann",
-                access_token=ACCESS_PREFIX + "code-ann",
-                channel_id="10",
+            url = in_discord(
+                s,
+                stand_in,
             )
+            (instance_id,) = s.discord.instances
+            # Discord's pop-out: a new instance, in the same channel, that Discord knows too
+            s.discord.add_instance(f"{instance_id}-popout-1", 10, 1, [101, 102])
             browser, page, activity, errors, raw = await open_activity(pw, stand_in, url, phone=False)
             await wait_version(activity, 0)
             async with page.context.expect_page() as opened:
@@ -273,6 +288,7 @@ async def test_popped_out_the_activity_starts_again_with_a_new_instance_and_play
             commands = await page.evaluate("() => standIn.commands()")
             by_frame = [(c["frame"], c["cmd"]) for c in commands if c["cmd"] != "CAPTURE_LOG"]
             assert by_frame == [(0, "AUTHORIZE"), (0, "AUTHENTICATE"), (1, "AUTHORIZE"), (1, "AUTHENTICATE")]
+            assert s.discord.instance_calls == [instance_id, f"{instance_id}-popout-1"]
             assert await page.evaluate("() => standIn.state.errors") == []
             assert errors == [], errors
             await browser.close()
@@ -286,15 +302,13 @@ async def test_discords_safe_area_filled_late_moves_the_page_out_of_its_way(
     and the sheet make room as soon as they come."""
     from playwright.async_api import async_playwright
 
-    async with site(db_url) as s, async_playwright() as pw:
+    async with site(db_url, bot_token=BOT_TOKEN) as s, async_playwright() as pw:
         await new_game(s.manager, "italy")
         upstream = str(s.client.make_url("/")).rstrip("/")
         async with discord_client(upstream, "4242", tmp_path) as stand_in:
-            url = stand_in.url(
-                user=USERS["code-ann"],
-                code="code-ann",
-                access_token=ACCESS_PREFIX + "code-ann",
-                channel_id="10",
+            url = in_discord(
+                s,
+                stand_in,
                 platform="mobile",
             )
             browser, page, activity, errors, raw = await open_activity(pw, stand_in, url, phone=True)
@@ -316,4 +330,69 @@ async def test_discords_safe_area_filled_late_moves_the_page_out_of_its_way(
             assert await activity.evaluate(paddings) == ["48px", "34px"]
             await shot(page, "activity-mobile-safe-area.png")
             assert errors == [], errors
+            await browser.close()
+
+
+async def test_a_forged_instance_or_a_user_not_in_it_is_refused_and_a_forged_channel_changes_nothing(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Through the stand-in and the unmodified SDK: an instance Discord does not know, and a user not connected to
+    the instance, see the catalogue's refusal and no board; a client that reports another channel (where Ann also
+    plays) still gets the game of the instance's channel, as Discord says."""
+    from playwright.async_api import async_playwright
+
+    async with site(db_url, bot_token=BOT_TOKEN) as s, async_playwright() as pw:
+        gid = await new_game(s.manager, "italy")
+        other = await s.manager.create_game(
+            guild_id=1, channel_id=20, host_id=101, host_name="ann", board="italy"
+        )
+        await s.manager.join(other.game_id, 103, "eve")
+        await s.manager.start_game(other.game_id, 101, seed=5)
+        upstream = str(s.client.make_url("/")).rstrip("/")
+        async with discord_client(upstream, "4242", tmp_path) as stand_in:
+            browser = await pw.chromium.launch(
+                executable_path=CHROMIUM, args=[*ARGS, *stand_in.chromium_args()], headless=True
+            )
+            forged = stand_in.url(
+                user=USERS["code-ann"],
+                code="code-ann",
+                access_token=ACCESS_PREFIX + "code-ann",
+                channel_id="10",
+                instance_id="i-1-gc-1-10",  # never launched: Discord knows no such instance
+            )
+            not_in = in_discord(s, stand_in, code="code-eve", users=(101, 102))
+            for url, words in (
+                (forged, "This Activity could not be confirmed by Discord"),
+                (not_in, "You are not in this Activity"),
+            ):
+                context = await browser.new_context(**DESKTOP, ignore_https_errors=True)
+                page = await context.new_page()
+                await page.goto(url)
+                frame = page.frame_locator("iframe#activity")
+                await frame.locator("#splash.failed").wait_for(timeout=20_000)
+                assert words in await frame.locator("#splash-text").inner_text()
+                assert not await frame.locator("#board svg").count()
+                commands = await page.evaluate("() => standIn.commands()")
+                # the code was asked for, but no session came back to authenticate with
+                assert [c["cmd"] for c in commands if c["cmd"] != "CAPTURE_LOG"] == ["AUTHORIZE"]
+                await context.close()
+
+            # the client reports channel 20; the instance (Discord's word) is in channel 10: the page shows gid
+            url = in_discord(s, stand_in)
+            url = url.replace("channel_id=10", "channel_id=20").replace(
+                "location_id=gc-1-10", "location_id=gc-1-20"
+            )
+            assert "channel_id=20" in url
+            context = await browser.new_context(**DESKTOP, ignore_https_errors=True)
+            page = await context.new_page()
+            await page.goto(url)
+            frame = page.frame_locator("iframe#activity")
+            await frame.locator("#board svg").wait_for(timeout=20_000)
+            activity = next(f for f in page.frames if f.url.startswith(stand_in.activity_origin))
+            assert "channel_id=20" in await activity.evaluate("() => location.href")
+            asked = await activity.evaluate(
+                "() => performance.getEntriesByType('resource').map((e) => e.name)"
+            )
+            assert any(f"/api/games/{gid}/" in name for name in asked), asked
+            assert not any(other.game_id in name or "api/context" in name for name in asked), asked
             await browser.close()

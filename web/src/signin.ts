@@ -55,6 +55,7 @@ export class SignIn {
     const reply = await this.withDiscord();
     let gameId = q.get("game") ?? reply.game_id ?? "";
     if (!gameId) {
+      // (development and tests only: a server without a bot token believes the mock's channel)
       const channel = this.sdk.channelId ?? "";
       const ctx = await request<{ game_id: string }>("GET", `api/context?channel=${encodeURIComponent(channel)}`);
       gameId = ctx.game_id;
@@ -85,7 +86,8 @@ export class SignIn {
       prompt: "none",
       scope: ["identify"],
     });
-    const reply = await request<SessionReply>("POST", "api/session", { code });
+    // The instance, not the channel: the server asks Discord where it runs and who is in it (bot/web/PROTOCOL.md).
+    const reply = await request<SessionReply>("POST", "api/session", { code, instance: sdk.instanceId });
     setSession(reply.session);
     if (reply.access_token) await sdk.commands.authenticate({ access_token: reply.access_token });
     return reply;
