@@ -5,6 +5,7 @@ The same list is the daily digest a player may ask for by direct message (:class
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -77,4 +78,4 @@ class DigestNotices:
         mine = await self.games_manager.my_games(user_id)
         if mine and self.messenger is not None:
             reply = my_games_reply(mine, user_id, self.map_links, None, title="games.digest.title")
-            await self.messenger.direct(user_id, reply)
+            await self.messenger.direct(user_id, replace(reply, ephemeral=False))  # (closed DMs: not sent)
