@@ -103,4 +103,6 @@ class DailyDigests:
         prefs = await self._store.storage(functools.partial(repo.load_player_time, user_id))
         due = None if at is None else next_digest(now, at, prefs)
         await self._store.storage(lambda: repo.save_digest(user_id, at, due))
+        if due is not None:  # this process's dispatcher may sleep past it: it looks again
+            self._store.on_timers_written(due)
         return at

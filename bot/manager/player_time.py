@@ -362,10 +362,12 @@ class PlayerTimes:
                 prefs = replace(prefs, away_until=until)
                 starts = until
             await self._store.storage(lambda: repo.save_player_time(user_id, prefs))
-            digest = await self._store.storage(lambda: repo.load_digest(user_id))
-            if digest is not None and (time_zone is not None or quiet_hours is not None):  # follows their day
+            moved = time_zone is not None or quiet_hours is not None  # the daily digest follows their day
+            digest = await self._store.storage(lambda: repo.load_digest(user_id)) if moved else None
+            if digest is not None:
                 due = next_digest(now, digest.at_minute, prefs)
                 await self._store.storage(lambda: repo.save_digest(user_id, digest.at_minute, due))
+                self._store.on_timers_written(due)
         if starts is not None:
             for game_id in await self._store.storage(lambda: repo.active_games_of(user_id)):
                 await self._store.locked(game_id, functools.partial(self._go_away, user_id, starts))
