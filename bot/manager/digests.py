@@ -56,10 +56,9 @@ async def serve_digests(timers: Dispatcher, limit: int = 100) -> int:
     due = await repo.due_digests(now, limit)
     for digest in due:
         prefs = await repo.load_player_time(digest.user_id)
-        if (
-            quiet_over(now, prefs) > now
-        ):  # their quiet hours began since (or their zone changed): waits for the end
-            await repo.move_digest(digest.user_id, digest.due_at, quiet_over(now, prefs))
+        awake = quiet_over(now, prefs)
+        if awake > now:  # their quiet hours began since it was scheduled: it waits for their end
+            await repo.move_digest(digest.user_id, digest.due_at, awake)
             continue
         if not await repo.move_digest(
             digest.user_id, digest.due_at, next_digest(now, digest.at_minute, prefs)
