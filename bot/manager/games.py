@@ -34,6 +34,7 @@ from bot.manager import lobbies, retries
 from bot.manager.ai import AIChooser
 from bot.manager.clock import Clock, SystemClock
 from bot.manager.cluster import Heartbeat, Member
+from bot.manager.digests import DailyDigests
 from bot.manager.door import only_refusals
 from bot.manager.events import (
     Abandoned,
@@ -70,7 +71,7 @@ Listener = Callable[[str, int, tuple[GameEvent, ...]], None]
 
 
 @only_refusals
-class GameManager(SeatCommands, GameReads, PlayerQueries, PlayerTimes, ServerSettings):
+class GameManager(SeatCommands, GameReads, PlayerQueries, PlayerTimes, DailyDigests, ServerSettings):
     """Owns every game's lifecycle between the bot layer and the engine. See the module docstring.
 
     ``repo`` is a connected :class:`~bot.storage.GameRepository` (the manager does not close it unless

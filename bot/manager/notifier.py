@@ -32,6 +32,9 @@ class Notifier(Protocol):
         """A held notification of `seat`'s player (bot.manager.player_time): ``turn`` (their turn), ``reminder``
         (reminder `n`), ``heads_up`` (they are next) or ``away`` (tell the others they are away)."""
 
+    async def on_digest(self, user_id: int) -> None:
+        """The player's daily digest is due (bot.manager.digests): they sit in at least one open game."""
+
     async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
         """The lobby `game_id` saw no change for the expiry delay: it is abandoned (bot.manager.lobbies)."""
 
@@ -47,6 +50,9 @@ class NullNotifier:
         return None
 
     async def on_ping(self, game_id: str, seat: int, user_id: int, what: str, n: int) -> None:
+        return None
+
+    async def on_digest(self, user_id: int) -> None:
         return None
 
     async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:

@@ -153,6 +153,13 @@ def waking_after(start: datetime, hours: float, prefs: PlayerTime) -> datetime:
         at = quiet_over(sleep, prefs)
 
 
+def next_digest(after: datetime, at_minute: int, prefs: PlayerTime) -> datetime:
+    """When the daily digest sent at `at_minute` of the player's day (bot.manager.digests) is owed next after
+    `after`: that wall-clock time in their zone (the moment the clock jumps past it, on a day that skips it), or
+    the end of their quiet hours if it falls in them."""
+    return quiet_over(_next_wall(after, at_minute, _zone(prefs)), prefs)
+
+
 def away(prefs: PlayerTime, now: datetime) -> bool:
     return prefs.away_until is not None and prefs.away_until > now
 
@@ -355,6 +362,12 @@ class PlayerTimes:
                 prefs = replace(prefs, away_until=until)
                 starts = until
             await self._store.storage(lambda: repo.save_player_time(user_id, prefs))
+            moved = time_zone is not None or quiet_hours is not None  # the daily digest follows their day
+            digest = await self._store.storage(lambda: repo.load_digest(user_id)) if moved else None
+            if digest is not None:
+                due = next_digest(now, digest.at_minute, prefs)
+                await self._store.storage(lambda: repo.save_digest(user_id, digest.at_minute, due))
+                self._store.on_timers_written(due)
         if starts is not None:
             for game_id in await self._store.storage(lambda: repo.active_games_of(user_id)):
                 await self._store.locked(game_id, functools.partial(self._go_away, user_id, starts))

@@ -18,6 +18,9 @@ by the handler of its kind (:data:`_HANDLERS`; a game over meanwhile only gets t
 | `ping`   | `Ping`       | a held notification (player_time)  | its claim; stale: dropped | ``on_ping``               |
 | `away`   | `AwayEnd`    | a player's away mode               | its end                   | (a `ping` row: back)      |
 
+Beside the rows of games, :meth:`TurnTimers.run_due` serves the players' daily digests (bot.manager.digests: a row
+per player, not per game, sent by the process that moves its due time on) and sleeps until the next one too.
+
 The `turn` row (one per active game) is NOT rewritten when the turn passes (a move costs no timer write): its key
 names the wait it was armed for (phase, turn and current seat), its stage the step reached (0: before reminder 1,
 1: before reminder 2, 2: before the absent-player policy, 3: parked by the "wait" policy). Fired for a wait that is
@@ -54,6 +57,7 @@ from datetime import datetime, timedelta
 from bot.manager import lobbies
 from bot.manager.clock import Clock
 from bot.manager.cluster import Member
+from bot.manager.digests import serve_digests
 from bot.manager.leases import Leases
 from bot.manager.moves import Collector, Moves
 from bot.manager.notifier import Notifier, NullNotifier, announcement, current
@@ -231,13 +235,16 @@ class TurnTimers:
         # claimed for a lease: no other process serves these rows meanwhile (the change that serves a row
         # replaces or deletes it; a row this process cannot serve is served by anyone once the lease ends)
         try:
+            digests = await serve_digests(
+                self, limit
+            )  # (not timer rows: a row per player, bot.manager.digests)
             due = await repo.claim_due_timers(owner, self._clock.now(), lease=self.member.lease, limit=limit)
         except StorageBroken as exc:  # the rows stay, to be served once the database is fixed
             if not isinstance(exc, StorageBug):
                 self._store.outage.failed(exc)  # (the host's one line per outage)
             raise StorageUnavailable(str(exc)) from exc
         if not due:
-            return 0
+            return digests
         renewing = asyncio.create_task(self.leases.renew(_ids_of(due)), name="ttr-timer-leases")
         try:
             await self._serve(due)
@@ -245,7 +252,7 @@ class TurnTimers:
             renewing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await renewing
-        return len(due)
+        return len(due) + digests
 
     async def _serve(self, due: list[Timer]) -> None:
         repo = self._store.repo
@@ -551,6 +558,8 @@ class TurnTimers:
                 if await self.run_due():
                     continue
                 nxt = await self._store.repo.next_timer_servable()
+                digest = await self._store.repo.next_digest_due()
+                nxt = digest if nxt is None or (digest is not None and digest < nxt) else nxt
                 self._store.outage.recovered()
                 timeout = self._max_sleep
                 if nxt is not None:

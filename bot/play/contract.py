@@ -175,9 +175,11 @@ class GameService(Protocol):
         ping_delay: int | None = None,
         heads_up: bool | None = None,
         away_until: str | None = None,
+        digest: str | None = None,
     ) -> Reply:
         """The caller's own preferences, privately: in this server (turn notifications, claim confirmation) and
-        in every server (time zone, quiet hours, ping delay in minutes, heads-up, away until a date)."""
+        in every server (time zone, quiet hours, ping delay in minutes, heads-up, away until a date, the daily
+        digest by direct message: on, off or a time of their day)."""
 
     async def leave(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         """The caller leaves a lobby, or resigns from a running game."""

@@ -30,7 +30,7 @@ from bot.play.export import export_reply
 from bot.play.hand import hand_reply, ticket_map_reply
 from bot.play.live_map import MapLinks, link_button, link_reply, map_button, map_reply, with_button
 from bot.play.lobby import lobby_expired, lobby_reply, open_lobby, play_again
-from bot.play.my_games import my_games_reply
+from bot.play.my_games import DigestNotices, my_games_reply
 from bot.play.names import seated, seating
 from bot.play.notices import TurnNotices
 from bot.play.pictures import Pictures, picture_words, stop_warming, warm_lobby, warm_up
@@ -64,7 +64,7 @@ def _int(text: str, default: int) -> int:
         return default
 
 
-class ManagerGameService:
+class ManagerGameService(DigestNotices):
     """The game service of the production bot, over a manager and pictures that the composition root
     (bot.wiring) builds and closes; `pictures` may be others (tests, benchmarks)."""
 

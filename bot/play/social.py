@@ -138,12 +138,18 @@ def time_lines(times: PlayerTime) -> tuple[Message, ...]:
     return tuple(lines)
 
 
-def prefs_reply(prefs: PlayerPrefs, changed: bool, times: PlayerTime | None = None) -> Reply:
-    """A player's own preferences in this server (and their time, in every server), privately."""
+def prefs_reply(
+    prefs: PlayerPrefs, changed: bool, times: PlayerTime | None = None, digest: int | None = None
+) -> Reply:
+    """A player's own preferences in this server (and their time, in every server; `digest`: the minute of
+    their day their daily digest is sent at, None: off), privately."""
+    daily = (
+        Text("prefs.digest_on", {"time": _clock(digest)}) if digest is not None else Text("prefs.digest_off")
+    )
     lines: tuple[Message, ...] = (
         Text("prefs.notify", {"how": Text(f"prefs.notify_{prefs.notify}")}),
         Text("prefs.confirm_on" if prefs.confirm_claims else "prefs.confirm_off"),
-        *(time_lines(times) if times is not None else ()),
+        *((*time_lines(times), daily) if times is not None else ()),
     )
     return Reply(
         content=Text("prefs.changed") if changed else None,

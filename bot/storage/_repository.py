@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Self
 from . import _common as c
 from ._cluster import ClusterQueries
 from ._dialect import Dialect, Row, Tx
+from ._digests import DigestQueries
 from ._player_time import PlayerTimeQueries
 from ._server_settings import ServerSettingsQueries
 from ._social import SocialQueries, rate_game
@@ -113,6 +114,7 @@ class SQLRepository(
     TimerQueries,
     ClusterQueries,
     PlayerTimeQueries,
+    DigestQueries,
     ServerSettingsQueries,
     ABC,
 ):

@@ -32,6 +32,7 @@ from .errors import (
 from .people import (
     NOTIFY_MODES,
     BoardStats,
+    Digest,
     LeaderboardRow,
     PlayerPrefs,
     PlayerResult,
@@ -545,6 +546,17 @@ class GameRepository(StatsQueries, Protocol):
     async def postpone_timer(self, timer_id: int, owner: str, due: datetime) -> bool: ...
 
     async def ping_sent(self, game_id: str, wait_key: str, seat: int, what: str) -> bool: ...
+
+    # the daily digest (bot.storage._digests)
+    async def load_digest(self, user_id: int) -> Digest | None: ...
+
+    async def save_digest(self, user_id: int, at_minute: int | None, due: datetime | None) -> None: ...
+
+    async def due_digests(self, now: datetime, limit: int = 100) -> list[Digest]: ...
+
+    async def move_digest(self, user_id: int, was: datetime, due: datetime) -> bool: ...
+
+    async def next_digest_due(self) -> datetime | None: ...
 
     # a server's own settings (bot.storage._server_settings) ---------------
     async def load_server_language(self, guild_id: int) -> str | None:

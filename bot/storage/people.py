@@ -102,6 +102,16 @@ class PlayerTime:
     away_until: datetime | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Digest:
+    """A player's daily digest by direct message (issue 33): sent at `at_minute` after their local midnight
+    (their PlayerTime zone); the next one is owed at `due_at`."""
+
+    user_id: int
+    at_minute: int
+    due_at: datetime
+
+
 # ---------------------------------------------------------------- statistics of finished games (issue 33, item 5)
 
 

@@ -415,6 +415,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
         ping_delay="Ping you only if you have not played within this many minutes (0: at once)",
         heads_up="A private note when the player before you starts their turn",
         away_until="Away until this date (2026-12-24, your time; off: back now): your games play on",
+        digest="A direct message each day with all your games: on, off or a time (08:00, your time)",
     )
     @app_commands.autocomplete(time_zone=time_zone_autocomplete)
     async def prefs(
@@ -427,6 +428,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
         ping_delay: app_commands.Range[int, 0, 10080] | None = None,
         heads_up: bool | None = None,
         away_until: str | None = None,
+        digest: str | None = None,
     ) -> None:
         call = self.service.prefs(
             caller(interaction),
@@ -437,6 +439,7 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
             ping_delay=ping_delay,
             heads_up=heads_up,
             away_until=away_until,
+            digest=digest,
         )
         await answer(interaction, call, private=True)
 
