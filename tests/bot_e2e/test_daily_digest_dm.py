@@ -11,15 +11,14 @@ from helpers.simcord_driver import message_text, open_game
 
 from bot import create_bot
 from bot.manager import ManualClock
+from bot.wiring import Wiring
 
 
 async def _bot_on_a_clock(simcord_env: Any, settings: Any) -> tuple[Any, ManualClock]:
     from helpers.fast_pictures import FastPictures
 
     clock = ManualClock()
-    bot = create_bot(settings)
-    bot.wiring.clock = clock  # type: ignore[union-attr]
-    bot.wiring.pictures = FastPictures()  # type: ignore[union-attr]
+    bot = create_bot(settings, parts=Wiring(settings, clock=clock, pictures=FastPictures()))
     await simcord_env.restart_bot(bot)
     return bot, clock
 
