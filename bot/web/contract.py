@@ -61,6 +61,7 @@ class Player(TypedDict):
     score: int | None  # the final score once the game is over
     is_turn: bool
     ai: bool
+    user: str | None  # the seat's Discord user id (a string: too long for a JS number); None: an AI seat
 
 
 class Card(TypedDict):
@@ -148,6 +149,7 @@ class View(TypedDict):
     face_up: list[Card]
     deck: Deck
     move: Move | None  # in a live frame: the move(s) it brings
+    open_seats: int  # seats still free in a lobby (the page's Invite); 0 once the game started
     me: Me | None  # None: the reader does not sit in the game
     actions: list[Action]
     pending: Pending | None

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot import presenters
 from bot.i18n import default_catalog, language_of
-from bot.manager import GameInfo
+from bot.manager import GameInfo, GameStatus
 from bot.manager.events import GameEvent, final_sheets
 from bot.messages import Message
 from bot.play import codec, labels
@@ -33,7 +33,7 @@ from engine.pending import TicketChoice
 from engine.rules import legal_actions
 from engine.state import GameState
 from engine.views import player_view, public_view
-from maps import CARD_NAMES
+from maps import CARD_NAMES, load_board
 from maps.city_names import city_name
 from render.board_svg import render_board_svg
 from render.from_engine import seat_color
@@ -84,6 +84,11 @@ UI_KEYS = (
     "ranking",
     "board",
     "sheet",
+    # who is on the map (inside Discord) and the lobby's Invite
+    "on_map",
+    "playing",
+    "watching",
+    "invite",
 )
 
 
@@ -118,6 +123,14 @@ def seat_of(info: GameInfo, user_id: int | None) -> int | None:
     if user_id is None:
         return None
     return next((s.seat for s in info.seats if s.user_id == user_id), None)
+
+
+def open_seats(info: GameInfo) -> int:
+    """The seats still free in a lobby (as many as the board and the host's setting allow); 0 once started."""
+    if info.status is not GameStatus.LOBBY:
+        return 0
+    hi = load_board(info.board).rules.get("players", [2, 5])[1]
+    return max(0, min(hi, info.settings.max_players or hi) - len(info.seats))
 
 
 def board_svg(info: GameInfo, state: GameState, locale: str, highlight: Any = None) -> str:
@@ -194,9 +207,11 @@ def public_part(
                 "score": finals.get(s.seat, s.score),
                 "is_turn": s.to_act,
                 "ai": s.ai_level is not None,
+                "user": str(s.user_id) if s.user_id is not None and s.ai_level is None else None,
             }
             for s in info.seats
         ],
+        "open_seats": open_seats(info),
         "face_up": [],
         "deck": {"cards": 0, "tickets": 0},
         "map_box": None,

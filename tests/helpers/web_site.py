@@ -134,7 +134,9 @@ def check_frame(text: str, state: GameState | None, reader_seat: int | None, *, 
             assert set(view["deck"]) == {"cards", "tickets"}
             assert all(isinstance(v, int) for v in view["deck"].values())
         for p in view.get("players", ()):
-            assert set(p) <= {"seat", "name", "color", "trains", "cards", "tickets", "score", "is_turn", "ai"}
+            # (`user`: the seat's Discord id, public: the chat names who sits where)
+            keys = {"seat", "name", "color", "trains", "cards", "tickets", "score", "is_turn", "ai", "user"}
+            assert set(p) <= keys
 
 
 def hand_words(state: GameState, seat: int) -> list[str]:

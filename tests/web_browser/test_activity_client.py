@@ -26,6 +26,13 @@ from bot.web.tokens import Tokens
 
 pytestmark = needs_chromium
 
+#: The commands of the SDK's sign-in, and those of who is on the map (command, event) that follow it.
+SIGN_IN = ("AUTHORIZE", "AUTHENTICATE")
+PRESENCE = {
+    ("SUBSCRIBE", "ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE"),
+    ("GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS", None),
+}
+
 
 async def open_activity(
     pw: Any, stand_in: Any, url: str, *, phone: bool
@@ -117,15 +124,17 @@ async def test_the_activity_signs_in_through_the_sdk_and_plays_a_move(
             first = standin["received"][0]
             assert first["op"] == 0 and first["client_id"] == "4242" and first["v"] == 1
             commands = await page.evaluate("() => standIn.commands()")
-            sent = [c["cmd"] for c in commands if c["cmd"] != "CAPTURE_LOG"]
+            sent = [c["cmd"] for c in commands if c["cmd"] in SIGN_IN]
             assert sent == ["AUTHORIZE", "AUTHENTICATE"], commands
             authorize = commands[[c["cmd"] for c in commands].index("AUTHORIZE")]["args"]
             assert authorize["client_id"] == "4242" and authorize["response_type"] == "code"
             assert authorize["scope"] == ["identify"] and authorize["prompt"] == "none"
             authenticate = next(c for c in commands if c["cmd"] == "AUTHENTICATE")["args"]
             assert authenticate == {"access_token": ACCESS_PREFIX + "code-ann"}
-            # subscriptions: none, so no event reaches a page that would not read it
-            assert not [c for c in commands if c["cmd"] in ("SUBSCRIBE", "UNSUBSCRIBE")]
+            # after sign-in, only who is on the map (tests/web_browser/test_activity_presence.py): one subscription,
+            # to the participants' updates, so no event reaches a page that would not read it
+            others = [(c["cmd"], c["evt"]) for c in commands if c["cmd"] not in (*SIGN_IN, "CAPTURE_LOG")]
+            assert set(others) <= PRESENCE and len(others) == len(set(others)), commands
             assert standin["authenticated"] is True
             # the server exchanged the SDK's code with Discord's token endpoint (the fake), once
             assert [p["code"] for p in s.discord.posted] == ["code-ann"]
@@ -245,7 +254,9 @@ async def test_a_phone_that_slept_reconnects_through_the_proxy_and_draws_what_it
             await wait_version(activity, 1, timeout=20)
             assert stand_in.sockets_opened == 2  # one reconnection, no new sign-in
             commands = await page.evaluate("() => standIn.commands()")
-            assert [c["cmd"] for c in commands if c["cmd"] != "CAPTURE_LOG"] == ["AUTHORIZE", "AUTHENTICATE"]
+            assert [c["cmd"] for c in commands if c["cmd"] in SIGN_IN] == ["AUTHORIZE", "AUTHENTICATE"]
+            # (and no second subscription: the SDK's connection to the client never dropped)
+            assert [c["cmd"] for c in commands if c["cmd"] == "SUBSCRIBE"] == ["SUBSCRIBE"], commands
             assert errors == [], errors
             await browser.close()
 
@@ -286,7 +297,7 @@ async def test_popped_out_the_activity_starts_again_with_a_new_instance_and_play
             assert [h["frame"] for h in handshakes] == [0, 1]
             assert handshakes[0]["frame_id"] != handshakes[1]["frame_id"]
             commands = await page.evaluate("() => standIn.commands()")
-            by_frame = [(c["frame"], c["cmd"]) for c in commands if c["cmd"] != "CAPTURE_LOG"]
+            by_frame = [(c["frame"], c["cmd"]) for c in commands if c["cmd"] in SIGN_IN]
             assert by_frame == [(0, "AUTHORIZE"), (0, "AUTHENTICATE"), (1, "AUTHORIZE"), (1, "AUTHENTICATE")]
             assert s.discord.instance_calls == [instance_id, f"{instance_id}-popout-1"]
             assert await page.evaluate("() => standIn.state.errors") == []

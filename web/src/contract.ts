@@ -39,6 +39,7 @@ export interface Player {
   score: number | null;
   is_turn: boolean;
   ai: boolean;
+  user: string | null;
 }
 
 /** A train card shown: one of the face-up row (`index`) or of the reader's hand (`count`). */
@@ -120,6 +121,7 @@ export interface View {
   face_up: Card[];
   deck: Deck;
   move: Move | null;
+  open_seats: number;
   me: Me | null;
   actions: Action[];
   pending: Pending | null;

@@ -5,6 +5,7 @@ import { addPackagedFonts } from "./fonts";
 import { contains, Names } from "./labels";
 import { PanZoom } from "./panzoom";
 import { FINGER_PX, meant, MOUSE_PX, Targets, type Thing } from "./targets";
+import { Presence } from "./presence";
 import { SignIn } from "./signin";
 import { applyStaticTexts, setTexts, t, tOr } from "./texts";
 import type { Action, View } from "./types";
@@ -32,6 +33,7 @@ let view: View | null = null;
 let acting = ""; // the code of the move being sent
 let gameId = "";
 let busy = false;
+let presence: Presence | null = null; // who is on the map (inside Discord only)
 const board = $("board");
 const names = new Names();
 const targets = new Targets();
@@ -83,6 +85,7 @@ function show(next: View): void {
   applyStaticTexts(document);
   if (boardChanged) void loadDrawing(next.drawing);
   renderPlayers(next);
+  presence?.shown(next);
   renderStatus(next);
   renderMarket(next);
   renderMine(next, () => void openTicketMap());
@@ -493,6 +496,12 @@ async function start(): Promise<void> {
   try {
     const who = await signing.first();
     gameId = who.gameId;
+    const sdk = signing.discord;
+    if (sdk) {
+      presence = new Presence(sdk);
+      // (who else is here is a nicety: the map works without it)
+      presence.start().catch(() => undefined);
+    }
     live = new Live(
       gameId,
       (frame) => {

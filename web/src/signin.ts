@@ -64,6 +64,11 @@ export class SignIn {
   }
 
   /** A new session the same way (the link again, or Discord's authorize without a prompt). */
+  /** The SDK talking to Discord's client: only inside Discord (not the mock, not a personal link). */
+  get discord(): DiscordSDK | null {
+    return this.sdk instanceof DiscordSDK ? this.sdk : null;
+  }
+
   async again(): Promise<void> {
     const link = this.q.get("link");
     if (link) await this.withLink(link);
