@@ -49,9 +49,14 @@ export class Presence {
       const name = p.nickname || p.global_name || p.username;
       const playing = seated.has(p.id);
       const role = t(playing ? "web.ui.playing" : "web.ui.watching");
-      const face = p.avatar
-        ? el("img", { src: `https://cdn.discordapp.com/avatars/${p.id}/${p.avatar}.png?size=64`, alt: "" })
-        : el("span", { class: "initials" }, initials(name));
+      const letters = el("span", { class: "initials" }, initials(name));
+      let face: HTMLElement = letters;
+      if (p.avatar) {
+        // Discord's CDN; should the Activity's CSP refuse it, the initials instead of a broken picture
+        const img = el("img", { src: `https://cdn.discordapp.com/avatars/${p.id}/${p.avatar}.png?size=64`, alt: "" });
+        img.addEventListener("error", () => img.replaceWith(letters));
+        face = img;
+      }
       return el(
         "span",
         { class: `here ${playing ? "playing" : "watching"}`, role: "listitem", title: `${name} · ${role}`, "data-user": p.id },
