@@ -40,17 +40,17 @@ def render_game_gif(
         board, str
     ):  # by id, so a RenderPool worker can load it: pool.run("render.gif.render_game_gif", id, views)
         board = load_board(board)
-    frames: list[Image.Image] = []
-    palette_src: Image.Image | None = None
-    for view in views:
-        img = render_board_image(board, view, width=width, colorblind=colorblind, words=words)
-        if palette_src is None:
-            # One palette for the whole animation (taken from the busiest frame would be better; the last
-            # frame is added below), so colours do not flicker between frames.
-            palette_src = render_board_image(
-                board, views[-1], width=width, colorblind=colorblind, words=words
-            ).quantize(colors=255, method=Image.Quantize.FASTOCTREE)
-        frames.append(img.quantize(palette=palette_src, dither=Image.Dither.NONE))
+    # One palette for the whole animation, so that colours do not flicker between frames: the last frame's (the
+    # busiest), drawn first and used as the last frame too rather than drawn twice.
+    last = render_board_image(board, views[-1], width=width, colorblind=colorblind, words=words)
+    palette = last.quantize(colors=255, method=Image.Quantize.FASTOCTREE)
+    frames = [
+        render_board_image(board, view, width=width, colorblind=colorblind, words=words).quantize(
+            palette=palette, dither=Image.Dither.NONE
+        )
+        for view in views[:-1]
+    ]
+    frames.append(last.quantize(palette=palette, dither=Image.Dither.NONE))
     durations = [frame_ms] * (len(frames) - 1) + [last_frame_ms]
     buf = io.BytesIO()
     frames[0].save(
