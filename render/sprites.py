@@ -65,12 +65,15 @@ _INHERITED = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Sprite:
-    """A rasterised element: its pixels and where its top-left corner goes in the picture."""
+    """A rasterised element: its pixels, where its top-left corner goes in the picture and where its bottom-right
+    one (kept: asking the surface costs a foreign call, and a frame checks a few hundred sprites)."""
 
     surface: cairo.ImageSurface
     x: int
     y: int
     nbytes: int
+    x1: int
+    y1: int
 
 
 class Leaves:
@@ -354,7 +357,7 @@ def _crop(recording: cairo.RecordingSurface) -> Sprite | None:
     ctx.paint()
     surface.flush()
     recording.finish()
-    return Sprite(surface, x0, y0, surface.get_stride() * (y1 - y0))
+    return Sprite(surface, x0, y0, surface.get_stride() * (y1 - y0), x1, y1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,7 +417,7 @@ def rasterise_shape(svg_open: str, shape: Shape) -> Sprite | None:
     else:
         ctx.fill()
     surface.flush()
-    return Sprite(surface, x0, y0, surface.get_stride() * (y1 - y0))
+    return Sprite(surface, x0, y0, surface.get_stride() * (y1 - y0), x1, y1)
 
 
 #: A part of a picture, x0, y0, x1, y1 in its pixels
@@ -424,12 +427,7 @@ Box = tuple[int, int, int, int]
 def _meets(sprite: Sprite, box: Box) -> bool:
     """Whether `sprite` draws anything inside `box`."""
     x0, y0, x1, y1 = box
-    return (
-        sprite.x < x1
-        and sprite.y < y1
-        and sprite.x + sprite.surface.get_width() > x0
-        and sprite.y + sprite.surface.get_height() > y0
-    )
+    return sprite.x < x1 and sprite.y < y1 and sprite.x1 > x0 and sprite.y1 > y0
 
 
 def _paint(ctx: cairo.Context, sprite: Sprite | None, box: Box | None = None) -> None:
@@ -452,8 +450,8 @@ def _paint_shadows(
         return
     x0 = min(s.x for s in sprites)
     y0 = min(s.y for s in sprites)
-    x1 = max(s.x + s.surface.get_width() for s in sprites)
-    y1 = max(s.y + s.surface.get_height() for s in sprites)
+    x1 = max(s.x1 for s in sprites)
+    y1 = max(s.y1 for s in sprites)
     mask = cairo.ImageSurface(cairo.FORMAT_A8, x1 - x0, y1 - y0)
     mctx = cairo.Context(mask)
     mctx.set_operator(cairo.OPERATOR_ADD)
