@@ -9,7 +9,9 @@ the event loop wakes up (the bot's responsiveness). Target: median under 150 ms.
 median of one private ticket map (:mod:`render.tickets_map`: five tickets, each with a three-route path) over
 the same position. The "turn ms" columns: the turn message's picture (:mod:`render.turn_picture`, 800x600, a
 window on three routes far apart) over the same position, its first (its zoomed printed map rasterised) and
-its median.
+its median. With ``--gifs N``: the end-of-game GIF's CPU (time.process_time: other work on the machine does
+not count) over N random 4-player games per board, replayed from their record, in a process warmed as the GIF
+worker is (:func:`render.pool._warm_gif`), each game new to it (its scores and captions are sprites not yet drawn).
 """
 
 from __future__ import annotations
@@ -116,12 +118,39 @@ async def loop_lag(board_id: str, n: int = 20) -> tuple[float, float, float, int
     return max(lags), statistics.mean(lags), wall, pool.workers
 
 
+def bench_gif(board_id: str, games: int) -> tuple[list[float], int]:
+    """CPU seconds of each game's GIF (replay included), and the last game's frame count."""
+    from engine.record import make_record
+    from engine.simulate import play_game
+    from render.pool import _warm_gif
+    from render.replay import render_record_gif, replay_views
+    from render.words import ENGLISH
+
+    _warm_gif(board_id, True, ENGLISH)
+    cpus, frames = [], 0
+    for seed in range(1000, 1000 + games):
+        record = make_record(play_game(board_id, 4, seed, check=False).state)
+        t = time.process_time()
+        render_record_gif(record)
+        cpus.append(time.process_time() - t)
+        frames = len(replay_views(record))
+    return cpus, frames
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("boards", nargs="*", default=[b for b in ("europe", "usa") if b in board_ids()] + [
         b for b in board_ids() if b not in ("europe", "usa")])  # fmt: skip
     ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--gifs", type=int, default=0, help="games per board for the GIF's CPU (0: skip)")
     args = ap.parse_args(argv)
+    if args.gifs:
+        for bid in args.boards:
+            cpus, frames = bench_gif(bid, args.gifs)
+            print(f"GIF {bid:10} {frames:3d} frames  CPU p50 {statistics.median(cpus) * 1e3:4.0f} ms  "
+                  f"p95 {sorted(cpus)[min(len(cpus) - 1, int(0.95 * len(cpus)))] * 1e3:4.0f} ms  "
+                  f"max {max(cpus) * 1e3:4.0f} ms")  # fmt: skip
+        return 0
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"{os.cpu_count()} CPUs, load average {load:.1f} (wall times grow with other work on the machine)")
     print(

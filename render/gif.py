@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from functools import partial
 
 from PIL import Image
 
 from maps.board import Board, load_board
 
 from .model import BoardView
-from .png import render_board_image
+from .png import board_surface
 from .words import ENGLISH, PictureWords
 
 #: The GIF's width in pixels (the bot's; the render workers warm its printed map: render.pool)
@@ -40,17 +41,12 @@ def render_game_gif(
         board, str
     ):  # by id, so a RenderPool worker can load it: pool.run("render.gif.render_game_gif", id, views)
         board = load_board(board)
-    frames: list[Image.Image] = []
-    palette_src: Image.Image | None = None
-    for view in views:
-        img = render_board_image(board, view, width=width, colorblind=colorblind, words=words)
-        if palette_src is None:
-            # One palette for the whole animation (taken from the busiest frame would be better; the last
-            # frame is added below), so colours do not flicker between frames.
-            palette_src = render_board_image(
-                board, views[-1], width=width, colorblind=colorblind, words=words
-            ).quantize(colors=255, method=Image.Quantize.FASTOCTREE)
-        frames.append(img.quantize(palette=palette_src, dither=Image.Dither.NONE))
+    # One palette for the whole animation, so that colours do not flicker between frames: the last frame's (the
+    # busiest), drawn first and used as the last frame too rather than drawn twice.
+    frame = partial(_frame, board, width=width, colorblind=colorblind, words=words)
+    palette: Image.Image = frame(views[-1], None)
+    frames = [frame(view, palette) for view in views[:-1]]
+    frames.append(frame(views[-1], palette))
     durations = [frame_ms] * (len(frames) - 1) + [last_frame_ms]
     buf = io.BytesIO()
     frames[0].save(
@@ -58,3 +54,23 @@ def render_game_gif(
         disposal=1,
     )  # fmt: skip
     return buf.getvalue()
+
+
+def _frame(
+    board: Board,
+    view: BoardView,
+    palette: Image.Image | None,
+    *,
+    width: int,
+    colorblind: bool,
+    words: PictureWords,
+) -> Image.Image:
+    """The frame of `view` mapped to `palette`, or without one, the palette made from it (255 colours). Read
+    straight from the drawn surface, not copied: the image does not outlive `surface`."""
+    surface = board_surface(board, view, width=width, colorblind=colorblind, words=words)
+    surface.flush()
+    w, h = surface.get_width(), surface.get_height()
+    rgb = Image.frombuffer("RGB", (w, h), surface.get_data(), "raw", "BGRX", surface.get_stride(), 1)
+    if palette is None:
+        return rgb.quantize(colors=255, method=Image.Quantize.FASTOCTREE)
+    return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
