@@ -195,6 +195,16 @@ def end_turn(state: GameState) -> None:
         fill_empty_slots(state)
 
 
+def next_player(state: GameState) -> int | None:
+    """The seat whose turn comes after the current one; None outside the main phase and the last round, or when
+    the game ends with this turn (the last round's last turn)."""
+    if state.phase not in (MAIN, LAST_ROUND) or len(state.players) < 2:
+        return None
+    if state.last_round_left is not None and state.last_round_left <= 1:
+        return None
+    return (state.current + 1) % len(state.players)
+
+
 def finish(state: GameState, *, stuck: bool = False) -> None:
     state.events.append(GameEnded(state.current, stuck))
     state.phase = FINISHED

@@ -15,7 +15,7 @@ def is_moderator(interaction: discord.Interaction) -> bool:
 
 
 def is_admin(interaction: discord.Interaction) -> bool:
-    """Manages the server (exports its games)."""
+    """Manages the server (Manage Server or Administrator): chooses its language, exports its games."""
     perms = interaction.permissions
     return bool(perms.manage_guild or perms.administrator)
 

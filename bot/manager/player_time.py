@@ -39,7 +39,7 @@ from bot.manager.refusals import Refused
 from bot.manager.store import GameStore, LiveGame
 from bot.manager.timer_rows import AwayEnd, Ping, TimerKind, TurnWait
 from bot.storage import GameRepository, NewTimer, PlayerTime, Timer, TimerChange
-from engine.state import SETUP
+from engine.turn import next_player
 
 if TYPE_CHECKING:
     from bot.manager.cluster import Member
@@ -222,11 +222,9 @@ def ping_current(game: LiveGame, owed: Ping, prefs: PlayerTime, now: datetime) -
 
 
 def next_seat(game: LiveGame) -> int | None:
-    """The seat whose turn comes after the current one (main phase only; None: no heads-up now)."""
-    state = game.state
-    if state is None or state.phase == SETUP or len(game.seats) < 2:
-        return None
-    return (state.current + 1) % len(game.seats)
+    """The seat whose turn comes after the current one, as the engine's turn order says (None: no heads-up now,
+    e.g. the last round's last turn)."""
+    return None if game.state is None else next_player(game.state)
 
 
 async def waiting_times(store: GameStore, game: LiveGame, humans: list[int]) -> dict[int, PlayerTime]:

@@ -53,6 +53,7 @@ import functools
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from bot.manager import lobbies
 from bot.manager.clock import Clock
@@ -83,6 +84,8 @@ from bot.storage import (
 )
 
 __all__ = ["Notifier", "NullNotifier", "TurnTimers"]
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -230,29 +233,29 @@ class TurnTimers:
     async def run_due(self, limit: int = 100) -> int:
         """Serve every timer due by the clock now (the dispatcher calls this; tests may too). Returns how many
         were handled."""
-        repo = self._store.repo
-        owner = self.member.process_id
         # claimed for a lease: no other process serves these rows meanwhile (the change that serves a row
         # replaces or deletes it; a row this process cannot serve is served by anyone once the lease ends)
+        claim, member, now = self._store.repo.claim_due_timers, self.member, self._clock.now()
+        due = await self._storage(claim(member.process_id, now, lease=member.lease, limit=limit))
+        if due:
+            renewing = asyncio.create_task(self.leases.renew(_ids_of(due)), name="ttr-timer-leases")
+            try:
+                await self._serve(due)
+            finally:
+                renewing.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await renewing
+        # the games' rows first, then the daily digests (not timer rows: a row per player, bot.manager.digests)
+        return len(due) + await self._storage(serve_digests(self, limit))
+
+    async def _storage(self, call: Awaitable[T]) -> T:
+        """`call`; a database fault is reported once per outage and raised as unavailable (the rows stay)."""
         try:
-            digests = await serve_digests(
-                self, limit
-            )  # (not timer rows: a row per player, bot.manager.digests)
-            due = await repo.claim_due_timers(owner, self._clock.now(), lease=self.member.lease, limit=limit)
-        except StorageBroken as exc:  # the rows stay, to be served once the database is fixed
+            return await call
+        except StorageBroken as exc:
             if not isinstance(exc, StorageBug):
                 self._store.outage.failed(exc)  # (the host's one line per outage)
             raise StorageUnavailable(str(exc)) from exc
-        if not due:
-            return digests
-        renewing = asyncio.create_task(self.leases.renew(_ids_of(due)), name="ttr-timer-leases")
-        try:
-            await self._serve(due)
-        finally:
-            renewing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewing
-        return len(due) + digests
 
     async def _serve(self, due: list[Timer]) -> None:
         repo = self._store.repo

@@ -100,7 +100,9 @@ class TurnNotices:
             return await self.reminder(manager, messenger, info, seat, user_id, n, held=False)
         if what == "away":
             times = await manager.player_time(user_id)
-            until = int(times.away_until.timestamp()) if times.away_until else 0
+            if times.away_until is None:  # back already: nothing to tell
+                return None
+            until = int(times.away_until.timestamp())
             policy = Text(f"settings.policy.{info.settings.absent_policy}")
             return Reply(
                 content=Text(  # (named, not pinged: they are away)

@@ -5,8 +5,9 @@ heads-up, away mode; bot.manager.player_time; the daily digest, bot.manager.dige
 from __future__ import annotations
 
 from bot.manager import GameManager
+from bot.messages import Text
 from bot.play import social
-from bot.play.reply import Reply
+from bot.play.reply import GameError, Reply
 
 
 async def player_prefs(
@@ -25,6 +26,8 @@ async def player_prefs(
 ) -> Reply:
     """The player's preferences after the changes given (none: just shown), privately."""
     here = notify is not None or confirm_claims is not None
+    if here and guild_id is None:  # a server's own prefs: in a direct message they would apply nowhere
+        raise GameError(Text("errors.guild_only"))
     timed = (time_zone, quiet_hours, ping_delay, heads_up, away_until, digest)
     if here:
         await manager.set_player_prefs(user_id, guild_id, notify=notify, confirm_claims=confirm_claims)

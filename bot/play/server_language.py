@@ -23,6 +23,7 @@ from bot.manager import GameManager, Refused
 from bot.messages import Join, Text
 from bot.play.refusals import refusal
 from bot.play.reply import EmbedSpec, GameError, Reply
+from bot.presenters.words import listed
 from maps.board import normalize_name
 
 log = logging.getLogger(__name__)
@@ -62,8 +63,8 @@ def parse_language(value: str) -> str | None:
     for code, name in languages().items():
         if wanted in (normalize_name(code), normalize_name(name)) or wanted.split()[:1] == [code]:
             return code
-    known = ", ".join(f"{name} ({code})" for code, name in languages().items())
-    raise GameError(Text("server_language.unknown", {"value": value, "known": f"{known}, {AUTOMATIC}"}))
+    known = listed([*(f"{name} ({code})" for code, name in languages().items()), AUTOMATIC])
+    raise GameError(Text("server_language.unknown", {"value": value, "known": known}))
 
 
 class ServerLanguages:

@@ -471,17 +471,17 @@ class ManagerGameService(DigestNotices):
         return overview.games_reply([r for r in found if caller.guild_id in (None, r.guild_id)])
 
     async def stats(self, caller: Caller, *, target_user_id: int | None = None) -> Reply:
-        who, where, language = target_user_id or caller.user_id, caller.guild_id, caller.public_locale
+        where = caller.guild_id  # in a DM one's own statistics only: another's would show where they play
+        who = (target_user_id or caller.user_id) if where is not None else caller.user_id
         try:  # (bot.play.statistics)
-            return await stats_reply(self.games_manager, self.pictures, where, who, language)
+            return await stats_reply(self.games_manager, self.pictures, where, who, caller.public_locale)
         except Refused as exc:
             raise refusal(exc) from None
 
     async def export(self, caller: Caller, *, fmt: str = "jsonl", admin: bool = False) -> Reply:
         """A server's finished games as a file (bot.play.export), for members who may manage the server."""
-        if caller.guild_id is None or not admin:
-            return export_reply(caller.guild_id, (), fmt, admin=admin)
-        rows = await self._call(self.games_manager.export_all(caller.guild_id))
+        guild = caller.guild_id  # (export_reply words the refusal to a non-admin or a DM)
+        rows = await self._call(self.games_manager.export_all(guild)) if guild is not None and admin else ()
         return export_reply(caller.guild_id, rows, fmt, admin=admin)
 
     async def leaderboard(self, caller: Caller, *, board_id: str | None = None) -> Reply:

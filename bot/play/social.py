@@ -32,9 +32,14 @@ RATING_SCALE = 40
 PROVISIONAL_GAMES = 5
 
 
+def shown_ordinal(ordinal: float) -> int:
+    """A stored rating (openskill's conservative ordinal) on the familiar scale players read."""
+    return round(RATING_BASE + RATING_SCALE * ordinal)
+
+
 def display_rating(rating: Rating) -> int:
-    """The number players read: the conservative ordinal on the familiar scale."""
-    return round(RATING_BASE + RATING_SCALE * rating.ordinal)
+    """The number players read for `rating`."""
+    return shown_ordinal(rating.ordinal)
 
 
 def shown(rating: Rating) -> Message:

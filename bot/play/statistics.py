@@ -14,7 +14,8 @@ from bot.messages import Join, Message, Place, Text, board_name
 from bot.play import chat, social
 from bot.play.pictures import Pictures, drawn, picture_words
 from bot.play.reply import EmbedSpec, FieldSpec, FileSpec, Reply
-from bot.play.social import RATING_BASE, RATING_SCALE, one_decimal
+from bot.play.social import one_decimal, shown_ordinal
+from bot.presenters.words import listed
 
 #: the most favourite or most-claimed routes listed
 TOP_ROUTES = 5
@@ -30,16 +31,11 @@ def _route(r: RouteCount) -> Message:
 
 
 def _routes(found: Sequence[RouteCount]) -> Message:
-    return Join(tuple(_route(r) for r in found[:TOP_ROUTES]), ", ")
+    return listed([_route(r) for r in found[:TOP_ROUTES]])
 
 
-def _lengths(s: SeatStats) -> str:
-    return ", ".join(f"{length}×{n}" for length, n in sorted(s.routes_by_length.items()))
-
-
-def shown_ordinal(ordinal: float) -> int:
-    """A stored rating (openskill's ordinal) on the scale players read (bot.play.social.display_rating)."""
-    return round(RATING_BASE + RATING_SCALE * ordinal)
+def _lengths(s: SeatStats) -> Message:
+    return listed([f"{length}×{n}" for length, n in sorted(s.routes_by_length.items())])
 
 
 def last_game_embed(s: SeatStats) -> EmbedSpec:
@@ -65,7 +61,11 @@ def last_game_embed(s: SeatStats) -> EmbedSpec:
         ),  # fmt: skip
         Text(
             "stats.game.routes",
-            {"lengths": _lengths(s) or "-", "longest": s.longest_route, "trains": s.trains_left},
+            {
+                "lengths": _lengths(s) if s.routes_by_length else "-",
+                "longest": s.longest_route,
+                "trains": s.trains_left,
+            },
         ),
         Text("stats.game.turns", {"turns": s.turns, "minutes": one_decimal(s.mean_turn_seconds / 60)}),
     )
@@ -118,7 +118,7 @@ def server_embed(r: GuildRecords) -> EmbedSpec:
     """The server's games, its most-claimed routes and its hall of fame."""
     if not r.games:
         return EmbedSpec(title=Text("stats.server.title"), description=Text("stats.server.none"))
-    boards = Join(tuple(Join((board_name(b), f" {n}"), "") for b, n in r.games_by_board.items()), ", ")
+    boards = listed([Join((board_name(b), f" {n}"), "") for b, n in r.games_by_board.items()])
     lines: list[Message] = [Text("stats.server.games", {"games": r.games, "boards": boards})]
     if r.most_claimed:
         lines.append(Text("stats.server.routes", {"routes": _routes(r.most_claimed)}))

@@ -59,6 +59,9 @@ class Player(TypedDict):
     cards: int | None
     tickets: int | None
     score: int | None  # the final score once the game is over
+    rank: (
+        int | None
+    )  # once the game is over, the engine's final rank (1: a winner; ties share one); else None
     is_turn: bool
     ai: bool
     user: str | None  # the seat's Discord user id (a string: too long for a JS number); None: an AI seat

@@ -114,7 +114,8 @@ class _Outbox:
                 if page.too_slow is not None:
                     await page.too_slow()
                 return
-            except (ConnectionError, RuntimeError):
+            except Exception:  # noqa: BLE001 - whatever ends this sender ends the page, never a page left unsent
+                log.debug("game %s: a page's sender stopped", page.game_id, exc_info=True)
                 self._gone(page)
                 return
             self._sent()

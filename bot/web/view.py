@@ -186,7 +186,7 @@ def public_part(
     catalog = default_catalog()
     names = seat_table(info.seats)
     # once the game is over, the score is the final one (tickets, bonuses), as the drawing's panel shows it
-    finals = {f.seat: f.total for f in final_sheets(state)} if state is not None else {}
+    sheets = {f.seat: f for f in final_sheets(state)} if state is not None else {}
     view: View = {
         "game_id": info.game_id,
         "version": info.action_count,
@@ -204,7 +204,8 @@ def public_part(
                 "trains": s.trains,
                 "cards": s.cards,
                 "tickets": s.tickets,
-                "score": finals.get(s.seat, s.score),
+                "score": sheets[s.seat].total if s.seat in sheets else s.score,
+                "rank": sheets[s.seat].rank if s.seat in sheets else None,
                 "is_turn": s.to_act,
                 "ai": s.ai_level is not None,
                 "user": str(s.user_id) if s.user_id is not None and s.ai_level is None else None,

@@ -135,7 +135,19 @@ def check_frame(text: str, state: GameState | None, reader_seat: int | None, *, 
             assert all(isinstance(v, int) for v in view["deck"].values())
         for p in view.get("players", ()):
             # (`user`: the seat's Discord id, public: the chat names who sits where)
-            keys = {"seat", "name", "color", "trains", "cards", "tickets", "score", "is_turn", "ai", "user"}
+            keys = {
+                "seat",
+                "name",
+                "color",
+                "trains",
+                "cards",
+                "tickets",
+                "score",
+                "rank",
+                "is_turn",
+                "ai",
+                "user",
+            }
             assert set(p) <= keys
 
 

@@ -101,6 +101,10 @@ async def test_a_whole_game_of_italy_through_the_api(db_url: str) -> None:
         finals = {f.seat: f.total for f in final_sheets(state)}
         view = await (await s.client.get(f"/api/games/{gid}/view", headers=s.auth(SPECTATOR))).json()
         assert {p["seat"]: p["score"] for p in view["players"]} == finals
+        # and the ranking is the engine's (its tie-breaks), which the page shows as given
+        assert {p["seat"]: p["rank"] for p in view["players"]} == {
+            f.seat: f.rank for f in final_sheets(state)
+        }
 
 
 @pytest.mark.slow

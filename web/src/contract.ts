@@ -37,6 +37,7 @@ export interface Player {
   cards: number | null;
   tickets: number | null;
   score: number | null;
+  rank: number | null;
   is_turn: boolean;
   ai: boolean;
   user: string | null;

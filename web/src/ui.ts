@@ -211,7 +211,8 @@ export function renderRanking(view: View): boolean {
     box.replaceChildren();
     return false;
   }
-  const order = [...view.players].sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
+  // the engine's ranking, as the server sends it (its tie-breaks are the rules', not the page's)
+  const order = [...view.players].sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0) || a.seat - b.seat);
   box.replaceChildren(
     el("h2", {}, t("web.ui.ranking")),
     el(

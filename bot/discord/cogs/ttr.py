@@ -449,11 +449,10 @@ class TTRCog(commands.GroupCog, group_name="ttr", group_description="Play Ticket
     @app_commands.describe(language="The language everyone here reads (auto: Discord's); empty: show it")
     @app_commands.autocomplete(language=language_autocomplete)
     async def language(self, interaction: discord.Interaction, language: str | None = None) -> None:
-        perms = interaction.permissions  # the server's own setting: Manage Server, as Discord's own settings
-        call = self.service.server_language(
+        call = self.service.server_language(  # the server's own setting: Manage Server, as Discord's own
             caller(interaction),
             value=language,
-            admin=bool(perms.manage_guild or perms.administrator),
+            admin=is_admin(interaction),
             unchosen=unchosen_locale(interaction),
         )
         await answer(interaction, call, private=True)
