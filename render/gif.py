@@ -42,7 +42,7 @@ def render_game_gif(
     ):  # by id, so a RenderPool worker can load it: pool.run("render.gif.render_game_gif", id, views)
         board = load_board(board)
     # One palette for the whole animation, so that colours do not flicker between frames: the last frame's (the
-    # busiest), drawn first and used as the last frame too rather than drawn twice.
+    # busiest), drawn first for it; that frame is then mapped to the palette like every other (its pieces cached).
     frame = partial(_frame, board, width=width, colorblind=colorblind, words=words)
     palette: Image.Image = frame(views[-1], None)
     frames = [frame(view, palette) for view in views[:-1]]
