@@ -84,6 +84,7 @@ class Deck(TypedDict):
 class Ticket(TypedDict):
     id: int
     label: str  # its two cities, in the reader's language
+    cities: list[int]  # its two places' ids (the drawing's `data-city`)
     points: int
     done: bool
 
@@ -106,6 +107,7 @@ class Me(TypedDict):
 class Offered(TypedDict):
     id: int
     label: str
+    cities: list[int]  # its two places' ids (the drawing's `data-city`)
     points: int
     deck: str  # the ticket deck it came from (a board's data name)
 

@@ -267,6 +267,11 @@ def _ticket_label(state: GameState, a: str, b: str, locale: str) -> str:
     return f"{city_name(board, a, language)} – {city_name(board, b, language)}"
 
 
+def _ticket_cities(state: GameState, a: str, b: str) -> list[int]:
+    """A ticket's two places as facts: their ids, which the page finds on the drawing (``data-city``)."""
+    return [state.board.city(a).id, state.board.city(b).id]
+
+
 def private_part(
     info: GameInfo, state: GameState, seat: int, locale: str
 ) -> tuple[Me, list[ActionEntry], Pending | None]:
@@ -284,6 +289,7 @@ def private_part(
             {
                 "id": t.id,
                 "label": _ticket_label(state, t.a, t.b, locale),
+                "cities": _ticket_cities(state, t.a, t.b),
                 "points": t.points,
                 "done": bool(t.done),
             }
@@ -306,6 +312,7 @@ def private_part(
                 {
                     "id": t.id,
                     "label": _ticket_label(state, t.a, t.b, locale),
+                    "cities": _ticket_cities(state, t.a, t.b),
                     "points": t.points,
                     "deck": t.deck,
                 }

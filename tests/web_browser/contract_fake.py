@@ -84,7 +84,15 @@ class FakeGame:
                 {"color": "red", "label": "red", "count": 3},
                 {"color": "locomotive", "label": "loco", "count": 1},
             ],
-            "tickets": [{"id": 5 + seat, "label": f"Roma – Milano {seat}", "points": 9, "done": False}],
+            "tickets": [
+                {
+                    "id": 5 + seat,
+                    "label": f"Roma – Milano {seat}",
+                    "cities": [24, 15],
+                    "points": 9,
+                    "done": False,
+                }
+            ],
         }
         if seat != self.turn:
             return v
@@ -92,9 +100,9 @@ class FakeGame:
             v["pending"] = {
                 "kind": "ticket_choice", "label": "Choose your tickets",
                 "choices": [{"code": "kt.", "kind": "keep_tickets", "label": "Keep", "min": 1, "max": 3,
-                             "offered": [{"id": 11, "label": "Torino – Bari", "points": 12},
-                                         {"id": 12, "label": "Genova – Roma", "points": 8},
-                                         {"id": 13, "label": "Napoli – Venezia", "points": 10}]}],
+                             "offered": [{"id": 11, "label": "Torino – Bari", "cities": [30, 2], "points": 12},
+                                         {"id": 12, "label": "Genova – Roma", "cities": [11, 24], "points": 8},
+                                         {"id": 13, "label": "Napoli – Venezia", "cities": [16, 32], "points": 10}]}],
             }  # fmt: skip
             v["actions"] = v["pending"]["choices"]
             return v

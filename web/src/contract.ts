@@ -59,6 +59,7 @@ export interface Deck {
 export interface Ticket {
   id: number;
   label: string;
+  cities: number[];
   points: number;
   done: boolean;
 }
@@ -80,6 +81,7 @@ export interface Me {
 export interface Offered {
   id: number;
   label: string;
+  cities: number[];
   points: number;
   deck: string;
 }

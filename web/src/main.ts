@@ -2,7 +2,7 @@
 import "./style.css";
 import { ApiFailure, fetchWithSession, Live, request } from "./api";
 import { addPackagedFonts } from "./fonts";
-import { contains, Names } from "./labels";
+import { Names } from "./labels";
 import { PanZoom } from "./panzoom";
 import { FINGER_PX, meant, MOUSE_PX, Targets, type Thing } from "./targets";
 import { Presence } from "./presence";
@@ -140,7 +140,7 @@ async function loadDrawing(drawing: string): Promise<void> {
   if (!box && clip) box = ["x", "y", "width", "height"].map((k) => Number(clip.getAttribute(k)));
   names.attach(svg);
   targets.attach(svg);
-  names.prefer(ticketWords(view));
+  names.prefer(openTickets(view).map((tk) => tk.label)); // (the names drawn first where they would overlap)
   zoom.setContentSize(w, h, box && box.length === 4 && box.every(Number.isFinite) ? [box[0], box[1], box[2], box[3]] : null);
   names.zoomed(zoom.pixels);
   marks(view);
@@ -151,9 +151,14 @@ let wasFinished = false;
 let lastMove: View["move"] = null;
 
 /** The words of the reader's tickets (their cities' names are shown first when names overlap). */
-function ticketWords(v: View): string[] {
+/** The reader's open and offered tickets. */
+function openTickets(v: View): { label: string; cities: number[] }[] {
   const offered = v.pending?.choices.flatMap((c) => c.offered ?? []) ?? [];
-  return [...(v.me?.tickets ?? []).filter((tk) => !tk.done), ...offered].map((tk) => tk.label);
+  return [...(v.me?.tickets ?? []).filter((tk) => !tk.done), ...offered];
+}
+
+function ticketCities(v: View): Set<string> {
+  return new Set(openTickets(v).flatMap((tk) => tk.cities.map(String)));
 }
 
 /** Where the opening view of a phone centres: the reader's open tickets' cities, else the last move's, else
@@ -161,11 +166,10 @@ function ticketWords(v: View): string[] {
 function readerCentre(): [number, number] | null {
   const svg = board.querySelector("svg");
   if (!svg || !view) return null;
-  const words = ticketWords(view);
+  const cities = ticketCities(view);
   const points: [number, number][] = [];
   for (const c of svg.querySelectorAll<SVGCircleElement>("g.hits circle[data-city]")) {
-    const name = c.getAttribute("aria-label") ?? "";
-    if (name && words.some((w) => w.includes(name))) points.push([c.cx.baseVal.value, c.cy.baseVal.value]);
+    if (cities.has(c.dataset.city ?? "")) points.push([c.cx.baseVal.value, c.cy.baseVal.value]);
   }
   if (!points.length) {
     const last = [...view.log].reverse().find((m) => m.routes?.length);
@@ -391,7 +395,7 @@ function renderPending(v: View): void {
   if (key && box.dataset.sig === sig) {
     // (a new drawing came with the frame: its cities marked again)
     const picks = ticking?.picks;
-    markTicketCities((keep?.offered ?? []).filter((o) => picks?.has(String(o.id))).map((o) => o.label));
+    markTicketCities((keep?.offered ?? []).filter((o) => picks?.has(String(o.id))).flatMap((o) => o.cities));
     return;
   }
   box.dataset.sig = sig;
@@ -414,13 +418,13 @@ function renderPending(v: View): void {
         state.changed = true;
         if (input.checked) state.picks.add(String(tk.id));
         else state.picks.delete(String(tk.id));
-        markTicketCities(offered.filter((o) => state.picks.has(String(o.id))).map((o) => o.label));
+        markTicketCities(offered.filter((o) => state.picks.has(String(o.id))).flatMap((o) => o.cities));
       });
       const pts = tk.points != null ? [el("b", {}, String(tk.points))] : [];
       return el("label", { class: "ticket-choice" }, input, el("span", {}, tk.label), ...pts);
     });
     parts.push(el("div", { class: "ticket-list" }, ...boxes));
-    markTicketCities(offered.filter((o) => state.picks.has(String(o.id))).map((o) => o.label));
+    markTicketCities(offered.filter((o) => state.picks.has(String(o.id))).flatMap((o) => o.cities));
     if (c.min != null) parts.push(el("p", { class: "hint" }, t("web.ui.keep_hint", { min: c.min, max: c.max ?? offered.length })));
     buttons.push(actionButton(c, (a) => void act(a, { tickets: [...state.picks].map((id) => (/^\d+$/.test(id) ? Number(id) : id)) })));
   }
@@ -428,14 +432,14 @@ function renderPending(v: View): void {
   box.replaceChildren(...parts);
 }
 
-/** The cities of the tickets ticked in a ticket choice, marked on the map (found by their names in the
- * tickets' words: which cities to mark, no rule). */
-function markTicketCities(labels: string[]): void {
+/** The cities of the tickets ticked in a ticket choice, marked on the map (by the ids the server gives each
+ * ticket: which cities to mark, no rule). */
+function markTicketCities(cities: number[]): void {
   board.querySelectorAll("[data-city].ticket").forEach((n) => n.classList.remove("ticket"));
-  if (!labels.length) return;
-  board.querySelectorAll<SVGElement>("g.hits [data-city][aria-label]").forEach((c) => {
-    const name = c.getAttribute("aria-label")!;
-    if (labels.some((l) => contains(l, name))) c.classList.add("ticket");
+  if (!cities.length) return;
+  const ids = new Set(cities.map(String));
+  board.querySelectorAll<SVGElement>("g.hits [data-city]").forEach((c) => {
+    if (ids.has(c.dataset.city ?? "")) c.classList.add("ticket");
   });
 }
 
