@@ -108,7 +108,9 @@ def _warm(board_id: str, width: int, colorblind: bool, words: PictureWords) -> t
     lo, hi = board.rules.get("players", [MIN_PLAYERS, MAX_PLAYERS])
     for n in range(lo, hi + 1):
         render_board_png(board, _final_view(board.id, n), width=width, colorblind=colorblind, words=words)
-    static_surface(board, width, colorblind, labels_only=True, words=words)  # names the claims hide, painted again
+    static_surface(
+        board, width, colorblind, labels_only=True, words=words
+    )  # names the claims hide, painted again
     return os.getpid(), time.perf_counter() - started
 
 
