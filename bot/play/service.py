@@ -3,81 +3,59 @@
 Every rule decision is the engine's: menus list the seat's `legal_actions`, a choice travels back encoded
 (`bot/play/codec.py`) with the turn token, and `GameManager.act` applies it or refuses it, changing nothing.
 
-This module is the facade: the lifecycle, the notifier the manager calls, `press` (a table from each
-`PressCode` to its handler; `bot/play/press.py` says what each asks for) and the slash commands. What the
-replies look like is one module per concern: `lobby`, `menus`, `confirm`, `turn`, `final`, `hand`, `social`,
-`advice`; `notices` tells players of their turn.
+This module is the facade: the lifecycle, `press` (a table from each `PressCode` to its handler;
+`bot/play/press.py` says what each asks for) and the slash commands. It stands on three parts, one concept each:
+`game_reading` (the manager, and a game read the way a command needs it), `chat_posts` (the turn messages, and
+the manager's notifier) and `acting` (menus and moves). What the replies look like is one module per concern:
+`lobby`, `menus`, `confirm`, `turn`, `final`, `hand`, `social`, `advice`; `notices` tells players of their turn.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from bot.config import Settings
-from bot.manager import GameEvent, GameInfo, GameManager, GameStatus, Outcome, Refused, turn_token
+from bot.manager import GameInfo, GameManager, GameStatus, Outcome, Refused
 from bot.manager.game_settings import GameSettings
 from bot.messages import Join, Message, Text
-from bot.play import chat, codec, completion, menus, overview, social
-from bot.play.advice import suggestion_reply
-from bot.play.confirm import claimable, confirm_claim, route_lanes
+from bot.play import chat, completion, overview, social
+from bot.play.acting import Acting
 from bot.play.contract import Caller, Messenger
-from bot.play.event_words import lines_of, table_of
+from bot.play.event_words import lines_of
 from bot.play.export import export_reply
 from bot.play.hand import hand_reply, ticket_map_reply
-from bot.play.live_map import MapLinks, link_button, link_reply, map_button, map_reply, with_button
-from bot.play.lobby import lobby_expired, lobby_reply, open_lobby, play_again
-from bot.play.my_games import DigestNotices, my_games_reply
+from bot.play.live_map import link_button, link_reply, map_reply, with_button
+from bot.play.lobby import lobby_reply, open_lobby, play_again
+from bot.play.my_games import my_games_reply
 from bot.play.names import seated, seating
-from bot.play.notices import TurnNotices
-from bot.play.pictures import Pictures, picture_words, stop_warming, warm_lobby, warm_up
+from bot.play.pictures import Pictures, stop_warming, warm_lobby, warm_up
 from bot.play.prefs import player_prefs
 from bot.play.press import Press, PressCode
 from bot.play.refusals import fail, refusal
 from bot.play.reply import Choice, Reply
-from bot.play.seats import check_turn, mention, seat_of
+from bot.play.seats import seat_of
 from bot.play.server_language import ServerLanguages, server_language_reply
 from bot.play.settings_text import settings_reply
 from bot.play.statistics import stats_reply
-from bot.play.thread import ThreadKeeper, gif_of, ours_to_tell, since_last_turn
-from bot.play.turn import should_publish, told_lines, turn_message
-from engine.actions import Action, KeepTickets
-from engine.ai.advice import suggest
-from engine.state import GameState
 from render.words import PictureWords
 
 log = logging.getLogger(__name__)
 
 
-T = TypeVar("T")
 Handler = Callable[["ManagerGameService", Caller, GameInfo, Press], Awaitable[Reply]]
 Starter = Callable[[], Awaitable[None]]
 
 
-def _int(text: str, default: int) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        return default
-
-
-class ManagerGameService(DigestNotices):
+class ManagerGameService(Acting):
     """The game service of the production bot, over a manager and pictures that the composition root
     (bot.wiring) builds and closes; `pictures` may be others (tests, benchmarks)."""
 
     def __init__(self, config: Settings, *, manager: GameManager, pictures: Pictures) -> None:
-        self.config = config
-        self.pictures = pictures
+        super().__init__(config, manager=manager, pictures=pictures)
         self._warming: asyncio.Task[None] | None = None
-        self.manager: GameManager | None = manager  # None once closed: a late call is refused
-        self.messenger: Messenger | None = None
-        self._lines: dict[str, list[GameEvent]] = {}  # public events not yet posted, per game
-        self.thread = ThreadKeeper()  # one live set of buttons, the GIF after the scores
-        self.notices = TurnNotices()  # who is told of each turn, and how
-        self.map_links: MapLinks | None = None  # the live map (bot/web), when the start-up runs it
         self._companions: list[tuple[Starter, Starter]] = []  # (start, stop) of the parts run alongside
         self.server_languages = ServerLanguages(lambda: self.games_manager)  # /ttr language, read at the edge
 
@@ -121,54 +99,6 @@ class ManagerGameService(DigestNotices):
         warming, self._warming = self._warming, None
         await stop_warming(warming)
         await self.thread.close()  # never raises (waits for the cancelled tasks, errors and all)
-
-    @property
-    def games_manager(self) -> GameManager:
-        if self.manager is None:
-            raise fail("errors.unavailable")
-        return self.manager
-
-    # ------------------------------------------------------------------ reading games
-
-    async def _state(self, game_id: str) -> GameState | None:
-        return await self.games_manager.state_of(game_id)
-
-    async def _running(self, game_id: str) -> GameState:
-        state = await self._state(game_id)
-        if state is None:
-            raise fail("play.not_running")
-        return state
-
-    async def _info(self, game_id: str) -> GameInfo:
-        try:  # (a fault of the database is refused as such by the manager, never "no such game")
-            return await self.games_manager.game_info(game_id)
-        except Refused as exc:
-            raise refusal(exc) from None
-
-    async def _find(self, caller: Caller, game_id: str | None) -> GameInfo:
-        """The game named, or else the open game of the caller's thread or channel."""
-        if game_id:
-            info = await self._info(game_id.strip())
-            if info.guild_id != caller.guild_id:
-                raise fail("game.none")
-            return info
-        manager = self.games_manager
-        # (a fault of the database is refused as such: "cannot be reached", never "no game here")
-        found = await self._call(manager.find_open_game(thread_id=caller.channel_id)) or await self._call(
-            manager.find_open_game(channel_id=caller.channel_id)
-        )
-        if found is None:
-            raise fail("game.none_here")
-        return found
-
-    async def _call(self, call: Awaitable[T]) -> T:
-        try:
-            return await call
-        except Refused as exc:
-            raise refusal(exc) from None
-
-    async def _record(self, game_id: str) -> dict[str, Any]:
-        return await self.games_manager.export_record(game_id)
 
     # ------------------------------------------------------------------ lobby
 
@@ -252,46 +182,6 @@ class ManagerGameService(DigestNotices):
     async def _status(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
         return await self.status(caller, game_id=info.game_id)
 
-    async def _menu_press(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
-        """`open`, `menu`, `grp`, `decide`: a menu drawn from the state, nothing applied. The manager is not
-        asked, so the turn token is checked here (a button of an earlier moment says so, before "not your
-        turn"); `decide` carries none: it always opens the seat's pending decision."""
-        state = await self._running(info.game_id)
-        if press.code != PressCode.DECIDE and press.token != turn_token(state, seat_of(info, caller.user_id)):
-            raise fail("play.stale")
-        seat = check_turn(info, state, caller.user_id)
-        if press.code == PressCode.DECIDE:
-            return menus.menu(info, state, seat, "decide", 0, edit=False)
-        name = press.arg(0)
-        if press.code == PressCode.GROUP:
-            if name.startswith("draw"):  # a draw argument chosen (a warehouse): the cards for it
-                return menus.draw_cards_for(info, state, seat, _int(name[4:], -1), edit=True)
-            key = _int(press.arg(1), -1)
-            quick = menus.one_click(state, seat, name, key)
-            if quick is not None and await self._claims_at_once(caller):
-                return await self._apply(caller, info, quick, press.token or "")
-            return menus.payments(info, state, seat, name, key, edit=True)
-        page = _int(press.arg(1), 0)
-        only = menus.only_action(state, seat, name) if press.code == PressCode.OPEN else None
-        if only is not None:  # Draw tickets: drawn at once, the tickets to keep come back privately
-            return await self._apply(caller, info, only, press.token or "", edit=False)
-        return menus.menu(info, state, seat, name or "decide", page, edit=press.code == PressCode.MENU)
-
-    async def _claims_at_once(self, caller: Caller) -> bool:
-        """Whether the caller turned claim confirmation off: a one-payment claim then skips its Confirm."""
-        return not (
-            await self._call(self.games_manager.player_prefs(caller.user_id, caller.guild_id))
-        ).confirm_claims
-
-    async def _suggest(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
-        """The normal AI's move for the caller's seat, privately (games with the `hints` setting on)."""
-        if not info.settings.hints:
-            raise fail("suggest.off")
-        state = await self._running(info.game_id)
-        seat = check_turn(info, state, caller.user_id)
-        suggestion = await asyncio.to_thread(suggest, state.copy(), seat)  # CPU work, off the event loop
-        return suggestion_reply(info.game_id, state, seat, suggestion)
-
     async def _map(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
         return map_reply(self.map_links, info, caller.user_id, caller.locale)
 
@@ -302,121 +192,7 @@ class ManagerGameService(DigestNotices):
         """`/ttr map`: the live map of the game here (the Activity, else the caller's personal link)."""
         return map_reply(self.map_links, await self._find(caller, game_id), caller.user_id, caller.locale)
 
-    async def _do(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
-        chosen = codec.decode(press.arg(0))
-        if chosen is None:
-            raise fail("play.bad_choice")
-        return await self._apply(caller, info, chosen, press.token or "")
-
-    async def _keep(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
-        try:
-            tickets = tuple(sorted(int(choice[0]) for choice in press.choices))
-        except (ValueError, IndexError):
-            raise fail("play.bad_choice") from None
-        return await self._apply(caller, info, KeepTickets(tickets), press.token or "")
-
-    async def _apply(
-        self, caller: Caller, info: GameInfo, chosen: Action, token: str, *, edit: bool = True
-    ) -> Reply:
-        """Apply the chosen action (the manager checks game, seat and turn token); `edit`: replace the menu."""
-        seat = seat_of(info, caller.user_id)
-        try:
-            outcome: Outcome = await self.games_manager.act(
-                info.game_id, caller.user_id, chosen, expected_turn=token
-            )
-        except Refused as exc:
-            if exc.code in ("not_started", "over"):
-                raise fail("play.not_running") from None
-            raise refusal(exc) from None
-        public = await self._after_public(outcome)
-        return menus.after_move(outcome, seat, public, edit=edit)
-
-    # ------------------------------------------------------------------ public messages
-
-    async def _after_public(self, outcome: Outcome, *, force: bool = False) -> tuple[Reply, ...]:
-        """Gather the outcome's public lines; a turn message when they call for one (or `force`)."""
-        lines = self._lines.setdefault(outcome.game_id, [])
-        lines.extend(outcome.events)
-        if not (force or should_publish(outcome.events)):
-            return ()
-        reply = await self._publish(outcome.info, outcome.state)
-        return (reply,) if await ours_to_tell(self.games_manager, outcome) else ()  # (another posts it)
-
-    async def turn_message(self, game_id: str) -> Reply:
-        """The public message after a turn: what happened, the board, whose turn, the buttons of the seat."""
-        return await self._publish(await self._info(game_id), await self._state(game_id))
-
-    async def _publish(self, info: GameInfo, state: GameState | None) -> Reply:
-        waiting = self._lines.pop(info.game_id, [])
-        if state is None:
-            raise fail("play.not_running")
-        game_id = info.game_id
-        since, missed = await since_last_turn(self.games_manager, info, state, waiting)
-        lines = told_lines(missed, table_of(info))
-        words = self._public_words(info)
-        quiet = await self.notices.turn(self.games_manager, self.messenger, info, state)
-        reply = await turn_message(info, state, lines, self.pictures, words, quiet=quiet, since=since)
-        reply = with_button(reply, map_button(game_id)) if self.map_links is not None else reply
-        gif = gif_of(info, self.pictures, lambda: self._record(game_id), words)  # after the final scores
-        posted = lambda ch, mid: self.thread.posted(self.games_manager, self.messenger, info, ch, mid, gif)  # noqa: E731
-        return dataclasses.replace(reply, posted=posted)
-
-    def _words(self, locale: str | None) -> PictureWords:
-        return picture_words(locale or self.config.default_locale)
-
-    def _public_words(self, info: GameInfo) -> PictureWords:
-        """Public pictures speak the language of the game's server, as its public messages do."""
-        channel = info.thread_id or info.channel_id
-        return self._words(self.messenger.public_locale(channel) if self.messenger is not None else None)
-
-    # ------------------------------------------------------------------ notifier (bot.manager.Notifier)
-
-    async def _post(self, game_id: str, reply: Reply) -> None:
-        if self.messenger is None:
-            return
-        info = await self._info(game_id)
-        await self.messenger.post(info.thread_id or info.channel_id, seated(info.seats, reply))
-
-    async def on_turn(self, game_id: str, outcome: Outcome) -> None:
-        for reply in await self._after_public(outcome, force=not outcome.events):  # empty: one owed
-            await self._post(game_id, reply)
-
-    async def on_reminder(self, game_id: str, seat: int, user_id: int, n: int) -> None:
-        info = await self._info(game_id)
-        reply = await self.notices.reminder(self.games_manager, self.messenger, info, seat, user_id, n)
-        if reply is not None:
-            await self._post(game_id, reply)
-
-    async def on_ping(self, game_id: str, seat: int, user_id: int, what: str, n: int) -> None:
-        info = await self._info(game_id)
-        reply = await self.notices.ping(self.games_manager, self.messenger, info, seat, user_id, what, n)
-        if reply is not None:
-            await self._post(game_id, reply)
-
-    async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
-        who: Message = chat.user(user_id) if user_id else Text("turn.seat", {"n": seat + 1})
-        if user_id and await self.games_manager.quiet_now(user_id):  # named, not pinged, in their quiet hours
-            who = mention(await self._info(game_id), seat, ping=False)
-        await self._post(game_id, Reply(content=Text(f"turn.absent_{policy}", {"player": who})))
-
-    async def on_lobby_expired(self, game_id: str, outcome: Outcome) -> None:
-        await lobby_expired(self.games_manager, self.messenger, outcome)
-
     # ------------------------------------------------------------------ commands
-
-    async def claim(
-        self, caller: Caller, *, route: str, color: str | None = None, game_id: str | None = None
-    ) -> Reply:
-        info = await self._find(caller, game_id)
-        state = await self._running(info.game_id)
-        seat = check_turn(info, state, caller.user_id)
-        lanes = route_lanes(state, route, claimable(state, seat))
-        quick = None if color or len(lanes) > 1 else menus.one_click(state, seat, "claim", lanes[0])
-        if quick is not None and await self._claims_at_once(caller):
-            return await seating(
-                info.seats, self._apply(caller, info, quick, turn_token(state, seat), edit=False)
-            )
-        return seated(info.seats, confirm_claim(info, state, seat, route, color))
 
     async def hand(self, caller: Caller, *, game_id: str | None = None) -> Reply:
         info = await self._find(caller, game_id)
