@@ -26,6 +26,7 @@ from bot.manager.player_time import time_zones
 from bot.manager.players import PlayerPrefs
 from bot.manager.read import GameInfo, Outcome, SeatInfo
 from bot.manager.refusals import Illegal, Refused
+from bot.manager.timer_rows import PingKind
 from bot.manager.timers import Notifier, NullNotifier, TurnTimers
 
 # the read types of the queries, so that the presentation knows the manager alone (never bot.storage)
@@ -53,6 +54,7 @@ __all__ = [
     "PlayerHistory",
     "PlayerPrefs",
     "PlayerStats",
+    "PingKind",
     "PlayerTime",
     "Rating",
     "PrivateEvent",

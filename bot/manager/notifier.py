@@ -11,7 +11,7 @@ from typing import Protocol
 
 from bot.manager.read import Outcome
 from bot.manager.store import LiveGame
-from bot.manager.timer_rows import Absent, Remind
+from bot.manager.timer_rows import Absent, PingKind, Remind
 
 __all__ = ["Notifier", "NullNotifier", "announcement", "current"]
 
@@ -28,9 +28,9 @@ class Notifier(Protocol):
     async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
         """The absent-player policy is being applied to `seat` ("ai", "skip" or "wait")."""
 
-    async def on_ping(self, game_id: str, seat: int, user_id: int, what: str, n: int) -> None:
-        """A held notification of `seat`'s player (bot.manager.player_time): ``turn`` (their turn), ``reminder``
-        (reminder `n`), ``heads_up`` (they are next) or ``away`` (tell the others they are away)."""
+    async def on_ping(self, game_id: str, seat: int, user_id: int, what: PingKind, n: int) -> None:
+        """A held notification of `seat`'s player (bot.manager.player_time), of the kind `what`: their turn,
+        reminder `n`, a heads-up (they are next), or the others told that they are away."""
 
     async def on_digest(self, user_id: int) -> None:
         """The player's daily digest is due (bot.manager.digests): they sit in at least one open game."""
@@ -49,7 +49,7 @@ class NullNotifier:
     async def on_absent(self, game_id: str, seat: int, user_id: int | None, policy: str) -> None:
         return None
 
-    async def on_ping(self, game_id: str, seat: int, user_id: int, what: str, n: int) -> None:
+    async def on_ping(self, game_id: str, seat: int, user_id: int, what: PingKind, n: int) -> None:
         return None
 
     async def on_digest(self, user_id: int) -> None:

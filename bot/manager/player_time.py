@@ -37,7 +37,7 @@ from bot.manager.clock import Clock
 from bot.manager.moves import Collector
 from bot.manager.refusals import Refused
 from bot.manager.store import GameStore, LiveGame
-from bot.manager.timer_rows import AwayEnd, Ping, TimerKind, TurnWait
+from bot.manager.timer_rows import AwayEnd, Ping, PingKind, TimerKind, TurnWait
 from bot.storage import GameRepository, NewTimer, PlayerTime, Timer, TimerChange
 from engine.turn import next_player
 
@@ -210,15 +210,15 @@ def ping_current(game: LiveGame, owed: Ping, prefs: PlayerTime, now: datetime) -
     humans, _ai = game.waiting()
     if game.status != "active" or owed.seat >= len(game.seats) or game.seats[owed.seat].user_id != owed.user:
         return False
-    if owed.what == "away":
+    if owed.what == PingKind.AWAY:
         return away(prefs, now)
     if owed.key != game.wait_key():
         return False
-    if owed.what == "heads_up":
+    if owed.what == PingKind.HEADS_UP:
         return owed.seat not in humans
     if owed.seat not in humans:
         return False
-    return not (owed.what == "turn" and game.turn_started(owed.seat))
+    return not (owed.what == PingKind.TURN and game.turn_started(owed.seat))
 
 
 def next_seat(game: LiveGame) -> int | None:
@@ -263,12 +263,14 @@ async def serve_ping(
         log.info("timer %s of game %s: %s ping no longer current", row.id, game.id, owed.what)
         await repo.delete_timer(row.id, owner=owner)
         return
-    due = now if owed.what == "away" else quiet_over(now, prefs)
+    due = now if owed.what == PingKind.AWAY else quiet_over(now, prefs)
     if due > now:  # their quiet hours began since the row was written: it waits for their end
         await repo.postpone_timer(row.id, owner, due)
         return
     # claimed with the game at the version decided on (VersionConflict: decided again) and recorded as sent
-    sent_as = f"{owed.what}{owed.n}" if owed.n else owed.what  # (reminders 1 and 2 of one wait: two)
+    sent_as = (
+        f"{owed.what.value}{owed.n}" if owed.n else owed.what.value
+    )  # (reminders 1 and 2 of one wait: two)
     if await repo.claim_ping(row.id, owner, game.id, game.version, owed.key, owed.seat, sent_as):
         notes.append(
             functools.partial(timers.notifier.on_ping, game.id, owed.seat, owed.user, owed.what, owed.n)
@@ -292,8 +294,8 @@ async def serve_away(
     key = game.wait_key() if back else ""
     add: list[NewTimer] = []
     for seat in back:
-        if not await repo.ping_sent(game.id, key, seat, "turn"):
-            add.append(Ping(key, seat, owed.user, "turn").row(quiet_over(now, prefs)))
+        if not await repo.ping_sent(game.id, key, seat, PingKind.TURN.value):
+            add.append(Ping(key, seat, owed.user, PingKind.TURN).row(quiet_over(now, prefs)))
     if add:
         await timers._store.change_timers(game, TimerChange(add=tuple(add)))
 
@@ -379,7 +381,7 @@ class PlayerTimes:
         if not seats or game.status != "active":
             return
         add = [AwayEnd(user_id, until).row(until)]
-        add += [Ping(f"away:{until.isoformat()}", seat, user_id, "away").row(now) for seat in seats]
+        add += [Ping(f"away:{until.isoformat()}", seat, user_id, PingKind.AWAY).row(now) for seat in seats]
         clear: tuple[str, ...] = ()
         humans, _ai = game.waiting()
         if any(seat in humans for seat in seats):
@@ -426,8 +428,8 @@ class PlayerTimes:
             due = quiet_over(now + timedelta(minutes=prefs.ping_delay), prefs)
             if due > now:
                 held.add(seat)
-                if not await _owed(repo, game.id, stored, key, seat, "turn"):
-                    add.append(Ping(key, seat, user, "turn").row(due))
+                if not await _owed(repo, game.id, stored, key, seat, PingKind.TURN):
+                    add.append(Ping(key, seat, user, PingKind.TURN).row(due))
         after = next_seat(game)
         if after is not None and after not in humans:
             user = game.seats[after].user_id
@@ -436,9 +438,9 @@ class PlayerTimes:
                 if (
                     prefs.heads_up
                     and not away(prefs, now)
-                    and not await _owed(repo, game.id, stored, key, after, "heads_up")
+                    and not await _owed(repo, game.id, stored, key, after, PingKind.HEADS_UP)
                 ):
-                    add.append(Ping(key, after, user, "heads_up").row(quiet_over(now, prefs)))
+                    add.append(Ping(key, after, user, PingKind.HEADS_UP).row(quiet_over(now, prefs)))
         change_rows: tuple[str, ...] = ()
         if to_absent and not any(
             TurnWait.of(t).key == key and TurnWait.of(t).stage >= ABSENT_STAGE
@@ -462,7 +464,7 @@ class PlayerTimes:
         async def write(game: LiveGame) -> None:
             if game.status != "active":
                 return
-            row = Ping(game.wait_key(), seat, user_id, "reminder", n).row(quiet_over(now, prefs))
+            row = Ping(game.wait_key(), seat, user_id, PingKind.REMINDER, n).row(quiet_over(now, prefs))
             await self._store.change_timers(game, TimerChange(add=(row,)))
 
         await self._store.locked(game_id, write)
@@ -470,9 +472,9 @@ class PlayerTimes:
 
 
 async def _owed(
-    repo: GameRepository, game_id: str, stored: list[Ping], key: str, seat: int, what: str
+    repo: GameRepository, game_id: str, stored: list[Ping], key: str, seat: int, what: PingKind
 ) -> bool:
     """Whether the notification `what` of `seat` in the wait `key` already has its row, or was sent."""
     if any(p.key == key and p.seat == seat and p.what == what for p in stored):
         return True
-    return bool(await repo.ping_sent(game_id, key, seat, what))
+    return bool(await repo.ping_sent(game_id, key, seat, what.value))

@@ -28,6 +28,7 @@ __all__ = [
     "AwayEnd",
     "Payload",
     "Ping",
+    "PingKind",
     "Remind",
     "Resume",
     "Tell",
@@ -226,6 +227,15 @@ class Absent(_Payload):
         return self.policy == "wait"
 
 
+class PingKind(StrEnum):
+    """What a ``ping`` row holds for its player, as stored in its ``what`` (and told to the notifier)."""
+
+    TURN = "turn"  # it is their turn
+    REMINDER = "reminder"  # reminder `n` of their wait, held through their quiet hours
+    HEADS_UP = "heads_up"  # the player before them started: they are next
+    AWAY = "away"  # the other players are told that the seat's player is away
+
+
 @dataclass(frozen=True, slots=True)
 class Ping(_Payload):
     """A ``ping`` row (bot.manager.player_time): the notification `what` owed to `seat`'s player `user` in the
@@ -238,17 +248,16 @@ class Ping(_Payload):
     key: str
     seat: int
     user: int
-    what: str
+    what: PingKind
     n: int = 0
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
-        return cls(
-            str(data["key"]), int(data["seat"]), int(data["user"]), str(data["what"]), int(data.get("n", 0))
-        )
+        what = PingKind(str(data["what"]))  # (ValueError for a kind this version does not know)
+        return cls(str(data["key"]), int(data["seat"]), int(data["user"]), what, int(data.get("n", 0)))
 
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "seat": self.seat, "user": self.user, "what": self.what, "n": self.n}
+        return {"key": self.key, "seat": self.seat, "user": self.user, "what": self.what.value, "n": self.n}
 
 
 @dataclass(frozen=True, slots=True)

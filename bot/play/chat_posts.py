@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from bot.config import Settings
-from bot.manager import GameEvent, GameInfo, GameManager, Outcome
+from bot.manager import GameEvent, GameInfo, GameManager, Outcome, PingKind
 from bot.messages import Message, Text
 from bot.play import chat
 from bot.play.contract import Messenger
@@ -95,7 +95,7 @@ class ChatPosts(GameReading, DigestNotices):
         if reply is not None:
             await self._post(game_id, reply)
 
-    async def on_ping(self, game_id: str, seat: int, user_id: int, what: str, n: int) -> None:
+    async def on_ping(self, game_id: str, seat: int, user_id: int, what: PingKind, n: int) -> None:
         info = await self._info(game_id)
         reply = await self.notices.ping(self.games_manager, self.messenger, info, seat, user_id, what, n)
         if reply is not None:

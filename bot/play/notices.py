@@ -13,7 +13,7 @@ their end the same way. The heads-up ("you are next") is a direct message only: 
 
 from __future__ import annotations
 
-from bot.manager import GameInfo, GameManager, GameStatus
+from bot.manager import GameInfo, GameManager, GameStatus, PingKind
 from bot.messages import Text
 from bot.play import chat
 from bot.play.contract import Messenger
@@ -91,14 +91,14 @@ class TurnNotices:
         info: GameInfo,
         seat: int,
         user_id: int,
-        what: str,
+        what: PingKind,
         n: int,
     ) -> Reply | None:
         """A notification the manager held (bot.manager.player_time), now due: the public message to post, or
         None (a direct message was sent, or nothing is wanted)."""
-        if what == "reminder":
+        if what == PingKind.REMINDER:
             return await self.reminder(manager, messenger, info, seat, user_id, n, held=False)
-        if what == "away":
+        if what == PingKind.AWAY:
             times = await manager.player_time(user_id)
             if times.away_until is None:  # back already: nothing to tell
                 return None
@@ -111,7 +111,7 @@ class TurnNotices:
                 )
             )
         link = game_link(info)
-        if what == "heads_up":  # a quiet note: a direct message or nothing
+        if what == PingKind.HEADS_UP:  # a quiet note: a direct message or nothing
             if messenger is not None:
                 await messenger.direct(
                     user_id, Reply(content=Text("notify.heads_up_dm", {"game": info.game_id, "link": link}))

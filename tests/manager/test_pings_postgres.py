@@ -15,7 +15,7 @@ from helpers.manager_games import HUMANS, RecordingNotifier, random_ai, started_
 from helpers.pg_schema import fresh_pg_schema
 
 from bot.manager import GameManager, ManualClock
-from bot.manager.timer_rows import Ping
+from bot.manager.timer_rows import Ping, PingKind
 from bot.storage import TimerChange, open_repository
 from engine.state import SETUP
 
@@ -28,9 +28,9 @@ async def pg_url() -> AsyncIterator[str]:
 
 @dataclass
 class Pinged(RecordingNotifier):
-    pings: list[tuple[str, int, int, str, int]] = field(default_factory=list)
+    pings: list[tuple[str, int, int, PingKind, int]] = field(default_factory=list)
 
-    async def on_ping(self, game_id: str, seat: int, user_id: int, what: str, n: int) -> None:
+    async def on_ping(self, game_id: str, seat: int, user_id: int, what: PingKind, n: int) -> None:
         self.pings.append((game_id, seat, user_id, what, n))
 
 
@@ -84,7 +84,7 @@ async def test_never_two_pings_for_one_turn(
     assert await a.hold_turn_pings(game_id, frozenset({seat})) == {seat}
     assert await b.hold_turn_pings(game_id, frozenset({seat})) == {seat}
     key = (await a._store.get(game_id)).wait_key()
-    extra = Ping(key, seat, user, "turn").row(clock.now() + timedelta(minutes=20))
+    extra = Ping(key, seat, user, PingKind.TURN).row(clock.now() + timedelta(minutes=20))
     await a._store.repo.change_timers(game_id, TimerChange(add=(extra, extra)))
     assert len(await a._store.repo.timers_for_game(game_id, "ping")) == 3
     clock.advance(minutes=21)

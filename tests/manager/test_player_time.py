@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from helpers.manager_games import HUMANS, RecordingNotifier, random_ai, started_game
 
-from bot.manager import GameManager, ManualClock, Refused
+from bot.manager import GameManager, ManualClock, PingKind, Refused
 from bot.manager.player_time import in_quiet, parse_away, quiet_over, waking_after
 from bot.storage import GameRepository, PlayerTime
 from engine.state import SETUP
@@ -92,9 +92,10 @@ def test_an_away_date_is_the_start_of_that_day_in_the_players_zone() -> None:
 
 @dataclass
 class Notified(RecordingNotifier):
-    pings: list[tuple[str, int, int, str, int]] = field(default_factory=list)
+    pings: list[tuple[str, int, int, PingKind, int]] = field(default_factory=list)
 
-    async def on_ping(self, game_id: str, seat: int, user_id: int, what: str, n: int) -> None:
+    async def on_ping(self, game_id: str, seat: int, user_id: int, what: PingKind, n: int) -> None:
+        assert type(what) is PingKind  # the notifier is told a typed kind, never a bare word
         self.pings.append((game_id, seat, user_id, what, n))
 
 

@@ -19,6 +19,8 @@ from bot.manager.timer_rows import (
     Absent,
     LobbyWatch,
     Notice,
+    Ping,
+    PingKind,
     Remind,
     Resume,
     Tell,
@@ -47,6 +49,16 @@ TODAYS_JSON = [
         {"key": "main:3:1", "seat": 2, "user": None, "policy": "wait"},
         Absent("main:3:1", 2, None, "wait"),
     ),
+    (
+        "ping",
+        {"key": "main:3:1", "seat": 1, "user": BOB, "what": "reminder", "n": 2},
+        Ping("main:3:1", 1, BOB, PingKind.REMINDER, 2),
+    ),
+    (
+        "ping",
+        {"key": "away:x", "seat": 0, "user": ANN, "what": "away", "n": 0},
+        Ping("away:x", 0, ANN, PingKind.AWAY),
+    ),
 ]
 
 
@@ -67,6 +79,8 @@ def test_todays_json_reads_and_is_written_back_unchanged(
     row = _row(kind, payload)
     read = PAYLOAD_TYPES[TimerKind(kind)].of(row)
     assert read == typed
+    if isinstance(read, Ping):  # the kind of notification is typed, not the stored word
+        assert type(read.what) is PingKind
     assert read.to_json() == payload  # what an older process reads back, key for key
     assert read.row(NOW) == NewTimer(kind, NOW, payload)
 
@@ -90,6 +104,8 @@ def test_a_row_of_another_kind_or_an_unreadable_payload_is_refused() -> None:
         Remind.of(_row("remind", {"key": "k", "user": ANN, "n": 1}))  # no seat
     with pytest.raises(ValueError, match="unreadable"):
         Absent.of(_row("absent", {"key": "k", "seat": 0, "user": ANN}))  # no policy
+    with pytest.raises(ValueError, match="unreadable"):  # a kind of notification this version does not know
+        Ping.of(_row("ping", {"key": "k", "seat": 0, "user": ANN, "what": "birthday"}))
     assert kind_of(_row("from-a-newer-version", {})) is None
     assert kind_of(_row("turn", {})) is TimerKind.TURN
 
