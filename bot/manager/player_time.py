@@ -38,7 +38,7 @@ from bot.manager.moves import Collector
 from bot.manager.refusals import Refused
 from bot.manager.store import GameStore, LiveGame
 from bot.manager.timer_rows import AwayEnd, Ping, PingKind, TimerKind, TurnWait
-from bot.storage import GameRepository, NewTimer, PlayerTime, Timer, TimerChange
+from bot.storage import MAX_LISTED, GameRepository, GameStatus, NewTimer, PlayerTime, Timer, TimerChange
 from engine.turn import next_player
 
 if TYPE_CHECKING:
@@ -369,8 +369,11 @@ class PlayerTimes:
                 await self._store.storage(lambda: repo.save_digest(user_id, digest.at_minute, due))
                 self._store.on_timers_written(due)
         if starts is not None:
-            for game_id in await self._store.storage(lambda: repo.active_games_of(user_id)):
-                await self._store.locked(game_id, functools.partial(self._go_away, user_id, starts))
+            playing = await self._store.storage(
+                lambda: repo.games_for_player(user_id, status=GameStatus.ACTIVE, limit=MAX_LISTED)
+            )
+            for game in playing:
+                await self._store.locked(game.id, functools.partial(self._go_away, user_id, starts))
         return prefs
 
     async def _go_away(self, user_id: int, until: datetime, game: LiveGame) -> None:

@@ -20,6 +20,7 @@ from bot.database_url import DatabaseURL, parse_database_url, redact_url
 
 from .base import (
     CLOSED_STATUSES,
+    MAX_LISTED,
     NOTIFY_MODES,
     OPEN_STATUSES,
     UNSET,
@@ -58,6 +59,7 @@ from .cluster import ClusterStatus, ProcessBeat
 
 __all__ = [
     "CLOSED_STATUSES",
+    "MAX_LISTED",
     "ClusterStatus",
     "ProcessBeat",
     "OPEN_STATUSES",

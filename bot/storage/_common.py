@@ -14,6 +14,7 @@ from typing import Any
 
 from .base import (
     CLOSED_STATUSES,
+    MAX_LISTED,
     BoardStats,
     GameRecord,
     GameStatus,
@@ -151,7 +152,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
     return created_at, game_id
 
 
-def check_limit(limit: int, maximum: int = 1000) -> int:
+def check_limit(limit: int, maximum: int = MAX_LISTED) -> int:
     if not 1 <= limit <= maximum:
         raise ValueError(f"limit must be in 1..{maximum}, got {limit}")
     return limit

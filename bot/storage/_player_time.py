@@ -79,15 +79,6 @@ class PlayerTimeQueries:
             )
         return bool(rows)
 
-    async def active_games_of(self, user_id: int) -> list[str]:
-        """The running games in which `user_id` holds a seat."""
-        rows = await self._read(
-            "SELECT DISTINCT g.id FROM games g JOIN game_players p ON p.game_id = g.id"
-            " WHERE p.user_id = ? AND g.status = 'active' ORDER BY g.id",
-            (user_id,),
-        )
-        return [str(r["id"]) for r in rows]
-
     async def claim_ping(
         self, timer_id: int, owner: str, game_id: str, version: int, wait_key: str, seat: int, what: str
     ) -> bool:

@@ -99,6 +99,8 @@ class GameStatus(enum.StrEnum):
 OPEN_STATUSES: Final[frozenset[GameStatus]] = frozenset({GameStatus.LOBBY, GameStatus.ACTIVE})
 #: Statuses after which a game never changes again (``finished_at`` is set on entry).
 CLOSED_STATUSES: Final[frozenset[GameStatus]] = frozenset({GameStatus.FINISHED, GameStatus.ABANDONED})
+#: The most rows one listing returns (its ``limit``).
+MAX_LISTED: Final = 1000
 
 
 class Unset(enum.Enum):
@@ -536,8 +538,6 @@ class GameRepository(StatsQueries, Protocol):
     async def save_player_time(self, user_id: int, prefs: PlayerTime) -> None: ...
 
     async def end_away(self, user_id: int, until: datetime) -> bool: ...
-
-    async def active_games_of(self, user_id: int) -> list[str]: ...
 
     async def claim_ping(
         self, timer_id: int, owner: str, game_id: str, version: int, wait_key: str, seat: int, what: str

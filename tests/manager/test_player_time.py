@@ -282,6 +282,18 @@ async def test_the_wall_clock_is_the_default(
     assert [r[1:] for r in notifier.reminders] == [(A, first, 1)]
 
 
+async def test_away_mode_reaches_each_running_game_of_the_player_and_no_lobby(
+    manager: GameManager, clock: ManualClock, notifier: Notified
+) -> None:
+    ann = HUMANS[0][0]
+    running = {(await main_phase(manager)).game_id, (await main_phase(manager)).game_id}
+    lobby = await manager.create_game(guild_id=1, channel_id=77, host_id=ann, host_name="Ann", board="europe")
+    await manager.set_player_time(ann, away_until=(clock.now() + timedelta(days=2)).isoformat())
+    await manager.run_due_timers()
+    assert {p[0] for p in notifier.pings if p[3] == PingKind.AWAY and p[2] == ann} == running
+    assert (await manager.status(lobby.game_id)).status.value == "lobby"  # (no seat of a lobby goes away)
+
+
 async def test_away_mode_plays_at_once_tells_the_others_once_and_ends_by_itself(
     manager: GameManager, clock: ManualClock, notifier: Notified, repo: GameRepository
 ) -> None:
