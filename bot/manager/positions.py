@@ -83,7 +83,8 @@ async def catch_up(
 
 
 def changed_fields(fields: dict[str, Any]) -> dict[str, Any]:
-    """The cached game's fields that storing ``update_game(**fields)`` changes (for `dataclasses.replace`)."""
+    """The cached game's fields that storing ``update_game(**fields)`` changes, by name (for
+    `dataclasses.replace` before the write, and set on the cached game once it landed)."""
     changed: dict[str, Any] = {}
     if "status" in fields:
         changed["status"] = GameStatus(fields["status"])
@@ -91,6 +92,8 @@ def changed_fields(fields: dict[str, Any]) -> dict[str, Any]:
         changed["seats"] = tuple(fields["seats"])
     if "settings" in fields:
         changed["raw_settings"] = dict(fields["settings"])
+    if "host_id" in fields:
+        changed["host_id"] = fields["host_id"]
     if "snapshot" in fields:
         changed["state"] = GameState.from_dict(fields["snapshot"])
     return changed

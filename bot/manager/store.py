@@ -479,7 +479,8 @@ class GameStore:
     async def update(self, game: LiveGame, **fields: Any) -> None:
         """update_game under the version guard, with the timer rows the changed game needs in the same
         transaction; on success the cached game follows. VersionConflict propagates (after evicting the game)."""
-        future = dataclasses.replace(game, timers=list(game.timers), **changed_fields(fields))
+        changed = changed_fields(fields)
+        future = dataclasses.replace(game, timers=list(game.timers), **changed)
         now = self.clock.now()
         change = held(future.due_work(now), self.holder, now)
         if "snapshot" in fields:  # stored as the position after the game's actions so far, its log apart
@@ -505,23 +506,14 @@ class GameStore:
         game.adopt_timers(change, None, now)
         if future.status == GameStatus.LOBBY:  # a lobby's last change: its expiry counts from here
             game.last_move_at = now
+        for name, value in changed.items():  # (the very values the future game was made of)
+            setattr(game, name, value)
+        if "status" in changed:
+            (self.open_ids.add if game.status in OPEN_STATUSES else self.open_ids.discard)(game.id)
+        if "state" in changed:  # the position just saved is the one after every action so far
+            game.snapshot_seq = game.action_count
         self._written(game.id, change)
         self.remember(game)
-        if "status" in fields:
-            game.status = GameStatus(fields["status"])
-            if game.status in OPEN_STATUSES:
-                self.open_ids.add(game.id)
-            else:
-                self.open_ids.discard(game.id)
-        if "seats" in fields:
-            game.seats = tuple(fields["seats"])
-        if "settings" in fields:
-            game.raw_settings = dict(fields["settings"])
-        if "host_id" in fields:
-            game.host_id = fields["host_id"]
-        if "snapshot" in fields:
-            game.state = future.state
-            game.snapshot_seq = game.action_count
 
     async def append(
         self,

@@ -3,13 +3,15 @@ replaying the log after it; a log read after its row that has grown meanwhile.""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
-from helpers.manager_games import play_random, started_game, state_of
+from helpers.manager_games import HUMANS, play_random, started_game, state_of
 
-from bot.manager import GameManager
-from bot.manager.positions import SAVE_POSITION_EVERY
+from bot.manager import GameManager, GameStatus
+from bot.manager.positions import SAVE_POSITION_EVERY, changed_fields
 from bot.manager.positions import state_of as stored_game_of
+from bot.manager.store import LiveGame
 from bot.storage import GameRepository
 
 
@@ -43,3 +45,34 @@ async def test_a_log_that_grew_after_its_row_was_read_is_cut_to_the_row(
     assert len(log) == rec.action_count + 4
     state = stored_game_of(rec, log)
     assert state is not None and state.to_dict() == then
+
+
+def _cached_fields(game: LiveGame) -> tuple[object, ...]:
+    state = None if game.state is None else game.state.to_dict()
+    return game.status, game.seats, game.raw_settings, game.host_id, state, game.snapshot_seq, game.version
+
+
+async def test_each_stored_change_of_a_game_is_the_cached_game_s_too(
+    manager: GameManager, repo: GameRepository
+) -> None:
+    """`GameStore.update` sets on the cached game exactly what it stored (`changed_fields`): seats, host, settings,
+    status, position; a game loaded afresh from storage is the same."""
+    (ann, _), (bob, _), (cleo, _) = HUMANS[:3]
+    gid = (await manager.create_game(guild_id=1, channel_id=90, host_id=ann, host_name="Ann")).game_id
+    await manager.join(gid, bob, "Bob")
+    await manager.join(gid, cleo, "Cleo")
+    await manager.leave(gid, ann)  # the host leaves: Bob hosts now
+    await manager.update_settings(gid, bob, {"hints": "on"})
+    await manager.start_game(gid, bob, seed=3)  # (refused unless the cached game knows Bob hosts)
+    store = manager._store
+    cached = _cached_fields(await store.get(gid))
+    assert cached[0] == GameStatus.ACTIVE and cached[3] == bob and cached[2].get("hints") is True
+    store.evict(gid)
+    assert _cached_fields(await store.get(gid)) == cached
+
+
+def test_changed_fields_name_fields_of_the_cached_game() -> None:
+    stored = {"status": "lobby", "seats": [], "settings": {"hints": True}, "host_id": 5}
+    changed = changed_fields(stored)
+    assert set(changed) <= {f.name for f in dataclasses.fields(LiveGame)}
+    assert changed == {"status": GameStatus.LOBBY, "seats": (), "raw_settings": {"hints": True}, "host_id": 5}
