@@ -23,8 +23,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot.storage import SeatResult
-from bot.storage.people import SeatDetail, TicketLine
 from engine import events as engine_events
 from engine.actions import Action
 from engine.events import (
@@ -35,7 +33,7 @@ from engine.events import (
     TicketsChosen,
     TurnStarted,
 )
-from engine.scoring import FinalSheet, longest_path, outcome
+from engine.scoring import FinalSheet, outcome
 from engine.state import SETUP, GameState
 
 __all__ = [
@@ -233,42 +231,6 @@ def game_over_event(game_id: str, seq: int, sheets: Sequence[FinalSheet]) -> Gam
     ranking = tuple(sorted(sheets, key=lambda s: (s.rank, s.seat)))
     data = {"sheets": [s.to_json() for s in ranking], "winners": [s.name for s in ranking if s.won]}
     return GameEvent(game_id, seq, "game_over", None, data, "system", change=GameOver(ranking))
-
-
-def results_of(
-    sheets: Sequence[FinalSheet], user_ids: list[int | None], state: GameState | None = None
-) -> tuple[SeatResult, ...]:
-    """The stored result of every seat, from the final score sheets (with ``state``, the final position: and
-    what the statistics keep of each seat)."""
-    return tuple(
-        SeatResult(
-            seat=s.seat,
-            user_id=user_ids[s.seat],
-            score=s.total,
-            rank=s.rank,
-            won=s.won,
-            detail=None if state is None else seat_detail(s, state),
-        )
-        for s in sorted(sheets, key=lambda s: s.seat)
-    )
-
-
-def seat_detail(sheet: FinalSheet, state: GameState) -> SeatDetail:
-    """One seat's statistics: the engine's sheet, and its routes and trains in the final position. The longest
-    route is the sheet's where the board scores it, else the engine's measure of it."""
-    board = state.board
-    player = state.players[sheet.seat]
-    routes = [board.routes[r] for r in player.routes]
-    return SeatDetail(
-        name=sheet.name,
-        players=len(state.players),
-        route_points=sheet.route_points,
-        longest_route=sheet.longest_path or longest_path(state, list(player.routes)),
-        trains_left=player.trains,
-        bonuses=dict(sheet.bonuses),
-        tickets=tuple(TicketLine(t.a, t.b, t.points, t.completed) for t in sheet.tickets),
-        routes=tuple((board.cities[r.a].name, board.cities[r.b].name, r.length) for r in routes),
-    )
 
 
 def private_events(

@@ -20,9 +20,9 @@ from bot.manager.events import (
     final_sheets,
     private_events,
     public_events,
-    results_of,
 )
 from bot.manager.refusals import Illegal, Refused
+from bot.manager.results import TimedLog, results_of
 from bot.manager.store import GameStore, LiveGame
 from bot.storage import GameStatus, NewTimer, SeatResult
 from engine.actions import Action
@@ -86,7 +86,8 @@ class Moves:
         sheets: tuple[FinalSheet, ...] | None = None
         if work.finished:
             sheets = final_sheets(work)
-            results = results_of(sheets, game.user_ids(), work)
+            log = [*await self._timed_log(game), (seat, self._clock.now())]  # (with this last action)
+            results = results_of(sheets, game.user_ids(), work, log)
             status = GameStatus.FINISHED
         rec = await self._store.append(game, seat, action_json, work, status, results, by != "player", also)
         game.state, game.version, game.action_count = work, rec.version, rec.seq
@@ -100,6 +101,12 @@ class Moves:
         out.seqs.append(rec.seq)
         out.events.extend(events)
         out.private.extend(private_events(game.id, rec.seq, seat, game.seats[seat].user_id, work))
+
+    async def _timed_log(self, game: LiveGame) -> TimedLog:
+        """Who made each of `game`'s stored actions, and when (the statistics' turns and their time)."""
+        repo = self._store.repo
+        stored = await self._store.storage(lambda: repo.load_actions(game.id))
+        return [(a.seat, a.created_at) for a in stored[: game.action_count]]
 
     # ------------------------------------------------------------------ moves nobody clicked
 

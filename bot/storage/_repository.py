@@ -531,7 +531,7 @@ class SQLRepository(
             await rate_game(
                 tx, self.dialect, game_id, game["guild_id"], game["board"], results, game["finished"]
             )
-        await write_stats(tx, self.dialect, game_id, game, results)
+        await write_stats(tx, game_id, game, results)
 
     async def record_results(self, game_id: str, results: Sequence[SeatResult]) -> None:
         checked = c.check_results(results)

@@ -2,8 +2,8 @@
 
 A finished game's statistics rows are written in the transaction that writes its results, after its rating
 (:func:`write_stats`), so each row carries the rating the seat reached. The numbers come from the manager
-(``SeatResult.detail``: the engine's final score sheet and final position); the storage adds only what the
-game's log says about time: how many turns each seat took and how long they took. Reads aggregate these rows,
+(``SeatResult.detail``: the engine's final score sheet and final position, and each seat's turns and their time
+from the game's log, bot.manager.results); the storage counts nothing of the game. Reads aggregate these rows,
 never a game's moves.
 """
 
@@ -39,33 +39,7 @@ _STATS_COLUMNS = (
 )
 
 
-def turn_times(log: Sequence[tuple[int | None, datetime]]) -> dict[int, tuple[int, float]]:
-    """Each seat's (turns, seconds) from the game's log, oldest first: a turn is a run of the seat's consecutive
-    actions, timed from the action before it (the first action's own time for the game's first) to its last."""
-    out: dict[int, tuple[int, float]] = {}
-    run: tuple[int, datetime, datetime] | None = None  # seat, start, last action
-
-    def close() -> None:
-        if run is not None:
-            seat, began, ended = run
-            turns, seconds = out.get(seat, (0, 0.0))
-            out[seat] = (turns + 1, seconds + max(0.0, (ended - began).total_seconds()))
-
-    previous: datetime | None = None
-    for seat, at in log:
-        if run is not None and seat == run[0]:
-            run = (run[0], run[1], at)
-        else:
-            close()
-            run = None if seat is None else (seat, previous or at, at)
-        previous = at
-    close()
-    return out
-
-
-async def write_stats(
-    tx: Tx, dialect: Dialect, game_id: str, game: Row, results: Sequence[SeatResult]
-) -> None:
+async def write_stats(tx: Tx, game_id: str, game: Row, results: Sequence[SeatResult]) -> None:
     """The statistics rows of a finished game (again: written anew when its results are), when every seat's
     result carries its statistics (``SeatResult.detail``); else none."""
     await tx.execute("DELETE FROM seat_stats WHERE game_id = ?", (game_id,))
@@ -79,9 +53,6 @@ async def write_stats(
     detailed = [r for r in results if r.detail is not None]
     if not detailed or len(detailed) < len(results):  # statistics are a whole game's, or none
         return
-    time = dialect.time_from_db
-    log = await tx.fetch("SELECT seat, created_at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
-    times = turn_times([(r["seat"], time(r["created_at"])) for r in log])
     ratings: dict[int, float] = {}
     users = sorted({r.user_id for r in detailed if r.user_id is not None})
     if users and game["guild_id"] is not None:
@@ -100,7 +71,6 @@ async def write_stats(
         assert d is not None
         done = [t for t in d.tickets if t.done]
         failed = [t for t in d.tickets if not t.done]
-        turns, seconds = times.get(r.seat, (0, 0.0))
         detail_j = json.dumps(
             {
                 "routes_by_length": {str(k): v for k, v in d.routes_by_length().items()},
@@ -113,7 +83,7 @@ async def write_stats(
         stat_rows.append(
             (game_id, r.seat, game["guild_id"], r.user_id, d.name, game["board"], d.players, r.score, r.rank,
              r.won, len(done), sum(t.points for t in done), len(failed), sum(t.points for t in failed),
-             d.longest_route, d.route_points, d.bonus_points, d.trains_left, turns, seconds,
+             d.longest_route, d.route_points, d.bonus_points, d.trains_left, d.turns, d.turn_seconds,
              ratings.get(r.user_id) if r.user_id is not None else None, detail_j, game["finished"])
         )  # fmt: skip
         pairs: dict[tuple[str, str], tuple[int, int]] = {}

@@ -128,7 +128,8 @@ class TicketLine:
 @dataclass(frozen=True, slots=True)
 class SeatDetail:
     """What the statistics keep of one seat of a finished game, taken from the engine's final score sheet and the
-    final position by the manager: the storage counts nothing of the rules."""
+    final position by the manager, with the seat's turns and their time from the game's log (bot.manager.results):
+    the storage counts nothing of the rules."""
 
     name: str
     players: int
@@ -138,6 +139,8 @@ class SeatDetail:
     bonuses: Mapping[str, int]
     tickets: tuple[TicketLine, ...]
     routes: tuple[tuple[str, str, int], ...]  # each route claimed: its two cities and its length
+    turns: int = 0  # the seat's turns (runs of its consecutive actions in the game's log)
+    turn_seconds: float = 0.0  # their time, each from the action before it to its last action
 
     @property
     def bonus_points(self) -> int:
@@ -152,8 +155,8 @@ class SeatDetail:
 
 @dataclass(frozen=True, slots=True)
 class SeatStats:
-    """A stored statistics row: one seat of one finished game. ``turns`` and ``turn_seconds`` come from the
-    game's log (a turn: the seat's consecutive actions; its time: from the action before it to its last action);
+    """A stored statistics row: one seat of one finished game. ``turns`` and ``turn_seconds`` are the seat's
+    detail's (`SeatDetail`: counted by the manager from the game's log);
     ``rating``: the seat's rating over every board of the server just after the game (None: not rated)."""
 
     game_id: str
