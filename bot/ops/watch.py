@@ -18,12 +18,12 @@ import inspect
 import os
 import re
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from bot.ops.metrics import Metrics, Sampled
-from bot.storage import GameRepository, StorageError
+from bot.storage import GameRepository, GameStatus, SeatResult, StorageError, TimerChange
 
 #: An action's kind as the engine names it (``claim_route``); anything else is counted as "other".
 _KIND = re.compile(r"[a-z][a-z_]{0,31}")
@@ -40,8 +40,9 @@ def watch_repository(repo: GameRepository, metrics: Metrics) -> GameRepository:
     for name, _method in inspect.getmembers(type(repo), inspect.iscoroutinefunction):
         if name.startswith("_"):
             continue
-        method = _counted(getattr(repo, name), metrics, moves=name == "append_action")
-        setattr(repo, name, _claims_counted(method, metrics) if name == "claim_due_timers" else method)
+        method = _counted(getattr(repo, name), metrics)
+        counted = _COUNTS.get(name)
+        setattr(repo, name, counted(method, metrics) if counted is not None else method)
     return repo
 
 
@@ -62,20 +63,48 @@ def _claims_counted(method: Callable[..., Awaitable[Any]], metrics: Metrics) -> 
     return claim
 
 
-def _counted(method: Callable[..., Awaitable[Any]], metrics: Metrics, *, moves: bool) -> Callable[..., Any]:
+def _moves_counted(method: Callable[..., Awaitable[Any]], metrics: Metrics) -> Callable[..., Any]:
+    """Each stored move (``append_action``, its parameters by name) counted by its action's kind."""
+    moves = metrics.moves
+
+    @functools.wraps(method)
+    async def append_action(
+        game_id: str,
+        expected_version: int,
+        seat: int | None,
+        action: Mapping[str, Any],
+        new_snapshot: Mapping[str, Any] | None,
+        status: GameStatus | str | None = None,
+        *,
+        results: Sequence[SeatResult] | None = None,
+        timers: TimerChange | None = None,
+    ) -> Any:
+        record = await method(
+            game_id, expected_version, seat, action, new_snapshot, status, results=results, timers=timers
+        )
+        moves.labels(action_kind(action)).inc()
+        return record
+
+    return append_action
+
+
+#: the repository's methods with a figure of their own, by name (each also counts its storage errors)
+_COUNTS: dict[str, Callable[[Callable[..., Awaitable[Any]], Metrics], Callable[..., Any]]] = {
+    "append_action": _moves_counted,
+    "claim_due_timers": _claims_counted,
+}
+
+
+def _counted(method: Callable[..., Awaitable[Any]], metrics: Metrics) -> Callable[..., Any]:
     errors = metrics.storage_errors
 
     @functools.wraps(method)
     async def counted(*args: Any, **kwargs: Any) -> Any:
         try:
-            result = await method(*args, **kwargs)
+            return await method(*args, **kwargs)
         except StorageError as exc:
             errors.labels(type(exc).__name__).inc()
             raise
-        if moves:  # (game_id, expected_version, seat, action, ...)
-            action = kwargs.get("action", args[3] if len(args) > 3 else None)
-            metrics.moves.labels(action_kind(action or {})).inc()
-        return result
 
     return counted
 

@@ -94,6 +94,28 @@ async def test_storage_errors_are_counted_by_class(tmp_path: Path) -> None:
     assert metrics.value("ttr_storage_errors_total", error="GameNotFound") == 1
 
 
+async def test_each_stored_move_is_counted_by_its_kind_however_its_arguments_are_passed(
+    tmp_path: Path,
+) -> None:
+    metrics = Metrics()
+    async with open_repository(f"sqlite:///{tmp_path / 'g.db'}") as repo:
+        watch_repository(repo, metrics)
+        game = await repo.create_game(guild_id=1, channel_id=2, host_id=3, board="usa")
+        await repo.append_action(game.id, game.version, 0, {"type": "draw_blind"}, None)
+        await repo.append_action(
+            game_id=game.id,
+            expected_version=game.version + 1,
+            seat=1,
+            action={"type": "claim_route", "route": 3},
+            new_snapshot=None,
+        )
+        with contextlib.suppress(Exception):  # a stale version: refused, an error and no move
+            await repo.append_action(game.id, game.version, 0, {"type": "draw_blind"}, None)
+    assert metrics.value("ttr_moves_total", kind="draw_blind") == 1
+    assert metrics.value("ttr_moves_total", kind="claim_route") == 1
+    assert metrics.value("ttr_storage_errors_total", error="VersionConflict") == 1
+
+
 async def test_health_answers_and_readiness_names_its_checks(wired, settings) -> None:
     status, body = await get(settings.metrics_port, "/healthz")
     assert status == 200 and "ok" in body
