@@ -76,7 +76,7 @@ __all__ = [
     "web_problem",
 ]
 
-log = logging.getLogger("bot.web")
+log = logging.getLogger(__name__)
 
 #: How long a row written by `ttr web` stays its own: a moment (it serves no row; a bot process does).
 WEB_LEASE = 0.5

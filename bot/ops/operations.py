@@ -42,7 +42,9 @@ class Operations:
         self.metrics.samplers.append(database_sampler(repo))
 
         async def database() -> bool:
-            await repo.game_version("readyz")  # one indexed SELECT
+            await (
+                repo.next_timer_due()
+            )  # a real read of the bot's tables: the first entry of the timers' index
             return True
 
         self.readiness.add("database", database)

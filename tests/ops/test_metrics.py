@@ -13,7 +13,9 @@ from helpers.manager_games import HUMANS, play_random, started_game
 from ops_net import get
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot.config import Settings
 from bot.ops.metrics import Metrics
+from bot.ops.operations import Operations
 from bot.ops.watch import database_sampler, watch_repository
 from bot.storage import open_repository
 
@@ -188,3 +190,21 @@ async def test_a_row_whose_claim_lapsed_counts_as_taken_over(tmp_path: Path) -> 
         taken = await repo.claim_due_timers("live-process", later, lease=30.0)
         assert [t.id for t in taken] == [claimed[0].id]
         assert metrics.value("ttr_timer_rows_claimed_late_total") == 1
+
+
+async def test_readiness_asks_the_bots_own_tables_and_fails_once_the_database_is_gone(tmp_path: Path) -> None:
+    ops = Operations(Settings(database_url=f"sqlite:///{tmp_path / 'g.db'}"))
+    async with open_repository(f"sqlite:///{tmp_path / 'g.db'}") as repo:
+        asked: list[str] = []
+        real = repo.next_timer_due
+
+        async def next_timer_due() -> object:
+            asked.append("timers")
+            return await real()
+
+        repo.next_timer_due = next_timer_due  # type: ignore[method-assign]
+        ops.watch_repository(repo)
+        assert await ops.readiness.failing() == [] and asked == ["timers"]  # a real query, no made-up game
+        async with repo._write("drop the timers") as tx:  # a database that answers, without the bot's tables
+            await tx.execute("DROP TABLE timers")
+        assert await ops.readiness.failing() == ["database"]

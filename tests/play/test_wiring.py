@@ -19,7 +19,7 @@ from bot.play.press import Press, PressCode
 from bot.play.reply import GameError
 from bot.play.service import ManagerGameService
 from bot.storage import StorageDown
-from bot.wiring import Wiring
+from bot.wiring import Wiring, run_web
 
 ANN = Caller(1, 50, 101, "Ann")
 
@@ -149,3 +149,15 @@ async def test_a_press_is_checked_once_by_the_service_gone_elsewhere_or_the_data
         with pytest.raises(GameError) as unreachable:
             await svc.press(ANN, Press("notcached", PressCode.STATUS))
         assert unreachable.value.message == Text("refused.storage_down")
+
+
+def test_ttr_web_refusing_its_settings_logs_as_the_composition_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The composition root's lines carry its own logger's name (bot.wiring), not the live map's (bot.web)."""
+    monkeypatch.chdir(tmp_path)  # (no .env file)
+    for name in ("WEB_PORT", "PUBLIC_URL"):
+        monkeypatch.delenv(name, raising=False)
+    with caplog.at_level(logging.ERROR):
+        assert run_web(lambda *args, **kwargs: None) == 2
+    assert [(r.name, "WEB_PORT" in r.getMessage()) for r in caplog.records] == [("bot.wiring", True)]
