@@ -9,7 +9,7 @@ import random
 import statistics
 from typing import Any
 
-from helpers.web_site import Site, check_frame, new_game, site
+from helpers.web_site import Site, check_frame, merge_frame, new_game, site
 
 from bot.web.view import seat_of
 
@@ -50,7 +50,7 @@ async def play_and_measure(s: Site, gid: str, moves: int, seed: int = 7) -> dict
                 text = await asyncio.wait_for(ws.receive_str(), 10)
                 check_frame(text, state, seat_of(info, reader))
                 sizes[reader].append(len(text.encode()))
-                views[reader] = {**views[reader], **json.loads(text)["view"]}
+                views[reader] = merge_frame(views[reader], json.loads(text)["view"])
     for reader, (ws, _first) in pages.items():  # the merged frames are the whole view
         http = await (
             await s.client.get(f"/api/games/{gid}/view", headers=s.auth(reader, readers[reader]))

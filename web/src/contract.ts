@@ -117,6 +117,7 @@ export interface View {
   board: BoardName;
   locale: string;
   drawing: string;
+  pieces: Record<string, string | null>;
   map_box: number[] | null;
   log: LogLine[];
   texts: Record<string, string>;

@@ -4,6 +4,7 @@ import { ApiFailure, fetchWithSession, Live, request } from "./api";
 import { addPackagedFonts } from "./fonts";
 import { Names } from "./labels";
 import { PanZoom } from "./panzoom";
+import { mergePieces, Pieces } from "./pieces";
 import { FINGER_PX, meant, MOUSE_PX, Targets, type Thing } from "./targets";
 import { Presence } from "./presence";
 import { SignIn } from "./signin";
@@ -37,6 +38,7 @@ let presence: Presence | null = null; // who is on the map (inside Discord only)
 const board = $("board");
 const names = new Names();
 const targets = new Targets();
+const pieces = new Pieces();
 /** The opening scale on a phone: the drawing's names at about 8 px before they are scaled up to be read. */
 const READABLE = 0.48;
 const zoom = new PanZoom($("board-wrap"), board, {
@@ -84,6 +86,7 @@ function show(next: View): void {
   if (next.texts["web.ui.title"]) document.title = next.texts["web.ui.title"];
   applyStaticTexts(document);
   if (boardChanged) void loadDrawing(next.drawing);
+  else showPieces(next);
   renderPlayers(next);
   presence?.shown(next);
   renderStatus(next);
@@ -114,8 +117,17 @@ function marks(v: View): void {
   markTappable(v);
 }
 
-/** The board's drawing, fetched at its own URL (one per drawing: the browser keeps it), shown unless a newer
- * one was asked for meanwhile. */
+/** The game's pieces put on the drawing shown; the names read again when any changed (a name drawn again over
+ * a claimed route is a piece). */
+function showPieces(v: View): void {
+  const svg = board.querySelector("svg");
+  if (!svg || !pieces.show(v.pieces)) return;
+  names.attach(svg);
+  names.zoomed(zoom.pixels);
+}
+
+/** The board's base drawing, fetched at its own URL (the same all game: the browser keeps it), shown unless a
+ * newer one was asked for meanwhile; the game's pieces are put on it. */
 async function loadDrawing(drawing: string): Promise<void> {
   if (!drawing) return;
   let text: string;
@@ -138,6 +150,8 @@ async function loadDrawing(drawing: string): Promise<void> {
   let box = view.map_box ?? null;
   const clip = svg.querySelector("clipPath#mapclip rect");
   if (!box && clip) box = ["x", "y", "width", "height"].map((k) => Number(clip.getAttribute(k)));
+  pieces.attach(svg);
+  pieces.show(view.pieces);
   names.attach(svg);
   targets.attach(svg);
   names.prefer(openTickets(view).map((tk) => tk.label)); // (the names drawn first where they would overlap)
@@ -512,7 +526,11 @@ async function start(): Promise<void> {
         if (frame.type === "view") {
           refused = null;
           // a frame carries the fields that changed since this socket's previous one (its first: all)
-          liveView = liveView && frame.view.game_id === undefined ? { ...liveView, ...frame.view } : (frame.view as View);
+          // (its pieces: those added or changed, null for each gone)
+          if (liveView && frame.view.game_id === undefined) {
+            const held = frame.view.pieces ? mergePieces(liveView.pieces, frame.view.pieces) : liveView.pieces;
+            liveView = { ...liveView, ...frame.view, pieces: held };
+          } else liveView = frame.view as View;
           show(liveView);
           firstView(liveView);
         } else if (frame.type === "error") {
