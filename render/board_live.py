@@ -25,7 +25,7 @@ from .hit_areas import hit_areas_svg
 from .layout import layout_of
 from .layout.geometry import Layout
 from .model import BoardView, LastMove
-from .svg import FONT, num
+from .svg import FONT, PLAYER_SHAPE, mark_ink, num, player_fill, player_mark
 from .words import ENGLISH, PictureWords
 
 #: The layers of pieces, bottom to top, as :func:`render.board_svg.game_layer` draws them; the base gives each
@@ -143,5 +143,16 @@ def live_board_svg(
         _open(lay, words.font or FONT)
         + static_layer(board, colorblind=colorblind, words=words, panel=False)
         + game_layer(board, view, colorblind=colorblind, highlight=highlight, panel=False, words=words)
+        + "</svg>"
+    )
+
+
+def seat_mark_svg(color: str) -> str:
+    """A seat's colour-blind mark as the drawing puts it on the seat's trains and stations (the shape of
+    `render.svg.PLAYER_SHAPE` in the mark's ink on the seat's colour), as a small SVG for the page's chips."""
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="-8 -8 16 16" aria-hidden="true">'
+        f'<rect x="-8" y="-8" width="16" height="16" fill="{player_fill(color)}"/>'
+        + player_mark(PLAYER_SHAPE.get(color, "circle"), 0, 0, 4.6, mark_ink(color))
         + "</svg>"
     )

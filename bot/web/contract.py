@@ -55,6 +55,9 @@ class Player(TypedDict):
     seat: int
     name: str
     color: str  # the seat's colour on the board (CSS)
+    #: with the game's colour-blind setting on, the seat's mark as the drawing puts it on its trains and stations
+    #: (a small SVG, its colour and shape: ● ■ ▲ ◆ ...); else null
+    mark: str | None
     trains: int | None  # (None: a seat of a game not started)
     cards: int | None
     tickets: int | None

@@ -38,7 +38,7 @@ from engine.views import player_view, public_view
 from maps import CARD_NAMES, load_board
 from maps.board import Board
 from maps.city_names import city_name
-from render.board_live import compose, live_base_svg, live_pieces
+from render.board_live import compose, live_base_svg, live_pieces, seat_mark_svg
 from render.from_engine import seat_color
 from render.layout import layout_of
 
@@ -223,6 +223,7 @@ def public_part(
                 "seat": s.seat,
                 "name": words_of(seat_name(s), names, locale),
                 "color": seat_color(s.seat),
+                "mark": seat_mark_svg(seat_color(s.seat)) if info.settings.colorblind else None,
                 "trains": s.trains,
                 "cards": s.cards,
                 "tickets": s.tickets,

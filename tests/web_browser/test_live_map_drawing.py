@@ -9,7 +9,7 @@ import random
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from browser import launch, needs_chromium, open_page, wait_version
+from browser import launch, needs_chromium, open_page, shot, wait_version
 from helpers.web_site import Site, new_game, site
 
 pytestmark = needs_chromium
@@ -77,4 +77,36 @@ async def test_the_drawing_is_fetched_once_and_each_move_brings_its_pieces(db_ur
             assert len(fetched) == 1, fetched  # the base drawing, once for 24 moves
             assert fetched[0].endswith("v=" + view["drawing"].split("v=")[1])
             assert w.errors == []
+        await browser.close()
+
+
+CHIPS = """() => [...document.querySelectorAll('#players .player')].map((c) => {
+  const mark = c.querySelector('.swatch.marked svg');
+  return mark ? [...mark.children].slice(1).map((e) => e.tagName) : null;
+})"""
+
+
+async def test_the_colour_blind_setting_puts_the_drawings_marks_on_the_players_chips(db_url: str) -> None:
+    from playwright.async_api import async_playwright
+
+    async with site(db_url) as s, async_playwright() as pw:
+        gid = await new_game(s.manager, "usa")  # (colour-blind on: the setting's default)
+        base = str(s.client.make_url("/"))
+        browser = await launch(pw)
+        w = await open_page(browser, f"{base}?mock_code=code-ann&channel=10", phone=True)
+        await w.page.wait_for_selector("#board svg [data-route]")
+        # seat 0 is red (a disc on its trains: render.svg.PLAYER_SHAPE), seat 1 blue (a square)
+        assert await w.page.evaluate(CHIPS) == [["circle"], ["rect"]]
+        await shot(w.page, "colour-blind-chips-phone-en.png")
+        version = (await s.manager.game_info(gid)).action_count
+        await s.manager.update_settings(gid, 101, {"colorblind": False})
+        for _ in range(200):  # (the setting's frame: the marks go, and the drawing with letters with them)
+            if await w.page.evaluate(CHIPS) == [None, None]:
+                break
+            await w.page.wait_for_timeout(20)
+        assert await w.page.evaluate(CHIPS) == [None, None]
+        assert (await s.manager.game_info(gid)).action_count == version
+        await w.page.wait_for_selector("#board svg [data-route]")
+        fetched = [u for u in w.requests if "/board.svg" in u]
+        assert len(fetched) == 2 and fetched[0] != fetched[1]  # the base drawn again without the letters
         await browser.close()

@@ -33,6 +33,7 @@ export interface Player {
   seat: number;
   name: string;
   color: string;
+  mark: string | null;
   trains: number | null;
   cards: number | null;
   tickets: number | null;
