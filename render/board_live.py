@@ -20,7 +20,7 @@ from maps.board import Board
 
 from .board_places import labels_svg, labels_under, pieces_svg
 from .board_routes import TicketArcs, geom_d, halo_path, highlight_svg, route_overlay, route_static
-from .board_svg import inset_joins, game_layer, static_layer
+from .board_svg import game_layer, inset_joins, static_layer
 from .hit_areas import hit_areas_svg
 from .layout import layout_of
 from .layout.geometry import Layout
