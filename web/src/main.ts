@@ -26,6 +26,8 @@ import {
   statusWords,
 } from "./ui";
 
+performance.mark("ttr-script-run"); // the bundle parsed and its modules run (read by bench/bench_web_page.py)
+
 /** Refusals of the live socket that pass by themselves (the server's database or load): the page keeps
  * reconnecting; any other (a session, a game gone) needs the player, and the page stops there. */
 const PASSING = new Set(["storage_down", "unavailable", "busy", "slow_down", "rate", "internal"]);
@@ -45,11 +47,17 @@ const zoom = new PanZoom($("board-wrap"), board, {
   onTap: (_target, x, y, pointer) => onBoardTap(x, y, pointer === "mouse"),
   onView: (s) => {
     names.zoomed(s);
-    board.style.setProperty("--px", String(1 / s)); // drawing units per screen pixel (marks keep their width)
+    markWidth(s);
   },
   readable: READABLE,
   centre: () => readerCentre(),
 });
+
+/** Drawing units per screen pixel, on the touch targets' group only (their marks keep their screen width): set
+ * on the whole board, the property would restyle every element of the drawing at each zoom. */
+function markWidth(s: number): void {
+  board.querySelector<SVGGElement>("svg g.hits")?.style.setProperty("--px", String(1 / s));
+}
 
 // ---- messages -------------------------------------------------------------------------------------------
 
@@ -138,6 +146,7 @@ async function loadDrawing(drawing: string): Promise<void> {
     return;
   }
   if (!view || view.drawing !== drawing) return;
+  performance.mark("ttr-drawing-fetched"); // (marks read by bench/bench_web_page.py)
   board.innerHTML = text;
   const svg = board.querySelector("svg");
   if (!svg) return;
@@ -150,15 +159,20 @@ async function loadDrawing(drawing: string): Promise<void> {
   let box = view.map_box ?? null;
   const clip = svg.querySelector("clipPath#mapclip rect");
   if (!box && clip) box = ["x", "y", "width", "height"].map((k) => Number(clip.getAttribute(k)));
+  performance.mark("ttr-drawing-parsed");
   pieces.attach(svg);
   pieces.show(view.pieces);
+  performance.mark("ttr-pieces-placed");
   names.attach(svg);
   targets.attach(svg);
   names.prefer(openTickets(view).map((tk) => tk.label)); // (the names drawn first where they would overlap)
   zoom.setContentSize(w, h, box && box.length === 4 && box.every(Number.isFinite) ? [box[0], box[1], box[2], box[3]] : null);
   names.zoomed(zoom.pixels);
+  markWidth(zoom.pixels);
   marks(view);
   $("app").dataset.drawing = drawing;
+  performance.mark("ttr-drawing-shown");
+  requestAnimationFrame(() => setTimeout(() => performance.mark("ttr-drawing-painted"))); // (after its first paint)
 }
 
 let wasFinished = false;
