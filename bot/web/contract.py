@@ -55,9 +55,6 @@ class Player(TypedDict):
     seat: int
     name: str
     color: str  # the seat's colour on the board (CSS)
-    #: with the game's colour-blind setting on, the seat's mark as the drawing puts it on its trains and stations
-    #: (a small SVG, its colour and shape: ● ■ ▲ ◆ ...); else null
-    mark: str | None
     trains: int | None  # (None: a seat of a game not started)
     cards: int | None
     tickets: int | None
@@ -157,6 +154,9 @@ class View(TypedDict):
     log: list[LogLine]
     texts: dict[str, str]  # the page's words (``web.ui.*``) in the reader's language
     players: list[Player]
+    #: with the game's colour-blind setting on, each seat's mark (by seat number) as the drawing puts it on the
+    #: seat's trains and stations: a small SVG, its colour and shape (● ■ ▲ ◆ ...); {} when the setting is off
+    marks: dict[str, str]
     face_up: list[Card]
     deck: Deck
     move: Move | None  # in a live frame: the move(s) it brings

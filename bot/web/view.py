@@ -223,7 +223,6 @@ def public_part(
                 "seat": s.seat,
                 "name": words_of(seat_name(s), names, locale),
                 "color": seat_color(s.seat),
-                "mark": seat_mark_svg(seat_color(s.seat)) if info.settings.colorblind else None,
                 "trains": s.trains,
                 "cards": s.cards,
                 "tickets": s.tickets,
@@ -235,6 +234,9 @@ def public_part(
             }
             for s in info.seats
         ],
+        "marks": {
+            str(s.seat): seat_mark_svg(seat_color(s.seat)) for s in info.seats if info.settings.colorblind
+        },
         "open_seats": open_seats(info),
         "face_up": [],
         "deck": {"cards": 0, "tickets": 0},

@@ -33,7 +33,6 @@ export interface Player {
   seat: number;
   name: string;
   color: string;
-  mark: string | null;
   trains: number | null;
   cards: number | null;
   tickets: number | null;
@@ -123,6 +122,7 @@ export interface View {
   log: LogLine[];
   texts: Record<string, string>;
   players: Player[];
+  marks: Record<string, string>;
   face_up: Card[];
   deck: Deck;
   move: Move | null;

@@ -63,7 +63,7 @@ export function renderPlayers(view: View): void {
           role: "listitem",
           "aria-label": `${p.name}: ${p.score} ${t("web.ui.score")}, ${p.trains} ${t("web.ui.trains")}, ${p.cards} ${t("web.ui.cards")}`,
         },
-        swatch(p.color, p.mark),
+        swatch(p.color, view.marks?.[String(p.seat)]),
         el("b", {}, p.name),
         stat("score", p.score ?? 0, t("web.ui.score")),
         stat("trains", p.trains ?? 0, t("web.ui.trains")),
@@ -227,7 +227,7 @@ export function renderRanking(view: View): boolean {
         el(
           "li",
           { class: view.me?.seat === p.seat ? "me" : "", "data-seat": String(p.seat) },
-          swatch(p.color, p.mark),
+          swatch(p.color, view.marks?.[String(p.seat)]),
           el("span", {}, p.name),
           el("b", {}, `${p.score} ${t("web.ui.points")}`),
         ),
