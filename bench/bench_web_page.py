@@ -213,6 +213,9 @@ async def slowed(pages: int, rate: float, moves: int) -> None:
     )
     print(line(f"page ready at {rate:g}x CPU, phone, personal link, nothing cached", fresh))
     print(line(f"page ready at {rate:g}x CPU, phone, loaded again (drawing cached)", again))
+    painted = [p["painted"] / 1000 for p in parts if p["painted"] >= 0]
+    if painted:
+        print(line("  the drawing painted with its pieces (the page's own mark, since navigation)", painted))
     keys = (
         "html",
         "script",
