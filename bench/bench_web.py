@@ -7,7 +7,9 @@ apart from the clients'), an SQLite file, a fake Discord OAuth2 server, and aioh
    samples, so every view draws a board its server has not drawn yet (p50/p95). The view's and the drawing's
    sizes, as sent (gzip) and unpacked.
 2. A move and its push: a player's `act` posted, until the OTHER player's page (a WebSocket) holds the frame of
-   the new version (p50/p95); the move frames' sizes (median/p95), and how many moves changed the drawing.
+   the new version (p50/p95); the move frames' sizes (median/p95), how many moves changed the drawing's URL,
+   and what one page takes over those moves (`--moves`: a whole game when large enough): its first view, every
+   frame and each drawing it had to fetch (as sent, gzip).
 3. 500 pages open on one server (50 games, 10 pages each: both players and 8 watchers, English and French),
    moves at 20 a second spread over the games: from each `act` posted to each page's frame (p50/p95/max), and the
    server's memory per open page (its resident memory with the pages open minus before, divided by 500).
