@@ -7,12 +7,14 @@ apart from the clients'), an SQLite file, a fake Discord OAuth2 server, and aioh
    samples, so every view draws a board its server has not drawn yet (p50/p95). The view's and the drawing's
    sizes, as sent (gzip) and unpacked.
 2. A move and its push: a player's `act` posted, until the OTHER player's page (a WebSocket) holds the frame of
-   the new version (p50/p95); the move frames' sizes (median/p95), and how many moves changed the drawing.
+   the new version (p50/p95); the move frames' sizes (median/p95), how many moves changed the drawing's URL,
+   and what one page takes over those moves (`--moves`: a whole game when large enough): its first view, every
+   frame and each drawing it had to fetch (as sent, gzip).
 3. 500 pages open on one server (50 games, 10 pages each: both players and 8 watchers, English and French),
    moves at 20 a second spread over the games: from each `act` posted to each page's frame (p50/p95/max), and the
    server's memory per open page (its resident memory with the pages open minus before, divided by 500).
 
-    python bench/bench_web.py [--pages 500] [--games 50] [--rate 20] [--seconds 15] [--deflate]
+    python bench/bench_web.py [--pages 500] [--games 50] [--rate 20] [--seconds 15] [--moves N] [--deflate]
 
 `--deflate`: the server offers permessage-deflate (``WebConfig.ws_deflate``, off in production) and the pages
 ask for it, as browsers do: fewer bytes on the wire, more memory and CPU per page.
@@ -211,6 +213,21 @@ async def move_pushed(b: Bench, gid: str, samples: int) -> list[float]:
     times = []
     sizes: list[int] = []  # every move frame of both pages (bytes)
     drawings: set[str] = set()
+    # what each page took over the game: its first view, every frame, and each drawing it fetched (gzip, as sent)
+    fetched: dict[int, set[str]] = {101: set(), 102: set()}
+    took = {u: len(json.dumps(b.first[(gid, u)])) for u in (101, 102)}
+
+    async def seen(user: int, data: str, frame: dict[str, Any]) -> None:
+        took[user] += len(data.encode())
+        url = frame.get("view", {}).get("drawing") or (
+            b.first[(gid, user)].get("drawing") if not fetched[user] else ""
+        )
+        if url and url not in fetched[user]:
+            fetched[user].add(url)
+            async with b.http.get("/" + url, headers=b.auth(user, "en" if user == 101 else "fr")) as resp:
+                await resp.read()
+                took[user] += int(resp.headers.get("Content-Length", 0))
+
     for _ in range(samples):
         views = {u: await b.view(gid, u) for u in (101, 102)}
         mover = next((u for u in (101, 102) if views[u]["actions"]), None)
@@ -228,6 +245,7 @@ async def move_pushed(b: Bench, gid: str, samples: int) -> list[float]:
             data = (await asyncio.wait_for(pages[other].receive(), 10)).data
             frame = json.loads(data)
             sizes.append(len(data.encode()))
+            await seen(other, data, frame)
             if frame.get("type") == "view" and frame["view"]["version"] >= version:
                 break
         times.append(time.perf_counter() - started)
@@ -235,6 +253,7 @@ async def move_pushed(b: Bench, gid: str, samples: int) -> list[float]:
             data = (await asyncio.wait_for(pages[mover].receive(), 10)).data
             frame = json.loads(data)
             sizes.append(len(data.encode()))
+            await seen(mover, data, frame)
             if frame.get("type") == "view" and frame["view"]["version"] >= version:
                 break
         drawings.add(frame["view"].get("drawing", ""))
@@ -244,6 +263,10 @@ async def move_pushed(b: Bench, gid: str, samples: int) -> list[float]:
         f"move frames (both pages), {len(sizes)}: median {statistics.median(sizes) / 1024:.1f} KB, "
         f"p95 {sorted(sizes)[int(0.95 * len(sizes))] / 1024:.1f} KB, max {max(sizes) / 1024:.1f} KB; "
         f"the drawing changed on {len(drawings - {''})} of {len(times)} moves"
+    )
+    print(
+        f"one page over these {len(times)} moves (first view, frames, drawings fetched gzip): "
+        + ", ".join(f"{took[u] / 1024:.0f} KB with {len(fetched[u])} drawing fetches" for u in (101, 102))
     )
     return times
 
@@ -352,7 +375,7 @@ async def main(args: argparse.Namespace) -> None:
                     f"page ready (sign-in, context, view with hand, board drawing), {len(ready_times)} pages: "
                     f"p50 {p(ready_times, 0.5):.0f} ms, p95 {p(ready_times, 0.95):.0f} ms"
                 )
-                pushed = await move_pushed(b, ids[1], args.samples)
+                pushed = await move_pushed(b, ids[1], args.moves or args.samples)
                 print(
                     f"a move posted until the other player's page has it, {len(pushed)} moves: "
                     f"p50 {p(pushed, 0.5):.0f} ms, p95 {p(pushed, 0.95):.0f} ms"
@@ -372,6 +395,7 @@ if __name__ == "__main__":
     parser.add_argument("--rate", type=float, default=20.0)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--samples", type=int, default=40)
+    parser.add_argument("--moves", type=int, default=0, help="moves of the push sample (default: --samples)")
     parser.add_argument(
         "--deflate", action="store_true", help="pages ask for compressed frames, as browsers do"
     )

@@ -13,7 +13,11 @@ SQLite and the tests' fake Discord OAuth2 server, a game of Italy in play:
   beside a route (both sides, at a quarter, the middle, three quarters of every route in view) that offer it,
   as the page resolves them (tests/web_browser/test_live_map_phone.py's measure).
 
-    python bench/bench_web_page.py [--pages 20] [--moves 30] [--phone]
+- page ready with the CPU slowed (`--cpu 4`: Chrome's CPU throttling, as a mid-range phone) on a phone from a
+  personal link, a game `--moves` moves in: nothing cached, then loaded again; where the time goes (the page's
+  own resource timings).
+
+    python bench/bench_web_page.py [--pages 20] [--moves 30] [--phone | --cpu 4]
 
 The machine's load average is printed first: wall times grow with other work on it.
 """
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import statistics
 import sys
@@ -34,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "web_browser"))
 
-from browser import CHROMIUM, launch, open_page, tap, wait_version  # noqa: E402
+from browser import CHROMIUM, PHONE, launch, open_page, tap, wait_version  # noqa: E402
 from helpers.web_site import new_game, site  # noqa: E402
 from test_live_map_phone import BOARDS, MEASURE, open_board  # noqa: E402
 
@@ -129,6 +134,112 @@ async def main(pages: int, moves: int) -> None:
             await browser.close()
 
 
+TIMINGS = """() => {
+  const at = (part) => performance.getEntriesByType('resource').filter((e) => e.name.includes(part))
+    .map((e) => e.responseEnd)[0] ?? -1;
+  const nav = performance.getEntriesByType('navigation')[0];
+  const mark = (name) => performance.getEntriesByName(name)[0]?.startTime ?? -1;
+  return {run: mark('ttr-script-run'), fetched: mark('ttr-drawing-fetched'), parsed: mark('ttr-drawing-parsed'), placed: mark('ttr-pieces-placed'),
+    shown: mark('ttr-drawing-shown'), painted: mark('ttr-drawing-painted'), html: nav.responseEnd, script: at('/assets/app'), session: at('api/session'), view: at('/view'),
+    drawing: at('board.svg'), ready: performance.now(),
+    drawing_kb: (performance.getEntriesByType('resource').find((e) => e.name.includes('board.svg'))?.transferSize ?? 0) / 1024};
+}"""
+
+
+#: the page's main-thread time by kind (CDP Performance.getMetrics, seconds): what the slowed CPU spent
+METRICS = ("ScriptDuration", "LayoutDuration", "RecalcStyleDuration", "TaskDuration")
+
+
+async def slowed(pages: int, rate: float, moves: int) -> None:
+    """Page ready on a phone (390x844, touch) with the CPU slowed `rate` times (Chrome's CPU throttling, through
+    CDP `Emulation.setCPUThrottlingRate`, as a mid-range phone), from a personal link ("My hand"): from
+    `page.goto` until the board is drawn with its pieces and the hand shown, a fresh browser context each time
+    (nothing cached), then the same page loaded again (the base drawing cached); a game of Italy `moves` moves in."""
+    import random
+
+    from playwright.async_api import async_playwright
+    from test_live_map_drawing import _move
+
+    from bot.web.tokens import Link
+
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; CPU slowed {rate:g}x")
+    with tempfile.TemporaryDirectory() as tmp:
+        db = f"sqlite:///{tmp}/games.db"
+        async with (
+            site(
+                db,
+                signin_rate=1000.0,
+                signin_burst=1000,
+                view_rate=1e3,
+                view_burst=1000,
+                act_rate=1e3,
+                act_burst=1000,
+            ) as s,
+            async_playwright() as pw,
+        ):
+            gid = await new_game(s.manager, "italy")
+            rng = random.Random(3)
+            for _ in range(moves):
+                await _move(s, gid, rng)
+            view = await (await s.client.get(f"/api/games/{gid}/view", headers=s.auth(101))).json()
+            url = str(s.client.make_url("/")) + "?link=" + s.tokens.link(Link(101, gid))
+            browser = await launch(pw)
+            fresh: list[float] = []
+            again: list[float] = []
+            parts: list[dict[str, float]] = []
+            for _ in range(pages):
+                context = await browser.new_context(**PHONE)
+                page = await context.new_page()
+                cdp = await context.new_cdp_session(page)
+                await cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+                await cdp.send("Performance.enable")
+                for times in (fresh, again):
+                    t0 = time.perf_counter()
+                    await page.goto(url)
+                    await page.wait_for_selector("#board svg [data-piece]", state="attached")
+                    await page.wait_for_selector("#hand:not([hidden]) .cardface")
+                    times.append(time.perf_counter() - t0)
+                    if times is fresh:
+                        parts.append(await page.evaluate(TIMINGS))
+                        got = {
+                            m["name"]: m["value"]
+                            for m in (await cdp.send("Performance.getMetrics"))["metrics"]
+                        }
+                        parts[-1].update({k: got.get(k, 0) * 1000 for k in METRICS})
+                await context.close()
+            await browser.close()
+    print(
+        f"a game of Italy {moves} moves in: {len(view['pieces'])} pieces, {len(json.dumps(view)) / 1024:.0f} KB view"
+    )
+    print(line(f"page ready at {rate:g}x CPU, phone, personal link, nothing cached", fresh))
+    print(line(f"page ready at {rate:g}x CPU, phone, loaded again (drawing cached)", again))
+    painted = [p["painted"] / 1000 for p in parts if p["painted"] >= 0]
+    if painted:
+        print(line("  the drawing painted with its pieces (the page's own mark, since navigation)", painted))
+    keys = (
+        "html",
+        "script",
+        "run",
+        "session",
+        "drawing",
+        "fetched",
+        "parsed",
+        "placed",
+        "shown",
+        "painted",
+        "ready",
+    )
+    print(
+        "  of the first loads, median ms since navigation: "
+        + ", ".join(f"{k} {statistics.median(p[k] for p in parts):.0f}" for k in keys)
+        + f"; drawing {statistics.median(p['drawing_kb'] for p in parts):.0f} KB on the wire"
+    )
+    print(
+        "  the page's main thread until ready (median ms): "
+        + ", ".join(f"{k} {statistics.median(p[k] for p in parts):.0f}" for k in METRICS)
+    )
+
+
 async def phone() -> None:
     from playwright.async_api import async_playwright
 
@@ -186,5 +297,11 @@ if __name__ == "__main__":
     ap.add_argument("--pages", type=int, default=20)
     ap.add_argument("--moves", type=int, default=30)
     ap.add_argument("--phone", action="store_true", help="the phone's figures at the default zoom instead")
+    ap.add_argument(
+        "--cpu", type=float, default=0, help="page ready on a phone with the CPU slowed this much"
+    )
     args = ap.parse_args()
-    asyncio.run(phone() if args.phone else main(args.pages, args.moves))
+    if args.cpu:
+        asyncio.run(slowed(args.pages, args.cpu, args.moves))
+    else:
+        asyncio.run(phone() if args.phone else main(args.pages, args.moves))

@@ -100,7 +100,7 @@ def static_layer(
     """
     lay = layout_of(board)
     region_tints, region_names = regions_svg(board)
-    inset_leaders, inset_frames = _inset_joins(lay)
+    inset_leaders, inset_frames = inset_joins(lay)
     return "".join(
         [
             _defs().replace("{mw}", num(lay.map_w)).replace("{mh}", num(lay.map_h)),
@@ -194,7 +194,7 @@ def game_layer_parts(
     if view.final and view.ticket_routes:
         parts.append(TicketArcs.of(lay, view))
     if lay.zoom_areas and view.routes:  # claimed trains would hide the frames around the zoomed places
-        parts.append(_inset_joins(lay)[1])
+        parts.append(inset_joins(lay)[1])
     parts.append(pieces_svg(board, lay, view, colorblind))
     covered = labels_under(lay, set(view.routes) | set(hl_routes))
     if covered and labels_on_top:  # names that a claimed route now hides are drawn again on top
@@ -248,7 +248,7 @@ def _background(lay: Layout, words: PictureWords = ENGLISH) -> str:
 INSET_INK = "#41525c"
 
 
-def _inset_joins(lay: Layout) -> tuple[str, str]:
+def inset_joins(lay: Layout) -> tuple[str, str]:
     """Each zoom inset joined to its place on the main map: (leader lines, frames). The dashed leader line runs
     under the routes, from the inset's frame to the frame around the place, which is drawn over the routes (a
     hub's trains would hide it) but under the cities and their names."""
@@ -285,4 +285,5 @@ __all__ = [
     "game_layer_parts",
     "canvas_height",
     "svg_open",
+    "inset_joins",
 ]

@@ -361,9 +361,9 @@ class MapServer:
         return web.json_response(await self._read_view(game_id, user))
 
     async def api_board(self, request: web.Request) -> web.Response:
-        """The board's drawing in the reader's language, as every reader sees it (public: the game's players and
-        its server's members). Its URL names the drawing (`v`, the view's ``drawing``): that one is cached for
-        good; any other answers with the drawing now, not to be kept."""
+        """The board's base drawing in the reader's language (public: the game's players and its server's
+        members; the game's pieces are in the view). Its URL names the drawing (`v`, the view's ``drawing``):
+        that one is cached for good; any other answers with the drawing now, not to be kept."""
         user = self._session(request)
         game_id = self._game_id(request)
         self._may_see(user, game_id)

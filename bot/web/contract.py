@@ -146,11 +146,17 @@ class View(TypedDict):
     status: str  # lobby, active, finished, abandoned
     board: BoardName
     locale: str
-    drawing: str  # URL of the board's drawing (SVG), one per drawing ("": none yet)
-    map_box: list[float] | None  # [x, y, w, h] of the map inside the drawing (without its side panel)
+    drawing: str  # URL of the board's base drawing (SVG): the same all game for one language ("": none yet)
+    #: the game's pieces over the base, SVG fragments by id (``<layer>.<key>``); in a live frame only those added
+    #: or changed since the page's previous frame, and null for each one gone
+    pieces: dict[str, str | None]
+    map_box: list[float] | None  # [x, y, w, h] of the map inside the drawing
     log: list[LogLine]
     texts: dict[str, str]  # the page's words (``web.ui.*``) in the reader's language
     players: list[Player]
+    #: with the game's colour-blind setting on, each seat's mark (by seat number) as the drawing puts it on the
+    #: seat's trains and stations: a small SVG, its colour and shape (● ■ ▲ ◆ ...); {} when the setting is off
+    marks: dict[str, str]
     face_up: list[Card]
     deck: Deck
     move: Move | None  # in a live frame: the move(s) it brings

@@ -12,8 +12,12 @@ a page: each page has its own sender (`_Outbox`) holding at most one frame, the 
 skips to the latest view when it catches up), and a frame that takes longer than the send time-out to go out
 closes that page (close code 1013, "slow"): a page that does not read its socket holds up nobody but itself. A
 view is built and spelt as JSON once per (seat, language), field by field; each page's frame carries only the
-fields that differ from what that page was last sent (a move's frame: a few kilobytes). The board is drawn once
-per language and version and fetched by the pages at its own URL (`Drawing`), never inside a frame. The move's
+fields that differ from what that page was last sent (a move's frame: a few kilobytes). The board's base
+drawing (the printed map, `view.board_base`) is drawn once per board, language and colour-blind setting and
+fetched by the pages at its own URL (`Drawing`), once: the browser keeps it; the game's pieces over it
+(`view.board_pieces`: claimed trains, stations, the last move's glow, ...) are drawn once per language and version
+and are in the view, each by its id: a frame carries only the pieces added or changed (and null for each one
+gone). The move's
 log lines are the public events the manager's change notices carried (the same words as the chat's turn
 message: `bot.manager.events.public_events`, worded by `bot.play.event_words`): the hub applies no move. Only a
 change made by another process comes without them; its events are then read from the manager
@@ -35,8 +39,18 @@ from typing import Any
 from bot.manager import GameInfo, GameManager, Refused
 from bot.manager.events import GameEvent
 from bot.web.contract import LogLine, Move, View
-from bot.web.view import Reader, board_svg, drawing_url, game_view, log_lines, one_line, seat_of
+from bot.web.view import (
+    Reader,
+    board_base,
+    board_pieces,
+    drawing_url,
+    game_view,
+    log_lines,
+    one_line,
+    seat_of,
+)
 from engine.state import GameState
+from maps import load_board
 from render.from_engine import moves_since
 from render.model import LastMove
 
@@ -48,6 +62,8 @@ LOG_LINES = 12
 MAX_HEARD = 2000
 #: How many games the hub keeps what it drew for when no page of theirs is open.
 MAX_IDLE_GAMES = 500
+#: How many base drawings (board, language, colour-blind setting) the hub keeps.
+MAX_BASES = 64
 #: How long one frame may take to go out to a page before that page is closed as too slow (seconds).
 SEND_TIMEOUT = 10.0
 
@@ -94,7 +110,16 @@ class _Outbox:
 
     def _frame(self, view: dict[str, str]) -> str:
         shown = self._shown
-        changed = [(k, v) for k, v in view.items() if k == "version" or shown.get(k) != v]
+        changed = [
+            (k, v)
+            for k, v in view.items()
+            if not k.startswith(PIECE) and (k == "version" or shown.get(k) != v)
+        ]
+        pieces = [(k, v) for k, v in view.items() if k.startswith(PIECE) and shown.get(k) != v]
+        pieces += [(k, "null") for k in shown if k.startswith(PIECE) and k not in view]
+        if pieces or not shown:  # (the first frame: every piece, maybe none)
+            inner = ",".join(f"{json.dumps(k[len(PIECE) :])}:{v}" for k, v in pieces)
+            changed.append(("pieces", "{" + inner + "}"))
         self._shown = view
         return '{"type":"view","view":{' + ",".join(f"{json.dumps(k)}:{v}" for k, v in changed) + "}}"
 
@@ -121,14 +146,24 @@ class _Outbox:
             self._sent()
 
 
+#: A piece of the board among a view's parts: ``pieces.<piece id>`` (a frame carries the pieces that changed).
+PIECE = "pieces."
+
+
 def view_parts(view: View | dict[str, Any]) -> dict[str, str]:
-    """A view as its fields' JSON, each spelt once for every page of its reader kind."""
-    return {k: json.dumps(v, separators=(",", ":"), ensure_ascii=False) for k, v in view.items()}
+    """A view as its fields' JSON, each spelt once for every page of its reader kind (each piece of the board
+    apart: `PIECE`)."""
+    parts = {
+        k: json.dumps(v, separators=(",", ":"), ensure_ascii=False) for k, v in view.items() if k != "pieces"
+    }
+    for pid, svg in (view.get("pieces") or {}).items():
+        parts[PIECE + pid] = json.dumps(svg, separators=(",", ":"), ensure_ascii=False)
+    return parts
 
 
 @dataclass(frozen=True, slots=True)
 class Drawing:
-    """The board drawn for one language at one version, and its tag (a digest of the SVG: its URL's key)."""
+    """The board's base drawn for one language, and its tag (a digest of the SVG: its URL's key)."""
 
     svg: str
     tag: str
@@ -145,7 +180,8 @@ class _Game:
     version: int = -1  # the newest version heard of
     pushed: int = -1  # the version of the last push
     task: asyncio.Task[None] | None = None
-    svg: dict[tuple[str, int], Drawing] = field(default_factory=dict)  # (language, action count) -> board
+    #: (language, action count, colour-blind) -> the board's pieces
+    pieces: dict[tuple[str, int, bool], dict[str, str]] = field(default_factory=dict)
     shown: tuple[Any, ...] = ()  # what the last push showed (actions, status, seats, settings)
     #: language -> (the events worded, the seats they were named after, their log lines)
     log: dict[str, tuple[tuple[GameEvent, ...], tuple[Any, ...], list[LogLine]]] = field(default_factory=dict)
@@ -168,6 +204,7 @@ class LiveHub:
         self.send_timeout = send_timeout
         self._closing: set[asyncio.Task[None]] = set()  # expired pages being told
         self.pushes = 0  # frames sent (benchmarks)
+        self._bases: dict[tuple[str, str, bool], Drawing] = {}  # (board, language, colour-blind) -> base
 
     def close(self) -> None:
         self._stop()
@@ -235,33 +272,57 @@ class LiveHub:
         if game.count < 0 and state is not None:
             game.count = len(state.history)
             game.events = await self.manager.recent_events(game_id, LOG_LINES)
-        drawing = await self._svg(game, info, state, reader.locale)
-        return self._view(game, info, state, reader, drawing), _shown(info)
+        board = await self._board(game, info, state, reader.locale)
+        return self._view(game, info, reader, state, board), _shown(info)
 
     async def drawing(self, game_id: str, locale: str) -> Drawing | None:
-        """The board as readers of `locale` see it now (None: the game has not started; Refused propagates)."""
+        """The board's base drawing for readers of `locale` (None: the game has not started; Refused
+        propagates)."""
         info = await self.manager.game_info(game_id)
         state = await self.manager.state_of(game_id)
-        return await self._svg(self._games.get(game_id) or _Game(), info, state, locale)
+        return None if state is None else await self._base(info, locale)
 
-    async def _svg(self, game: _Game, info: GameInfo, state: GameState | None, locale: str) -> Drawing | None:
-        """The board drawn for `locale` at this version, once: drawing is CPU work, done off the event loop."""
-        if state is None:
-            return None
-        key = (locale, len(state.history))
-        drawing = game.svg.get(key)
+    async def _base(self, info: GameInfo, locale: str) -> Drawing:
+        """The base drawing of the game's board for `locale`, drawn once per board, language and colour-blind
+        setting (CPU work, done off the event loop)."""
+        key = (info.board, locale, info.settings.colorblind)
+        drawing = self._bases.get(key)
         if drawing is None:
-            svg = await asyncio.to_thread(board_svg, info, state, locale)
+            board = load_board(info.board)
+            svg = await asyncio.to_thread(board_base, board, info.settings.colorblind, locale)
             drawing = Drawing(svg, hashlib.blake2b(svg.encode(), digest_size=8).hexdigest())
-            game.svg = {k: v for k, v in game.svg.items() if k[1] == key[1]}
-            game.svg[key] = drawing
+            while len(self._bases) >= MAX_BASES:
+                del self._bases[next(iter(self._bases))]
+            self._bases[key] = drawing
         return drawing
 
+    async def _board(
+        self, game: _Game, info: GameInfo, state: GameState | None, locale: str
+    ) -> tuple[Drawing, dict[str, str]] | None:
+        """The base drawing and the game's pieces over it for `locale` at this version, the pieces drawn once."""
+        if state is None:
+            return None
+        base = await self._base(info, locale)
+        key = (locale, len(state.history), info.settings.colorblind)
+        pieces = game.pieces.get(key)
+        if pieces is None:
+            pieces = await asyncio.to_thread(board_pieces, info, state, locale)
+            game.pieces = {k: v for k, v in game.pieces.items() if k[1:] == key[1:]}
+            game.pieces[key] = pieces
+        return base, pieces
+
     def _view(
-        self, game: _Game, info: GameInfo, state: GameState | None, reader: Reader, drawing: Drawing | None
+        self,
+        game: _Game,
+        info: GameInfo,
+        reader: Reader,
+        state: GameState | None,
+        board: tuple[Drawing, dict[str, str]] | None,
     ) -> View:
-        url = "" if drawing is None else drawing_url(info.game_id, reader.locale, drawing.tag)
-        return game_view(info, state, reader, drawing=url, log=self._log(game, info, reader.locale))
+        url = "" if board is None else drawing_url(info.game_id, reader.locale, board[0].tag)
+        pieces = None if board is None else board[1]
+        log = self._log(game, info, reader.locale)
+        return game_view(info, state, reader, drawing=url, log=log, pieces=pieces)
 
     @staticmethod
     def _log(game: _Game, info: GameInfo, locale: str) -> list[LogLine]:
@@ -342,8 +403,8 @@ class LiveHub:
             key = (seat, page.reader.locale)
             frame = frames.get(key)
             if frame is None:
-                drawing = await self._svg(game, info, state, page.reader.locale)
-                view = self._view(game, info, state, page.reader, drawing)
+                board = await self._board(game, info, state, page.reader.locale)
+                view = self._view(game, info, page.reader, state, board)
                 view["move"] = None if move is None else _move_frame(move, info, page.reader.locale)
                 frame = frames[key] = view_parts(view)
             if page.outbox is not None:

@@ -1,12 +1,14 @@
 """What one reader's page shows of a game (the contract's ``view``), built from the same parts the chat uses:
 the legal actions of the engine, each as its `bot.play.codec` code with its presenter's label, the menus'
 categories, the hand and tickets from `engine.views.player_view` of the reader's own seat only, and the board
-drawn by `render/` (the same SVG as the PNG, with touch targets).
+drawn by `render/` (the same drawing as the PNG's map, with touch targets): a base fetched once at its own URL,
+and the game's pieces over it in the view (`render.board_live`).
 
 Hidden information: the public part (players' counts, face-up row, deck sizes, the board, the log) is built from
-public views only and is the same for every reader (the board's drawing is fetched apart, at its own URL); the private part (``me``, ``actions``, ``pending``) is
-built only for the seat of the reader, and only when they sit there. The seed and the deck order never leave
-the engine; the SVG is drawn from the public view.
+public views only and is the same for every reader (the board's base drawing is fetched apart, at its own URL;
+its pieces are in the view); the private part (``me``, ``actions``, ``pending``) is built only for the seat of
+the reader, and only when they sit there. The seed and the deck order never leave the engine; the SVG is drawn
+from the public view.
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ from engine.rules import legal_actions
 from engine.state import GameState
 from engine.views import player_view, public_view
 from maps import CARD_NAMES, load_board
+from maps.board import Board
 from maps.city_names import city_name
-from render.board_svg import render_board_svg
+from render.board_live import compose, live_base_svg, live_pieces, seat_mark_svg
 from render.from_engine import seat_color
 from render.layout import layout_of
 
@@ -133,18 +136,31 @@ def open_seats(info: GameInfo) -> int:
     return max(0, min(hi, info.settings.max_players or hi) - len(info.seats))
 
 
-def board_svg(info: GameInfo, state: GameState, locale: str, highlight: Any = None) -> str:
-    """The board as every reader of `locale` sees it: the public view only, with touch targets."""
+def board_base(board: Board, colorblind: bool, locale: str) -> str:
+    """The board's base drawing for readers of `locale`: the printed map, its (empty) layers of pieces and the
+    touch targets; the same all game (it changes with the board, the language and the colour-blind setting)."""
+    return live_base_svg(board, colorblind=colorblind, words=picture_words(locale))
+
+
+def board_pieces(info: GameInfo, state: GameState, locale: str, highlight: Any = None) -> dict[str, str]:
+    """What the game puts over the base, from the public view only: each piece's SVG under its id
+    (`render.board_live.live_pieces`)."""
     words = picture_words(locale)
     names = seat_words(info.seats, language(locale))
-    return render_board_svg(
+    return live_pieces(
         state.board,
         board_picture_view(state, words, names=names),
         colorblind=info.settings.colorblind,
         words=words,
         highlight=highlight,
-        hit_areas=True,
     )
+
+
+def board_svg(info: GameInfo, state: GameState, locale: str, highlight: Any = None) -> str:
+    """The board as every reader of `locale` sees it, whole: the base with the game's pieces in it (as the
+    page composes them)."""
+    base = board_base(state.board, info.settings.colorblind, locale)
+    return compose(base, board_pieces(info, state, locale, highlight))
 
 
 def texts(locale: str) -> dict[str, str]:
@@ -180,7 +196,12 @@ def drawing_url(game_id: str, locale: str, tag: str) -> str:
 
 
 def public_part(
-    info: GameInfo, state: GameState | None, locale: str, drawing: str, log: list[LogLine]
+    info: GameInfo,
+    state: GameState | None,
+    locale: str,
+    drawing: str,
+    log: list[LogLine],
+    pieces: dict[str, str] | None = None,
 ) -> View:
     """Everything every reader of `locale` sees alike (and no private part: `game_view` adds it)."""
     catalog = default_catalog()
@@ -194,6 +215,7 @@ def public_part(
         "board": {"id": info.board, "name": catalog.text(f"board.{info.board}", locale)},
         "locale": locale,
         "drawing": drawing,
+        "pieces": dict(pieces or {}),
         "log": log,
         "texts": texts(locale),
         "players": [
@@ -212,6 +234,9 @@ def public_part(
             }
             for s in info.seats
         ],
+        "marks": {
+            str(s.seat): seat_mark_svg(seat_color(s.seat)) for s in info.seats if info.settings.colorblind
+        },
         "open_seats": open_seats(info),
         "face_up": [],
         "deck": {"cards": 0, "tickets": 0},
@@ -233,12 +258,7 @@ def public_part(
         ]
         view["deck"] = {"cards": pub.deck, "tickets": sum(pub.ticket_decks.values())}
         lay = layout_of(state.board)
-        view["map_box"] = [
-            0.0,
-            0.0,
-            float(lay.map_w),
-            float(lay.map_h),
-        ]  # the map inside the drawing, without its side panel
+        view["map_box"] = [0.0, 0.0, float(lay.map_w), float(lay.map_h)]  # the map inside the drawing
     return view
 
 
@@ -339,10 +359,16 @@ def private_part(
 
 
 def game_view(
-    info: GameInfo, state: GameState | None, reader: Reader, *, drawing: str, log: list[LogLine]
+    info: GameInfo,
+    state: GameState | None,
+    reader: Reader,
+    *,
+    drawing: str,
+    log: list[LogLine],
+    pieces: dict[str, str] | None = None,
 ) -> View:
     """The whole view of `reader` (public part, and the private part when they sit in the game)."""
-    view = public_part(info, state, reader.locale, drawing, log)
+    view = public_part(info, state, reader.locale, drawing, log, pieces)
     seat = seat_of(info, reader.user_id)
     if state is not None and seat is not None:
         view["me"], view["actions"], view["pending"] = private_part(info, state, seat, reader.locale)

@@ -108,6 +108,20 @@ def secrets_of(state: GameState, reader_seat: int | None) -> list[str]:
     ]
 
 
+def merge_frame(view: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any]:
+    """A live frame's fields merged into the view a page holds, as the page merges them: a first frame is the
+    whole view; a later one's `pieces` are those added or changed, null for each one gone."""
+    if "game_id" in frame:
+        return dict(frame)
+    pieces = dict(view.get("pieces") or {})
+    for pid, svg in (frame.get("pieces") or {}).items():
+        if svg is None:
+            pieces.pop(pid, None)
+        else:
+            pieces[pid] = svg
+    return {**view, **frame, "pieces": pieces}
+
+
 def check_frame(text: str, state: GameState | None, reader_seat: int | None, *, session: str = "") -> None:
     """The hidden-information check of one response or frame read by `reader_seat` (None: a spectator)."""
     data = json.loads(text)

@@ -132,8 +132,8 @@ def test_the_live_maps_view_names_each_seat_for_its_reader() -> None:
     for locale, ai in (("en", "AI 2 (hard)"), ("fr", "IA 2 (difficile)")):
         view = public_part(info, state, locale, "", [])
         assert [p["name"] for p in view["players"]] == ["🤖1", "Bob🤖2x", ai]
-        svg = board_svg(info, state, locale)
-        assert "Bob🤖2x" in svg and ai in svg and "BobAI" not in svg and "AI 1" not in svg
+        svg = board_svg(info, state, locale)  # (the map: the seats are named in the page's sheet, above)
+        assert "<svg" in svg and "BobAI" not in svg and "AI 1" not in svg and "IA 1" not in svg
         mine = private_part(info, state, 1, locale)
         assert "BobAI" not in repr(mine) and "IA 1" not in repr(mine) and "AI 1" not in repr(mine)
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.web_site import merge_frame
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -44,6 +45,7 @@ class Watched:
     frames: list[Any] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # uncaught exceptions and console errors (CSP, 404s)
+    requests: list[str] = field(default_factory=list)  # every URL the page asked for (cached ones too)
 
     def views(self) -> list[dict[str, Any]]:
         """The page's view after each frame (a frame carries what changed since its socket's previous one; a
@@ -52,7 +54,7 @@ class Watched:
         views = []
         for f in self.frames:
             if isinstance(f, dict) and f.get("type") == "view":
-                merged = dict(f["view"]) if "game_id" in f["view"] else {**merged, **f["view"]}
+                merged = merge_frame(merged, f["view"])
                 views.append(merged)
         return views
 
@@ -78,6 +80,7 @@ async def open_page(browser: Any, url: str, *, phone: bool = False, locale: str 
         ws.on("framereceived", received)
 
     page.on("websocket", on_socket)
+    page.on("request", lambda request: watched.requests.append(request.url))
     page.on("pageerror", lambda exc: watched.errors.append(f"pageerror: {exc}"))
     page.on(
         "console", lambda msg: watched.errors.append(f"console: {msg.text}") if msg.type == "error" else None

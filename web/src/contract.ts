@@ -117,10 +117,12 @@ export interface View {
   board: BoardName;
   locale: string;
   drawing: string;
+  pieces: Record<string, string | null>;
   map_box: number[] | null;
   log: LogLine[];
   texts: Record<string, string>;
   players: Player[];
+  marks: Record<string, string>;
   face_up: Card[];
   deck: Deck;
   move: Move | null;

@@ -4,6 +4,7 @@ import { ApiFailure, fetchWithSession, Live, request } from "./api";
 import { addPackagedFonts } from "./fonts";
 import { Names } from "./labels";
 import { PanZoom } from "./panzoom";
+import { mergePieces, Pieces } from "./pieces";
 import { FINGER_PX, meant, MOUSE_PX, Targets, type Thing } from "./targets";
 import { Presence } from "./presence";
 import { SignIn } from "./signin";
@@ -25,6 +26,8 @@ import {
   statusWords,
 } from "./ui";
 
+performance.mark("ttr-script-run"); // the bundle parsed and its modules run (read by bench/bench_web_page.py)
+
 /** Refusals of the live socket that pass by themselves (the server's database or load): the page keeps
  * reconnecting; any other (a session, a game gone) needs the player, and the page stops there. */
 const PASSING = new Set(["storage_down", "unavailable", "busy", "slow_down", "rate", "internal"]);
@@ -37,17 +40,24 @@ let presence: Presence | null = null; // who is on the map (inside Discord only)
 const board = $("board");
 const names = new Names();
 const targets = new Targets();
+const pieces = new Pieces();
 /** The opening scale on a phone: the drawing's names at about 8 px before they are scaled up to be read. */
 const READABLE = 0.48;
 const zoom = new PanZoom($("board-wrap"), board, {
   onTap: (_target, x, y, pointer) => onBoardTap(x, y, pointer === "mouse"),
   onView: (s) => {
     names.zoomed(s);
-    board.style.setProperty("--px", String(1 / s)); // drawing units per screen pixel (marks keep their width)
+    markWidth(s);
   },
   readable: READABLE,
   centre: () => readerCentre(),
 });
+
+/** Drawing units per screen pixel, on the touch targets' group only (their marks keep their screen width): set
+ * on the whole board, the property would restyle every element of the drawing at each zoom. */
+function markWidth(s: number): void {
+  board.querySelector<SVGGElement>("svg g.hits")?.style.setProperty("--px", String(1 / s));
+}
 
 // ---- messages -------------------------------------------------------------------------------------------
 
@@ -84,6 +94,7 @@ function show(next: View): void {
   if (next.texts["web.ui.title"]) document.title = next.texts["web.ui.title"];
   applyStaticTexts(document);
   if (boardChanged) void loadDrawing(next.drawing);
+  else showPieces(next);
   renderPlayers(next);
   presence?.shown(next);
   renderStatus(next);
@@ -114,8 +125,17 @@ function marks(v: View): void {
   markTappable(v);
 }
 
-/** The board's drawing, fetched at its own URL (one per drawing: the browser keeps it), shown unless a newer
- * one was asked for meanwhile. */
+/** The game's pieces put on the drawing shown; the names read again when any changed (a name drawn again over
+ * a claimed route is a piece). */
+function showPieces(v: View): void {
+  const svg = board.querySelector("svg");
+  if (!svg || !pieces.show(v.pieces)) return;
+  names.attach(svg);
+  names.zoomed(zoom.pixels);
+}
+
+/** The board's base drawing, fetched at its own URL (the same all game: the browser keeps it), shown unless a
+ * newer one was asked for meanwhile; the game's pieces are put on it. */
 async function loadDrawing(drawing: string): Promise<void> {
   if (!drawing) return;
   let text: string;
@@ -126,6 +146,7 @@ async function loadDrawing(drawing: string): Promise<void> {
     return;
   }
   if (!view || view.drawing !== drawing) return;
+  performance.mark("ttr-drawing-fetched"); // (marks read by bench/bench_web_page.py)
   board.innerHTML = text;
   const svg = board.querySelector("svg");
   if (!svg) return;
@@ -138,13 +159,20 @@ async function loadDrawing(drawing: string): Promise<void> {
   let box = view.map_box ?? null;
   const clip = svg.querySelector("clipPath#mapclip rect");
   if (!box && clip) box = ["x", "y", "width", "height"].map((k) => Number(clip.getAttribute(k)));
+  performance.mark("ttr-drawing-parsed");
+  pieces.attach(svg);
+  pieces.show(view.pieces);
+  performance.mark("ttr-pieces-placed");
   names.attach(svg);
   targets.attach(svg);
   names.prefer(openTickets(view).map((tk) => tk.label)); // (the names drawn first where they would overlap)
   zoom.setContentSize(w, h, box && box.length === 4 && box.every(Number.isFinite) ? [box[0], box[1], box[2], box[3]] : null);
   names.zoomed(zoom.pixels);
+  markWidth(zoom.pixels);
   marks(view);
   $("app").dataset.drawing = drawing;
+  performance.mark("ttr-drawing-shown");
+  requestAnimationFrame(() => setTimeout(() => performance.mark("ttr-drawing-painted"))); // (after its first paint)
 }
 
 let wasFinished = false;
@@ -512,7 +540,11 @@ async function start(): Promise<void> {
         if (frame.type === "view") {
           refused = null;
           // a frame carries the fields that changed since this socket's previous one (its first: all)
-          liveView = liveView && frame.view.game_id === undefined ? { ...liveView, ...frame.view } : (frame.view as View);
+          // (its pieces: those added or changed, null for each gone)
+          if (liveView && frame.view.game_id === undefined) {
+            const held = frame.view.pieces ? mergePieces(liveView.pieces, frame.view.pieces) : liveView.pieces;
+            liveView = { ...liveView, ...frame.view, pieces: held };
+          } else liveView = frame.view as View;
           show(liveView);
           firstView(liveView);
         } else if (frame.type === "error") {

@@ -69,21 +69,26 @@ export class PanZoom {
   fit(): void {
     const r = this.wrap.getBoundingClientRect();
     if (!r.width || !r.height) return;
+    this.fitTo(r);
+    this.touched = false;
+    this.apply(r);
+  }
+
+  private fitTo(r: DOMRect): void {
     const [fx, fy, fw, fh] = this.focus && r.width < 700 ? this.focus : [0, 0, this.contentW, this.contentH];
     this.fitScale = Math.min(r.width / fw, r.height / fh) || 1;
     this.s = this.fitScale;
     this.x = (r.width - fw * this.s) / 2 - fx * this.s;
     this.y = Math.max(0, (r.height - fh * this.s) / 2) - fy * this.s;
-    this.touched = false;
-    this.apply();
   }
 
   /** The opening view: the map (without the drawing's side panel) filling the frame, no empty band, at least
-   * at the readable scale, centred on the reader's part of it and never past its edges. */
+   * at the readable scale, centred on the reader's part of it and never past its edges. (The frame's size read
+   * once, the view set once: a new drawing's layout is forced once, not three times.) */
   home(): void {
-    this.fit();
     const r = this.wrap.getBoundingClientRect();
     if (!r.width || !r.height) return;
+    this.fitTo(r);
     const [fx, fy, fw, fh] = this.focus ?? [0, 0, this.contentW, this.contentH];
     const cover = Math.max(r.width / fw, r.height / fh);
     this.s = Math.min(this.fitScale * (this.opts.maxZoom ?? 8), Math.max(this.opts.readable ?? 0, cover));
@@ -91,7 +96,7 @@ export class PanZoom {
     this.x = Math.min(-fx * this.s, Math.max(r.width - (fx + fw) * this.s, r.width / 2 - cx * this.s));
     this.y = Math.min(-fy * this.s, Math.max(r.height - (fy + fh) * this.s, r.height / 2 - cy * this.s));
     this.touched = false;
-    this.apply();
+    this.apply(r);
   }
 
   /** The drawing's point under a point of the page (client coordinates). */
@@ -124,9 +129,8 @@ export class PanZoom {
     return this.s / this.fitScale;
   }
 
-  private apply(): void {
+  private apply(r: DOMRect = this.wrap.getBoundingClientRect()): void {
     // Keep at least a quarter of the board on screen.
-    const r = this.wrap.getBoundingClientRect();
     const w = this.contentW * this.s;
     const h = this.contentH * this.s;
     this.x = Math.min(r.width - w / 4, Math.max(-w * 0.75, this.x));

@@ -24,11 +24,16 @@ function heading(key: string): HTMLElement {
 }
 
 /** A colour chip: a CSS colour, or a card/player colour name styled by the stylesheet (.c-red, ...). */
-function swatch(color: string | null | undefined): HTMLElement {
+function swatch(color: string | null | undefined, mark?: string | null): HTMLElement {
   const s = el("span", { class: "swatch" });
   if (!color) s.classList.add("c-none");
   else if (/^(#|rgb|hsl)/.test(color)) s.style.background = color;
   else s.classList.add(`c-${color.replace(/[^a-z0-9]/gi, "-")}`);
+  if (mark) {
+    // the seat's colour-blind mark, as the server drew it (the drawing's shape on that seat's trains)
+    s.innerHTML = mark;
+    s.classList.add("marked");
+  }
   return s;
 }
 
@@ -58,7 +63,7 @@ export function renderPlayers(view: View): void {
           role: "listitem",
           "aria-label": `${p.name}: ${p.score} ${t("web.ui.score")}, ${p.trains} ${t("web.ui.trains")}, ${p.cards} ${t("web.ui.cards")}`,
         },
-        swatch(p.color),
+        swatch(p.color, view.marks?.[String(p.seat)]),
         el("b", {}, p.name),
         stat("score", p.score ?? 0, t("web.ui.score")),
         stat("trains", p.trains ?? 0, t("web.ui.trains")),
@@ -222,7 +227,7 @@ export function renderRanking(view: View): boolean {
         el(
           "li",
           { class: view.me?.seat === p.seat ? "me" : "", "data-seat": String(p.seat) },
-          swatch(p.color),
+          swatch(p.color, view.marks?.[String(p.seat)]),
           el("span", {}, p.name),
           el("b", {}, `${p.score} ${t("web.ui.points")}`),
         ),
