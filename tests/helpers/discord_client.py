@@ -152,8 +152,10 @@ class DiscordClient:
         instance_id: str = "",
         custom_id: str | None = None,
         activity_path: str = "/",
+        grant: tuple[str, ...] | None = None,
     ) -> str:
-        """The client page opening the Activity in `channel_id` for `user`, whose authorization gives `code`."""
+        """The client page opening the Activity in `channel_id` for `user`, whose authorization gives `code`;
+        `grant`: the scopes the user consents to (None: every scope the Activity asks)."""
         launch = str(secrets.randbelow(10**18))
         location = f"gc-{guild_id}-{channel_id}"
         query = {
@@ -173,6 +175,8 @@ class DiscordClient:
         }
         if custom_id is not None:
             query["custom_id"] = custom_id
+        if grant is not None:
+            query["grant"] = ",".join(grant)
         return f"https://{CLIENT_HOST}/activities/{self.client_id}?{urlencode(query)}"
 
 

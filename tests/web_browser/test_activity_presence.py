@@ -61,7 +61,7 @@ async def test_the_people_on_the_map_are_shown_and_follow_the_instance_live(
             presence = [
                 (c["cmd"], c["evt"])
                 for c in commands
-                if c["cmd"] not in ("AUTHORIZE", "AUTHENTICATE", "CAPTURE_LOG")
+                if c["cmd"] not in ("AUTHORIZE", "AUTHENTICATE", "CAPTURE_LOG", "SET_ACTIVITY")
             ]
             assert presence == [
                 ("SUBSCRIBE", "ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE"),

@@ -6,6 +6,7 @@ import { Names } from "./labels";
 import { PanZoom } from "./panzoom";
 import { FINGER_PX, meant, MOUSE_PX, Targets, type Thing } from "./targets";
 import { Presence } from "./presence";
+import { RichPresence, SCOPE } from "./richpresence";
 import { SignIn } from "./signin";
 import { applyStaticTexts, setTexts, t, tOr } from "./texts";
 import type { Action, View } from "./types";
@@ -34,6 +35,7 @@ let acting = ""; // the code of the move being sent
 let gameId = "";
 let busy = false;
 let presence: Presence | null = null; // who is on the map (inside Discord only)
+let richPresence: RichPresence | null = null; // the reader's Discord status (inside Discord, with its scope)
 const board = $("board");
 const names = new Names();
 const targets = new Targets();
@@ -86,6 +88,7 @@ function show(next: View): void {
   if (boardChanged) void loadDrawing(next.drawing);
   renderPlayers(next);
   presence?.shown(next);
+  richPresence?.shown(next);
   renderStatus(next);
   renderMarket(next);
   renderMine(next, () => void openTicketMap());
@@ -505,6 +508,7 @@ async function start(): Promise<void> {
       presence = new Presence(sdk);
       // (who else is here is a nicety: the map works without it)
       presence.start().catch(() => undefined);
+      richPresence = new RichPresence(sdk, () => signing.scopes.includes(SCOPE));
     }
     live = new Live(
       gameId,

@@ -22,6 +22,9 @@ interface SessionReply {
   game_id?: string;
 }
 
+/** What the page asks Discord for: who the reader is, and their rich presence (web/src/richpresence.ts). */
+const SCOPES: ("identify" | "rpc.activities.write")[] = ["identify", "rpc.activities.write"];
+
 function insideDiscord(q: URLSearchParams): boolean {
   // Discord opens an Activity with these query parameters; the SDK needs them.
   return q.has("frame_id") && q.has("instance_id");
@@ -31,6 +34,8 @@ function insideDiscord(q: URLSearchParams): boolean {
 export class SignIn {
   private sdk: DiscordSDK | DiscordSDKMock | null = null;
   private clientId = "";
+  /** The scopes Discord's AUTHENTICATE said the reader granted (rich presence needs rpc.activities.write). */
+  scopes: string[] = [];
 
   constructor(private q: URLSearchParams) {}
 
@@ -89,12 +94,16 @@ export class SignIn {
       response_type: "code",
       state: "",
       prompt: "none",
-      scope: ["identify"],
+      // (rpc.activities.write: the rich presence; Discord asks the reader once, renewals pass silently)
+      scope: SCOPES,
     });
     // The instance, not the channel: the server asks Discord where it runs and who is in it (bot/web/PROTOCOL.md).
     const reply = await request<SessionReply>("POST", "api/session", { code, instance: sdk.instanceId });
     setSession(reply.session);
-    if (reply.access_token) await sdk.commands.authenticate({ access_token: reply.access_token });
+    if (reply.access_token) {
+      const auth = await sdk.commands.authenticate({ access_token: reply.access_token });
+      this.scopes = (auth?.scopes ?? []).map(String); // (-1: a scope this SDK does not know)
+    }
     return reply;
   }
 }

@@ -22,6 +22,8 @@
     code: q.get("code"), // what AUTHORIZE answers: the OAuth2 code the tests' fake Discord knows
     accessToken: q.get("access_token"), // the only token AUTHENTICATE accepts (the one that code exchanges for)
     user: JSON.parse(q.get("user") || "null"),
+    // the scopes the user grants at Discord's consent (a comma list; none given: every scope asked)
+    grant: q.has("grant") ? q.get("grant").split(",").filter(Boolean) : null,
     locale: q.get("locale") || "en-US",
   };
   const state = {
@@ -119,7 +121,7 @@
       return {
         access_token: args.access_token,
         user: { username: cfg.user.username, discriminator: "0", id: cfg.user.id, avatar: null, public_flags: 0 },
-        scopes: state.scopes ?? ["identify"],
+        scopes: (state.scopes ?? ["identify"]).filter((s) => !cfg.grant || cfg.grant.includes(s)),
         expires: new Date(Date.now() + 7 * 86400e3).toISOString(),
         application: { description: "", icon: null, id: cfg.clientId, name: "Ticket to Ride" },
       };
