@@ -14,12 +14,10 @@ from typing import Any
 from browser import needs_chromium, wait_version
 from helpers.discord_client import discord_client
 from helpers.fake_discord import BOT_TOKEN
-from helpers.web_site import new_game, site
+from helpers.web_site import finish_game, new_game, site
 from test_activity_client import _move_through_the_manager, in_discord, open_activity
 
-from bot.manager import GameManager, turn_token
-from engine.actions import Action, ClaimRoute, DrawBlind
-from engine.rules import legal_actions
+from bot.manager import GameManager
 
 pytestmark = needs_chromium
 
@@ -50,29 +48,6 @@ async def version_of(manager: GameManager, game_id: str) -> int:
     state = await manager.state_of(game_id)
     assert state is not None
     return len(state.history)
-
-
-async def finish(manager: GameManager, game_id: str) -> int:
-    """The game played to its end through the manager (the longest claim, else a blind draw, else the first
-    choice of a decision); how many moves."""
-    for n in range(3000):
-        state = await manager.state_of(game_id)
-        assert state is not None
-        if state.finished:
-            return n
-        info = await manager.game_info(game_id)
-        seat = info.to_act[0]
-        user = info.seats[seat].user_id
-        assert user is not None
-        legal = legal_actions(state, seat)
-        claims = [a for a in legal if isinstance(a, ClaimRoute)]
-        move: Action
-        if claims:
-            move = max(claims, key=lambda a: state.board.routes[a.route].length)
-        else:
-            move = next((a for a in legal if isinstance(a, DrawBlind)), legal[0])
-        await manager.act(game_id, user, move, expected_turn=turn_token(state, seat))
-    raise AssertionError("no end after 3000 moves")
 
 
 async def test_the_status_says_the_board_and_whose_turn_follows_the_turns_and_is_cleared_at_the_end(
@@ -123,7 +98,7 @@ async def test_the_status_says_the_board_and_whose_turn_follows_the_turns_and_is
 
             # the end: a few hundred moves in a few seconds send a few commands, the last one clearing it
             began = time.monotonic()
-            moves = await finish(s.manager, gid)
+            moves = await finish_game(s.manager, gid)
             await wait_version(activity, await version_of(s.manager, gid), timeout=20)
             deadline = time.monotonic() + 3 * GAP
             while (await set_activities(page))[-1] is not None and time.monotonic() < deadline:

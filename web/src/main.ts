@@ -7,6 +7,7 @@ import { PanZoom } from "./panzoom";
 import { FINGER_PX, meant, MOUSE_PX, Targets, type Thing } from "./targets";
 import { Presence } from "./presence";
 import { RichPresence, SCOPE } from "./richpresence";
+import { Share } from "./share";
 import { SignIn } from "./signin";
 import { applyStaticTexts, setTexts, t, tOr } from "./texts";
 import type { Action, View } from "./types";
@@ -36,6 +37,7 @@ let gameId = "";
 let busy = false;
 let presence: Presence | null = null; // who is on the map (inside Discord only)
 let richPresence: RichPresence | null = null; // the reader's Discord status (inside Discord, with its scope)
+let share: Share | null = null; // the final scores' Share (inside Discord)
 const board = $("board");
 const names = new Names();
 const targets = new Targets();
@@ -98,6 +100,7 @@ function show(next: View): void {
   renderLog(next);
   renderLastMove(next);
   const finished = renderRanking(next);
+  share?.shown(next);
   if (finished && !wasFinished) $("sheet-body").scrollTop = 0; // the ranking first, at once
   wasFinished = finished;
   // The last move stays marked on the map until the next one (its line is in the sheet, not over the board).
@@ -509,6 +512,7 @@ async function start(): Promise<void> {
       // (who else is here is a nicety: the map works without it)
       presence.start().catch(() => undefined);
       richPresence = new RichPresence(sdk, () => signing.scopes.includes(SCOPE));
+      share = new Share(sdk);
     }
     live = new Live(
       gameId,
