@@ -45,7 +45,7 @@
       username: u.username,
       global_name: u.global_name ?? u.username,
       discriminator: "0",
-      avatar: null,
+      avatar: u.avatar ?? null, // a hash: https://cdn.discordapp.com/avatars/<id>/<hash>.png
       flags: 0,
       bot: false,
     };
