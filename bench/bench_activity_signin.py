@@ -11,7 +11,11 @@ WebSocket's first view drawn.
 With `--cpu 4` (the default) the CPU is slowed 4x by the DevTools protocol (Emulation.setCPUThrottlingRate) on the
 page; the Activity's frame shares the page's process for this (site isolation off), so it is slowed too.
 
-    python bench/bench_activity_signin.py [--runs 20] [--cpu 4]
+    python bench/bench_activity_signin.py [--runs 20] [--cpu 4] [--compare REF]
+
+With `--compare REF` (a git commit) the page built at REF (its committed bot/web/static/) and the page built now
+take turns, run by run, against the same server: on a shared, noisy machine the two are then measured under the
+same load, and both are printed.
 
 The machine's load average is printed first: wall times grow with other work on it.
 """
@@ -21,7 +25,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -69,16 +75,41 @@ async def drawn(page, origin: str, timeout: float = 60.0) -> None:  # type: igno
     raise AssertionError("the Activity drew no board")
 
 
-async def main(runs: int, cpu: float) -> None:
+def pages(tmp: Path, compare: str) -> tuple[Path, dict[str, bytes]]:
+    """One static directory holding the assets of the page now and (with `compare`) of the page at that commit,
+    and each one's index.html (written in turn before each run)."""
+    static = tmp / "static"
+    shutil.copytree(ROOT / "bot" / "web" / "static", static)
+    builds = {"now": (static / "index.html").read_bytes()}
+    if compare:
+        files = subprocess.run(
+            ["git", "-C", str(ROOT), "ls-tree", "-r", "--name-only", compare, "bot/web/static/"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.split()
+        for name in files:
+            data = subprocess.run(
+                ["git", "-C", str(ROOT), "show", f"{compare}:{name}"], check=True, capture_output=True
+            ).stdout
+            if name.endswith("index.html"):
+                builds[compare] = data
+            else:
+                (static / "assets" / Path(name).name).write_bytes(data)
+    return static, builds
+
+
+async def main(runs: int, cpu: float, compare: str) -> None:
     from playwright.async_api import async_playwright
 
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; CPU slowed {cpu:g}x")
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{tmp}/games.db"
+        static, builds = pages(Path(tmp), compare)
         # every run signs in from this one address: lift the per-address sign-in limit for the bench
         # (and the instance check on: each run a new instance, so each pays its one call to Discord, the fake)
         async with (
-            site(db, signin_rate=1000.0, signin_burst=1000, bot_token=BOT_TOKEN) as s,
+            site(db, signin_rate=1000.0, signin_burst=1000, bot_token=BOT_TOKEN, static=static) as s,
             async_playwright() as pw,
         ):
             await new_game(s.manager, "italy")
@@ -90,19 +121,25 @@ async def main(runs: int, cpu: float) -> None:
                     headless=True,
                 )
                 times: dict[str, list[float]] = {"desktop": [], "mobile": []}
+                by_build: dict[str, list[float]] = {name: [] for name in builds}
+                # when each step was done, since the client page began (the Activity's frame opens in it)
                 phases: dict[str, list[float]] = {
                     name: []
                     for name in (
                         "the Activity's script received",
-                        "script to api/config answered (script run)",
-                        "config to handshake (SDK made)",
-                        "handshake to AUTHORIZE (READY)",
-                        "AUTHORIZE to AUTHENTICATE (code exchange)",
-                        "AUTHENTICATE to board drawn",
+                        "api/config answered",
+                        "the SDK's handshake sent",
+                        "AUTHORIZE sent (READY came)",
+                        "api/session answered (code exchanged, instance checked)",
+                        "AUTHENTICATE sent",
+                        "the drawing received (board.svg)",
+                        "board drawn",
                     )
                 }
-                for i in range(runs):
-                    platform = "mobile" if i % 2 else "desktop"
+                for i in range(runs * len(builds)):
+                    build = list(builds)[i % len(builds)]
+                    (static / "index.html").write_bytes(builds[build])
+                    platform = "mobile" if (i // len(builds)) % 2 else "desktop"
                     context = await browser.new_context(
                         **(PHONE if platform == "mobile" else DESKTOP), ignore_https_errors=True
                     )
@@ -123,6 +160,10 @@ async def main(runs: int, cpu: float) -> None:
                     started = time.perf_counter()
                     await page.goto(url)
                     await drawn(page, stand_in.activity_origin)
+                    by_build[build].append(time.perf_counter() - started)
+                    if build != "now":
+                        await context.close()
+                        continue
                     times[platform].append(time.perf_counter() - started)
                     # the phases, on one clock (ms since the epoch: each document's timeOrigin + its now)
                     got = await page.evaluate(
@@ -131,34 +172,40 @@ async def main(runs: int, cpu: float) -> None:
                     frame = next(f for f in page.frames if f.url.startswith(stand_in.activity_origin))
                     loads = await frame.evaluate(
                         """() => [performance.timeOrigin,
-                          ...['/assets/app-', '/api/config'].map((part) => {
-                            const e = performance.getEntriesByType('resource').find((r) => r.name.includes(part)
-                              && r.name.endsWith('.js') === (part === '/assets/app-'));
+                          ...[/\\/assets\\/app-.*\\.js$/, /\\/api\\/config/, /\\/api\\/session$/, /\\/board\\.svg/].map((re) => {
+                            const e = performance.getEntriesByType('resource').find((r) => re.test(r.name));
                             return e ? e.responseEnd : null;
                           })]"""
                     )
                     origin = got[1]
-                    at = {m.get("cmd") or "HANDSHAKE": (origin + m["at"]) / 1000 for m in reversed(got[0])}
-                    start = origin / 1000
-                    script = (loads[0] + loads[1]) / 1000
-                    config = (loads[0] + loads[2]) / 1000
-                    phases["the Activity's script received"].append(script - start)
-                    phases["script to api/config answered (script run)"].append(config - script)
-                    phases["config to handshake (SDK made)"].append(at["HANDSHAKE"] - config)
-                    phases["handshake to AUTHORIZE (READY)"].append(at["AUTHORIZE"] - at["HANDSHAKE"])
-                    phases["AUTHORIZE to AUTHENTICATE (code exchange)"].append(
-                        at["AUTHENTICATE"] - at["AUTHORIZE"]
-                    )
-                    phases["AUTHENTICATE to board drawn"].append(
-                        (origin + got[2]) / 1000 - at["AUTHENTICATE"]
-                    )
+                    at = {m.get("cmd") or "HANDSHAKE": origin + m["at"] for m in reversed(got[0])}
+                    points = [
+                        loads[0] + loads[1],
+                        loads[0] + loads[2],
+                        at["HANDSHAKE"],
+                        at["AUTHORIZE"],
+                        loads[0] + loads[3],
+                        at["AUTHENTICATE"],
+                        loads[0] + loads[4],
+                        origin + got[2],
+                    ]
+                    for name, point in zip(phases, points, strict=True):
+                        phases[name].append((point - origin) / 1000)
                     await context.close()
                 await browser.close()
                 calls = len(s.discord.instance_calls)
-    print(f"calls to Discord's activity-instances endpoint: {calls} for {runs} pages ({runs} instances)")
+    pages_opened = runs * len(builds)
+    print(
+        f"calls to Discord's activity-instances endpoint: {calls} for {pages_opened} pages "
+        f"({pages_opened} instances)"
+    )
     print(line("sign-in to board drawn, desktop", times["desktop"]))
     print(line("sign-in to board drawn, mobile", times["mobile"]))
     print(line("sign-in to board drawn, all", times["desktop"] + times["mobile"]))
+    if compare:
+        for name, xs in by_build.items():
+            print(line(f"  taking turns: the page {'built now' if name == 'now' else 'at ' + name}", xs))
+    print("when each step was done, since the client page began (the page built now):")
     for name, xs in phases.items():
         print(line(f"  {name}", xs))
 
@@ -169,5 +216,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--cpu", type=float, default=4.0)
+    parser.add_argument("--compare", default="", help="a git commit whose page takes turns with today's")
     args = parser.parse_args()
-    asyncio.run(main(args.runs, args.cpu))
+    asyncio.run(main(args.runs, args.cpu, args.compare))

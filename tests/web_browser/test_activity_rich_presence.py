@@ -112,8 +112,9 @@ async def test_the_status_says_the_board_and_whose_turn_follows_the_turns_and_is
             # nothing hidden: only these keys, the board's name and public words
             for a in sent[:-1]:
                 assert set(a) == {"type", "details", "state", "party", "timestamps"}
-            # (a game's end played in seconds asks more drawings than the server's per-user rate: 429s said)
-            assert [e for e in errors if "status of 429" not in e] == [], errors
+            # (a game's end played in seconds asks more drawings than the server's per-user rate: 429s said; this
+            # server has no render pool: its Share is 404, tests/web_browser/test_activity_share.py)
+            assert [e for e in errors if "status of 429" not in e and "status of 404" not in e] == [], errors
             await browser.close()
 
 

@@ -509,10 +509,17 @@ async function start(): Promise<void> {
     const sdk = signing.discord;
     if (sdk) {
       presence = new Presence(sdk);
-      // (who else is here is a nicety: the map works without it)
-      presence.start().catch(() => undefined);
       richPresence = new RichPresence(sdk, () => signing.scopes.includes(SCOPE));
       share = new Share(sdk);
+      // (who else is here, the reader's status: niceties, once Discord's client has the token; the map's socket
+      // opens meanwhile)
+      signing.authenticated.then(
+        () => {
+          presence?.start().catch(() => undefined);
+          if (view) richPresence?.shown(view);
+        },
+        () => undefined,
+      );
     }
     live = new Live(
       gameId,

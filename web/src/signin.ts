@@ -36,6 +36,9 @@ export class SignIn {
   private clientId = "";
   /** The scopes Discord's AUTHENTICATE said the reader granted (rich presence needs rpc.activities.write). */
   scopes: string[] = [];
+  /** Settled once Discord's client has the reader's token (AUTHENTICATE): the SDK's commands beyond the sign-in
+   * (participants, rich presence) wait for it; the map itself does not (its session is the server's). */
+  authenticated: Promise<void> = Promise.resolve();
 
   constructor(private q: URLSearchParams) {}
 
@@ -44,19 +47,33 @@ export class SignIn {
     const link = q.get("link");
     if (link) return this.withLink(link);
 
-    const config = await request<Config>("GET", `api/config${q.has("locale") ? `?locale=${q.get("locale")}` : ""}`);
-    setTexts(config.texts);
-    this.clientId = config.client_id;
-    if (insideDiscord(q)) {
-      this.sdk = new DiscordSDK(config.client_id);
-    } else {
-      const channel = q.get("channel") ?? "mock_channel";
-      const mock = new DiscordSDKMock(config.client_id, q.get("guild"), channel, null);
-      const code = q.get("mock_code") ?? "mock_code";
-      mock._updateCommandMocks({ authorize: () => Promise.resolve({ code }) });
-      this.sdk = mock;
+    const configured = request<Config>("GET", `api/config${q.has("locale") ? `?locale=${q.get("locale")}` : ""}`);
+    // Discord serves an Activity at https://<its client id>.discordsays.com: the SDK's handshake starts at once,
+    // while the server's config (the words) comes, rather than after it.
+    let ready: Promise<void> | null = null;
+    const hosted = insideDiscord(q) ? /^(\d+)\.discordsays\.com$/.exec(location.hostname)?.[1] : undefined;
+    if (hosted) {
+      this.clientId = hosted;
+      this.sdk = new DiscordSDK(hosted);
+      ready = this.sdk.ready();
+      ready.catch(() => undefined); // (awaited below, after the config)
     }
-    await this.sdk.ready();
+    const config = await configured;
+    setTexts(config.texts);
+    if (!this.sdk) {
+      this.clientId = config.client_id;
+      if (insideDiscord(q)) {
+        this.sdk = new DiscordSDK(config.client_id);
+      } else {
+        const channel = q.get("channel") ?? "mock_channel";
+        const mock = new DiscordSDKMock(config.client_id, q.get("guild"), channel, null);
+        const code = q.get("mock_code") ?? "mock_code";
+        mock._updateCommandMocks({ authorize: () => Promise.resolve({ code }) });
+        this.sdk = mock;
+      }
+      ready = this.sdk.ready();
+    }
+    await ready;
     const reply = await this.withDiscord();
     let gameId = q.get("game") ?? reply.game_id ?? "";
     if (!gameId) {
@@ -77,7 +94,10 @@ export class SignIn {
   async again(): Promise<void> {
     const link = this.q.get("link");
     if (link) await this.withLink(link);
-    else await this.withDiscord();
+    else {
+      await this.withDiscord();
+      await this.authenticated;
+    }
   }
 
   private async withLink(link: string): Promise<SignedIn> {
@@ -101,8 +121,10 @@ export class SignIn {
     const reply = await request<SessionReply>("POST", "api/session", { code, instance: sdk.instanceId });
     setSession(reply.session);
     if (reply.access_token) {
-      const auth = await sdk.commands.authenticate({ access_token: reply.access_token });
-      this.scopes = (auth?.scopes ?? []).map(String); // (-1: a scope this SDK does not know)
+      this.authenticated = sdk.commands.authenticate({ access_token: reply.access_token }).then((auth) => {
+        this.scopes = (auth?.scopes ?? []).map(String); // (-1: a scope this SDK does not know)
+      });
+      this.authenticated.catch(() => undefined); // (a failure: no presence; the map goes on)
     }
     return reply;
   }
