@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -57,7 +58,7 @@ def line(name: str, xs: list[float]) -> str:
     return f"{name}: n={len(ms)} median {statistics.median(ms):.0f} ms, p95 {p95(ms):.0f} ms, max {max(ms):.0f} ms"
 
 
-async def drawn(page, origin: str, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+async def drawn(page: Any, origin: str, timeout: float = 60.0) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         frame = next((f for f in page.frames if f.url.startswith(origin)), None)
