@@ -10,6 +10,7 @@ import asyncio
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlparse
 
 from browser import needs_chromium, wait_version
 from helpers.discord_client import discord_client
@@ -60,6 +61,7 @@ async def test_the_status_says_the_board_and_whose_turn_follows_the_turns_and_is
         upstream = str(s.client.make_url("/")).rstrip("/")
         async with discord_client(upstream, "4242", tmp_path) as stand_in:
             url = in_discord(s, stand_in)
+            instance = parse_qs(urlparse(url).query)["instance_id"][0]
             opened = time.time() * 1000
             browser, page, activity, errors, _raw = await open_activity(pw, stand_in, url, phone=False)
             await wait_version(activity, 0)
@@ -75,7 +77,7 @@ async def test_the_status_says_the_board_and_whose_turn_follows_the_turns_and_is
                 "type": 0,
                 "details": "Italy",
                 "state": "Choosing tickets",  # both players keep their first tickets at once
-                "party": {"size": [2, 2]},
+                "party": {"id": instance, "size": [2, 2]},  # (the instance: Discord's own example)
                 "timestamps": {"start": start},
             }
             # the opening's two choices, one after the other: one command (the newest wanted after the gap)

@@ -15,12 +15,13 @@ export interface Activity {
   type: number;
   details: string;
   state: string;
-  party: { size: [number, number] };
+  party: { id: string; size: [number, number] };
   timestamps: { start: number };
 }
 
-/** The activity a view shows (null: none, the game is over); `start` is when the reader opened the map. */
-export function activityOf(v: View, start: number): Activity | null {
+/** The activity a view shows (null: none, the game is over); `start` is when the reader opened the map, `party`
+ * the Activity's instance (as Discord's own example: who is in it can join it). */
+export function activityOf(v: View, start: number, party: string): Activity | null {
   if (v.status !== "lobby" && v.status !== "active") return null;
   const seated = v.players.length;
   let state: string;
@@ -34,7 +35,7 @@ export function activityOf(v: View, start: number): Activity | null {
     const turn = v.players.filter((p) => p.is_turn);
     state = turn.length === 1 ? t("web.ui.presence_turn", { player: turn[0].name }) : t("web.ui.presence_setup");
   }
-  return { type: 0, details: v.board.name, state, party: { size }, timestamps: { start } };
+  return { type: 0, details: v.board.name, state, party: { id: party, size }, timestamps: { start } };
 }
 
 export class RichPresence {
@@ -52,7 +53,7 @@ export class RichPresence {
 
   shown(v: View): void {
     if (!this.granted()) return;
-    const next = activityOf(v, this.start);
+    const next = activityOf(v, this.start, this.sdk.instanceId);
     const key = JSON.stringify(next);
     if (key === this.wanted) return;
     this.wanted = key;
