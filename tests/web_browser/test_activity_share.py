@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser import needs_chromium, wait_version
+from browser import launch, needs_chromium, open_page, wait_version
 from helpers.discord_client import discord_client
 from helpers.fake_discord import BOT_TOKEN
 from helpers.fast_pictures import PNG, FastPictures
 from helpers.web_site import final_board_drawer, finish_game, new_game, site
 from test_activity_client import in_discord, open_activity
 from test_activity_rich_presence import version_of
+
+from bot.web.tokens import Link
 
 pytestmark = needs_chromium
 
@@ -36,10 +38,18 @@ async def test_at_the_end_share_opens_discords_share_dialog_with_the_final_board
             url = in_discord(s, stand_in)
             browser, page, activity, errors, _raw = await open_activity(pw, stand_in, url, phone=False)
             await wait_version(activity, 0)
+            # Bob on his personal link, in a browser (not inside Discord): his page asks for no moment
+            plain = await launch(pw)
+            bob = await open_page(plain, f"{upstream}/?link={s.tokens.link(Link(102, gid))}")
+            asked: list[str] = []
+            bob.page.on("request", lambda r: asked.append(r.url) if "/moment" in r.url else None)
+            await wait_version(bob.page, 0)
             assert await activity.locator("#share").count() == 0  # (a game under way: nothing to share)
 
             await finish_game(s.manager, gid)
             await wait_version(activity, await version_of(s.manager, gid), timeout=20)
+            await wait_version(bob.page, await version_of(s.manager, gid), timeout=20)
+            await bob.page.locator("#ranking li").first.wait_for(timeout=10_000)
             await activity.locator("#ranking #share").wait_for(timeout=10_000)
             assert await activity.locator("#share").inner_text() == "Share"
             assert s.discord.moments == [PNG]  # the final board, uploaded once
@@ -57,5 +67,8 @@ async def test_at_the_end_share_opens_discords_share_dialog_with_the_final_board
             again = await s.client.post(f"/api/games/{gid}/moment", headers=s.auth(102))
             assert (await again.json())["media_url"] == media
             assert s.discord.moments == [PNG]
+            # the link's page: the final ranking, no Share, no moment asked (Share is for Discord's dialog)
+            assert await bob.page.locator("#share").count() == 0 and asked == []
             assert [e for e in errors if "status of 429" not in e] == [], errors
+            await plain.close()
             await browser.close()
