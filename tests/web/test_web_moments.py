@@ -14,8 +14,9 @@ from helpers.web_site import final_board_drawer, finish_game, new_game, site
 
 async def test_a_finished_games_board_is_uploaded_once_and_its_url_given_to_every_page(db_url: str) -> None:
     pictures = FastPictures()
-    async with site(db_url, bot_token=BOT_TOKEN, final_board=lambda g: draw(g)) as s:
-        draw = final_board_drawer(s.manager, pictures)
+    async with site(
+        db_url, bot_token=BOT_TOKEN, final_board=lambda g: final_board_drawer(s.manager, pictures)(g)
+    ) as s:
         gid = await new_game(s.manager)
         path = f"/api/games/{gid}/moment"
         resp = await s.client.post(path, headers=s.auth(101))
@@ -70,3 +71,32 @@ async def test_no_share_without_a_drawer_or_a_bot_token_and_discord_refusing_is_
             assert resp.status == 503 and (await resp.json())["error"]["code"] == "discord_unavailable"
         assert s.moments is not None and s.moments.uploads == 2
         assert "not-the-bot" not in await resp.text()
+
+
+async def test_the_bots_drawer_draws_a_finished_games_board_in_its_servers_language(db_url: str) -> None:
+    """`bot.wiring.shared_board`: the final board by the service's pictures, in the language of the game's
+    server (its public messages'), nothing before the end."""
+    from types import SimpleNamespace
+
+    from helpers.fast_pictures import PNG
+
+    from bot.wiring import shared_board
+
+    pictures = FastPictures()
+    async with site(db_url) as s:
+        gid = await new_game(s.manager)
+        messenger = SimpleNamespace(public_locale=lambda channel: "fr" if channel == 10 else "en")
+        service = SimpleNamespace(
+            games_manager=s.manager,
+            messenger=messenger,
+            pictures=pictures,
+            config=SimpleNamespace(default_locale="en"),
+        )
+        draw = shared_board(service)  # type: ignore[arg-type]
+        assert await draw(gid) is None and pictures.calls == []
+        await finish_game(s.manager, gid)
+        assert await draw(gid) == PNG
+        assert pictures.calls == ["board"]
+        ((what, words),) = pictures.words
+        assert what == "board" and words.language == "fr"  # the server's language (channel 10: French here)
+        assert pictures.names == [("board", ("ann", "bob"))]
