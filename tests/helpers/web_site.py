@@ -42,7 +42,7 @@ class Site:
     client: TestClient
     discord: FakeDiscord
     tokens: Tokens
-    moments: Moments | None = None  # (with `final_board`: the final scores' Share, bot/web/moments.py)
+    moments: Moments | None = None  # (with `final_pictures`: the final scores' Share, bot/web/moments.py)
 
     def session(self, user_id: int, name: str = "", locale: str = "en", game: str = "") -> str:
         return self.tokens.session(SessionUser(user_id, name or str(user_id), locale, game))
@@ -63,7 +63,7 @@ async def site(
     manager: GameManager | None = None,
     tokens: Tokens | None = None,
     membership: Membership | None = everyone,
-    final_board: FinalBoard | None = None,
+    final_pictures: Pictures | None = None,
     **config: Any,
 ) -> AsyncIterator[Site]:
     async with FakeDiscord() as discord:  # its OAuth2 part: the sign-in
@@ -78,8 +78,8 @@ async def site(
         server = MapServer(manager, tokens, cfg, membership=membership)
         app = server.app()
         moments = None
-        if final_board is not None:
-            moments = moments_of(server, final_board)
+        if final_pictures is not None:  # (the final scores' Share: the final board by these pictures)
+            moments = moments_of(server, final_board_drawer(manager, final_pictures))
             app.add_routes(moment_routes(server, moments))
         client = TestClient(TestServer(app))
         await client.start_server()

@@ -9,14 +9,12 @@ import asyncio
 
 from helpers.fake_discord import BOT_TOKEN
 from helpers.fast_pictures import PNG, FastPictures
-from helpers.web_site import final_board_drawer, finish_game, new_game, site
+from helpers.web_site import finish_game, new_game, site
 
 
 async def test_a_finished_games_board_is_uploaded_once_and_its_url_given_to_every_page(db_url: str) -> None:
     pictures = FastPictures()
-    async with site(
-        db_url, bot_token=BOT_TOKEN, final_board=lambda g: final_board_drawer(s.manager, pictures)(g)
-    ) as s:
+    async with site(db_url, bot_token=BOT_TOKEN, final_pictures=pictures) as s:
         gid = await new_game(s.manager)
         path = f"/api/games/{gid}/moment"
         resp = await s.client.post(path, headers=s.auth(101))
@@ -52,17 +50,13 @@ async def test_no_share_without_a_drawer_or_a_bot_token_and_discord_refusing_is_
         resp = await s.client.post(f"/api/games/{gid}/moment", headers=s.auth(101))
         assert resp.status == 404 and (await resp.json())["error"]["code"] == "not_found"
     pictures = FastPictures()
-    async with site(
-        db_url, final_board=lambda g: final_board_drawer(s.manager, pictures)(g)
-    ) as s:  # no bot token
+    async with site(db_url, final_pictures=pictures) as s:  # no bot token
         gid = await new_game(s.manager)
         await finish_game(s.manager, gid)
         resp = await s.client.post(f"/api/games/{gid}/moment", headers=s.auth(101))
         assert resp.status == 404
         assert s.discord.moments == []
-    async with site(
-        db_url, bot_token="not-the-bot", final_board=lambda g: final_board_drawer(s.manager, pictures)(g)
-    ) as s:
+    async with site(db_url, bot_token="not-the-bot", final_pictures=pictures) as s:
         gid = await new_game(s.manager)
         await finish_game(s.manager, gid)
         path = f"/api/games/{gid}/moment"

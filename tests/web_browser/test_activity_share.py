@@ -11,7 +11,7 @@ from browser import launch, needs_chromium, open_page, wait_version
 from helpers.discord_client import discord_client
 from helpers.fake_discord import BOT_TOKEN
 from helpers.fast_pictures import PNG, FastPictures
-from helpers.web_site import final_board_drawer, finish_game, new_game, site
+from helpers.web_site import finish_game, new_game, site
 from test_activity_client import in_discord, open_activity
 from test_activity_rich_presence import version_of
 
@@ -27,9 +27,7 @@ async def test_at_the_end_share_opens_discords_share_dialog_with_the_final_board
 
     pictures = FastPictures()
     async with (
-        site(
-            db_url, bot_token=BOT_TOKEN, final_board=lambda g: final_board_drawer(s.manager, pictures)(g)
-        ) as s,
+        site(db_url, bot_token=BOT_TOKEN, final_pictures=pictures) as s,
         async_playwright() as pw,
     ):
         gid = await new_game(s.manager, "italy")
