@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser import launch, needs_chromium, open_page, wait_version
+from browser import launch, needs_chromium, open_page, shot, wait_version
 from helpers.discord_client import discord_client
 from helpers.fake_discord import BOT_TOKEN
 from helpers.fast_pictures import PNG, FastPictures
@@ -50,6 +50,7 @@ async def test_at_the_end_share_opens_discords_share_dialog_with_the_final_board
             await bob.page.locator("#ranking li").first.wait_for(timeout=10_000)
             await activity.locator("#ranking #share").wait_for(timeout=10_000)
             assert await activity.locator("#share").inner_text() == "Share"
+            await shot(page, "activity-final-share.png")
             assert s.discord.moments == [PNG]  # the final board, uploaded once
             assert await page.evaluate("() => standIn.state.dialogs") == []
             await activity.locator("#share").click()
