@@ -13,7 +13,12 @@ WebSocket's first view drawn.
 With `--cpu 4` (the default) the CPU is slowed 4x by the DevTools protocol (Emulation.setCPUThrottlingRate) on the
 page; the Activity's frame shares the page's process for this (site isolation off), so it is slowed too.
 
-    python bench/bench_activity_signin.py [--runs 20] [--cpu 4] [--compare REF]
+    python bench/bench_activity_signin.py [--runs 20] [--cpu 4] [--compare REF] [--rtt MS --discord-ms MS --rpc-ms MS]
+
+With `--rtt`, `--discord-ms` and `--rpc-ms` the stand-in is a network away, as Discord is: each request through
+its proxy takes that round trip (a WebSocket frame to the page half of it), each call to Discord's API (the fake)
+that long, and the client answers each SDK message after that long; then the order of the page's and the
+server's calls (what waits for what) shows in the figures, as it does for a player.
 
 With `--compare REF` (a git commit) the page built at REF (its committed bot/web/static/) and the page built now
 take turns, run by run, against the same server: on a shared, noisy machine the two are then measured under the
@@ -113,10 +118,13 @@ def pages(tmp: Path, compare: str) -> tuple[Path, dict[str, bytes]]:
     return static, builds
 
 
-async def main(runs: int, cpu: float, compare: str) -> None:
+async def main(runs: int, cpu: float, compare: str, rtt: float, discord_ms: float, rpc_ms: int) -> None:
     from playwright.async_api import async_playwright
 
-    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; CPU slowed {cpu:g}x")
+    print(
+        f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; CPU slowed {cpu:g}x; "
+        f"round trips: proxy {rtt:g} ms, Discord's API {discord_ms:g} ms, client {rpc_ms} ms"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{tmp}/games.db"
         static, builds = pages(Path(tmp), compare)
@@ -128,7 +136,8 @@ async def main(runs: int, cpu: float, compare: str) -> None:
         ):
             await new_game(s.manager, "italy")
             upstream = str(s.client.make_url("/")).rstrip("/")
-            async with discord_client(upstream, "4242", Path(tmp)) as stand_in:
+            s.discord.latency = discord_ms / 1000
+            async with discord_client(upstream, "4242", Path(tmp), latency=rtt / 1000) as stand_in:
                 browser = await pw.chromium.launch(
                     executable_path=CHROMIUM,
                     args=[*ARGS, *stand_in.chromium_args(), *SHARED_PROCESS],
@@ -171,6 +180,7 @@ async def main(runs: int, cpu: float, compare: str) -> None:
                         access_token=ACCESS_PREFIX + "code-ann",
                         channel_id="10",
                         platform=platform,
+                        rpc_ms=rpc_ms,
                     )
                     await page.goto(url)
                     done = await drawn(page, stand_in.activity_origin)
@@ -235,5 +245,8 @@ if __name__ == "__main__":
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--cpu", type=float, default=4.0)
     parser.add_argument("--compare", default="", help="a git commit whose page takes turns with today's")
+    parser.add_argument("--rtt", type=float, default=0.0, help="ms of round trip to Discord's proxy")
+    parser.add_argument("--discord-ms", type=float, default=0.0, help="ms each call to Discord's API takes")
+    parser.add_argument("--rpc-ms", type=int, default=0, help="ms the client takes to answer the SDK")
     args = parser.parse_args()
-    asyncio.run(main(args.runs, args.cpu, args.compare))
+    asyncio.run(main(args.runs, args.cpu, args.compare, args.rtt, args.discord_ms, args.rpc_ms))

@@ -172,9 +172,11 @@ class DiscordClient:
         custom_id: str | None = None,
         activity_path: str = "/",
         grant: tuple[str, ...] | None = None,
+        rpc_ms: int = 0,
     ) -> str:
         """The client page opening the Activity in `channel_id` for `user`, whose authorization gives `code`;
-        `grant`: the scopes the user consents to (None: every scope the Activity asks)."""
+        `grant`: the scopes the user consents to (None: every scope the Activity asks); `rpc_ms`: how long the
+        client takes to answer each message of the Activity (benches: Discord's client's own time)."""
         launch = str(secrets.randbelow(10**18))
         location = f"gc-{guild_id}-{channel_id}"
         query = {
@@ -196,11 +198,14 @@ class DiscordClient:
             query["custom_id"] = custom_id
         if grant is not None:
             query["grant"] = ",".join(grant)
+        if rpc_ms:
+            query["rpc_ms"] = str(rpc_ms)
         return f"https://{CLIENT_HOST}/activities/{self.client_id}?{urlencode(query)}"
 
 
 class _Server:
-    def __init__(self, client_id: str, upstream: str) -> None:
+    def __init__(self, client_id: str, upstream: str, latency: float = 0.0) -> None:
+        self.latency = latency  # seconds of round trip added to each request through the proxy (benches)
         self.client_id = client_id
         self.activity_host = f"{client_id}.discordsays.com"
         self.upstream = upstream.rstrip("/")
@@ -262,6 +267,8 @@ class _Server:
         )
 
     async def proxy(self, request: web.Request) -> web.StreamResponse:
+        if self.latency:  # (the page a network away from Discord's proxy: each request's round trip)
+            await asyncio.sleep(self.latency)
         path = request.raw_path
         if path.startswith("/.proxy/"):
             path = path.removeprefix("/.proxy")
@@ -300,6 +307,8 @@ class _Server:
 
         async def pump(source: Any, sink: Any) -> None:
             async for msg in source:
+                if source is upstream and self.latency:  # (to the page: half a round trip)
+                    await asyncio.sleep(self.latency / 2)
                 if msg.type == aiohttp.WSMsgType.TEXT:
                     await sink.send_str(msg.data)
                 elif msg.type == aiohttp.WSMsgType.BINARY:
@@ -320,9 +329,12 @@ class _Server:
 
 
 @asynccontextmanager
-async def discord_client(upstream: str, client_id: str, directory: Path) -> AsyncIterator[DiscordClient]:
-    """The stand-in in front of the map server at `upstream` (its base URL), for as long as the block runs."""
-    server = _Server(client_id, upstream)
+async def discord_client(
+    upstream: str, client_id: str, directory: Path, *, latency: float = 0.0
+) -> AsyncIterator[DiscordClient]:
+    """The stand-in in front of the map server at `upstream` (its base URL), for as long as the block runs;
+    `latency`: seconds of round trip added to each request through the proxy (benches)."""
+    server = _Server(client_id, upstream, latency)
     tls = _certificate(directory, server.activity_host)
     runner = web.AppRunner(server.app(), access_log=None)
     await runner.setup()

@@ -107,6 +107,7 @@ class FakeDiscord:
         #: Activity instance id -> the instance as Discord answers it (application_id, location, users)
         self.instances: dict[str, dict[str, Any]] = {}
         self.instance_calls: list[str] = []  # the instance ids asked for, in order
+        self.latency = 0.0  # seconds added to each REST answer (a bench's round trip to Discord's API)
         #: the pictures uploaded to POST /applications/{app}/attachment (the Activity's share dialog), in order
         self.moments: list[bytes] = []
         self._ws: dict[int, web.WebSocketResponse] = {}  # shard id -> its gateway connection
@@ -372,6 +373,8 @@ class FakeDiscord:
 
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
+        if self.latency:  # (benches: Discord's API a network away)
+            await asyncio.sleep(self.latency)
         signed_in = await self._oauth(request, path)
         if signed_in is not None:
             return signed_in

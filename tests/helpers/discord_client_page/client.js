@@ -25,6 +25,7 @@
     // the scopes the user grants at Discord's consent (a comma list; none given: every scope asked)
     grant: q.has("grant") ? q.get("grant").split(",").filter(Boolean) : null,
     locale: q.get("locale") || "en-US",
+    rpcMs: Number(q.get("rpc_ms") || 0), // (benches) how long each answer takes, as a real client's
   };
   const state = {
     received: [], // every message from the Activity: {op, ...payload}
@@ -85,7 +86,8 @@
   let current = null; // the frame whose message is being answered
   function post(message, f = current) {
     state.sent.push(message);
-    f.iframe.contentWindow.postMessage(message, cfg.activityOrigin);
+    if (cfg.rpcMs > 0) setTimeout(() => f.iframe.contentWindow.postMessage(message, cfg.activityOrigin), cfg.rpcMs);
+    else f.iframe.contentWindow.postMessage(message, cfg.activityOrigin);
   }
   function reply(cmd, nonce, data) {
     post([OP.FRAME, { cmd, data, evt: null, nonce }]);
