@@ -48,19 +48,22 @@ export class SignIn {
     if (link) return this.withLink(link);
 
     const configured = request<Config>("GET", `api/config${q.has("locale") ? `?locale=${q.get("locale")}` : ""}`);
-    // Discord serves an Activity at https://<its client id>.discordsays.com: the SDK's handshake starts at once,
-    // while the server's config (the words) comes, rather than after it.
-    let ready: Promise<void> | null = null;
+    const worded = configured.then((config) => setTexts(config.texts));
+    let reply: SessionReply;
+    // Discord serves an Activity at https://<its client id>.discordsays.com: the SDK's handshake and Discord's
+    // authorization start at once, beside the server's config (the words), rather than after it.
     const hosted = insideDiscord(q) ? /^(\d+)\.discordsays\.com$/.exec(location.hostname)?.[1] : undefined;
     if (hosted) {
       this.clientId = hosted;
-      this.sdk = new DiscordSDK(hosted);
-      ready = this.sdk.ready();
-      ready.catch(() => undefined); // (awaited below, after the config)
-    }
-    const config = await configured;
-    setTexts(config.texts);
-    if (!this.sdk) {
+      const sdk = (this.sdk = new DiscordSDK(hosted));
+      const signed = sdk.ready().then(() => this.withDiscord());
+      const [words, session] = await Promise.allSettled([worded, signed]);
+      if (words.status === "rejected") throw words.reason; // (the words first: a failure is said in them)
+      if (session.status === "rejected") throw session.reason;
+      reply = session.value;
+    } else {
+      const config = await configured;
+      await worded;
       this.clientId = config.client_id;
       if (insideDiscord(q)) {
         this.sdk = new DiscordSDK(config.client_id);
@@ -71,14 +74,14 @@ export class SignIn {
         mock._updateCommandMocks({ authorize: () => Promise.resolve({ code }) });
         this.sdk = mock;
       }
-      ready = this.sdk.ready();
+      await this.sdk.ready();
+      reply = await this.withDiscord();
     }
-    await ready;
-    const reply = await this.withDiscord();
+    const sdk = this.sdk!;
     let gameId = q.get("game") ?? reply.game_id ?? "";
     if (!gameId) {
       // (development and tests only: a server without a bot token believes the mock's channel)
-      const channel = this.sdk.channelId ?? "";
+      const channel = sdk.channelId ?? "";
       const ctx = await request<{ game_id: string }>("GET", `api/context?channel=${encodeURIComponent(channel)}`);
       gameId = ctx.game_id;
     }
