@@ -42,11 +42,12 @@ from pathlib import Path
 from types import TracebackType
 
 from bot.config import Settings, SettingsError
-from bot.manager import Clock, GameManager
+from bot.manager import Clock, GameManager, GameStatus
 from bot.manager.cluster import Member
 from bot.ops.operations import Operations
+from bot.play.final import final_board
 from bot.play.live_map import MapLinks
-from bot.play.pictures import Pictures, PoolPictures
+from bot.play.pictures import Pictures, PoolPictures, picture_words
 from bot.play.service import ManagerGameService
 from bot.storage import (
     GameRepository,
@@ -59,6 +60,7 @@ from bot.storage import (
 )
 from bot.storage.file_lock import FileLocked, hold_database_lock
 from bot.web.members import MemberDirectory
+from bot.web.moments import FinalBoard
 from bot.web.server import RunningWeb, WebSetupError, enabled, link_url, start_web, tokens_of
 from bot.web.tokens import LINK_SECONDS
 
@@ -131,7 +133,12 @@ class LiveMap:
         members = service.messenger
         membership = members.is_member if isinstance(members, MemberDirectory) else None
         self.running = await start_web(
-            settings, service.games_manager, after_move=service.on_turn, membership=membership, routes=extra
+            settings,
+            service.games_manager,
+            after_move=service.on_turn,
+            membership=membership,
+            routes=extra,
+            final_board=shared_board(service),
         )
         if ops is not None:
             ops.watch_map_pages(self.running.server.hub)
@@ -145,6 +152,24 @@ class LiveMap:
         running, self.running = self.running, None
         if running is not None:
             await running.close()
+
+
+def shared_board(service: ManagerGameService) -> FinalBoard:
+    """A finished game's final board as its final scores post it (in its server's language), by the service's
+    render pool: the picture the Activity's Share gives Discord (bot/web/moments.py)."""
+
+    async def draw(game_id: str) -> bytes | None:
+        manager = service.games_manager
+        info = await manager.game_info(game_id)
+        state = await manager.state_of(game_id)
+        if state is None or info.status != GameStatus.FINISHED:
+            return None
+        messenger = service.messenger
+        locale = messenger.public_locale(info.thread_id or info.channel_id) if messenger is not None else ""
+        words = picture_words(locale or service.config.default_locale)
+        return await final_board(info, state, service.pictures, words)
+
+    return draw
 
 
 @dataclass

@@ -5,6 +5,7 @@ import { build } from "esbuild";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -34,6 +35,12 @@ for (const file of result.outputFiles) {
   const hash = createHash("sha256").update(file.contents).digest("hex").slice(0, 10);
   const name = `app-${hash}.${ext}`;
   writeFileSync(join(assets, name), file.contents);
+  // Compressed beside it, as the server's static files answer a browser that accepts them (aiohttp's
+  // FileResponse serves name.br or name.gz): a third of the bytes through Discord's proxy to a phone.
+  writeFileSync(join(assets, `${name}.br`), brotliCompressSync(file.contents, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: file.contents.length },
+  }));
+  writeFileSync(join(assets, `${name}.gz`), gzipSync(file.contents, { level: 9 }));
   named[ext] = name;
 }
 

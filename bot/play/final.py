@@ -54,9 +54,7 @@ async def final_message(
     )
     names = drawn_names(info.seats, words)
     board_png, summary_png = await asyncio.gather(
-        drawn(
-            pictures.board(state, colorblind=info.settings.colorblind, words=words, names=names), info.game_id
-        ),
+        drawn(final_board(info, state, pictures, words), info.game_id),
         drawn(pictures.summary(state, info.final, words=words, names=names), info.game_id),
     )
     files = []
@@ -66,6 +64,14 @@ async def final_message(
         files.append(FileSpec("summary.png", summary_png, description=Text("alt.summary")))
     again = ButtonSpec(info.game_id, PressCode.AGAIN, Text("btn.play_again"), style="primary", emoji="🔁")
     return Reply(content=Text("final.content"), embeds=tuple(embeds), files=tuple(files), rows=((again,),))
+
+
+async def final_board(
+    info: GameInfo, state: GameState, pictures: Pictures, words: PictureWords = ENGLISH
+) -> bytes:
+    """The final board as the final scores post it (and the Activity shares it: bot/web/moments.py)."""
+    names = drawn_names(info.seats, words)
+    return await pictures.board(state, colorblind=info.settings.colorblind, words=words, names=names)
 
 
 def sheet_field(s: FinalSheet, budget: int, board: str = "") -> FieldSpec:

@@ -90,16 +90,34 @@ class ActivityInstances:
             raise InstanceRefused("not_in_instance")
         return kept.instance
 
+    def prefetch(self, instance_id: str) -> None:
+        """Starts asking Discord about the instance (unless kept or being asked), so that its answer comes while
+        the sign-in's code is exchanged; `check` then awaits that same call."""
+        if INSTANCE_ID.fullmatch(instance_id):
+            asking = self._asking_for(instance_id)
+            if asking is not None:  # (its failure is `check`'s to say; none if nobody checks)
+                asking.add_done_callback(lambda f: f.cancelled() or f.exception())
+
     async def _get(self, instance_id: str) -> _Kept:
         kept = self._kept.get(instance_id)
         if kept is not None and self._clock() - kept.at < self.ttl:
             return kept
+        asking = self._asking_for(instance_id)
+        assert asking is not None
+        return await asyncio.shield(asking)
+
+    def _asking_for(self, instance_id: str) -> asyncio.Future[_Kept] | None:
+        """The call to Discord about the instance under way (started now if none); None while a fresh answer
+        is kept."""
+        kept = self._kept.get(instance_id)
+        if kept is not None and self._clock() - kept.at < self.ttl:
+            return None
         asking = self._asking.get(instance_id)
         if asking is None:
             asking = asyncio.ensure_future(self._ask(instance_id))
             self._asking[instance_id] = asking
             asking.add_done_callback(lambda _f: self._asking.pop(instance_id, None))
-        return await asyncio.shield(asking)
+        return asking
 
     async def _ask(self, instance_id: str) -> _Kept:
         self.calls += 1

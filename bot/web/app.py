@@ -323,6 +323,7 @@ class MapServer:
             raise web_error("bad_request", 400)
         if self._http is None:
             self._http = aiohttp.ClientSession()
+        self.gate.prefetch(data.get("instance"))  # (Discord asked about it while the code is exchanged)
         try:
             who = await exchange_code(
                 self._http,

@@ -65,6 +65,13 @@ class InstanceGate:
         """Whether a page's channel id is taken as it is (no bot token to ask Discord with)."""
         return self.instances is None
 
+    def prefetch(self, instance_id: object) -> None:
+        """Asks Discord about the instance now, while the sign-in's code is exchanged (two calls at once rather
+        than one after the other); `game_of` reads that answer. (Only a sign-in within the per-address rate
+        gets here, and an instance's answer, even "unknown", is kept: a stranger cannot make it ask at will.)"""
+        if self.instances is not None and isinstance(instance_id, str):
+            self.instances.prefetch(instance_id)
+
     async def game_of(self, instance_id: object, user_id: int) -> str:
         """The game `user_id` may see through the instance `instance_id` ("" without a bot token: any game,
         found by channel); a `WebError` for a forged instance, a user not in it, or Discord unreachable."""

@@ -20,6 +20,7 @@ from bot.config import Settings
 from bot.manager import ChangeFeed, GameManager
 from bot.web.app import AfterMove, MapServer, WebConfig
 from bot.web.members import Membership
+from bot.web.moments import FinalBoard, moment_routes, moments_of
 from bot.web.tokens import MIN_SECRET, Link, Tokens
 
 log = logging.getLogger(__name__)
@@ -73,11 +74,13 @@ async def start_web(
     moves_by: str = "player",
     membership: Membership | None = None,
     routes: Sequence[web.RouteDef] = (),
+    final_board: FinalBoard | None = None,
 ) -> RunningWeb:
     """Serve the live map on WEB_PORT until closed (raises WebSetupError on a missing setting). `after_move`
     tells the chat of a page's move; without it (``ttr web``), `moves_by` "page" leaves that to a bot process.
     `membership` says who is in a game's server (the public view is theirs); without it (``ttr web``), only the
-    seated players watch. `routes`: served too (bot.ops: ``/metrics``, ``/healthz``, ``/readyz``)."""
+    seated players watch. `routes`: served too (bot.ops: ``/metrics``, ``/healthz``, ``/readyz``). `final_board`
+    draws a finished game's final board (the render pool's): the Activity's Share (bot/web/moments.py)."""
     tokens = tokens_of(settings)
     config = WebConfig(
         client_id=settings.discord_client_id,
@@ -92,9 +95,9 @@ async def start_web(
     if config.client_id and not config.bot_token:  # (an Activity's instance cannot be checked)
         log.warning("live map: no DISCORD_TOKEN: an Activity's game is found by the channel its page reports")
     server = MapServer(manager, tokens, config, after_move=after_move, membership=membership)
-    runner = server.runner(
-        routes
-    )  # (connections capped, idle ones closed; no access log: it would show links)
+    moments = moment_routes(server, moments_of(server, final_board))
+    # (connections capped, idle ones closed; no access log: it would show links)
+    runner = server.runner([*routes, *moments])
     await runner.setup()
     await web.TCPSite(runner, host, settings.web_port).start()
     changes = await manager.follow_other_processes(server.hub.changed, on_reconnect=server.hub.refresh)

@@ -92,6 +92,11 @@ UI_KEYS = (
     "playing",
     "watching",
     "invite",
+    # the reader's Discord status (rich presence) and the final scores' Share (inside Discord)
+    "presence_turn",
+    "presence_lobby",
+    "presence_setup",
+    "share",
 )
 
 

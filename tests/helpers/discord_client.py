@@ -10,6 +10,8 @@ One HTTPS server on 127.0.0.1 answers two host names, which chromium resolves to
 - ``https://<client id>.discordsays.com`` is Discord's proxy in front of the Activity: every request (with or
   without the ``/.proxy`` prefix) and the WebSocket go to the map server, and the map server's
   Content-Security-Policy is replaced by one like Discord's.
+- ``https://cdn.discordapp.com`` is Discord's CDN: ``/avatars/<user id>/<hash>.png`` answers the pictures added
+  with `DiscordClient.add_avatar` (any other: 404), as a participant's avatar is fetched.
 
 The certificate is self-signed (made by `openssl`), so the browser context ignores certificate errors; nothing
 else is faked: the page runs its real build with the unmodified SDK.
@@ -18,6 +20,7 @@ else is faked: the page runs its real build with the unmodified SDK.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import secrets
 import ssl
@@ -34,6 +37,8 @@ from aiohttp import web
 
 PAGE_DIR = Path(__file__).with_name("discord_client_page")
 CLIENT_HOST = "discord.com"
+#: Discord's CDN (participants' avatars): Discord's CSP lets an Activity show its pictures
+CDN_HOST = "cdn.discordapp.com"
 #: hop-by-hop headers a proxy never forwards, and those aiohttp sets itself
 _NOT_FORWARDED = {
     "connection",
@@ -75,7 +80,7 @@ def discord_csp(activity_host: str, nonce: str) -> str:
 
 
 def _certificate(directory: Path, activity_host: str) -> ssl.SSLContext:
-    cert, key = directory / "stand-in.crt", directory / "stand-in.key"
+    cert, key = directory / "stand-in-cdn.crt", directory / "stand-in-cdn.key"
     if not cert.exists():
         subprocess.run(
             [
@@ -90,7 +95,7 @@ def _certificate(directory: Path, activity_host: str) -> ssl.SSLContext:
                 "-subj",
                 f"/CN={CLIENT_HOST}",
                 "-addext",
-                f"subjectAltName=DNS:{CLIENT_HOST},DNS:{activity_host}",
+                f"subjectAltName=DNS:{CLIENT_HOST},DNS:{activity_host},DNS:{CDN_HOST}",
                 "-keyout",
                 str(key),
                 "-out",
@@ -124,6 +129,19 @@ class DiscordClient:
         """Every WebSocket through the proxy cut at once, as a phone that slept finds them; how many."""
         return await self._server.drop_sockets()
 
+    def add_avatar(self, user_id: str, avatar: str, color: tuple[int, int, int] = (88, 101, 242)) -> None:
+        """A 64-pixel avatar on the CDN for `user_id` under the hash `avatar`."""
+        from PIL import Image
+
+        buf = io.BytesIO()
+        Image.new("RGB", (64, 64), color).save(buf, format="PNG")
+        self._server.avatars[f"/avatars/{user_id}/{avatar}.png"] = buf.getvalue()
+
+    @property
+    def cdn_requests(self) -> list[str]:
+        """The CDN's paths asked so far (with their status: "200 /avatars/...")."""
+        return self._server.cdn_requests
+
     @property
     def activity_host(self) -> str:
         return f"{self.client_id}.discordsays.com"
@@ -136,7 +154,8 @@ class DiscordClient:
         """Chromium's flags that send both names to this server (and nothing else: other names fail)."""
         return [
             f"--host-resolver-rules=MAP {CLIENT_HOST} 127.0.0.1:{self.port},"
-            f"MAP {self.activity_host} 127.0.0.1:{self.port},MAP * ~NOTFOUND",
+            f"MAP {self.activity_host} 127.0.0.1:{self.port},MAP {CDN_HOST} 127.0.0.1:{self.port},"
+            "MAP * ~NOTFOUND",
             "--ignore-certificate-errors",
         ]
 
@@ -152,8 +171,12 @@ class DiscordClient:
         instance_id: str = "",
         custom_id: str | None = None,
         activity_path: str = "/",
+        grant: tuple[str, ...] | None = None,
+        rpc_ms: int = 0,
     ) -> str:
-        """The client page opening the Activity in `channel_id` for `user`, whose authorization gives `code`."""
+        """The client page opening the Activity in `channel_id` for `user`, whose authorization gives `code`;
+        `grant`: the scopes the user consents to (None: every scope the Activity asks); `rpc_ms`: how long the
+        client takes to answer each message of the Activity (benches: Discord's client's own time)."""
         launch = str(secrets.randbelow(10**18))
         location = f"gc-{guild_id}-{channel_id}"
         query = {
@@ -173,11 +196,16 @@ class DiscordClient:
         }
         if custom_id is not None:
             query["custom_id"] = custom_id
+        if grant is not None:
+            query["grant"] = ",".join(grant)
+        if rpc_ms:
+            query["rpc_ms"] = str(rpc_ms)
         return f"https://{CLIENT_HOST}/activities/{self.client_id}?{urlencode(query)}"
 
 
 class _Server:
-    def __init__(self, client_id: str, upstream: str) -> None:
+    def __init__(self, client_id: str, upstream: str, latency: float = 0.0) -> None:
+        self.latency = latency  # seconds of round trip added to each request through the proxy (benches)
         self.client_id = client_id
         self.activity_host = f"{client_id}.discordsays.com"
         self.upstream = upstream.rstrip("/")
@@ -185,6 +213,8 @@ class _Server:
         self.session: aiohttp.ClientSession | None = None
         self.sockets: set[web.WebSocketResponse] = set()
         self.opened = 0
+        self.avatars: dict[str, bytes] = {}  # CDN path -> PNG
+        self.cdn_requests: list[str] = []
 
     async def drop_sockets(self) -> int:
         dropped = list(self.sockets)
@@ -204,7 +234,16 @@ class _Server:
             return await self.client_page(request)
         if host == self.activity_host:
             return await self.proxy(request)
+        if host == CDN_HOST:
+            return self.cdn(request)
         return web.Response(status=421, text="misdirected")
+
+    def cdn(self, request: web.Request) -> web.StreamResponse:
+        picture = self.avatars.get(request.path)
+        self.cdn_requests.append(f"{200 if picture else 404} {request.path}")
+        if picture is None:
+            return web.Response(status=404, text="404: Not Found")
+        return web.Response(body=picture, content_type="image/png", headers={"Cache-Control": "no-store"})
 
     async def client_page(self, request: web.Request) -> web.StreamResponse:
         path = request.path
@@ -228,6 +267,8 @@ class _Server:
         )
 
     async def proxy(self, request: web.Request) -> web.StreamResponse:
+        if self.latency:  # (the page a network away from Discord's proxy: each request's round trip)
+            await asyncio.sleep(self.latency)
         path = request.raw_path
         if path.startswith("/.proxy/"):
             path = path.removeprefix("/.proxy")
@@ -266,6 +307,8 @@ class _Server:
 
         async def pump(source: Any, sink: Any) -> None:
             async for msg in source:
+                if source is upstream and self.latency:  # (to the page: half a round trip)
+                    await asyncio.sleep(self.latency / 2)
                 if msg.type == aiohttp.WSMsgType.TEXT:
                     await sink.send_str(msg.data)
                 elif msg.type == aiohttp.WSMsgType.BINARY:
@@ -286,9 +329,12 @@ class _Server:
 
 
 @asynccontextmanager
-async def discord_client(upstream: str, client_id: str, directory: Path) -> AsyncIterator[DiscordClient]:
-    """The stand-in in front of the map server at `upstream` (its base URL), for as long as the block runs."""
-    server = _Server(client_id, upstream)
+async def discord_client(
+    upstream: str, client_id: str, directory: Path, *, latency: float = 0.0
+) -> AsyncIterator[DiscordClient]:
+    """The stand-in in front of the map server at `upstream` (its base URL), for as long as the block runs;
+    `latency`: seconds of round trip added to each request through the proxy (benches)."""
+    server = _Server(client_id, upstream, latency)
     tls = _certificate(directory, server.activity_host)
     runner = web.AppRunner(server.app(), access_log=None)
     await runner.setup()

@@ -107,6 +107,9 @@ class FakeDiscord:
         #: Activity instance id -> the instance as Discord answers it (application_id, location, users)
         self.instances: dict[str, dict[str, Any]] = {}
         self.instance_calls: list[str] = []  # the instance ids asked for, in order
+        self.latency = 0.0  # seconds added to each REST answer (a bench's round trip to Discord's API)
+        #: the pictures uploaded to POST /applications/{app}/attachment (the Activity's share dialog), in order
+        self.moments: list[bytes] = []
         self._ws: dict[int, web.WebSocketResponse] = {}  # shard id -> its gateway connection
         self._shard_count = 1  # as the bot identified
         self._seq: dict[int, int] = {}
@@ -321,11 +324,38 @@ class FakeDiscord:
             return web.json_response({"message": "Unknown Application", "code": 10002}, status=404)
         return web.json_response(found)
 
+    async def _moment(self, request: web.Request) -> web.Response:
+        """``POST /applications/{app}/attachment`` with the bot's token: a multipart ``file`` kept on the CDN."""
+        if request.headers.get("Authorization") != f"Bot {BOT_TOKEN}":
+            return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        form = await request.post()
+        file = form.get("file")
+        if not isinstance(file, web.FileField):
+            return web.json_response({"message": "Invalid Form Body", "code": 50035}, status=400)
+        data = file.file.read()
+        self.moments.append(data)
+        attachment_id = self.new_id()
+        return web.json_response(
+            {
+                "attachment": {
+                    "id": str(attachment_id),
+                    "filename": file.filename,
+                    "size": len(data),
+                    "url": f"https://cdn.discordapp.com/ephemeral-attachments/4242/{attachment_id}/{file.filename}",
+                    "proxy_url": f"https://media.discordapp.net/ephemeral-attachments/4242/{attachment_id}/{file.filename}",
+                    "content_type": file.content_type,
+                }
+            }
+        )
+
     async def _oauth(self, request: web.Request, path: str) -> web.Response | None:
-        """The live map's sign-in (and its Activity instance check), or None for a request of the bot."""
+        """The live map's sign-in (and its Activity instance check and share uploads), or None for a request of
+        the bot."""
         instance = self._instance(request, path)
         if instance is not None:
             return instance
+        if path == "/applications/4242/attachment" and request.method == "POST":
+            return await self._moment(request)
         if path == "/oauth2/token" and request.method == "POST":
             form = {k: str(v) for k, v in (await request.post()).items()}
             self.posted.append(form)
@@ -343,6 +373,8 @@ class FakeDiscord:
 
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
+        if self.latency:  # (benches: Discord's API a network away)
+            await asyncio.sleep(self.latency)
         signed_in = await self._oauth(request, path)
         if signed_in is not None:
             return signed_in

@@ -13,12 +13,16 @@ from typing import Any
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.manager import GameManager, ManualClock, random_action
+from bot.manager import GameManager, GameStatus, ManualClock, random_action, turn_token
+from bot.play.final import final_board
+from bot.play.pictures import Pictures
 from bot.storage import open_repository
 from bot.web.app import MapServer, WebConfig
 from bot.web.members import Membership
+from bot.web.moments import FinalBoard, Moments, moment_routes, moments_of
 from bot.web.tokens import SessionUser, Tokens
-from engine.actions import Action
+from engine.actions import Action, ClaimRoute, DrawBlind
+from engine.rules import legal_actions
 from engine.state import GameState
 from helpers.fake_discord import ACCESS_PREFIX, CLIENT_SECRET, FakeDiscord
 from helpers.hidden import hidden_from
@@ -38,6 +42,7 @@ class Site:
     client: TestClient
     discord: FakeDiscord
     tokens: Tokens
+    moments: Moments | None = None  # (with `final_pictures`: the final scores' Share, bot/web/moments.py)
 
     def session(self, user_id: int, name: str = "", locale: str = "en", game: str = "") -> str:
         return self.tokens.session(SessionUser(user_id, name or str(user_id), locale, game))
@@ -58,6 +63,7 @@ async def site(
     manager: GameManager | None = None,
     tokens: Tokens | None = None,
     membership: Membership | None = everyone,
+    final_pictures: Pictures | None = None,
     **config: Any,
 ) -> AsyncIterator[Site]:
     async with FakeDiscord() as discord:  # its OAuth2 part: the sign-in
@@ -70,10 +76,15 @@ async def site(
         tokens = tokens or Tokens(SECRET)
         cfg = WebConfig(client_id="4242", client_secret=CLIENT_SECRET, discord_api=discord.api_url, **config)
         server = MapServer(manager, tokens, cfg, membership=membership)
-        client = TestClient(TestServer(server.app()))
+        app = server.app()
+        moments = None
+        if final_pictures is not None:  # (the final scores' Share: the final board by these pictures)
+            moments = moments_of(server, final_board_drawer(manager, final_pictures))
+            app.add_routes(moment_routes(server, moments))
+        client = TestClient(TestServer(app))
         await client.start_server()
         try:
-            yield Site(manager, server, client, discord, tokens)
+            yield Site(manager, server, client, discord, tokens, moments)
         finally:
             await client.close()
             if repo is not None:
@@ -97,6 +108,42 @@ async def new_game(
         await manager.add_ai(info.game_id, 101, "easy")
     await manager.start_game(info.game_id, 101, seed=seed)
     return info.game_id
+
+
+async def finish_game(manager: GameManager, game_id: str) -> int:
+    """The game played to its end through the manager (the longest claim, else a blind draw, else the first
+    choice of a decision); how many moves."""
+    for n in range(3000):
+        state = await manager.state_of(game_id)
+        assert state is not None
+        if state.finished:
+            return n
+        info = await manager.game_info(game_id)
+        seat = info.to_act[0]
+        user = info.seats[seat].user_id
+        assert user is not None
+        legal = legal_actions(state, seat)
+        claims = [a for a in legal if isinstance(a, ClaimRoute)]
+        move: Action
+        if claims:
+            move = max(claims, key=lambda a: state.board.routes[a.route].length)
+        else:
+            move = next((a for a in legal if isinstance(a, DrawBlind)), legal[0])
+        await manager.act(game_id, user, move, expected_turn=turn_token(state, seat))
+    raise AssertionError("no end after 3000 moves")
+
+
+def final_board_drawer(manager: GameManager, pictures: Pictures) -> FinalBoard:
+    """A finished game's final board by `pictures` (the tests' FastPictures: the Activity's Share)."""
+
+    async def draw(game_id: str) -> bytes | None:
+        info = await manager.game_info(game_id)
+        state = await manager.state_of(game_id)
+        if state is None or info.status != GameStatus.FINISHED:
+            return None
+        return await final_board(info, state, pictures)
+
+    return draw
 
 
 def secrets_of(state: GameState, reader_seat: int | None) -> list[str]:

@@ -5,6 +5,7 @@ users not in the instance, and a channel id from the page get a refusal and noth
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 
@@ -147,3 +148,24 @@ async def test_the_served_map_checks_instances_with_the_bots_token_from_the_sett
             finally:
                 await running.close()
         assert "no DISCORD_TOKEN" in caplog.text and BOT_TOKEN not in caplog.text
+
+
+async def test_the_instance_is_asked_while_the_code_is_exchanged_and_that_answer_is_the_one_used(
+    db_url: str,
+) -> None:
+    """The server asks Discord about the instance at once, beside the code exchange (bot/web/instance_gate.py
+    `prefetch`): a sign-in whose code Discord refuses has asked already (and says only "signin"); the next
+    sign-in in that instance reads the kept answer, with no second call."""
+    async with site(db_url, bot_token=BOT_TOKEN) as s:
+        gid = await new_game(s.manager)
+        s.discord.add_instance(IID, 10, 1, [101, 102])
+        resp = await s.client.post("/api/session", json={"code": "not-a-code", "instance": IID})
+        assert resp.status == 401 and (await resp.json())["error"]["code"] == "signin"
+        await asyncio.sleep(0)  # (the call beside the exchange, done by now)
+        assert s.discord.instance_calls == [IID]
+        resp = await s.client.post("/api/session", json={"code": "code-bob", "instance": IID})
+        assert resp.status == 200 and (await resp.json())["game_id"] == gid
+        assert s.discord.instance_calls == [IID]
+        # a malformed instance is asked nothing
+        resp = await s.client.post("/api/session", json={"code": "not-a-code", "instance": "../../users/@me"})
+        assert resp.status == 401 and s.discord.instance_calls == [IID]

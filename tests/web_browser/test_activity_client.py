@@ -26,11 +26,13 @@ from bot.web.tokens import Tokens
 
 pytestmark = needs_chromium
 
-#: The commands of the SDK's sign-in, and those of who is on the map (command, event) that follow it.
+#: The commands of the SDK's sign-in, and those of who is on the map (command, event) and the reader's rich
+#: presence (tests/web_browser/test_activity_rich_presence.py) that follow it.
 SIGN_IN = ("AUTHORIZE", "AUTHENTICATE")
 PRESENCE = {
     ("SUBSCRIBE", "ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE"),
     ("GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS", None),
+    ("SET_ACTIVITY", None),
 }
 
 
@@ -128,11 +130,13 @@ async def test_the_activity_signs_in_through_the_sdk_and_plays_a_move(
             assert sent == ["AUTHORIZE", "AUTHENTICATE"], commands
             authorize = commands[[c["cmd"] for c in commands].index("AUTHORIZE")]["args"]
             assert authorize["client_id"] == "4242" and authorize["response_type"] == "code"
-            assert authorize["scope"] == ["identify"] and authorize["prompt"] == "none"
+            assert (
+                authorize["scope"] == ["identify", "rpc.activities.write"] and authorize["prompt"] == "none"
+            )
             authenticate = next(c for c in commands if c["cmd"] == "AUTHENTICATE")["args"]
             assert authenticate == {"access_token": ACCESS_PREFIX + "code-ann"}
             # after sign-in, only who is on the map (tests/web_browser/test_activity_presence.py): one subscription,
-            # to the participants' updates, so no event reaches a page that would not read it
+            # to the participants' updates, so no event reaches a page that would not read it; and the status
             others = [(c["cmd"], c["evt"]) for c in commands if c["cmd"] not in (*SIGN_IN, "CAPTURE_LOG")]
             assert set(others) <= PRESENCE and len(others) == len(set(others)), commands
             assert standin["authenticated"] is True

@@ -61,7 +61,7 @@ async def test_the_people_on_the_map_are_shown_and_follow_the_instance_live(
             presence = [
                 (c["cmd"], c["evt"])
                 for c in commands
-                if c["cmd"] not in ("AUTHORIZE", "AUTHENTICATE", "CAPTURE_LOG")
+                if c["cmd"] not in ("AUTHORIZE", "AUTHENTICATE", "CAPTURE_LOG", "SET_ACTIVITY")
             ]
             assert presence == [
                 ("SUBSCRIBE", "ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE"),
@@ -157,4 +157,58 @@ async def test_the_layout_follows_the_phone_turning(db_url: str, tmp_path: Path)
             assert landscape["beside"] is True, landscape
             assert landscape["transform"] != portrait["transform"]  # fitted again to the new frame
             assert errors == [], errors
+            await browser.close()
+
+
+async def test_an_avatar_loads_from_discords_cdn_under_the_proxys_csp_and_a_missing_one_shows_initials(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Discord's CSP lets an Activity show pictures of Discord's CDN (img-src): a participant's avatar is fetched
+    from cdn.discordapp.com (the stand-in's) and drawn; one the CDN does not have shows the initials; a picture
+    of another host the page could reach (discord.com, served by the stand-in) is refused by the CSP."""
+    from playwright.async_api import async_playwright
+
+    async with site(db_url, bot_token=BOT_TOKEN) as s, async_playwright() as pw:
+        await new_game(s.manager, "italy")
+        upstream = str(s.client.make_url("/")).rstrip("/")
+        async with discord_client(upstream, "4242", tmp_path) as stand_in:
+            stand_in.add_avatar("101", "a1b2c3")
+            url = in_discord(s, stand_in, users=(101, 102, 103))
+            browser, page, activity, errors, _raw = await open_activity(pw, stand_in, url, phone=False)
+            await wait_version(activity, 0)
+            ann = {**ANN, "avatar": "a1b2c3"}
+            bob = {**BOB, "avatar": "f0f0f0"}  # (not on the CDN)
+            assert await page.evaluate("(u) => standIn.setParticipants(u)", [ann, bob, EVE]) is True
+            await shown(activity, {"101": "playing", "102": "playing", "103": "watching"})
+            face = activity.locator('#presence .here[data-user="101"] img')
+            await face.wait_for(timeout=10_000)
+            await activity.wait_for_function(
+                "() => { const i = document.querySelector('#presence .here[data-user=\"101\"] img');"
+                " return i && i.complete && i.naturalWidth > 0; }",
+                timeout=10_000,
+            )
+            assert await face.evaluate("(i) => [i.naturalWidth, i.naturalHeight]") == [64, 64]
+            assert (
+                await face.get_attribute("src") == "https://cdn.discordapp.com/avatars/101/a1b2c3.png?size=64"
+            )
+            # Bob's is not there: his initials, no broken picture
+            bob_chip = activity.locator('#presence .here[data-user="102"]')
+            await activity.wait_for_function(
+                "() => !document.querySelector('#presence .here[data-user=\"102\"] img')", timeout=10_000
+            )
+            assert await bob_chip.inner_text() == "B"
+            assert "200 /avatars/101/a1b2c3.png" in stand_in.cdn_requests
+            assert "404 /avatars/102/f0f0f0.png" in stand_in.cdn_requests
+            # the CSP is what lets the CDN in: a picture from discord.com (reachable, not in img-src) is refused
+            refused = await activity.evaluate(
+                """() => new Promise((done) => {
+                  document.addEventListener('securitypolicyviolation', (e) => done(e.effectiveDirective), { once: true });
+                  const i = new Image(); i.src = 'https://discord.com/stand-in/client.css'; document.body.append(i);
+                  setTimeout(() => done('none'), 3000);
+                })"""
+            )
+            assert refused == "img-src"
+            policy = stand_in.policies[-1]
+            assert "img-src 'self' data: blob: https://cdn.discordapp.com" in policy
+            assert [e for e in errors if "404" not in e and "Content Security Policy" not in e] == [], errors
             await browser.close()

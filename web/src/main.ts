@@ -7,6 +7,8 @@ import { PanZoom } from "./panzoom";
 import { mergePieces, Pieces } from "./pieces";
 import { FINGER_PX, meant, MOUSE_PX, Targets, type Thing } from "./targets";
 import { Presence } from "./presence";
+import { RichPresence, SCOPE } from "./richpresence";
+import { Share } from "./share";
 import { SignIn } from "./signin";
 import { applyStaticTexts, setTexts, t, tOr } from "./texts";
 import type { Action, View } from "./types";
@@ -37,6 +39,8 @@ let acting = ""; // the code of the move being sent
 let gameId = "";
 let busy = false;
 let presence: Presence | null = null; // who is on the map (inside Discord only)
+let richPresence: RichPresence | null = null; // the reader's Discord status (inside Discord, with its scope)
+let share: Share | null = null; // the final scores' Share (inside Discord)
 const board = $("board");
 const names = new Names();
 const targets = new Targets();
@@ -97,6 +101,7 @@ function show(next: View): void {
   else showPieces(next);
   renderPlayers(next);
   presence?.shown(next);
+  richPresence?.shown(next);
   renderStatus(next);
   renderMarket(next);
   renderMine(next, () => void openTicketMap());
@@ -106,6 +111,7 @@ function show(next: View): void {
   renderLog(next);
   renderLastMove(next);
   const finished = renderRanking(next);
+  share?.shown(next);
   if (finished && !wasFinished) $("sheet-body").scrollTop = 0; // the ranking first, at once
   wasFinished = finished;
   // The last move stays marked on the map until the next one (its line is in the sheet, not over the board).
@@ -531,8 +537,17 @@ async function start(): Promise<void> {
     const sdk = signing.discord;
     if (sdk) {
       presence = new Presence(sdk);
-      // (who else is here is a nicety: the map works without it)
-      presence.start().catch(() => undefined);
+      richPresence = new RichPresence(sdk, () => signing.scopes.includes(SCOPE));
+      share = new Share(sdk);
+      // (who else is here, the reader's status: niceties, once Discord's client has the token; the map's socket
+      // opens meanwhile)
+      signing.authenticated.then(
+        () => {
+          presence?.start().catch(() => undefined);
+          if (view) richPresence?.shown(view);
+        },
+        () => undefined,
+      );
     }
     live = new Live(
       gameId,

@@ -22,6 +22,9 @@ interface SessionReply {
   game_id?: string;
 }
 
+/** What the page asks Discord for: who the reader is, and their rich presence (web/src/richpresence.ts). */
+const SCOPES: ("identify" | "rpc.activities.write")[] = ["identify", "rpc.activities.write"];
+
 function insideDiscord(q: URLSearchParams): boolean {
   // Discord opens an Activity with these query parameters; the SDK needs them.
   return q.has("frame_id") && q.has("instance_id");
@@ -31,6 +34,11 @@ function insideDiscord(q: URLSearchParams): boolean {
 export class SignIn {
   private sdk: DiscordSDK | DiscordSDKMock | null = null;
   private clientId = "";
+  /** The scopes Discord's AUTHENTICATE said the reader granted (rich presence needs rpc.activities.write). */
+  scopes: string[] = [];
+  /** Settled once Discord's client has the reader's token (AUTHENTICATE): the SDK's commands beyond the sign-in
+   * (participants, rich presence) wait for it; the map itself does not (its session is the server's). */
+  authenticated: Promise<void> = Promise.resolve();
 
   constructor(private q: URLSearchParams) {}
 
@@ -39,24 +47,41 @@ export class SignIn {
     const link = q.get("link");
     if (link) return this.withLink(link);
 
-    const config = await request<Config>("GET", `api/config${q.has("locale") ? `?locale=${q.get("locale")}` : ""}`);
-    setTexts(config.texts);
-    this.clientId = config.client_id;
-    if (insideDiscord(q)) {
-      this.sdk = new DiscordSDK(config.client_id);
+    const configured = request<Config>("GET", `api/config${q.has("locale") ? `?locale=${q.get("locale")}` : ""}`);
+    const worded = configured.then((config) => setTexts(config.texts));
+    let reply: SessionReply;
+    // Discord serves an Activity at https://<its client id>.discordsays.com: the SDK's handshake and Discord's
+    // authorization start at once, beside the server's config (the words), rather than after it.
+    const hosted = insideDiscord(q) ? /^(\d+)\.discordsays\.com$/.exec(location.hostname)?.[1] : undefined;
+    if (hosted) {
+      this.clientId = hosted;
+      const sdk = (this.sdk = new DiscordSDK(hosted));
+      const signed = sdk.ready().then(() => this.withDiscord());
+      const [words, session] = await Promise.allSettled([worded, signed]);
+      if (words.status === "rejected") throw words.reason; // (the words first: a failure is said in them)
+      if (session.status === "rejected") throw session.reason;
+      reply = session.value;
     } else {
-      const channel = q.get("channel") ?? "mock_channel";
-      const mock = new DiscordSDKMock(config.client_id, q.get("guild"), channel, null);
-      const code = q.get("mock_code") ?? "mock_code";
-      mock._updateCommandMocks({ authorize: () => Promise.resolve({ code }) });
-      this.sdk = mock;
+      const config = await configured;
+      await worded;
+      this.clientId = config.client_id;
+      if (insideDiscord(q)) {
+        this.sdk = new DiscordSDK(config.client_id);
+      } else {
+        const channel = q.get("channel") ?? "mock_channel";
+        const mock = new DiscordSDKMock(config.client_id, q.get("guild"), channel, null);
+        const code = q.get("mock_code") ?? "mock_code";
+        mock._updateCommandMocks({ authorize: () => Promise.resolve({ code }) });
+        this.sdk = mock;
+      }
+      await this.sdk.ready();
+      reply = await this.withDiscord();
     }
-    await this.sdk.ready();
-    const reply = await this.withDiscord();
+    const sdk = this.sdk!;
     let gameId = q.get("game") ?? reply.game_id ?? "";
     if (!gameId) {
       // (development and tests only: a server without a bot token believes the mock's channel)
-      const channel = this.sdk.channelId ?? "";
+      const channel = sdk.channelId ?? "";
       const ctx = await request<{ game_id: string }>("GET", `api/context?channel=${encodeURIComponent(channel)}`);
       gameId = ctx.game_id;
     }
@@ -72,7 +97,10 @@ export class SignIn {
   async again(): Promise<void> {
     const link = this.q.get("link");
     if (link) await this.withLink(link);
-    else await this.withDiscord();
+    else {
+      await this.withDiscord();
+      await this.authenticated;
+    }
   }
 
   private async withLink(link: string): Promise<SignedIn> {
@@ -89,12 +117,18 @@ export class SignIn {
       response_type: "code",
       state: "",
       prompt: "none",
-      scope: ["identify"],
+      // (rpc.activities.write: the rich presence; Discord asks the reader once, renewals pass silently)
+      scope: SCOPES,
     });
     // The instance, not the channel: the server asks Discord where it runs and who is in it (bot/web/PROTOCOL.md).
     const reply = await request<SessionReply>("POST", "api/session", { code, instance: sdk.instanceId });
     setSession(reply.session);
-    if (reply.access_token) await sdk.commands.authenticate({ access_token: reply.access_token });
+    if (reply.access_token) {
+      this.authenticated = sdk.commands.authenticate({ access_token: reply.access_token }).then((auth) => {
+        this.scopes = (auth?.scopes ?? []).map(String); // (-1: a scope this SDK does not know)
+      });
+      this.authenticated.catch(() => undefined); // (a failure: no presence; the map goes on)
+    }
     return reply;
   }
 }

@@ -22,7 +22,10 @@
     code: q.get("code"), // what AUTHORIZE answers: the OAuth2 code the tests' fake Discord knows
     accessToken: q.get("access_token"), // the only token AUTHENTICATE accepts (the one that code exchanges for)
     user: JSON.parse(q.get("user") || "null"),
+    // the scopes the user grants at Discord's consent (a comma list; none given: every scope asked)
+    grant: q.has("grant") ? q.get("grant").split(",").filter(Boolean) : null,
     locale: q.get("locale") || "en-US",
+    rpcMs: Number(q.get("rpc_ms") || 0), // (benches) how long each answer takes, as a real client's
   };
   const state = {
     received: [], // every message from the Activity: {op, ...payload}
@@ -43,7 +46,7 @@
       username: u.username,
       global_name: u.global_name ?? u.username,
       discriminator: "0",
-      avatar: null,
+      avatar: u.avatar ?? null, // a hash: https://cdn.discordapp.com/avatars/<id>/<hash>.png
       flags: 0,
       bot: false,
     };
@@ -83,7 +86,8 @@
   let current = null; // the frame whose message is being answered
   function post(message, f = current) {
     state.sent.push(message);
-    f.iframe.contentWindow.postMessage(message, cfg.activityOrigin);
+    if (cfg.rpcMs > 0) setTimeout(() => f.iframe.contentWindow.postMessage(message, cfg.activityOrigin), cfg.rpcMs);
+    else f.iframe.contentWindow.postMessage(message, cfg.activityOrigin);
   }
   function reply(cmd, nonce, data) {
     post([OP.FRAME, { cmd, data, evt: null, nonce }]);
@@ -119,7 +123,7 @@
       return {
         access_token: args.access_token,
         user: { username: cfg.user.username, discriminator: "0", id: cfg.user.id, avatar: null, public_flags: 0 },
-        scopes: state.scopes ?? ["identify"],
+        scopes: (state.scopes ?? ["identify"]).filter((s) => !cfg.grant || cfg.grant.includes(s)),
         expires: new Date(Date.now() + 7 * 86400e3).toISOString(),
         application: { description: "", icon: null, id: cfg.clientId, name: "Ticket to Ride" },
       };
