@@ -3,7 +3,8 @@
 The SDK's ``openShareMomentDialog({mediaUrl})`` shares a picture held on Discord's CDN only. So, once per
 finished game, the server draws its final board (the picture the chat's final scores post, by the render pool:
 `FinalBoard`) and uploads it to Discord's ``POST {DISCORD_API}/applications/<client id>/attachment`` (multipart,
-its ``file`` field) with the bot's token; Discord answers ``{"attachment": {"url": ...}}``, which is kept for the
+its ``file`` field) as Discord's own SDK playground does it: with the sharing reader's OAuth2 access token (the page
+hands it in the request's body; it is used for that one upload, never stored nor logged), else the bot's token; Discord answers ``{"attachment": {"url": ...}}``, which is kept for the
 game and given to every page that asks (``POST api/games/<id>/moment`` → ``{"media_url"}``).
 
 Concurrent asks for one game share one upload; a failed upload is not kept (the next ask tries again). Nothing
@@ -56,26 +57,27 @@ class Moments:
         self._http = http
         self._draw = final_board
         self._url = f"{api.rstrip('/')}/applications/{client_id}/attachment"
-        self._auth = {"Authorization": f"Bot {bot_token}"}
+        self._bot_auth = {"Authorization": f"Bot {bot_token}"}
         self.available = bool(final_board and client_id and bot_token)
         self.timeout = timeout
         self._kept: OrderedDict[str, str] = OrderedDict()
         self._making: dict[str, asyncio.Future[str]] = {}
         self.uploads = 0  # uploads made to Discord (for the tests and figures)
 
-    async def media_url(self, game_id: str) -> str:
-        """The CDN URL of the game's final board (raises `MomentFailed`)."""
+    async def media_url(self, game_id: str, access_token: str = "") -> str:
+        """The CDN URL of the game's final board (raises `MomentFailed`), uploaded with the reader's `access_token`
+        (a Discord OAuth2 token, as Discord's examples upload a moment) or, without one, the bot's."""
         kept = self._kept.get(game_id)
         if kept is not None:
             return kept
         making = self._making.get(game_id)
         if making is None:
-            making = asyncio.ensure_future(self._make(game_id))
+            making = asyncio.ensure_future(self._make(game_id, access_token))
             self._making[game_id] = making
             making.add_done_callback(lambda _f: self._making.pop(game_id, None))
         return await asyncio.shield(making)
 
-    async def _make(self, game_id: str) -> str:
+    async def _make(self, game_id: str, access_token: str) -> str:
         assert self._draw is not None
         png = await self._draw(game_id)
         if not png:
@@ -85,7 +87,10 @@ class Moments:
         self.uploads += 1
         try:
             async with self._http().post(
-                self._url, data=form, headers=self._auth, timeout=aiohttp.ClientTimeout(total=self.timeout)
+                self._url,
+                data=form,
+                headers=self._auth(access_token),
+                timeout=aiohttp.ClientTimeout(total=self.timeout),
             ) as resp:
                 if resp.status != 200:
                     raise MomentFailed(f"Discord answered {resp.status}")
@@ -99,6 +104,9 @@ class Moments:
         while len(self._kept) > KEPT:
             self._kept.popitem(last=False)
         return url
+
+    def _auth(self, access_token: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {access_token}"} if access_token else self._bot_auth
 
 
 def moment_routes(server: MapServer, moments: Moments) -> list[web.RouteDef]:
@@ -120,8 +128,12 @@ def moment_routes(server: MapServer, moments: Moments) -> list[web.RouteDef]:
             raise looked_up(exc) from None
         if info.status != GameStatus.FINISHED:
             raise web_error("not_running", 409)
+        body = await server._json(request) if request.can_read_body else {}
+        token = body.get("access_token", "")
+        if not isinstance(token, str) or len(token) > 200 or not token.isascii() or not token.isprintable():
+            raise web_error("bad_request", 400)
         try:
-            url = await moments.media_url(game_id)
+            url = await moments.media_url(game_id, token)
         except MomentFailed as exc:
             log.warning("live map: the final board of %s not shared: %s", game_id, exc)
             raise web_error("discord_unavailable", 503) from None

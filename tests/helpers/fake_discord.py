@@ -103,6 +103,9 @@ class FakeDiscord:
         self.identify: dict[str, Any] | None = None  # the last IDENTIFY's payload
         self.identifies: list[dict[str, Any]] = []  # every IDENTIFY's payload, in order
         self.uploads: dict[str, bytes] = {}  # attachment id -> uploaded bytes
+        self.moment_by: list[
+            str
+        ] = []  # who uploaded each moment: "bot" or the user's id (their OAuth2 token)
         self.posted: list[dict[str, str]] = []  # the OAuth2 forms posted to /oauth2/token, in order
         #: Activity instance id -> the instance as Discord answers it (application_id, location, users)
         self.instances: dict[str, dict[str, Any]] = {}
@@ -325,9 +328,13 @@ class FakeDiscord:
         return web.json_response(found)
 
     async def _moment(self, request: web.Request) -> web.Response:
-        """``POST /applications/{app}/attachment`` with the bot's token: a multipart ``file`` kept on the CDN."""
-        if request.headers.get("Authorization") != f"Bot {BOT_TOKEN}":
+        """``POST /applications/{app}/attachment`` with a user's OAuth2 token (as Discord's SDK playground uploads a
+        moment) or the bot's: a multipart ``file`` kept on the CDN; who uploaded is kept in `moment_by`."""
+        auth = request.headers.get("Authorization", "")
+        code = auth.removeprefix("Bearer " + ACCESS_PREFIX) if auth.startswith("Bearer ") else None
+        if auth != f"Bot {BOT_TOKEN}" and code not in OAUTH_USERS:
             return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        self.moment_by.append("bot" if code is None else OAUTH_USERS[code]["id"])
         form = await request.post()
         file = form.get("file")
         if not isinstance(file, web.FileField):

@@ -1,5 +1,6 @@
 """The final scores' Share (bot/web/moments.py): a finished game's final board is uploaded once to Discord's
-application attachment endpoint (the fake Discord's) with the bot's token, and its CDN URL is given to whoever may
+application attachment endpoint (the fake Discord's) with the sharing reader's OAuth2 token (as Discord's SDK
+playground does) or else the bot's token, and its CDN URL is given to whoever may
 see the game; a game not finished, a server that cannot draw or has no bot token, and Discord refusing get a
 refusal, and a failed upload is tried again on the next ask."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from helpers.fake_discord import BOT_TOKEN
+from helpers.fake_discord import ACCESS_PREFIX, BOT_TOKEN
 from helpers.fast_pictures import PNG, FastPictures
 from helpers.web_site import finish_game, new_game, site
 
@@ -39,6 +40,29 @@ async def test_a_finished_games_board_is_uploaded_once_and_its_url_given_to_ever
         # signed out: nothing
         resp = await s.client.post(path)
         assert resp.status == 401
+
+
+async def test_the_upload_is_made_with_the_readers_discord_token_when_the_page_hands_it(db_url: str) -> None:
+    pictures = FastPictures()
+    async with site(db_url, bot_token=BOT_TOKEN, final_pictures=pictures) as s:
+        gid = await new_game(s.manager)
+        await finish_game(s.manager, gid)
+        path = f"/api/games/{gid}/moment"
+        for bad in (7, "x" * 201, "a\nb"):  # not a token: refused, nothing uploaded
+            resp = await s.client.post(path, json={"access_token": bad}, headers=s.auth(101))
+            assert resp.status == 400
+        assert s.discord.moments == []
+        token = ACCESS_PREFIX + "code-ann"
+        resp = await s.client.post(path, json={"access_token": token}, headers=s.auth(101))
+        assert resp.status == 200, await resp.text()
+        assert s.discord.moment_by == ["101"]  # Ann's token, not the bot's
+        assert token not in await resp.text()
+    async with site(db_url, bot_token=BOT_TOKEN, final_pictures=pictures) as s:
+        gid = await new_game(s.manager)
+        await finish_game(s.manager, gid)
+        resp = await s.client.post(f"/api/games/{gid}/moment", headers=s.auth(101))  # no token handed
+        assert resp.status == 200
+        assert s.discord.moment_by == ["bot"]
 
 
 async def test_no_share_without_a_drawer_or_a_bot_token_and_discord_refusing_is_tried_again(

@@ -52,6 +52,9 @@ async def test_at_the_end_share_opens_discords_share_dialog_with_the_final_board
             assert await activity.locator("#share").inner_text() == "Share"
             await shot(page, "activity-final-share.png")
             assert s.discord.moments == [PNG]  # the final board, uploaded once
+            assert s.discord.moment_by == [
+                "101"
+            ]  # with Ann's own Discord token, as Discord's examples upload
             assert await page.evaluate("() => standIn.state.dialogs") == []
             await activity.locator("#share").click()
             await page.wait_for_function("() => standIn.state.dialogs.length === 1", timeout=10_000)

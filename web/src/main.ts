@@ -538,7 +538,7 @@ async function start(): Promise<void> {
     if (sdk) {
       presence = new Presence(sdk);
       richPresence = new RichPresence(sdk, () => signing.scopes.includes(SCOPE));
-      share = new Share(sdk);
+      share = new Share(sdk, () => signing.accessToken);
       // (who else is here, the reader's status: niceties, once Discord's client has the token; the map's socket
       // opens meanwhile)
       signing.authenticated.then(

@@ -12,7 +12,10 @@ export class Share {
   private asked = ""; // the game whose moment was asked for
   private mediaUrl = "";
 
-  constructor(private sdk: DiscordSDK) {}
+  constructor(
+    private sdk: DiscordSDK,
+    private accessToken: () => string, // the reader's Discord token: the upload is theirs (bot/web/moments.py)
+  ) {}
 
   /** After the ranking is drawn: the button under it, once the game is finished and its picture uploaded. */
   shown(v: View): void {
@@ -28,7 +31,9 @@ export class Share {
   /** The picture's URL; a refusal that passes (too many requests, Discord or the server busy) is asked again
    * a little later, a few times; any other means no Share (the scores are there all the same). */
   private ask(gameId: string, tries: number): void {
-    request<{ media_url: string }>("POST", `api/games/${encodeURIComponent(gameId)}/moment`).then(
+    const token = this.accessToken();
+    const body = token ? { access_token: token } : undefined;
+    request<{ media_url: string }>("POST", `api/games/${encodeURIComponent(gameId)}/moment`, body).then(
       (r) => {
         if (this.asked !== gameId) return;
         this.mediaUrl = r.media_url;

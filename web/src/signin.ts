@@ -36,6 +36,9 @@ export class SignIn {
   private clientId = "";
   /** The scopes Discord's AUTHENTICATE said the reader granted (rich presence needs rpc.activities.write). */
   scopes: string[] = [];
+  /** The reader's latest Discord OAuth2 token (page memory only): Share uploads the final board with it, as
+   * Discord's own examples upload a moment. */
+  accessToken = "";
   /** Settled once Discord's client has the reader's token (AUTHENTICATE): the SDK's commands beyond the sign-in
    * (participants, rich presence) wait for it; the map itself does not (its session is the server's). */
   authenticated: Promise<void> = Promise.resolve();
@@ -124,6 +127,7 @@ export class SignIn {
     const reply = await request<SessionReply>("POST", "api/session", { code, instance: sdk.instanceId });
     setSession(reply.session);
     if (reply.access_token) {
+      this.accessToken = reply.access_token;
       this.authenticated = sdk.commands.authenticate({ access_token: reply.access_token }).then((auth) => {
         this.scopes = (auth?.scopes ?? []).map(String); // (-1: a scope this SDK does not know)
       });
