@@ -18,12 +18,12 @@ import inspect
 import os
 import re
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from bot.ops.metrics import Metrics, Sampled
-from bot.storage import GameRepository, GameStatus, SeatResult, StorageError, TimerChange
+from bot.storage import GameRepository, StorageError
 
 #: An action's kind as the engine names it (``claim_route``); anything else is counted as "other".
 _KIND = re.compile(r"[a-z][a-z_]{0,31}")
@@ -64,25 +64,15 @@ def _claims_counted(method: Callable[..., Awaitable[Any]], metrics: Metrics) -> 
 
 
 def _moves_counted(method: Callable[..., Awaitable[Any]], metrics: Metrics) -> Callable[..., Any]:
-    """Each stored move (``append_action``, its parameters by name) counted by its action's kind."""
+    """Each stored move (``append_action``) counted by its action's kind, the action found by its parameter's name
+    in the method's own signature (passed by position or keyword alike; no second copy of the signature)."""
     moves = metrics.moves
+    signature = inspect.signature(method)
 
     @functools.wraps(method)
-    async def append_action(
-        game_id: str,
-        expected_version: int,
-        seat: int | None,
-        action: Mapping[str, Any],
-        new_snapshot: Mapping[str, Any] | None,
-        status: GameStatus | str | None = None,
-        *,
-        results: Sequence[SeatResult] | None = None,
-        timers: TimerChange | None = None,
-    ) -> Any:
-        record = await method(
-            game_id, expected_version, seat, action, new_snapshot, status, results=results, timers=timers
-        )
-        moves.labels(action_kind(action)).inc()
+    async def append_action(*args: Any, **kwargs: Any) -> Any:
+        record = await method(*args, **kwargs)
+        moves.labels(action_kind(signature.bind(*args, **kwargs).arguments["action"])).inc()
         return record
 
     return append_action
