@@ -25,8 +25,12 @@ async def start_games(manager: GameManager, count: int) -> list[str]:
     return ids
 
 
-async def flood_during(manager: GameManager, game_ids: list[str], copy: Callable[[], Awaitable[None]]) -> int:
-    """Play random moves on every game while `copy` runs; returns the moves made while it ran."""
+async def flood_during(
+    manager: GameManager, game_ids: list[str], copy: Callable[[Callable[[], int]], Awaitable[None]]
+) -> int:
+    """Play random moves on every game while `copy` runs; returns the moves made while it ran. `copy` is given
+    the count of moves made since it started, so it can go on until some landed (a loaded machine may run a few
+    short copies before any move is through)."""
     made = 0
     stop = asyncio.Event()
 
@@ -42,7 +46,7 @@ async def flood_during(manager: GameManager, game_ids: list[str], copy: Callable
     await asyncio.sleep(0.05)
     before = made
     try:
-        await copy()
+        await copy(lambda: made - before)
     finally:
         during = made - before
         stop.set()

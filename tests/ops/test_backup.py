@@ -7,6 +7,7 @@ import asyncio
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -33,13 +34,14 @@ async def test_a_backup_taken_during_a_flood_of_moves_restores_and_plays_on(tmp_
         try:
             game_ids = await start_games(manager, 4)
 
-            async def copy_repeatedly() -> None:
-                for n in range(
-                    8
-                ):  # (each copy is a few ms: several, so that moves land between and during them)
+            async def copy_repeatedly(moved: Callable[[], int]) -> None:
+                # each copy is a few ms: at least 8, and on until moves landed between and during them
+                n = 0
+                while n < 8 or (moved() == 0 and n < 200):
                     copies.append(tmp_path / f"copy{n}.db")
                     await asyncio.to_thread(backup, live, copies[-1])
                     await asyncio.sleep(0.01)
+                    n += 1
 
             during = await flood_during(manager, game_ids, copy_repeatedly)
         finally:

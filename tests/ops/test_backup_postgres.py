@@ -63,7 +63,9 @@ async def test_pg_dump_during_a_flood_of_moves_restores_and_plays_on(tmp_path: P
             try:
                 game_ids = await start_games(manager, 4)
                 during = await flood_during(
-                    manager, game_ids, lambda: run("pg_dump", "--format=custom", f"--file={dump}", live)
+                    manager,
+                    game_ids,
+                    lambda _moved: run("pg_dump", "--format=custom", f"--file={dump}", live),
                 )
             finally:
                 await manager.close()
