@@ -10,11 +10,12 @@ final board and the GIF read, asserted on the caches' misses, not on time.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageFilter
 
 from engine.playout import random_legal_action
 from engine.rules import apply, new_game, to_act
@@ -47,6 +48,8 @@ def todays_turn_picture(state: GameState, since: int, monkeypatch: pytest.Monkey
             lambda head, element, width, shape=None: cairosvg_only.get(head, element, width),
         )
         m.setattr(turn_picture, "_filter", lambda k: turn_picture.cairo.FILTER_GOOD)
+        # drawn at the closest zoom whatever the window's scale, then scaled down
+        m.setattr(turn_picture, "compose_width", lambda board, scale: turn_picture.ZOOM_WIDTH)
         view = board_view(state, since=since)
         surface = turn_picture.turn_surface(state.board, view)
         data = png.encode_png(surface)  # a palette built for the picture
@@ -64,15 +67,48 @@ TURN_CASES += [pytest.param(b, t, marks=pytest.mark.slow) for b in board_ids() f
 TURN_CASES += [pytest.param("europe-warehouses", 80, marks=pytest.mark.slow)]
 
 
+def beyond_shift(a: Image.Image, b: Image.Image, above: int) -> float:
+    """Share of the pixels of one picture outside the range of the other's 3x3 pixels around them by more than
+    `above` (0-255), the worse of both ways round: what differs beyond a shift of up to a pixel (a window
+    composed at another scale lands up to half a pixel off today's, which every edge shows in `differing`)."""
+    worst = 0.0
+    for x, y in ((a, b), (b, a)):
+        lo, hi = x.filter(ImageFilter.MinFilter(3)), x.filter(ImageFilter.MaxFilter(3))
+        out = ImageChops.lighter(ImageChops.subtract(lo, y), ImageChops.subtract(y, hi)).convert("L")
+        worst = max(worst, sum(out.histogram()[above + 1 :]) / (x.size[0] * x.size[1]))
+    return worst
+
+
 @pytest.mark.parametrize(("case", "turns"), TURN_CASES)
 def test_the_turn_picture_is_todays(case: str, turns: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the closest zoom, today's picture; further out (composed at a smaller level, see
+    turn_picture.levels), today's but for sub-pixel shifts and resampling (looked at: as sharp)."""
     board_id, _, option = case.partition("-")
     state = played(board_id, turns, options=(option,) if option else ())
     for since in (len(state.history) - 3, len(state.history) - 12, 0):  # near, further apart, the whole map
         want = todays_turn_picture(state, max(0, since), monkeypatch)
         got = turn_png(state, max(0, since))
-        assert differing(want, got, 32) < 0.02
-        assert differing(want, got, 80) < 0.003
+        plan = turn_picture.turn_plan(state.board, board_view(state, since=max(0, since)))
+        if turn_picture.compose_width(state.board, plan.scale) == turn_picture.ZOOM_WIDTH:
+            assert differing(want, got, 32) < 0.02
+            assert differing(want, got, 80) < 0.003
+        assert beyond_shift(want, got, 32) < 0.003
+        assert beyond_shift(want, got, 80) < 0.0015  # (text drawn at another size: a few strokes)
+
+
+def test_beyond_shift_sees_the_claims_missing_and_a_moved_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison above fails on a wrong composition: the claims missing but the last moves', the window
+    2 px off."""
+    state = played("europe", 60)
+    since = len(state.history) - 12
+    want = todays_turn_picture(state, since, monkeypatch)
+    view = board_view(state, since=since)
+    moved = view.last_move.routes if view.last_move else ()
+    missing = dataclasses.replace(view, routes={r: s for r, s in view.routes.items() if r in moved})
+    assert turn_picture.turn_plan(state.board, missing) == turn_picture.turn_plan(state.board, view)
+    without = Image.open(io.BytesIO(turn_picture.render_turn_png(state.board, missing))).convert("RGB")
+    assert beyond_shift(want, without, 32) > 0.01
+    assert beyond_shift(want, ImageChops.offset(want, 2, 0), 32) > 0.01
 
 
 @pytest.mark.parametrize(
