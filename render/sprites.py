@@ -304,10 +304,12 @@ def rasterise_text(svg_open: str, leaf: PlainText) -> Sprite | None:
     matrix, clip, root_family = _text_frame(svg_open)
     recording = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, None)
     ctx = cairo.Context(recording)
-    for rect in clip:
+    ctx.set_matrix(matrix)
+    for (
+        rect
+    ) in clip:  # (in user space, as cairo gives them: a picture wider than its canvas clipped at its width)
         ctx.rectangle(*rect)
     ctx.clip()
-    ctx.set_matrix(matrix)
     a = leaf.attrs
     family = (leaf.family or root_family or "sans-serif").split(",")[0].strip("\"' ")
     weight = a.get("font-weight")
@@ -375,7 +377,7 @@ class Shape:
 _FRAMES: dict[str, tuple[float, float, float, float, float]] = {}
 
 
-def _frame(svg_open: str) -> tuple[float, float, float, float, float]:
+def frame_of(svg_open: str) -> tuple[float, float, float, float, float]:
     """The canvas-to-pixel mapping of a picture's ``<svg>`` tag: scale, x and y offsets, viewBox origin."""
     frame = _FRAMES.get(svg_open)
     if frame is None:
@@ -390,7 +392,7 @@ def _frame(svg_open: str) -> tuple[float, float, float, float, float]:
 
 def rasterise_shape(svg_open: str, shape: Shape) -> Sprite | None:
     """`shape` drawn as it is in the picture that `svg_open` opens, cropped to its box (None: it draws nothing)."""
-    k, dx, dy, vx, vy = _frame(svg_open)
+    k, dx, dy, vx, vy = frame_of(svg_open)
     path = _Path(shape.d)
     reach = {"halo": HALO_W / 2, "line": PIECE_LINE_W / 2}.get(shape.how, 0.0) + 1.0
     bx0, by0, bx1, by1 = path.bbox
@@ -466,7 +468,7 @@ def _paint_shadows(
 def _stroke_arcs(ctx: cairo.Context, svg_open: str, part: TicketArcs) -> None:
     """The final board's ticket arcs stroked straight onto the picture, as cairosvg would (a stroke at an
     opacity: one path's stroke in a translucent colour)."""
-    k, dx, dy, vx, vy = _frame(svg_open)
+    k, dx, dy, vx, vy = frame_of(svg_open)
     ctx.save()
     ctx.translate(dx, dy)
     ctx.scale(k, k)

@@ -40,6 +40,7 @@ from .model import BoardView, LastMove
 from .png import board_game_surface, board_palette, encode_png, repaint_covered, static_surface
 from .sprites import draw_parts
 from .svg import HILITE, INK, SEA, escape, num
+from .turn_shapes import draw_glow, draw_tags
 from .words import ENGLISH, PictureWords
 
 #: The picture's size in pixels (4:3: a desktop embed shows it 400 x 300 px; 2x for sharp phones and a tap)
@@ -342,10 +343,16 @@ def render_turn_svg(
 GLOW_PX = 4.0
 
 
+def _glow_pad(plan: TurnPlan) -> float:
+    """The last moves' glow's width in canvas units: GLOW_PX as displayed, at least 8."""
+    return max(8.0, GLOW_PX * OUT_W / DISPLAY_W / plan.scale)
+
+
 def _game_parts(
-    board: Board, view: BoardView, plan: TurnPlan, colorblind: bool, words: PictureWords
+    board: Board, view: BoardView, plan: TurnPlan, colorblind: bool, words: PictureWords, glow: bool = True
 ) -> list[GamePart]:
-    """The game layer without the panel, the last moves' glow as wide as the window's scale needs."""
+    """The game layer without the panel, the last moves' glow (with `glow`) as wide as the window's scale
+    needs."""
     lay = layout_of(board)
     parts = game_layer_parts(
         board,
@@ -359,9 +366,8 @@ def _game_parts(
         words=words,
     )
     move = view.last_move
-    if move is not None and (move.routes or move.cities):
-        pad = max(8.0, GLOW_PX * OUT_W / DISPLAY_W / plan.scale)
-        parts.insert(1, highlight_svg(lay, tuple(move.routes), tuple(move.cities), pad))
+    if glow and move is not None and (move.routes or move.cities):
+        parts.insert(1, highlight_svg(lay, tuple(move.routes), tuple(move.cities), _glow_pad(plan)))
     return parts
 
 
@@ -405,12 +411,12 @@ def turn_surface(
     ctx.clip()
     ctx.set_source_surface(names, -ox, -oy)
     ctx.paint()
-    parts = _game_parts(board, view, plan, colorblind, words)
     head = svg_open(width, lay.height, words.font)
+    _draw_glow(big, head, lay, view.last_move, _glow_pad(plan), (ox, oy))
+    parts = _game_parts(board, view, plan, colorblind, words, glow=False)
     draw_parts(big, head, parts, width=width, origin=(ox, oy))
     repaint_covered(big, board, view, None, width, colorblind, origin=(ox, oy), skip=tagged, words=words)
-    if plan.tags:  # over the names painted again
-        draw_parts(big, head, [parts[0], tags_svg(board, plan.tags, words)], width=width, origin=(ox, oy))
+    _draw_tags(big, head, board, plan.tags, words, (ox, oy))  # over the names painted again
     out = cairo.ImageSurface(cairo.FORMAT_ARGB32, OUT_W, OUT_H)
     ctx = cairo.Context(out)
     k = plan.scale / z
@@ -422,6 +428,32 @@ def turn_surface(
     _draw_locator(out, board, view, plan, colorblind, words)
     out.flush()
     return out
+
+
+def _draw_glow(
+    surface: cairo.ImageSurface,
+    svg_open: str,
+    lay: Layout,
+    move: LastMove | None,
+    pad: float,
+    origin: tuple[int, int],
+) -> None:
+    """The last moves' glow drawn straight (:func:`render.turn_shapes.draw_glow`)."""
+    if move is not None and (move.routes or move.cities):
+        draw_glow(surface, svg_open, lay, tuple(move.routes), tuple(move.cities), pad, origin)
+
+
+def _draw_tags(
+    surface: cairo.ImageSurface,
+    svg_open: str,
+    board: Board,
+    tags: tuple[Tag, ...],
+    words: PictureWords,
+    origin: tuple[int, int],
+) -> None:
+    """The tags (:func:`tags_svg`) drawn straight (:func:`render.turn_shapes.draw_tags`)."""
+    named = [(t.box, t.size, t.x, t.y, t.anchor, words.city(board.cities[t.city].name)) for t in tags]
+    draw_tags(surface, svg_open, named, words.font, origin)
 
 
 def levels(board: Board) -> tuple[int, ...]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import random
+import re
 
 import pytest
 from PIL import Image, ImageChops, ImageFilter
@@ -22,6 +23,7 @@ from engine.rules import apply, new_game, to_act
 from engine.state import GameState
 from maps.board import board_ids, load_board
 from render import png, sprites, turn_picture
+from render.board_routes import highlight_svg
 from render.from_engine import board_view
 from render.gif import GIF_WIDTH
 from render.pool import _warm, _warm_gif
@@ -50,10 +52,30 @@ def todays_turn_picture(state: GameState, since: int, monkeypatch: pytest.Monkey
         m.setattr(turn_picture, "_filter", lambda k: turn_picture.cairo.FILTER_GOOD)
         # drawn at the closest zoom whatever the window's scale, then scaled down
         m.setattr(turn_picture, "compose_width", lambda board, scale: turn_picture.ZOOM_WIDTH)
+        # the glow and the tags as SVG drawn by cairosvg
+        m.setattr(turn_picture, "_draw_glow", _glow_as_svg)
+        m.setattr(turn_picture, "_draw_tags", _tags_as_svg)
         view = board_view(state, since=since)
         surface = turn_picture.turn_surface(state.board, view)
         data = png.encode_png(surface)  # a palette built for the picture
     return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def _width(svg_open: str) -> int:
+    m = re.search(r'width="(\d+)"', svg_open)
+    assert m is not None
+    return int(m.group(1))
+
+
+def _glow_as_svg(surface, svg_open, lay, move, pad, origin):  # type: ignore[no-untyped-def]
+    if move is not None and (move.routes or move.cities):
+        glow = highlight_svg(lay, tuple(move.routes), tuple(move.cities), pad)
+        sprites.draw_parts(surface, svg_open, ["", glow], width=_width(svg_open), origin=origin)
+
+
+def _tags_as_svg(surface, svg_open, board, tags, words, origin):  # type: ignore[no-untyped-def]
+    tags = turn_picture.tags_svg(board, tags, words)
+    sprites.draw_parts(surface, svg_open, ["", tags], width=_width(svg_open), origin=origin)
 
 
 def turn_png(state: GameState, since: int) -> Image.Image:
