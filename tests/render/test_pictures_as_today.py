@@ -23,7 +23,7 @@ from engine.rules import apply, new_game, to_act
 from engine.state import GameState
 from maps.board import board_ids, load_board
 from render import png, sprites, turn_picture
-from render.board_routes import highlight_svg
+from render.board_routes import highlight_svg, mark_path, piece_path
 from render.from_engine import board_view
 from render.gif import GIF_WIDTH
 from render.pool import _warm, _warm_gif
@@ -43,12 +43,16 @@ def played(board_id: str, turns: int | None, *, options: tuple[str, ...] = (), s
 def todays_turn_picture(state: GameState, since: int, monkeypatch: pytest.MonkeyPatch) -> Image.Image:
     """The turn picture as the code drew it before issue 32."""
     cairosvg_only = sprites.SpriteCache()
+
+    def get(head: str, element: str, width: int, shape: object = None) -> sprites.Sprite | None:
+        if isinstance(shape, sprites.Body):  # a route's outline and marks: their SVG
+            player = element.split(" ", 2)[1]
+            element = piece_path(shape.pieces, player, fill=False)
+            element += mark_path(shape.marks, player) if shape.marks else ""
+        return cairosvg_only.get(head, element, width)
+
     with monkeypatch.context() as m:
-        m.setattr(
-            sprites.SPRITES,
-            "get",
-            lambda head, element, width, shape=None: cairosvg_only.get(head, element, width),
-        )
+        m.setattr(sprites.SPRITES, "get", get)
         m.setattr(turn_picture, "_filter", lambda k: turn_picture.cairo.FILTER_GOOD)
         # drawn at the closest zoom whatever the window's scale, then scaled down
         m.setattr(turn_picture, "compose_width", lambda board, scale: turn_picture.ZOOM_WIDTH)
