@@ -37,7 +37,7 @@ from .board_svg import GamePart, game_layer_parts, static_layer, svg_open
 from .layout import layout_of
 from .layout.geometry import CANVAS_W, DOT_R, FONT_SIZE, Label, Layout, text_width
 from .model import BoardView, LastMove
-from .png import board_game_surface, board_palette, encode_png, repaint_covered, static_surface
+from .png import board_palette, encode_png, repaint_covered, static_surface
 from .sprites import draw_parts
 from .svg import HILITE, INK, SEA, escape, num
 from .turn_shapes import draw_glow, draw_tags
@@ -425,7 +425,7 @@ def turn_surface(
     pattern.set_filter(_filter(k))
     ctx.set_source(pattern)
     ctx.paint()
-    _draw_locator(out, board, view, plan, colorblind, words)
+    _draw_locator(out, board, plan, parts, colorblind, words)
     out.flush()
     return out
 
@@ -506,20 +506,24 @@ def _rgb(color: str) -> tuple[float, float, float]:
 def _draw_locator(
     out: cairo.ImageSurface,
     board: Board,
-    view: BoardView,
     plan: TurnPlan,
+    parts: list[GamePart],
     colorblind: bool,
     words: PictureWords,
 ) -> None:
-    """The whole map, small, the window outlined on it, in the plan's corner."""
+    """The whole map, small, the window outlined on it, in the plan's corner: the printed map at its width and
+    the picture's game layer `parts` over it (the whole board without its panel nor the glow)."""
     if plan.locator is None:
         return
     lay = layout_of(board)
     lx, ly, lw, lh = plan.locator
     full = round(CANVAS_W * lw / lay.map_w)
-    small = board_game_surface(
-        board, view, width=full, colorblind=colorblind, highlight=LastMove(), words=words, panel=False
-    )
+    base = static_surface(board, full, colorblind, words=words)
+    small = cairo.ImageSurface(cairo.FORMAT_ARGB32, base.get_width(), base.get_height())
+    copy = cairo.Context(small)
+    copy.set_source_surface(base, 0, 0)
+    copy.paint()
+    draw_parts(small, svg_open(full, lay.height, words.font), parts, width=full)
     k = full / CANVAS_W
     ctx = cairo.Context(out)
     ctx.rectangle(lx - 3, ly - 3, lw + 6, lh + 6)
