@@ -177,6 +177,7 @@ def _tags(
     dots = [xy for xy in lay.cities.values()]
     tags: list[Tag] = []
     tagged = {lab.city for lab in labels}
+    names = [b.box for b in lay.labels if b.city not in tagged]  # other names, a tag may hide them
     for lab in labels:
         if label_size(lab) >= need - 1e-6:
             continue
@@ -191,7 +192,7 @@ def _tags(
         options += [_slid(t, window) for t in options]  # at the window's edge: moved along it to fit
         hidden = [t.box for t in tags]
         hidden += [(x - DOT_R, y - DOT_R, x + DOT_R, y + DOT_R) for x, y in dots if not _near((x, y), dot)]
-        hidden += [b.box for b in lay.labels if b.city not in tagged]  # other names, a tag may hide them
+        hidden += names
         hidden += trains
         reach = (  # what the options could cover: only that can cost (the board's other names are many)
             min(t[3][0] for t in options),
@@ -394,11 +395,19 @@ def turn_surface(
     ox, oy = round(x * z), round(y * z)
     big = cairo.ImageSurface(cairo.FORMAT_ARGB32, math.ceil(w * z), math.ceil(h * z))
     ctx = cairo.Context(big)
-    ctx.set_source_rgb(*_rgb(SEA))
-    ctx.paint()
     ctx.set_source_surface(static_surface(board, width, colorblind, words=words, bare=True), -ox, -oy)
-    ctx.rectangle(-ox, -oy, lay.map_w * z, lay.map_h * z)  # the map, not the panel's frame beside it
-    ctx.fill()
+    right, bottom = ox + big.get_width(), oy + big.get_height()
+    if ox >= 1 and oy >= 1 and right <= lay.map_w * z - 1 and bottom <= lay.map_h * z - 1:
+        ctx.set_operator(cairo.OPERATOR_SOURCE)  # the window within the map: its opaque pixels copied
+        ctx.paint()
+        ctx.set_operator(cairo.OPERATOR_OVER)
+    else:  # the sea around the map
+        sea = ctx.get_source()
+        ctx.set_source_rgb(*_rgb(SEA))
+        ctx.paint()
+        ctx.set_source(sea)
+        ctx.rectangle(-ox, -oy, lay.map_w * z, lay.map_h * z)  # the map, not the panel's frame beside it
+        ctx.fill()
     # the names, but those the tags print again
     tagged = frozenset(t.city for t in plan.tags)
     names = static_surface(board, width, colorblind, labels_only=True, words=words)
