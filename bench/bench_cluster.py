@@ -560,7 +560,12 @@ def main() -> None:
                 print(
                     f"   {rate:5g}/s: {r['moves']:5d} moves, p50 {r['p50']:6.0f} ms, p95 {r['p95']:6.0f} ms,"
                     f" errors {r['errors']}; CPU {r['cpu_ms_per_move']:.1f} | {r['postgres_cpu_ms_per_move']:.1f}"
-                    f" | {r['render_cpu_ms_per_picture']:.1f}"
+                    f" | {r['render_cpu_ms_per_picture']:.1f}; load {os.getloadavg()[0]:.1f}; peak RSS"
+                    f" {r['rss_mb']:.0f} MiB + workers {r['render_worker_rss_mb']:.0f} MiB each"
+                )
+                cpu = r["cpu_ms_per_move"] + r["postgres_cpu_ms_per_move"] + r["render_cpu_ms_per_picture"]
+                print(
+                    f"          CPU-bound capacity of 2 idle cores: {2000 / cpu:.0f} moves/s ({cpu:.1f} ms a move)"
                 )
                 if r["p95"] > 10_000:  # far past what one process holds: the higher rates only queue longer
                     break
