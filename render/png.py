@@ -13,6 +13,7 @@ small), else by zlib.
 from __future__ import annotations
 
 import io
+import math
 import struct
 import zlib
 from collections import OrderedDict
@@ -173,9 +174,11 @@ def static_surface(
     labels_only: bool = False,
     words: PictureWords = ENGLISH,
     bare: bool = False,
+    crop: bool = False,
 ) -> cairo.ImageSurface:
     """The printed map (or only its names, on a transparent surface; or, `bare`, the map without its names nor
-    the panel's frame) rasterised once and cached (per language: route letters and the panel's legend)."""
+    the panel's frame) rasterised once and cached (per language: route letters and the panel's legend); `crop`:
+    only its map's width (the panel's side is a quarter of the canvas), the same pixels from the left."""
     key = (
         board.id,
         id(layout_of(board)),
@@ -183,6 +186,7 @@ def static_surface(
         colorblind,
         labels_only,
         bare,
+        crop,
         (words.font, words.city_names) if labels_only else words,  # the names: in the readers' font and names
     )
     surface = _STATIC_CACHE.get(key)
@@ -195,6 +199,17 @@ def static_surface(
         )
         svg = svg_open(width, lay.height, words.font) + body + "</svg>"
         surface = rasterise(svg, width)
+        if crop:
+            cropped = cairo.ImageSurface(
+                cairo.FORMAT_ARGB32, min(surface.get_width(), math.ceil(lay.map_w * width / CANVAS_W) + 2),
+                surface.get_height(),
+            )  # fmt: skip
+            ctx = cairo.Context(cropped)
+            ctx.set_operator(cairo.OPERATOR_SOURCE)
+            ctx.set_source_surface(surface, 0, 0)
+            ctx.paint()
+            surface.finish()
+            surface = cropped
         _STATIC_CACHE[key] = surface
         while len(_STATIC_CACHE) > 1 and sum(map(_nbytes, _STATIC_CACHE.values())) > STATIC_CACHE_BYTES:
             _STATIC_CACHE.popitem(last=False)
@@ -315,6 +330,7 @@ def repaint_covered(
     origin: tuple[int, int] = (0, 0),
     skip: frozenset[int] = frozenset(),
     words: PictureWords = ENGLISH,
+    crop: bool = False,
 ) -> None:
     """Names hidden by claimed routes painted again from the cached names layer (`surface`: the picture from
     pixel `origin` on; the names of the cities in `skip` are not)."""
@@ -323,7 +339,7 @@ def repaint_covered(
     covered = labels_under(lay, set(view.routes) | set(hl.routes if hl is not None else ())) - skip
     if not covered:
         return
-    names = static_surface(board, width, colorblind, labels_only=True, words=words)
+    names = static_surface(board, width, colorblind, labels_only=True, words=words, crop=crop)
     k = width / CANVAS_W
     ctx = cairo.Context(surface)
     ctx.translate(-origin[0], -origin[1])

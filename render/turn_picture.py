@@ -395,7 +395,9 @@ def turn_surface(
     ox, oy = round(x * z), round(y * z)
     big = cairo.ImageSurface(cairo.FORMAT_ARGB32, math.ceil(w * z), math.ceil(h * z))
     ctx = cairo.Context(big)
-    ctx.set_source_surface(static_surface(board, width, colorblind, words=words, bare=True), -ox, -oy)
+    ctx.set_source_surface(
+        static_surface(board, width, colorblind, words=words, bare=True, crop=True), -ox, -oy
+    )
     right, bottom = ox + big.get_width(), oy + big.get_height()
     if ox >= 1 and oy >= 1 and right <= lay.map_w * z - 1 and bottom <= lay.map_h * z - 1:
         ctx.set_operator(cairo.OPERATOR_SOURCE)  # the window within the map: its opaque pixels copied
@@ -410,7 +412,7 @@ def turn_surface(
         ctx.fill()
     # the names, but those the tags print again
     tagged = frozenset(t.city for t in plan.tags)
-    names = static_surface(board, width, colorblind, labels_only=True, words=words)
+    names = static_surface(board, width, colorblind, labels_only=True, words=words, crop=True)
     ctx.rectangle(0, 0, big.get_width(), big.get_height())
     for lab in (*lay.labels, *lay.country_labels):
         if lab.city in tagged:
@@ -424,7 +426,9 @@ def turn_surface(
     _draw_glow(big, head, lay, view.last_move, _glow_pad(plan), (ox, oy))
     parts = _game_parts(board, view, plan, colorblind, words, glow=False)
     draw_parts(big, head, parts, width=width, origin=(ox, oy))
-    repaint_covered(big, board, view, None, width, colorblind, origin=(ox, oy), skip=tagged, words=words)
+    repaint_covered(
+        big, board, view, None, width, colorblind, origin=(ox, oy), skip=tagged, words=words, crop=True
+    )
     _draw_tags(big, head, board, plan.tags, words, (ox, oy))  # over the names painted again
     out = cairo.ImageSurface(cairo.FORMAT_ARGB32, OUT_W, OUT_H)
     ctx = cairo.Context(out)
@@ -467,28 +471,33 @@ def _draw_tags(
 
 def levels(board: Board) -> tuple[int, ...]:
     """The widths (px of the whole canvas) a turn picture's window is composed at, smallest first: the whole
-    map's scale, the closest (:data:`ZOOM_WIDTH`) and their geometric mean. A window is drawn at the first level
-    at or above its scale, then scaled down by at most the mean's ratio (>= 0.64 on every board: bilinear
-    sampling stays sharp); drawing at the closest level, a window on the whole map (about half the pictures)
-    was 2-5x the picture's pixels and cost a convolution filter (10 ms) to scale down."""
+    map's scale, the closest (:data:`ZOOM_WIDTH`) and :data:`LEVEL_STEPS` - 1 between them in even ratios. A
+    window is drawn at the first level at or above its scale, then scaled down by at most that ratio (>= 0.74 on
+    every board: bilinear sampling stays sharp, and a window holds at most 1.8x the picture's pixels); drawn at
+    the closest level, a window on the whole map (about half the pictures) was 2-5x the picture's pixels and
+    cost a convolution filter (10 ms) to scale down. The printed map and its names are kept at each level (the
+    map's width only: 28-38 MB a board)."""
     lay = layout_of(board)
     found = _LEVELS.get(id(lay))
     if found is None:
         whole = math.ceil(CANVAS_W * min(OUT_W / lay.map_w, OUT_H / lay.map_h) - 1e-6)
         whole = min(whole, ZOOM_WIDTH)
-        mid = math.ceil(math.sqrt(whole * ZOOM_WIDTH))
-        found = _LEVELS[id(lay)] = tuple(sorted({whole, mid, ZOOM_WIDTH}))
+        ratio = (whole / ZOOM_WIDTH) ** (1 / LEVEL_STEPS)
+        steps = {math.ceil(ZOOM_WIDTH * ratio**i) for i in range(1, LEVEL_STEPS)}
+        found = _LEVELS[id(lay)] = tuple(sorted({whole, *steps, ZOOM_WIDTH}))
     return found
 
 
+#: The steps from the closest level to the whole map's (see levels)
+LEVEL_STEPS = 3
 _LEVELS: dict[int, tuple[int, ...]] = {}
 
 
 def warm_levels(board: Board, colorblind: bool, words: PictureWords = ENGLISH) -> None:
     """The printed map and its names at every level, rasterised ahead (a render worker's warm-up)."""
     for width in levels(board):
-        static_surface(board, width, colorblind, words=words, bare=True)
-        static_surface(board, width, colorblind, labels_only=True, words=words)
+        static_surface(board, width, colorblind, words=words, bare=True, crop=True)
+        static_surface(board, width, colorblind, labels_only=True, words=words, crop=True)
 
 
 def compose_width(board: Board, scale: float) -> int:
