@@ -33,6 +33,14 @@ drawn in a picture worker: see render.pool.run_background). By CPU alone one pro
 (bot + PostgreSQL + picture): 2 idle cores would hold ~120-150 moves/s flat out, not 150/s at p95 < 250 ms.
 Issue 17's figures (the whole board each move, idle machine): 20/s p95 59 ms; 60/s held; 22 ms per picture.
 
+After the turn picture's levels (render.turn_picture.levels, 2026-11-29, ISA-L's deflate installed, 10,000 games
+stored, 20 s a rate): the turn picture's CPU in one process 4.2-4.8 ms composed + 1.3-1.5 ms encoded; the render
+workers 3.6-4.3 ms per picture, the bot process 2.1-2.7 ms per move, PostgreSQL 0.7-0.9 ms: 6.5-7.6 ms of CPU a
+move, ~270-300 moves/s for 2 idle cores. The curve at load 0.7-1.4: 20/s p95 10 ms, 50/s 14 ms, 80/s 23 ms,
+100/s 24 ms, 120/s 47 ms, 150/s p50 10 ms p95 54 ms, 200/s p50 18 ms p95 117 ms, 0 errors. The same curve at
+load 3-7 (other sessions' browsers): 150/s p50 4.9 s, p95 7.3 s, the niced render workers starved (the CPU per
+part unchanged); 150/s again at load 2-4: p95 38 ms (nice 10) and 44 ms (--nice 0).
+
     python bench/bench_cluster.py [--games 10000] [--active 1000] [--rate 20] [--seconds 60] [--step 20]
         [--rates 20,50,80,100,120,150,200] [--finals 10] [--picture turn|board]
         [--url postgresql://postgres@127.0.0.1:5432/test] [--workers 2]
