@@ -12,6 +12,11 @@ window on three routes far apart) over the same position, its first (its zoomed 
 its median. With ``--gifs N``: the end-of-game GIF's CPU (time.process_time: other work on the machine does
 not count) over N random 4-player games per board, replayed from their record, in a process warmed as the GIF
 worker is (:func:`render.pool._warm_gif`), each game new to it (its scores and captions are sprites not yet drawn).
+With ``--turns N``: the turn picture's CPU (time.process_time) over every move of N random 4-player games per
+board, each picture the one the next player gets (the moves since their last turn), in a process warmed as a render
+worker is (:func:`render.pool._warm`): p50/p95 of the whole picture, composed (printed map, claims, tags, locator,
+scaled to 800x600) and encoded (palette, PNG), and the p50 of the cheapest of 3 draws of each (what other work on
+the machine adds least to).
 """
 
 from __future__ import annotations
@@ -137,13 +142,86 @@ def bench_gif(board_id: str, games: int) -> tuple[list[float], int]:
     return cpus, frames
 
 
+def turn_views(board_id: str, games: int, players: int = 4) -> list[BoardView]:
+    """The turn picture's view after every move of `games` random games: the moves since the next player's last
+    turn (bench_cluster's since_last_turn)."""
+    import random
+
+    from engine.playout import random_legal_action
+    from engine.rules import apply, new_game, to_act
+    from render.from_engine import board_view
+
+    views = []
+    for seed in range(games):
+        state = new_game(board_id, players, seed=seed)
+        rng = random.Random(seed)
+        while not state.finished:
+            seat = rng.choice(to_act(state))
+            apply(state, seat, random_legal_action(state, seat, rng))
+            if state.phase != "setup" and not state.finished:
+                reader = state.current
+                since = next(
+                    (i + 1 for i in range(len(state.history) - 1, -1, -1) if state.history[i][0] == reader), 0
+                )
+                views.append(board_view(state, since=since))
+    return views
+
+
+def bench_turns(board_id: str, games: int) -> dict[str, float]:
+    """CPU ms of the turn picture over the moves of `games` games (see the module's text)."""
+    from render.png import board_palette, encode_png
+    from render.pool import _warm
+    from render.turn_picture import PALETTE_WIDTH, turn_surface
+    from render.words import ENGLISH
+
+    _warm(board_id, 1600, True, ENGLISH)
+    board = load_board(board_id)
+    views = turn_views(board_id, games)
+    palette = board_palette(board, PALETTE_WIDTH, True)
+    compose, encode, total, best = [], [], [], []
+    for view in views:
+        draws = []
+        for _ in range(3):
+            t0 = time.process_time()
+            surface = turn_surface(board, view)
+            t1 = time.process_time()
+            encode_png(surface, palette=palette)
+            t2 = time.process_time()
+            draws.append((t1 - t0, t2 - t1))
+        compose.append(draws[0][0])  # the first draw: its misses (new claims, names) count
+        encode.append(draws[0][1])
+        total.append(sum(draws[0]))
+        best.append(min(a + b for a, b in draws))
+
+    def q(xs: list[float], p: float) -> float:
+        return sorted(xs)[min(len(xs) - 1, int(p * len(xs)))] * 1000
+
+    return {"n": len(views), "p50": q(total, 0.5), "p95": q(total, 0.95), "compose50": q(compose, 0.5),
+            "compose95": q(compose, 0.95), "encode50": q(encode, 0.5), "encode95": q(encode, 0.95),
+            "best50": q(best, 0.5), "best95": q(best, 0.95)}  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("boards", nargs="*", default=[b for b in ("europe", "usa") if b in board_ids()] + [
         b for b in board_ids() if b not in ("europe", "usa")])  # fmt: skip
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--gifs", type=int, default=0, help="games per board for the GIF's CPU (0: skip)")
+    ap.add_argument(
+        "--turns", type=int, default=0, help="games per board for the turn picture's CPU (0: skip)"
+    )
     args = ap.parse_args(argv)
+    if args.turns:
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        print(
+            f"turn picture CPU ms (time.process_time), {args.turns} 4-player games a board, load {load:.1f}:"
+        )
+        for bid in args.boards:
+            r = bench_turns(bid, args.turns)
+            print(f"turn {bid:10} n={r['n']:4d}  total p50 {r['p50']:5.1f} p95 {r['p95']:5.1f}  composed p50"
+                  f" {r['compose50']:5.1f} p95 {r['compose95']:5.1f}  encoded p50 {r['encode50']:4.1f} p95"
+                  f" {r['encode95']:4.1f}  cheapest of 3: p50 {r['best50']:5.1f} p95 {r['best95']:5.1f}")  # fmt: skip
+        return 0
     if args.gifs:
         for bid in args.boards:
             cpus, frames = bench_gif(bid, args.gifs)

@@ -95,12 +95,13 @@ def _warm(board_id: str, width: int, colorblind: bool, words: PictureWords) -> t
 
     from .model import LastMove
     from .png import render_board_png, static_surface
-    from .turn_picture import render_turn_png
+    from .turn_picture import render_turn_png, warm_levels
 
     started = time.perf_counter()
     board = load_board(board_id)
     render_board_png(board, None, width=width, colorblind=colorblind, words=words)
-    # the turn picture's printed map (zoomed) and its locator's
+    # the turn picture's printed map at each level it is composed at, and its locator's
+    warm_levels(board, colorblind, words)
     render_turn_png(board, BoardView(last_move=LastMove(routes=(0,))), colorblind=colorblind, words=words)
     # the game's end: its whole board, drawn at a width no turn picture has: the panel's frames, icons and
     # titles of the final scores, for every number of players (the same in every game; the GIF has a worker

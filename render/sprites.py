@@ -42,7 +42,6 @@ from .board_routes import (
     Shadows,
     TicketArcs,
     halo_path,
-    mark_path,
     piece_path,
     shadow_path,
 )
@@ -189,7 +188,7 @@ class SpriteCache:
     def __len__(self) -> int:
         return len(self._sprites)
 
-    def get(self, head: str, element: str, width: int, shape: Shape | None = None) -> Sprite | None:
+    def get(self, head: str, element: str, width: int, shape: Shape | Body | None = None) -> Sprite | None:
         """The sprite of `element` in the picture that `head` opens; drawn on a miss by cairosvg, or, for the
         claims (`shape`), straight from their path data (~50x faster: the end's whole board, at a width none of
         the game's turn pictures had, draws every claimed route anew)."""
@@ -207,6 +206,8 @@ class SpriteCache:
             sprite = rasterise_text(head, text)
         elif shape is None:
             sprite = rasterise_sprite(head + element + "</svg>", width)
+        elif isinstance(shape, Body):
+            sprite = rasterise_body(head, shape)
         else:
             sprite = rasterise_shape(head, shape)
         self._sprites[key] = sprite
@@ -304,10 +305,12 @@ def rasterise_text(svg_open: str, leaf: PlainText) -> Sprite | None:
     matrix, clip, root_family = _text_frame(svg_open)
     recording = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, None)
     ctx = cairo.Context(recording)
-    for rect in clip:
+    ctx.set_matrix(matrix)
+    for (
+        rect
+    ) in clip:  # (in user space, as cairo gives them: a picture wider than its canvas clipped at its width)
         ctx.rectangle(*rect)
     ctx.clip()
-    ctx.set_matrix(matrix)
     a = leaf.attrs
     family = (leaf.family or root_family or "sans-serif").split(",")[0].strip("\"' ")
     weight = a.get("font-weight")
@@ -375,7 +378,7 @@ class Shape:
 _FRAMES: dict[str, tuple[float, float, float, float, float]] = {}
 
 
-def _frame(svg_open: str) -> tuple[float, float, float, float, float]:
+def frame_of(svg_open: str) -> tuple[float, float, float, float, float]:
     """The canvas-to-pixel mapping of a picture's ``<svg>`` tag: scale, x and y offsets, viewBox origin."""
     frame = _FRAMES.get(svg_open)
     if frame is None:
@@ -390,7 +393,7 @@ def _frame(svg_open: str) -> tuple[float, float, float, float, float]:
 
 def rasterise_shape(svg_open: str, shape: Shape) -> Sprite | None:
     """`shape` drawn as it is in the picture that `svg_open` opens, cropped to its box (None: it draws nothing)."""
-    k, dx, dy, vx, vy = _frame(svg_open)
+    k, dx, dy, vx, vy = frame_of(svg_open)
     path = _Path(shape.d)
     reach = {"halo": HALO_W / 2, "line": PIECE_LINE_W / 2}.get(shape.how, 0.0) + 1.0
     bx0, by0, bx1, by1 = path.bbox
@@ -415,6 +418,45 @@ def rasterise_shape(svg_open: str, shape: Shape) -> Sprite | None:
         ctx.set_line_width(HALO_W)
         ctx.stroke()
     else:
+        ctx.fill()
+    surface.flush()
+    return Sprite(surface, x0, y0, surface.get_stride() * (y1 - y0), x1, y1)
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """A claimed route's trains' white outline and, over it, their colour-blind marks (`marks` may be empty)
+    as one sprite: what the route's two sprites painted in that order draw."""
+
+    pieces: str
+    marks: str
+    ink: tuple[float, float, float, float]
+
+
+def rasterise_body(svg_open: str, body: Body) -> Sprite | None:
+    """`body` drawn as it is in the picture that `svg_open` opens, cropped to its box (None: it draws nothing)."""
+    k, dx, dy, vx, vy = frame_of(svg_open)
+    path = _Path(body.pieces)
+    reach = PIECE_LINE_W / 2 + 1.0
+    bx0, by0, bx1, by1 = path.bbox
+    x0, y0 = math.floor((bx0 - reach - vx) * k + dx), math.floor((by0 - reach - vy) * k + dy)
+    x1, y1 = math.ceil((bx1 + reach - vx) * k + dx), math.ceil((by1 + reach - vy) * k + dy)
+    if x1 <= x0 or y1 <= y0 or not path.steps:
+        return None
+    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, x1 - x0, y1 - y0)
+    ctx = cairo.Context(surface)
+    ctx.translate(dx - x0, dy - y0)
+    ctx.scale(k, k)
+    ctx.translate(-vx, -vy)
+    ctx.set_line_join(cairo.LINE_JOIN_ROUND)
+    _run(ctx, path.steps)
+    ctx.set_line_width(PIECE_LINE_W)
+    ctx.set_source_rgba(*_PIECE_LINE_RGBA)
+    ctx.stroke()
+    if body.marks:
+        _run(ctx, _Path(body.marks).steps)
+        ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD)
+        ctx.set_source_rgba(*body.ink)
         ctx.fill()
     surface.flush()
     return Sprite(surface, x0, y0, surface.get_stride() * (y1 - y0), x1, y1)
@@ -466,7 +508,7 @@ def _paint_shadows(
 def _stroke_arcs(ctx: cairo.Context, svg_open: str, part: TicketArcs) -> None:
     """The final board's ticket arcs stroked straight onto the picture, as cairosvg would (a stroke at an
     opacity: one path's stroke in a translucent colour)."""
-    k, dx, dy, vx, vy = _frame(svg_open)
+    k, dx, dy, vx, vy = frame_of(svg_open)
     ctx.save()
     ctx.translate(dx, dy)
     ctx.scale(k, k)
@@ -532,16 +574,15 @@ def draw_parts(
             for player, routes in part.seats:
                 fill = _rgba(player_fill(player))
                 for pieces, _marks in routes:
-                    body = Shape(pieces, "fill", fill)
-                    _paint(ctx, claim(piece_path(pieces, player, stroke=False), body), box)
-                for pieces, _marks in routes:
-                    line = Shape(pieces, "line", _PIECE_LINE_RGBA)
-                    _paint(ctx, claim(piece_path(pieces, player, fill=False), line), box)
+                    _paint(
+                        ctx, claim(piece_path(pieces, player, stroke=False), Shape(pieces, "fill", fill)), box
+                    )
+                # then each route's outline and marks as one sprite: a player's marks over their outlines but
+                # where two of their routes meet at a city (~1.5x cheaper than outlines, then marks)
                 ink = _rgba(mark_ink(player))
-                for _pieces, marks in routes:
-                    if marks:
-                        mark = Shape(marks, "fill", ink, even_odd=True)
-                        _paint(ctx, claim(mark_path(marks, player), mark), box)
+                for pieces, marks in routes:
+                    top = Body(pieces, marks, ink)
+                    _paint(ctx, cache.get(svg_open, f"top {player} {pieces} {marks}", width, top), box)
         elif isinstance(part, TicketArcs):
             _stroke_arcs(ctx, svg_open, part)
         else:  # pragma: no cover - GamePart is closed

@@ -16,10 +16,13 @@ cities taken since the reader's last turn (the view's ``last_move``), as close a
 There is no side panel: the embed's text says the scores, counts and face-up cards. The whole board (the full
 picture of :mod:`render.png`, with its panel) stays one tap away: the turn message's "Board" button.
 
-The drawing reuses the full picture's: the printed map rasterised once per board at :data:`MAX_SCALE`
-(:func:`render.png.static_surface`), the game layer painted over it from cached sprites (:mod:`render.sprites`)
-in the window only, then scaled down to the window's scale. :func:`turn_plan` says what the picture shows (the
-window, its scale, the tags), from the layout alone: tests read label sizes from it, not from pixels.
+The drawing reuses the full picture's: the printed map and its names rasterised once per board at a few
+levels (:func:`levels`: the whole map's scale, the closest, two between; :func:`render.png.static_surface`),
+the game layer painted over the level at or above the window's scale from cached sprites (:mod:`render.sprites`)
+in the window only, the glow and tags drawn straight (:mod:`render.turn_shapes`), then scaled down to the
+window's scale (by 0.74 at most, bilinear). About 3-4 ms of CPU composed + 1.3 ms encoded at the median, 8-11 ms
+at p95 (bench_render --turns; 20-32 ms p95 before the levels). :func:`turn_plan` says what the picture shows
+(the window, its scale, the tags), from the layout alone: tests read label sizes from it, not from pixels.
 """
 
 from __future__ import annotations
@@ -37,9 +40,10 @@ from .board_svg import GamePart, game_layer_parts, static_layer, svg_open
 from .layout import layout_of
 from .layout.geometry import CANVAS_W, DOT_R, FONT_SIZE, Label, Layout, text_width
 from .model import BoardView, LastMove
-from .png import board_game_surface, board_palette, encode_png, repaint_covered, static_surface
+from .png import board_palette, encode_png, repaint_covered, static_surface
 from .sprites import draw_parts
 from .svg import HILITE, INK, SEA, escape, num
+from .turn_shapes import draw_glow, draw_tags
 from .words import ENGLISH, PictureWords
 
 #: The picture's size in pixels (4:3: a desktop embed shows it 400 x 300 px; 2x for sharp phones and a tap)
@@ -176,6 +180,7 @@ def _tags(
     dots = [xy for xy in lay.cities.values()]
     tags: list[Tag] = []
     tagged = {lab.city for lab in labels}
+    names = [b.box for b in lay.labels if b.city not in tagged]  # other names, a tag may hide them
     for lab in labels:
         if label_size(lab) >= need - 1e-6:
             continue
@@ -190,7 +195,7 @@ def _tags(
         options += [_slid(t, window) for t in options]  # at the window's edge: moved along it to fit
         hidden = [t.box for t in tags]
         hidden += [(x - DOT_R, y - DOT_R, x + DOT_R, y + DOT_R) for x, y in dots if not _near((x, y), dot)]
-        hidden += [b.box for b in lay.labels if b.city not in tagged]  # other names, a tag may hide them
+        hidden += names
         hidden += trains
         reach = (  # what the options could cover: only that can cost (the board's other names are many)
             min(t[3][0] for t in options),
@@ -342,10 +347,16 @@ def render_turn_svg(
 GLOW_PX = 4.0
 
 
+def _glow_pad(plan: TurnPlan) -> float:
+    """The last moves' glow's width in canvas units: GLOW_PX as displayed, at least 8."""
+    return max(8.0, GLOW_PX * OUT_W / DISPLAY_W / plan.scale)
+
+
 def _game_parts(
-    board: Board, view: BoardView, plan: TurnPlan, colorblind: bool, words: PictureWords
+    board: Board, view: BoardView, plan: TurnPlan, colorblind: bool, words: PictureWords, glow: bool = True
 ) -> list[GamePart]:
-    """The game layer without the panel, the last moves' glow as wide as the window's scale needs."""
+    """The game layer without the panel, the last moves' glow (with `glow`) as wide as the window's scale
+    needs."""
     lay = layout_of(board)
     parts = game_layer_parts(
         board,
@@ -359,9 +370,8 @@ def _game_parts(
         words=words,
     )
     move = view.last_move
-    if move is not None and (move.routes or move.cities):
-        pad = max(8.0, GLOW_PX * OUT_W / DISPLAY_W / plan.scale)
-        parts.insert(1, highlight_svg(lay, tuple(move.routes), tuple(move.cities), pad))
+    if glow and move is not None and (move.routes or move.cities):
+        parts.insert(1, highlight_svg(lay, tuple(move.routes), tuple(move.cities), _glow_pad(plan)))
     return parts
 
 
@@ -377,23 +387,35 @@ def render_turn_png(
 def turn_surface(
     board: Board, view: BoardView, *, colorblind: bool = True, words: PictureWords = ENGLISH
 ) -> cairo.ImageSurface:
-    """The turn picture: the window drawn at the printed map's cached zoom, then scaled to the plan's."""
+    """The turn picture: the window drawn at the nearest cached level at or above the plan's scale
+    (:func:`compose_width`), then scaled to the plan's."""
     plan = turn_plan(board, view, words)
     lay = layout_of(board)
     x, y, w, h = plan.window
-    z = ZOOM_WIDTH / CANVAS_W
-    # the window at the zoom the printed map is cached at
+    width = compose_width(board, plan.scale)
+    z = width / CANVAS_W
+    # the window at the level's zoom
     ox, oy = round(x * z), round(y * z)
     big = cairo.ImageSurface(cairo.FORMAT_ARGB32, math.ceil(w * z), math.ceil(h * z))
     ctx = cairo.Context(big)
-    ctx.set_source_rgb(*_rgb(SEA))
-    ctx.paint()
-    ctx.set_source_surface(static_surface(board, ZOOM_WIDTH, colorblind, words=words, bare=True), -ox, -oy)
-    ctx.rectangle(-ox, -oy, lay.map_w * z, lay.map_h * z)  # the map, not the panel's frame beside it
-    ctx.fill()
+    ctx.set_source_surface(
+        static_surface(board, width, colorblind, words=words, bare=True, crop=True), -ox, -oy
+    )
+    right, bottom = ox + big.get_width(), oy + big.get_height()
+    if ox >= 1 and oy >= 1 and right <= lay.map_w * z - 1 and bottom <= lay.map_h * z - 1:
+        ctx.set_operator(cairo.OPERATOR_SOURCE)  # the window within the map: its opaque pixels copied
+        ctx.paint()
+        ctx.set_operator(cairo.OPERATOR_OVER)
+    else:  # the sea around the map
+        sea = ctx.get_source()
+        ctx.set_source_rgb(*_rgb(SEA))
+        ctx.paint()
+        ctx.set_source(sea)
+        ctx.rectangle(-ox, -oy, lay.map_w * z, lay.map_h * z)  # the map, not the panel's frame beside it
+        ctx.fill()
     # the names, but those the tags print again
     tagged = frozenset(t.city for t in plan.tags)
-    names = static_surface(board, ZOOM_WIDTH, colorblind, labels_only=True, words=words)
+    names = static_surface(board, width, colorblind, labels_only=True, words=words, crop=True)
     ctx.rectangle(0, 0, big.get_width(), big.get_height())
     for lab in (*lay.labels, *lay.country_labels):
         if lab.city in tagged:
@@ -403,14 +425,14 @@ def turn_surface(
     ctx.clip()
     ctx.set_source_surface(names, -ox, -oy)
     ctx.paint()
-    parts = _game_parts(board, view, plan, colorblind, words)
-    head = svg_open(ZOOM_WIDTH, lay.height, words.font)
-    draw_parts(big, head, parts, width=ZOOM_WIDTH, origin=(ox, oy))
-    repaint_covered(big, board, view, None, ZOOM_WIDTH, colorblind, origin=(ox, oy), skip=tagged, words=words)
-    if plan.tags:  # over the names painted again
-        draw_parts(
-            big, head, [parts[0], tags_svg(board, plan.tags, words)], width=ZOOM_WIDTH, origin=(ox, oy)
-        )
+    head = svg_open(width, lay.height, words.font)
+    _draw_glow(big, head, lay, view.last_move, _glow_pad(plan), (ox, oy))
+    parts = _game_parts(board, view, plan, colorblind, words, glow=False)
+    draw_parts(big, head, parts, width=width, origin=(ox, oy))
+    repaint_covered(
+        big, board, view, None, width, colorblind, origin=(ox, oy), skip=tagged, words=words, crop=True
+    )
+    _draw_tags(big, head, board, plan.tags, words, (ox, oy))  # over the names painted again
     out = cairo.ImageSurface(cairo.FORMAT_ARGB32, OUT_W, OUT_H)
     ctx = cairo.Context(out)
     k = plan.scale / z
@@ -419,9 +441,71 @@ def turn_surface(
     pattern.set_filter(_filter(k))
     ctx.set_source(pattern)
     ctx.paint()
-    _draw_locator(out, board, view, plan, colorblind, words)
+    _draw_locator(out, board, plan, parts, colorblind, words)
     out.flush()
     return out
+
+
+def _draw_glow(
+    surface: cairo.ImageSurface,
+    svg_open: str,
+    lay: Layout,
+    move: LastMove | None,
+    pad: float,
+    origin: tuple[int, int],
+) -> None:
+    """The last moves' glow drawn straight (:func:`render.turn_shapes.draw_glow`)."""
+    if move is not None and (move.routes or move.cities):
+        draw_glow(surface, svg_open, lay, tuple(move.routes), tuple(move.cities), pad, origin)
+
+
+def _draw_tags(
+    surface: cairo.ImageSurface,
+    svg_open: str,
+    board: Board,
+    tags: tuple[Tag, ...],
+    words: PictureWords,
+    origin: tuple[int, int],
+) -> None:
+    """The tags (:func:`tags_svg`) drawn straight (:func:`render.turn_shapes.draw_tags`)."""
+    named = [(t.box, t.size, t.x, t.y, t.anchor, words.city(board.cities[t.city].name)) for t in tags]
+    draw_tags(surface, svg_open, named, words.font, origin)
+
+
+def levels(board: Board) -> tuple[int, ...]:
+    """The widths (px of the whole canvas) a turn picture's window is composed at, smallest first: the whole
+    map's scale, the closest (:data:`ZOOM_WIDTH`) and :data:`LEVEL_STEPS` - 1 between them in even ratios. A
+    window is drawn at the first level at or above its scale, then scaled down by at most that ratio (>= 0.74 on
+    every board: bilinear sampling stays sharp, and a window holds at most 1.8x the picture's pixels); drawn at
+    the closest level, a window on the whole map (about half the pictures) was 2-5x the picture's pixels and
+    cost a convolution filter (10 ms) to scale down. The printed map and its names are kept at each level (the
+    map's width only: 28-38 MB a board)."""
+    lay = layout_of(board)
+    found = _LEVELS.get(id(lay))
+    if found is None:
+        whole = math.ceil(CANVAS_W * min(OUT_W / lay.map_w, OUT_H / lay.map_h) - 1e-6)
+        whole = min(whole, ZOOM_WIDTH)
+        ratio = (whole / ZOOM_WIDTH) ** (1 / LEVEL_STEPS)
+        steps = {math.ceil(ZOOM_WIDTH * ratio**i) for i in range(1, LEVEL_STEPS)}
+        found = _LEVELS[id(lay)] = tuple(sorted({whole, *steps, ZOOM_WIDTH}))
+    return found
+
+
+#: The steps from the closest level to the whole map's (see levels)
+LEVEL_STEPS = 3
+_LEVELS: dict[int, tuple[int, ...]] = {}
+
+
+def warm_levels(board: Board, colorblind: bool, words: PictureWords = ENGLISH) -> None:
+    """The printed map and its names at every level, rasterised ahead (a render worker's warm-up)."""
+    for width in levels(board):
+        static_surface(board, width, colorblind, words=words, bare=True, crop=True)
+        static_surface(board, width, colorblind, labels_only=True, words=words, crop=True)
+
+
+def compose_width(board: Board, scale: float) -> int:
+    """The level (:func:`levels`) a window shown at `scale` px per canvas unit is composed at."""
+    return next((w for w in levels(board) if w >= scale * CANVAS_W - 1e-6), ZOOM_WIDTH)
 
 
 #: Scaled down by at most this much, bilinear sampling is as sharp as cairo's "good" filter to the eye, for a
@@ -443,20 +527,24 @@ def _rgb(color: str) -> tuple[float, float, float]:
 def _draw_locator(
     out: cairo.ImageSurface,
     board: Board,
-    view: BoardView,
     plan: TurnPlan,
+    parts: list[GamePart],
     colorblind: bool,
     words: PictureWords,
 ) -> None:
-    """The whole map, small, the window outlined on it, in the plan's corner."""
+    """The whole map, small, the window outlined on it, in the plan's corner: the printed map at its width and
+    the picture's game layer `parts` over it (the whole board without its panel nor the glow)."""
     if plan.locator is None:
         return
     lay = layout_of(board)
     lx, ly, lw, lh = plan.locator
     full = round(CANVAS_W * lw / lay.map_w)
-    small = board_game_surface(
-        board, view, width=full, colorblind=colorblind, highlight=LastMove(), words=words, panel=False
-    )
+    base = static_surface(board, full, colorblind, words=words)
+    small = cairo.ImageSurface(cairo.FORMAT_ARGB32, base.get_width(), base.get_height())
+    copy = cairo.Context(small)
+    copy.set_source_surface(base, 0, 0)
+    copy.paint()
+    draw_parts(small, svg_open(full, lay.height, words.font), parts, width=full)
     k = full / CANVAS_W
     ctx = cairo.Context(out)
     ctx.rectangle(lx - 3, ly - 3, lw + 6, lh + 6)
