@@ -99,7 +99,8 @@ async def test_every_worker_warms_and_a_worker_that_dies_is_replaced_and_warms_a
         assert after[1].pid == before[1].pid and after[1].replaced == 0
 
         # A worker killed while it draws a picture: the picture is asked again of the pool, and drawn.
-        picture = asyncio.create_task(pool.render_board("japan", None, width=300))
+        # (a picture at a width not warmed: drawn cold, long enough for the kill to land while it draws)
+        picture = asyncio.create_task(pool.render_board("japan", None, width=2400))
         for _ in range(2000):  # sent to a worker (at once on a quiet machine; a loaded one may take a moment)
             working = [i for i, w in enumerate(pool.warm_state()) if w.busy]
             if working:
