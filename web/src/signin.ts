@@ -1,6 +1,8 @@
 // Sign-in, three ways (bot/web/PROTOCOL.md): inside Discord through the Embedded App SDK; in a browser with a
 // personal link (?link=); otherwise (development, tests) DiscordSDKMock stands in for the Discord client.
-import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
+// The SDK is most of the page's script: a chunk of its own (web/build.mjs), fetched only on the paths that use it,
+// and from the sign-in's first moment there, beside the page's own requests.
+import type { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
 import { request, setSession } from "./api";
 import { setTexts } from "./texts";
 
@@ -40,7 +42,14 @@ export class SignIn {
    * (participants, rich presence) wait for it; the map itself does not (its session is the server's). */
   authenticated: Promise<void> = Promise.resolve();
 
-  constructor(private q: URLSearchParams) {}
+  /** The SDK's chunk, asked for at once where the page is not opened from a personal link. */
+  private readonly sdkModule: Promise<typeof import("./sdk")> | null;
+  /** The SDK talks to Discord's client (not the mock, not a personal link). */
+  private real = false;
+
+  constructor(private q: URLSearchParams) {
+    this.sdkModule = q.get("link") ? null : import("./sdk");
+  }
 
   async first(): Promise<SignedIn> {
     const q = this.q;
@@ -55,7 +64,9 @@ export class SignIn {
     const hosted = insideDiscord(q) ? /^(\d+)\.discordsays\.com$/.exec(location.hostname)?.[1] : undefined;
     if (hosted) {
       this.clientId = hosted;
+      const { DiscordSDK } = await this.sdkModule!;
       const sdk = (this.sdk = new DiscordSDK(hosted));
+      this.real = true;
       const signed = sdk.ready().then(() => this.withDiscord());
       const [words, session] = await Promise.allSettled([worded, signed]);
       if (words.status === "rejected") throw words.reason; // (the words first: a failure is said in them)
@@ -65,8 +76,10 @@ export class SignIn {
       const config = await configured;
       await worded;
       this.clientId = config.client_id;
+      const { DiscordSDK, DiscordSDKMock } = await this.sdkModule!;
       if (insideDiscord(q)) {
         this.sdk = new DiscordSDK(config.client_id);
+        this.real = true;
       } else {
         const channel = q.get("channel") ?? "mock_channel";
         const mock = new DiscordSDKMock(config.client_id, q.get("guild"), channel, null);
@@ -91,7 +104,7 @@ export class SignIn {
   /** A new session the same way (the link again, or Discord's authorize without a prompt). */
   /** The SDK talking to Discord's client: only inside Discord (not the mock, not a personal link). */
   get discord(): DiscordSDK | null {
-    return this.sdk instanceof DiscordSDK ? this.sdk : null;
+    return this.real ? (this.sdk as DiscordSDK) : null;
   }
 
   async again(): Promise<void> {
