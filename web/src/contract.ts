@@ -148,6 +148,21 @@ export interface PongFrame {
   type: "pong";
 }
 
+export interface SignedInUser {
+  id: string;
+  name: string;
+  locale: string;
+}
+
+/** `api/session`'s answer: the session, who signed in, their game ("": found by the channel, without a bot token) and, when there is one, their first view of it (the page draws it without waiting for its socket). */
+export interface Session {
+  session: string;
+  access_token?: string;
+  user: SignedInUser;
+  game_id: string;
+  view?: View;
+}
+
 /** `act`'s answer: the move is made; its view comes over the live socket. */
 export interface Acted {
   ok: true;

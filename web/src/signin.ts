@@ -5,10 +5,12 @@
 import type { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
 import { request, setSession } from "./api";
 import { setTexts } from "./texts";
+import type { View } from "./types";
 
 export interface SignedIn {
   gameId: string;
   user: { id: string; name: string; locale?: string };
+  view?: View; // the reader's first view, in the session's answer (drawn before the socket's first frame)
 }
 
 interface Config {
@@ -22,6 +24,7 @@ interface SessionReply {
   access_token?: string;
   user: { id: string; name: string; locale?: string };
   game_id?: string;
+  view?: View;
 }
 
 /** What the page asks Discord for: who the reader is, and their rich presence (web/src/richpresence.ts). */
@@ -98,7 +101,7 @@ export class SignIn {
       const ctx = await request<{ game_id: string }>("GET", `api/context?channel=${encodeURIComponent(channel)}`);
       gameId = ctx.game_id;
     }
-    return { gameId, user: reply.user };
+    return { gameId, user: reply.user, view: reply.view };
   }
 
   /** A new session the same way (the link again, or Discord's authorize without a prompt). */
@@ -120,7 +123,7 @@ export class SignIn {
     // The browser's language, for a link made before links carried their user's Discord language.
     const reply = await request<SessionReply>("POST", "api/session", { link, locale: navigator.language });
     setSession(reply.session);
-    return { gameId: reply.game_id ?? this.q.get("game") ?? "", user: reply.user };
+    return { gameId: reply.game_id ?? this.q.get("game") ?? "", user: reply.user, view: reply.view };
   }
 
   private async withDiscord(): Promise<SessionReply> {
