@@ -26,7 +26,7 @@ from bot.manager import GameManager, Outcome, Refused
 from bot.play import codec
 from bot.web.addresses import ClientAddresses
 from bot.web.connections import Connections, GuardedRunner, Tally, default_most_connections
-from bot.web.contract import Acted, Session, SignedInUser, View
+from bot.web.contract import Acted, Config, Session, SignedInUser, View
 from bot.web.errors import WebError, from_refused, looked_up, refused_move, web_error
 from bot.web.guard import RateLimit, compressed, middlewares, server_header
 from bot.web.inputs import is_game_id, read_json, shown, snowflake
@@ -304,13 +304,12 @@ class MapServer:
         # the words of the page before its first view (loading, a failed sign-in), in the asked language
         self._stranger(request)
         asked = language_of_tag(request.query.get("locale", "")) or self._locale_of(request)
-        return web.json_response(
-            {
-                "client_id": self.config.client_id,
-                "locale_default": language(self.config.default_locale),
-                "texts": texts(asked),
-            }
-        )
+        answer: Config = {
+            "client_id": self.config.client_id,
+            "locale_default": language(self.config.default_locale),
+            "texts": texts(asked),
+        }
+        return web.json_response(answer)
 
     async def api_session(self, request: web.Request) -> web.Response:
         if not self.sign_ins.allow(self._address(request)):

@@ -185,6 +185,14 @@ class PongFrame(TypedDict):
     type: Literal["pong"]
 
 
+class Config(TypedDict):
+    """`api/config`'s answer: the page's words before its first view (the splash, a failed sign-in)."""
+
+    client_id: str
+    locale_default: str
+    texts: dict[str, str]
+
+
 class SignedInUser(TypedDict):
     id: str
     name: str
@@ -228,6 +236,7 @@ DECLARED: tuple[type, ...] = (
     ViewFrame,
     ErrorFrame,
     PongFrame,
+    Config,
     SignedInUser,
     Session,
     Acted,

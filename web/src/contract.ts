@@ -148,6 +148,13 @@ export interface PongFrame {
   type: "pong";
 }
 
+/** `api/config`'s answer: the page's words before its first view (the splash, a failed sign-in). */
+export interface Config {
+  client_id: string;
+  locale_default: string;
+  texts: Record<string, string>;
+}
+
 export interface SignedInUser {
   id: string;
   name: string;

@@ -11,7 +11,7 @@ import { RichPresence, SCOPE } from "./richpresence";
 import { Share } from "./share";
 import { SignIn } from "./signin";
 import { applyStaticTexts, setTexts, t, tOr } from "./texts";
-import type { Action, View } from "./types";
+import type { Acted, Action, View } from "./types";
 import {
   $,
   actionButton,
@@ -365,7 +365,7 @@ async function act(a: Action, extra: Record<string, unknown> = {}): Promise<void
   closePicker();
   document.body.classList.add("busy");
   try {
-    const reply = await request<{ ok: boolean; version: number }>("POST", `api/games/${encodeURIComponent(gameId)}/act`, {
+    const reply = await request<Acted>("POST", `api/games/${encodeURIComponent(gameId)}/act`, {
       code: a.code,
       version: view.version,
       ...extra,
