@@ -145,6 +145,7 @@ async def main(runs: int, cpu: float, compare: str, rtt: float, discord_ms: floa
                 )
                 times: dict[str, list[float]] = {"desktop": [], "mobile": []}
                 by_build: dict[str, list[float]] = {name: [] for name in builds}
+                by_build_frame: dict[str, list[float]] = {name: [] for name in builds}
                 in_frame: list[float] = []  # from the Activity frame's own start (the client page loaded)
                 # when each step was done, since the client page began (the Activity's frame opens in it)
                 phases: dict[str, list[float]] = {
@@ -189,13 +190,15 @@ async def main(runs: int, cpu: float, compare: str, rtt: float, discord_ms: floa
                         done - began
                     ) / 1000  # from the client page's start (Discord opening the Activity)
                     by_build[build].append(took)
+                    frame = next(f for f in page.frames if f.url.startswith(stand_in.activity_origin))
+                    frame_start = await frame.evaluate("() => performance.timeOrigin")
+                    by_build_frame[build].append((done - frame_start) / 1000)
                     if build != "now":
                         await context.close()
                         continue
                     times[platform].append(took)
                     # the phases, on one clock (ms since the epoch: each document's timeOrigin + its now)
                     got = await page.evaluate("() => [standIn.state.received, performance.timeOrigin]")
-                    frame = next(f for f in page.frames if f.url.startswith(stand_in.activity_origin))
                     loads = await frame.evaluate(
                         """() => [performance.timeOrigin,
                           ...[/\\/assets\\/app-.*\\.js$/, /\\/api\\/config/, /\\/api\\/session$/, /\\/board\\.svg/].map((re) => {
@@ -232,7 +235,9 @@ async def main(runs: int, cpu: float, compare: str, rtt: float, discord_ms: floa
     print(line("  the same from the Activity frame's start (without the client page's own load)", in_frame))
     if compare:
         for name, xs in by_build.items():
-            print(line(f"  taking turns: the page {'built now' if name == 'now' else 'at ' + name}", xs))
+            built = "built now" if name == "now" else "at " + name
+            print(line(f"  taking turns: the page {built}", xs))
+            print(line("    the same from the Activity frame's start", by_build_frame[name]))
     print("when each step was done, since the client page began (the page built now):")
     for name, xs in phases.items():
         print(line(f"  {name}", xs))

@@ -17,7 +17,7 @@ SQLite and the tests' fake Discord OAuth2 server, a game of Italy in play:
   personal link, a game `--moves` moves in: nothing cached, then loaded again; where the time goes (the page's
   own resource timings).
 
-    python bench/bench_web_page.py [--pages 20] [--moves 30] [--phone | --cpu 4]
+    python bench/bench_web_page.py [--pages 20] [--moves 30] [--phone | --cpu 4 [--compare REF]]
 
 The machine's load average is printed first: wall times grow with other work on it.
 """
@@ -150,13 +150,17 @@ TIMINGS = """() => {
 METRICS = ("ScriptDuration", "LayoutDuration", "RecalcStyleDuration", "TaskDuration")
 
 
-async def slowed(pages: int, rate: float, moves: int) -> None:
+async def slowed(pages: int, rate: float, moves: int, compare: str = "") -> None:
     """Page ready on a phone (390x844, touch) with the CPU slowed `rate` times (Chrome's CPU throttling, through
     CDP `Emulation.setCPUThrottlingRate`, as a mid-range phone), from a personal link ("My hand"): from
     `page.goto` until the board is drawn with its pieces and the hand shown, a fresh browser context each time
-    (nothing cached), then the same page loaded again (the base drawing cached); a game of Italy `moves` moves in."""
+    (nothing cached), then the same page loaded again (the base drawing cached); a game of Italy `moves` moves in.
+
+    With `compare` (a git commit), the page built at that commit (its committed bot/web/static/) and the page
+    built now take turns, page by page, against the same server: measured under the same load."""
     import random
 
+    from bench_activity_signin import pages as builds_of
     from playwright.async_api import async_playwright
     from test_live_map_drawing import _move
 
@@ -165,9 +169,11 @@ async def slowed(pages: int, rate: float, moves: int) -> None:
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; CPU slowed {rate:g}x")
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{tmp}/games.db"
+        static, builds = builds_of(Path(tmp), compare)
         async with (
             site(
                 db,
+                static=static,
                 signin_rate=1000.0,
                 signin_burst=1000,
                 view_rate=1e3,
@@ -187,18 +193,24 @@ async def slowed(pages: int, rate: float, moves: int) -> None:
             fresh: list[float] = []
             again: list[float] = []
             parts: list[dict[str, float]] = []
-            for _ in range(pages):
+            by_build: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in builds}
+            for i in range(pages * len(builds)):
+                build = list(builds)[i % len(builds)]
+                (static / "index.html").write_bytes(builds[build])
                 context = await browser.new_context(**PHONE)
                 page = await context.new_page()
                 cdp = await context.new_cdp_session(page)
                 await cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
                 await cdp.send("Performance.enable")
-                for times in (fresh, again):
+                for times, mine in zip((fresh, again), by_build[build], strict=True):
                     t0 = time.perf_counter()
                     await page.goto(url)
                     await page.wait_for_selector("#board svg [data-piece]", state="attached")
                     await page.wait_for_selector("#hand:not([hidden]) .cardface")
-                    times.append(time.perf_counter() - t0)
+                    mine.append(time.perf_counter() - t0)
+                    if build != "now":
+                        continue
+                    times.append(mine[-1])
                     if times is fresh:
                         parts.append(await page.evaluate(TIMINGS))
                         got = {
@@ -213,6 +225,11 @@ async def slowed(pages: int, rate: float, moves: int) -> None:
     )
     print(line(f"page ready at {rate:g}x CPU, phone, personal link, nothing cached", fresh))
     print(line(f"page ready at {rate:g}x CPU, phone, loaded again (drawing cached)", again))
+    if compare:
+        for name, (first, second) in by_build.items():
+            built = "built now" if name == "now" else "at " + name
+            print(line(f"  taking turns: the page {built}, nothing cached", first))
+            print(line(f"  taking turns: the page {built}, loaded again", second))
     painted = [p["painted"] / 1000 for p in parts if p["painted"] >= 0]
     if painted:
         print(line("  the drawing painted with its pieces (the page's own mark, since navigation)", painted))
@@ -298,10 +315,13 @@ if __name__ == "__main__":
     ap.add_argument("--moves", type=int, default=30)
     ap.add_argument("--phone", action="store_true", help="the phone's figures at the default zoom instead")
     ap.add_argument(
+        "--compare", default="", help="with --cpu: a git commit whose page takes turns with today's"
+    )
+    ap.add_argument(
         "--cpu", type=float, default=0, help="page ready on a phone with the CPU slowed this much"
     )
     args = ap.parse_args()
     if args.cpu:
-        asyncio.run(slowed(args.pages, args.cpu, args.moves))
+        asyncio.run(slowed(args.pages, args.cpu, args.moves, args.compare))
     else:
         asyncio.run(phone() if args.phone else main(args.pages, args.moves))

@@ -12,8 +12,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "bot", "web", "static");
 const assets = join(out, "assets");
 
-const result = await build({
-  entryPoints: [join(here, "src", "main.ts")],
+const common = {
   bundle: true,
   minify: true,
   format: "esm",
@@ -23,29 +22,46 @@ const result = await build({
   outdir: assets,
   absWorkingDir: here,
   logLevel: "warning",
-});
+};
+
+// Content-named files: Discord's proxy and browsers may cache them forever; index.html is the only entry.
+function named(prefix, file) {
+  const ext = file.path.endsWith(".css") ? "css" : "js";
+  const hash = createHash("sha256").update(file.contents).digest("hex").slice(0, 10);
+  return { name: `${prefix}-${hash}.${ext}`, ext, contents: file.contents };
+}
+
+// The Discord SDK (most of the bytes) is a file of its own, built first: the page imports it by its content name
+// only where it runs as an Activity (web/src/signin.ts), so a personal link's page neither fetches nor runs it.
+const sdk = named("sdk", (await build({ ...common, entryPoints: [join(here, "src", "sdk.ts")] })).outputFiles[0]);
+const sdkAsExternal = {
+  name: "sdk-as-external",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/sdk$/ }, (args) =>
+      args.kind === "dynamic-import" ? { path: `./${sdk.name}`, external: true } : undefined,
+    );
+  },
+};
+const page = await build({ ...common, entryPoints: [join(here, "src", "main.ts")], plugins: [sdkAsExternal] });
+const files = [sdk, ...page.outputFiles.map((file) => named("app", file))];
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(assets, { recursive: true });
 
-// Content-named files: Discord's proxy and browsers may cache them forever; index.html is the only entry.
-const named = {};
-for (const file of result.outputFiles) {
-  const ext = file.path.endsWith(".css") ? "css" : "js";
-  const hash = createHash("sha256").update(file.contents).digest("hex").slice(0, 10);
-  const name = `app-${hash}.${ext}`;
-  writeFileSync(join(assets, name), file.contents);
+const entry = {};
+for (const { name, ext, contents } of files) {
+  writeFileSync(join(assets, name), contents);
   // Compressed beside it, as the server's static files answer a browser that accepts them (aiohttp's
   // FileResponse serves name.br or name.gz): a third of the bytes through Discord's proxy to a phone.
-  writeFileSync(join(assets, `${name}.br`), brotliCompressSync(file.contents, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: file.contents.length },
+  writeFileSync(join(assets, `${name}.br`), brotliCompressSync(contents, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: contents.length },
   }));
-  writeFileSync(join(assets, `${name}.gz`), gzipSync(file.contents, { level: 9 }));
-  named[ext] = name;
+  writeFileSync(join(assets, `${name}.gz`), gzipSync(contents, { level: 9 }));
+  if (name.startsWith("app-")) entry[ext] = name;
 }
 
 const html = readFileSync(join(here, "index.html"), "utf8")
-  .replace("%CSS%", `assets/${named.css}`)
-  .replace("%JS%", `assets/${named.js}`);
+  .replace("%CSS%", `assets/${entry.css}`)
+  .replace("%JS%", `assets/${entry.js}`);
 writeFileSync(join(out, "index.html"), html);
-console.log(`built ${Object.values(named).join(", ")} into bot/web/static/`);
+console.log(`built ${files.map((f) => f.name).join(", ")} into bot/web/static/`);

@@ -26,16 +26,16 @@ from bot.manager import GameManager, Outcome, Refused
 from bot.play import codec
 from bot.web.addresses import ClientAddresses
 from bot.web.connections import Connections, GuardedRunner, Tally, default_most_connections
-from bot.web.contract import Acted, View
-from bot.web.discord_oauth import SignInFailed, exchange_code
-from bot.web.errors import WebError, from_refused, looked_up, refused_move, unless_outage, web_error
+from bot.web.contract import Acted, Config, Session, SignedInUser, View
+from bot.web.errors import WebError, from_refused, looked_up, refused_move, web_error
 from bot.web.guard import RateLimit, compressed, middlewares, server_header
 from bot.web.inputs import is_game_id, read_json, shown, snowflake
 from bot.web.instance_gate import InstanceGate, game_of_channel
 from bot.web.live import SEND_TIMEOUT, LiveHub, Page
 from bot.web.members import Members, Membership
 from bot.web.private_map import ticket_map_svg
-from bot.web.tokens import Link, SessionUser, TokenRefused, Tokens
+from bot.web.signin import SignIns
+from bot.web.tokens import SessionUser, TokenRefused, Tokens
 from bot.web.view import Reader, language, language_of_tag, seat_of, texts
 from engine.actions import KeepTickets
 from render.fonts import FONT_DIR
@@ -124,7 +124,17 @@ class MapServer:
         self.addresses = ClientAddresses(config.trusted_proxies)
         self.members = Members(membership)
         gate = {"api": config.discord_api, "client_id": config.client_id, "bot_token": config.bot_token}
-        self.gate = InstanceGate(manager, lambda: self._http, **gate)
+        self.gate = InstanceGate(manager, self._client, **gate)
+        self.signins = SignIns(
+            manager,
+            lambda link: self.tokens.read_link(link),
+            self.gate,
+            self._client,
+            api=config.discord_api,
+            client_id=config.client_id,
+            client_secret=config.client_secret,
+            default_locale=config.default_locale,
+        )
         self.views = RateLimit(config.view_rate, config.view_burst)
         self.strangers = RateLimit(config.stranger_rate, config.stranger_burst)
         self.tally = Tally()
@@ -184,6 +194,11 @@ class MapServer:
             await self._http.close()
 
     # ------------------------------------------------------------------ helpers
+
+    def _client(self) -> aiohttp.ClientSession:
+        if self._http is None:
+            self._http = aiohttp.ClientSession()
+        return self._http
 
     def _locale_of(self, request: web.Request) -> str:
         user = request.get(USER)
@@ -289,58 +304,27 @@ class MapServer:
         # the words of the page before its first view (loading, a failed sign-in), in the asked language
         self._stranger(request)
         asked = language_of_tag(request.query.get("locale", "")) or self._locale_of(request)
-        return web.json_response(
-            {
-                "client_id": self.config.client_id,
-                "locale_default": language(self.config.default_locale),
-                "texts": texts(asked),
-            }
-        )
+        answer: Config = {
+            "client_id": self.config.client_id,
+            "locale_default": language(self.config.default_locale),
+            "texts": texts(asked),
+        }
+        return web.json_response(answer)
 
     async def api_session(self, request: web.Request) -> web.Response:
         if not self.sign_ins.allow(self._address(request)):
             raise web_error("rate", 429)
-        data = await self._json(request)
-        link, code = data.get("link"), data.get("code")
-        if isinstance(link, str):
-            try:
-                found: Link = self.tokens.read_link(link)
-            except TokenRefused as exc:
-                raise web_error("link_expired" if exc.reason == "expired" else "link", 401) from None
-            wanted = found.locale or str(data.get("locale") or "") or self.config.default_locale
-            user = SessionUser(found.user_id, str(found.user_id), language(wanted), found.game_id)
-            try:
-                info = await self.manager.game_info(found.game_id)
-                seat = seat_of(info, found.user_id)
-                name = info.seats[seat].name if seat is not None else user.name
-                user = SessionUser(found.user_id, name, user.locale, found.game_id)
-            except Refused as exc:
-                unless_outage(exc)
-            return web.json_response(
-                {"session": self.tokens.session(user), "user": _user(user), "game_id": found.game_id}
-            )
-        if not isinstance(code, str):
-            raise web_error("bad_request", 400)
-        if self._http is None:
-            self._http = aiohttp.ClientSession()
-        self.gate.prefetch(data.get("instance"))  # (Discord asked about it while the code is exchanged)
-        try:
-            who = await exchange_code(
-                self._http,
-                code,
-                api=self.config.discord_api,
-                client_id=self.config.client_id,
-                client_secret=self.config.client_secret,
-            )
-        except SignInFailed as exc:
-            log.info("live map: a sign-in failed (%s)", shown(str(exc)))
-            raise web_error("signin", 401) from None
-        game_id = await self.gate.game_of(data.get("instance"), who.user_id)  # the instance's game, or ""
-        user = SessionUser(who.user_id, who.name, language(who.locale or self.config.default_locale), game_id)
-        token, access = self.tokens.session(user), who.access_token
-        return web.json_response(
-            {"session": token, "access_token": access, "user": _user(user), "game_id": game_id}
-        )
+        signed = await self.signins.sign_in(await self._json(request))
+        user = signed.user
+        reply: Session = {"session": self.tokens.session(user), "user": _user(user), "game_id": user.game}
+        if signed.access_token is not None:
+            reply["access_token"] = signed.access_token
+        if user.game and self.views.allow(user.user_id):
+            # the first view at once: the page draws it without waiting for its socket (which opens meanwhile)
+            with contextlib.suppress(WebError):
+                await self._may_watch(user, user.game)
+                reply["view"] = await self._read_view(user.game, user)
+        return web.json_response(reply)
 
     async def api_context(self, request: web.Request) -> web.Response:
         user = self._session(request)
@@ -586,7 +570,7 @@ def _frame_type(data: str) -> str:
     return str(parsed.get("type", "")) if isinstance(parsed, dict) else ""
 
 
-def _user(user: SessionUser) -> dict[str, Any]:
+def _user(user: SessionUser) -> SignedInUser:
     return {"id": str(user.user_id), "name": user.name, "locale": user.locale}
 
 

@@ -185,6 +185,31 @@ class PongFrame(TypedDict):
     type: Literal["pong"]
 
 
+class Config(TypedDict):
+    """`api/config`'s answer: the page's words before its first view (the splash, a failed sign-in)."""
+
+    client_id: str
+    locale_default: str
+    texts: dict[str, str]
+
+
+class SignedInUser(TypedDict):
+    id: str
+    name: str
+    locale: str
+
+
+class Session(TypedDict):
+    """`api/session`'s answer: the session, who signed in, their game ("": found by the channel, without a bot
+    token) and, when there is one, their first view of it (the page draws it without waiting for its socket)."""
+
+    session: str
+    access_token: NotRequired[str]  # inside Discord: for the SDK's authenticate
+    user: SignedInUser
+    game_id: str
+    view: NotRequired[View]
+
+
 class Acted(TypedDict):
     """`act`'s answer: the move is made; its view comes over the live socket."""
 
@@ -211,6 +236,9 @@ DECLARED: tuple[type, ...] = (
     ViewFrame,
     ErrorFrame,
     PongFrame,
+    Config,
+    SignedInUser,
+    Session,
     Acted,
 )
 

@@ -89,9 +89,15 @@ UI_KEYS = (
     "sheet",
     # who is on the map (inside Discord) and the lobby's Invite
     "on_map",
-    "playing",
-    "watching",
     "invite",
+    # the screen readers' labels, whole sentences with their numbers and names in place
+    "player_label",
+    "score_n",
+    "trains_n",
+    "cards_n",
+    "action_paid",
+    "here_playing",
+    "here_watching",
     # the reader's Discord status (rich presence) and the final scores' Share (inside Discord)
     "presence_turn",
     "presence_lobby",

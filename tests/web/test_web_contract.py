@@ -90,3 +90,19 @@ async def test_the_views_and_frames_sent_have_the_declared_shape(db_url: str) ->
         await ws.send_str(json.dumps({"type": "ping"}))
         _holds(json.loads(await ws.receive_str()), contract.PongFrame, "pong")
         await ws.close()
+
+
+async def test_the_config_and_session_answers_have_the_declared_shape(db_url: str) -> None:
+    from bot.web.tokens import Link
+
+    async with site(db_url) as s:
+        gid = await new_game(s.manager)
+        _holds(await (await s.client.get("/api/config?locale=fr")).json(), contract.Config, "config")
+        linked = await (
+            await s.client.post("/api/session", json={"link": s.tokens.link(Link(101, gid))})
+        ).json()
+        _holds(linked, contract.Session, "session")
+        assert "view" in linked and "access_token" not in linked
+        coded = await (await s.client.post("/api/session", json={"code": "code-bob"})).json()
+        _holds(coded, contract.Session, "session")
+        assert "access_token" in coded and "view" not in coded  # (no bot token: the game found by channel)

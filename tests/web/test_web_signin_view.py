@@ -172,3 +172,22 @@ async def test_sign_ins_are_limited_per_address_behind_a_local_proxy(db_url: str
         other = {"X-Forwarded-For": "198.51.100.2"}
         assert (await s.client.post("/api/session", json={"code": "code-ann"}, headers=other)).status == 200
         assert len(s.discord.posted) == 3  # the refused one never reached Discord
+
+
+async def test_the_sessions_answer_brings_the_readers_first_view_when_they_may_read_it(db_url: str) -> None:
+    async def only_players(guild_id: int, user_id: int) -> bool | None:
+        return False
+
+    async with site(db_url, membership=only_players) as s:
+        gid = await new_game(s.manager)  # players 101 and 102
+        body = await (
+            await s.client.post("/api/session", json={"link": s.tokens.link(Link(102, gid))})
+        ).json()
+        headers = {"Authorization": f"Bearer {body['session']}"}
+        read = await (await s.client.get(f"/api/games/{gid}/view", headers=headers)).json()
+        assert body["view"] == read and body["view"]["me"]["seat"] == 1  # their own hand, as the view's route
+        # a link to a game its user may not read (no seat, not a member): the session, without a view
+        body = await (
+            await s.client.post("/api/session", json={"link": s.tokens.link(Link(104, gid))})
+        ).json()
+        assert body["session"] and body["game_id"] == gid and "view" not in body

@@ -279,6 +279,8 @@ async def come_back(pages: list[Watched], urls: list[str], version: int) -> None
         await w.page.goto(url)
     for w in pages:
         await wait_version(w.page, version)
+    # (a page draws the view its sign-in brought before its socket's first frame: the frames read here too)
+    await wait_for_version(pages, version)
 
 
 async def play_a_game(

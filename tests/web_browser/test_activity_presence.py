@@ -73,7 +73,7 @@ async def test_the_people_on_the_map_are_shown_and_follow_the_instance_live(
             await shown(activity, {"101": "playing", "102": "playing", "103": "watching"})
             eve = activity.locator('#presence .here[data-user="103"]')
             assert await eve.inner_text() == "E"  # no avatar: the initials
-            assert await eve.get_attribute("title") == "eve · watching"
+            assert await eve.get_attribute("title") == "eve, watching"  # (the catalogue's whole label)
             # Bob leaves
             await page.evaluate("(u) => standIn.setParticipants(u)", [ANN, EVE])
             await shown(activity, {"101": "playing", "103": "watching"})

@@ -85,6 +85,15 @@ async def test_each_language_reads_its_own_words_on_a_phone(db_url: str) -> None
                 sorted(seen & _english_only(lang, board_id)),
             )
             assert read["wide"] == [] and read["pageWidth"] <= read["width"], (lang, read["wide"])
+            # the screen readers' labels: the catalogue's whole sentence in the reader's language, filled in
+            label = await page.get_attribute('#players .player[data-seat="1"]', "aria-label") or ""
+            template = json.loads((LOCALES_DIR / f"{lang}.json").read_text(encoding="utf-8"))[
+                "web.ui.player_label"
+            ]
+            filled = re.escape(template).replace(r"\{name\}", "bob")
+            for number in ("score", "trains", "cards"):
+                filled = filled.replace(rf"\{{{number}\}}", r"\d+")
+            assert re.fullmatch(filled, label), (lang, label, template)
             if lang == "ja":  # the tickets on offer name their cities in Japanese, never in the board's Latin
                 japanese = city_names(board_id, "ja")
                 latin = {c.name for c in load_board(board_id).cities if c.name in japanese}

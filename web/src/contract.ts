@@ -148,6 +148,28 @@ export interface PongFrame {
   type: "pong";
 }
 
+/** `api/config`'s answer: the page's words before its first view (the splash, a failed sign-in). */
+export interface Config {
+  client_id: string;
+  locale_default: string;
+  texts: Record<string, string>;
+}
+
+export interface SignedInUser {
+  id: string;
+  name: string;
+  locale: string;
+}
+
+/** `api/session`'s answer: the session, who signed in, their game ("": found by the channel, without a bot token) and, when there is one, their first view of it (the page draws it without waiting for its socket). */
+export interface Session {
+  session: string;
+  access_token?: string;
+  user: SignedInUser;
+  game_id: string;
+  view?: View;
+}
+
 /** `act`'s answer: the move is made; its view comes over the live socket. */
 export interface Acted {
   ok: true;

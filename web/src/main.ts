@@ -11,7 +11,7 @@ import { RichPresence, SCOPE } from "./richpresence";
 import { Share } from "./share";
 import { SignIn } from "./signin";
 import { applyStaticTexts, setTexts, t, tOr } from "./texts";
-import type { Action, View } from "./types";
+import type { Acted, Action, View } from "./types";
 import {
   $,
   actionButton,
@@ -365,7 +365,7 @@ async function act(a: Action, extra: Record<string, unknown> = {}): Promise<void
   closePicker();
   document.body.classList.add("busy");
   try {
-    const reply = await request<{ ok: boolean; version: number }>("POST", `api/games/${encodeURIComponent(gameId)}/act`, {
+    const reply = await request<Acted>("POST", `api/games/${encodeURIComponent(gameId)}/act`, {
       code: a.code,
       version: view.version,
       ...extra,
@@ -549,6 +549,13 @@ async function start(): Promise<void> {
         () => undefined,
       );
     }
+    // The session's answer brings the first view: drawn now, while the socket opens (its first frame, the same
+    // version, is then not drawn again).
+    const early = who.view?.game_id === gameId ? who.view : null;
+    if (early) {
+      show(early);
+      $("splash").hidden = true;
+    }
     live = new Live(
       gameId,
       (frame) => {
@@ -559,6 +566,10 @@ async function start(): Promise<void> {
           if (liveView && frame.view.game_id === undefined) {
             const held = frame.view.pieces ? mergePieces(liveView.pieces, frame.view.pieces) : liveView.pieces;
             liveView = { ...liveView, ...frame.view, pieces: held };
+          } else if (early && !liveView && frame.view.version === early.version) {
+            liveView = frame.view as View; // (drawn already from the session's answer)
+            firstView(liveView);
+            return;
           } else liveView = frame.view as View;
           show(liveView);
           firstView(liveView);
@@ -590,6 +601,7 @@ async function start(): Promise<void> {
     // The socket's first frame is the view: no second reading of the game, unless it is slow to come (a
     // proxy that holds WebSockets back), then the view is read over HTTP.
     live.start();
+    if (early) return;
     let timer = 0;
     const slow = new Promise<View>((resolve, reject) => {
       timer = window.setTimeout(() => {

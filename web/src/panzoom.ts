@@ -27,6 +27,9 @@ export class PanZoom {
   private contentH = 1;
   private focus: [number, number, number, number] | null = null;
   private touched = false; // the reader zoomed or panned since the last fit
+  /** The wrapper's size as its ResizeObserver last said: a new drawing's view is set without reading the layout
+   * (a read would lay the whole new SVG out at once, and again after the view's transform and names changed). */
+  private size: { width: number; height: number } | null = null;
 
   constructor(
     private wrap: HTMLElement,
@@ -49,7 +52,9 @@ export class PanZoom {
       { passive: false },
     );
     // The wrapper changes size when the sheet grows or the window turns: fit again unless the reader moved.
-    new ResizeObserver(() => {
+    new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1].borderBoxSize?.[0];
+      this.size = box ? { width: box.inlineSize, height: box.blockSize } : null;
       if (!this.touched) this.home();
       else this.apply();
     }).observe(wrap);
@@ -67,14 +72,19 @@ export class PanZoom {
 
   /** The whole board: a wide screen shows the whole drawing; a narrow one (a phone) the map's box. */
   fit(): void {
-    const r = this.wrap.getBoundingClientRect();
+    const r = this.frame();
     if (!r.width || !r.height) return;
     this.fitTo(r);
     this.touched = false;
     this.apply(r);
   }
 
-  private fitTo(r: DOMRect): void {
+  /** The wrapper's size: its observer's, else read from the layout (before the observer's first word). */
+  private frame(): { width: number; height: number } {
+    return this.size ?? this.wrap.getBoundingClientRect();
+  }
+
+  private fitTo(r: { width: number; height: number }): void {
     const [fx, fy, fw, fh] = this.focus && r.width < 700 ? this.focus : [0, 0, this.contentW, this.contentH];
     this.fitScale = Math.min(r.width / fw, r.height / fh) || 1;
     this.s = this.fitScale;
@@ -86,7 +96,7 @@ export class PanZoom {
    * at the readable scale, centred on the reader's part of it and never past its edges. (The frame's size read
    * once, the view set once: a new drawing's layout is forced once, not three times.) */
   home(): void {
-    const r = this.wrap.getBoundingClientRect();
+    const r = this.frame();
     if (!r.width || !r.height) return;
     this.fitTo(r);
     const [fx, fy, fw, fh] = this.focus ?? [0, 0, this.contentW, this.contentH];
@@ -112,7 +122,7 @@ export class PanZoom {
 
   /** Zooms by a factor around a point of the wrapper (its centre by default). */
   zoomBy(factor: number, px?: number, py?: number): void {
-    const r = this.wrap.getBoundingClientRect();
+    const r = this.frame();
     const cx = px ?? r.width / 2;
     const cy = py ?? r.height / 2;
     const max = this.fitScale * (this.opts.maxZoom ?? 8);
@@ -129,7 +139,7 @@ export class PanZoom {
     return this.s / this.fitScale;
   }
 
-  private apply(r: DOMRect = this.wrap.getBoundingClientRect()): void {
+  private apply(r: { width: number; height: number } = this.frame()): void {
     // Keep at least a quarter of the board on screen.
     const w = this.contentW * this.s;
     const h = this.contentH * this.s;

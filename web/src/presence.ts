@@ -48,7 +48,7 @@ export class Presence {
     const chips = this.participants.map((p) => {
       const name = p.nickname || p.global_name || p.username;
       const playing = seated.has(p.id);
-      const role = t(playing ? "web.ui.playing" : "web.ui.watching");
+      const label = t(playing ? "web.ui.here_playing" : "web.ui.here_watching", { name });
       const letters = el("span", { class: "initials" }, initials(name));
       let face: HTMLElement = letters;
       if (p.avatar) {
@@ -59,7 +59,13 @@ export class Presence {
       }
       return el(
         "span",
-        { class: `here ${playing ? "playing" : "watching"}`, role: "listitem", title: `${name} · ${role}`, "data-user": p.id },
+        {
+          class: `here ${playing ? "playing" : "watching"}`,
+          role: "listitem",
+          title: label,
+          "aria-label": label,
+          "data-user": p.id,
+        },
         face,
       );
     });

@@ -1,12 +1,16 @@
 // Sign-in, three ways (bot/web/PROTOCOL.md): inside Discord through the Embedded App SDK; in a browser with a
 // personal link (?link=); otherwise (development, tests) DiscordSDKMock stands in for the Discord client.
-import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
+// The SDK is most of the page's script: a chunk of its own (web/build.mjs), fetched only on the paths that use it,
+// and from the sign-in's first moment there, beside the page's own requests.
+import type { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
 import { request, setSession } from "./api";
 import { setTexts } from "./texts";
+import type { View } from "./types";
 
 export interface SignedIn {
   gameId: string;
   user: { id: string; name: string; locale?: string };
+  view?: View; // the reader's first view, in the session's answer (drawn before the socket's first frame)
 }
 
 interface Config {
@@ -20,6 +24,7 @@ interface SessionReply {
   access_token?: string;
   user: { id: string; name: string; locale?: string };
   game_id?: string;
+  view?: View;
 }
 
 /** What the page asks Discord for: who the reader is, and their rich presence (web/src/richpresence.ts). */
@@ -43,7 +48,14 @@ export class SignIn {
    * (participants, rich presence) wait for it; the map itself does not (its session is the server's). */
   authenticated: Promise<void> = Promise.resolve();
 
-  constructor(private q: URLSearchParams) {}
+  /** The SDK's chunk, asked for at once where the page is not opened from a personal link. */
+  private readonly sdkModule: Promise<typeof import("./sdk")> | null;
+  /** The SDK talks to Discord's client (not the mock, not a personal link). */
+  private real = false;
+
+  constructor(private q: URLSearchParams) {
+    this.sdkModule = q.get("link") ? null : import("./sdk");
+  }
 
   async first(): Promise<SignedIn> {
     const q = this.q;
@@ -58,7 +70,9 @@ export class SignIn {
     const hosted = insideDiscord(q) ? /^(\d+)\.discordsays\.com$/.exec(location.hostname)?.[1] : undefined;
     if (hosted) {
       this.clientId = hosted;
+      const { DiscordSDK } = await this.sdkModule!;
       const sdk = (this.sdk = new DiscordSDK(hosted));
+      this.real = true;
       const signed = sdk.ready().then(() => this.withDiscord());
       const [words, session] = await Promise.allSettled([worded, signed]);
       if (words.status === "rejected") throw words.reason; // (the words first: a failure is said in them)
@@ -68,8 +82,10 @@ export class SignIn {
       const config = await configured;
       await worded;
       this.clientId = config.client_id;
+      const { DiscordSDK, DiscordSDKMock } = await this.sdkModule!;
       if (insideDiscord(q)) {
         this.sdk = new DiscordSDK(config.client_id);
+        this.real = true;
       } else {
         const channel = q.get("channel") ?? "mock_channel";
         const mock = new DiscordSDKMock(config.client_id, q.get("guild"), channel, null);
@@ -88,13 +104,13 @@ export class SignIn {
       const ctx = await request<{ game_id: string }>("GET", `api/context?channel=${encodeURIComponent(channel)}`);
       gameId = ctx.game_id;
     }
-    return { gameId, user: reply.user };
+    return { gameId, user: reply.user, view: reply.view };
   }
 
   /** A new session the same way (the link again, or Discord's authorize without a prompt). */
   /** The SDK talking to Discord's client: only inside Discord (not the mock, not a personal link). */
   get discord(): DiscordSDK | null {
-    return this.sdk instanceof DiscordSDK ? this.sdk : null;
+    return this.real ? (this.sdk as DiscordSDK) : null;
   }
 
   async again(): Promise<void> {
@@ -110,7 +126,7 @@ export class SignIn {
     // The browser's language, for a link made before links carried their user's Discord language.
     const reply = await request<SessionReply>("POST", "api/session", { link, locale: navigator.language });
     setSession(reply.session);
-    return { gameId: reply.game_id ?? this.q.get("game") ?? "", user: reply.user };
+    return { gameId: reply.game_id ?? this.q.get("game") ?? "", user: reply.user, view: reply.view };
   }
 
   private async withDiscord(): Promise<SessionReply> {

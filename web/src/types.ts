@@ -2,6 +2,7 @@
 // reads it and decides no rule.
 export type {
   Acted,
+  Config,
   Action,
   ApiError,
   Card,
@@ -12,6 +13,7 @@ export type {
   Offered,
   Pending,
   Player,
+  Session,
   Ticket,
   View,
 } from "./contract";

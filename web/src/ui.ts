@@ -43,9 +43,11 @@ const ICONS: Record<string, string> = {
   cards: '<rect x="3" y="1.5" width="10" height="13" rx="1.5" fill="none" stroke="currentColor" stroke-width="1.6"/>',
 };
 
-/** A number with a small drawn icon (no emoji: not every system has their font); the words are its title. */
-function stat(icon: string, value: number, words: string): HTMLElement {
-  const s = el("span", { class: "stat", title: words, "aria-label": `${value} ${words}` });
+/** A number with a small drawn icon (no emoji: not every system has their font); the words are its title, the
+ * catalogue's whole sentence with the number its label. */
+function stat(icon: "score" | "trains" | "cards", value: number): HTMLElement {
+  const words = t(`web.ui.${icon}`);
+  const s = el("span", { class: "stat", title: words, "aria-label": t(`web.ui.${icon}_n`, { n: value }) });
   s.innerHTML = `<svg viewBox="0 0 16 16" width="13" height="13" fill="currentColor" aria-hidden="true">${ICONS[icon]}</svg>`;
   s.append(String(value));
   return s;
@@ -61,13 +63,18 @@ export function renderPlayers(view: View): void {
           class: `player${p.is_turn ? " turn" : ""}${view.me?.seat === p.seat ? " me" : ""}`,
           "data-seat": String(p.seat),
           role: "listitem",
-          "aria-label": `${p.name}: ${p.score} ${t("web.ui.score")}, ${p.trains} ${t("web.ui.trains")}, ${p.cards} ${t("web.ui.cards")}`,
+          "aria-label": t("web.ui.player_label", {
+            name: p.name,
+            score: p.score ?? 0,
+            trains: p.trains ?? 0,
+            cards: p.cards ?? 0,
+          }),
         },
         swatch(p.color, view.marks?.[String(p.seat)]),
         el("b", {}, p.name),
-        stat("score", p.score ?? 0, t("web.ui.score")),
-        stat("trains", p.trains ?? 0, t("web.ui.trains")),
-        stat("cards", p.cards ?? 0, t("web.ui.cards")),
+        stat("score", p.score ?? 0),
+        stat("trains", p.trains ?? 0),
+        stat("cards", p.cards ?? 0),
       );
       return chip;
     }),
@@ -154,7 +161,7 @@ export function actionButton(a: Action, onPick: (a: Action) => void): HTMLElemen
   const b = el("button", { type: "button", class: "action", "data-code": a.code, "data-kind": a.kind }, el("span", {}, a.label));
   if (a.payment && !a.label.includes(a.payment)) {
     b.append(el("small", {}, a.payment));
-    b.setAttribute("aria-label", `${a.label}: ${a.payment}`);
+    b.setAttribute("aria-label", t("web.ui.action_paid", { action: a.label, payment: a.payment }));
   }
   b.addEventListener("click", () => onPick(a));
   return b;
