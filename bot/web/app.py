@@ -335,20 +335,9 @@ class MapServer:
         self._may_see(user, game_id)  # a link's or an instance's session looks up its own game only
         return web.json_response({"game_id": game_id})
 
-    async def api_view(self, request: web.Request) -> web.Response:
-        user = self._session(request)
-        game_id = self._game_id(request)
-        self._may_see(user, game_id)
-        if not self.views.allow(user.user_id):  # (a view is a whole board: about 200 KB)
-            raise web_error("slow_down", 429)
-        if await self._may_watch(user, game_id) is None:
-            self._stranger(request)  # watchers' views count per address too
-        return web.json_response(await self._read_view(game_id, user))
-
-    async def api_board(self, request: web.Request) -> web.Response:
-        """The board's base drawing in the reader's language (public: the game's players and its server's
-        members; the game's pieces are in the view). Its URL names the drawing (`v`, the view's ``drawing``):
-        that one is cached for good; any other answers with the drawing now, not to be kept."""
+    async def _watcher(self, request: web.Request) -> tuple[SessionUser, str]:
+        """The reader and the game of a request for something public of a game (its view, drawing, moment):
+        their session, a game they may see, within the views' rate; watchers count per address too."""
         user = self._session(request)
         game_id = self._game_id(request)
         self._may_see(user, game_id)
@@ -356,6 +345,17 @@ class MapServer:
             raise web_error("slow_down", 429)
         if await self._may_watch(user, game_id) is None:
             self._stranger(request)
+        return user, game_id
+
+    async def api_view(self, request: web.Request) -> web.Response:
+        user, game_id = await self._watcher(request)
+        return web.json_response(await self._read_view(game_id, user))
+
+    async def api_board(self, request: web.Request) -> web.Response:
+        """The board's base drawing in the reader's language (public: the game's players and its server's
+        members; the game's pieces are in the view). Its URL names the drawing (`v`, the view's ``drawing``):
+        that one is cached for good; any other answers with the drawing now, not to be kept."""
+        user, game_id = await self._watcher(request)
         locale = language(language_of_tag(request.query.get("lang", "")) or user.locale)
         try:
             drawing = await self.hub.drawing(game_id, locale)

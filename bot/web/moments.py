@@ -113,13 +113,7 @@ def moment_routes(server: MapServer, moments: Moments) -> list[web.RouteDef]:
     """``POST api/games/<id>/moment``: the final board's CDN URL, for whoever may see the game."""
 
     async def api_moment(request: web.Request) -> web.Response:
-        user = server._session(request)
-        game_id = server._game_id(request)
-        server._may_see(user, game_id)
-        if not server.views.allow(user.user_id):
-            raise web_error("slow_down", 429)
-        if await server._may_watch(user, game_id) is None:
-            server._stranger(request)
+        _user, game_id = await server._watcher(request)
         if not moments.available:
             raise web_error("not_found", 404)
         try:
