@@ -105,14 +105,14 @@ def labels_svg(board: Board, lay: Layout, only: set[int] | None = None, words: P
         if only is not None and lab.city not in only:
             continue
         size = FONT_SIZE if lab.frame == "main" else FONT_SIZE - 1
-        name = escape(words.city(board.cities[lab.city].name))
+        name = escape(words.city(board.id, board.cities[lab.city].name))
         attrs = f'x="{num(lab.x)}" y="{num(lab.y)}" text-anchor="{lab.anchor}" font-size="{num(size)}"'
         halo.append(f"<text {attrs}>{name}</text>")
         ink.append(f'<text class="label" {attrs}>{name}</text>')
     for lab in lay.country_labels:
         if only is not None and lab.city not in only:
             continue
-        name = escape(words.city(board.cities[lab.city].name).upper())
+        name = escape(words.city(board.id, board.cities[lab.city].name).upper())
         attrs = (
             f'x="{num(lab.x)}" y="{num(lab.y)}" text-anchor="{lab.anchor}" font-size="{num(FONT_SIZE - 2)}"'
         )

@@ -184,7 +184,7 @@ def _tags(
     for lab in labels:
         if label_size(lab) >= need - 1e-6:
             continue
-        name = words.city(board.cities[lab.city].name)
+        name = words.city(board.id, board.cities[lab.city].name)
         dot = next((xy for (c, fr), xy in lay.cities.items() if c == lab.city and fr == lab.frame), None)
         if dot is None:
             continue
@@ -315,7 +315,7 @@ def tags_svg(board: Board, tags: tuple[Tag, ...], words: PictureWords = ENGLISH)
             f'height="{num(y1 - y0)}" rx="{num(t.size * 0.3)}" fill="#ffffff" stroke="{HILITE}" '
             f'stroke-width="{num(max(2.0, t.size * 0.09))}" opacity="0.95"/>'
             f'<text class="label tag-label" x="{num(t.x)}" y="{num(t.y)}" text-anchor="{t.anchor}" '
-            f'font-size="{num(t.size)}" fill="{INK}">{escape(words.city(board.cities[t.city].name))}</text></g>'
+            f'font-size="{num(t.size)}" fill="{INK}">{escape(words.city(board.id, board.cities[t.city].name))}</text></g>'
         )
     out.append("</g>")
     return "".join(out)
@@ -468,7 +468,9 @@ def _draw_tags(
     origin: tuple[int, int],
 ) -> None:
     """The tags (:func:`tags_svg`) drawn straight (:func:`render.turn_shapes.draw_tags`)."""
-    named = [(t.box, t.size, t.x, t.y, t.anchor, words.city(board.cities[t.city].name)) for t in tags]
+    named = [
+        (t.box, t.size, t.x, t.y, t.anchor, words.city(board.id, board.cities[t.city].name)) for t in tags
+    ]
     draw_tags(surface, svg_open, named, words.font, origin)
 
 
