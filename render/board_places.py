@@ -137,6 +137,8 @@ def labels_under(lay: Layout, routes: set[int]) -> set[int]:
 
 
 _GEOM_UNDER: dict[int, tuple[RouteGeom, frozenset[int]]] = {}
+#: Entries of _GEOM_UNDER kept before it starts over: one per track, 663 on the six boards
+GEOM_UNDER_SIZE = 2048
 
 
 def _geom_under(lay: Layout, g: RouteGeom) -> frozenset[int]:
@@ -151,6 +153,8 @@ def _geom_under(lay: Layout, g: RouteGeom) -> frozenset[int]:
         for city, (x0, y0, x1, y1) in boxes:
             if x0 - reach < s.x < x1 + reach and y0 - reach < s.y < y1 + reach:
                 out.add(city)
+    if len(_GEOM_UNDER) >= GEOM_UNDER_SIZE:
+        _GEOM_UNDER.clear()
     _GEOM_UNDER[id(g)] = (g, frozenset(out))
     return frozenset(out)
 

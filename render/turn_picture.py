@@ -483,19 +483,23 @@ def levels(board: Board) -> tuple[int, ...]:
     cost a convolution filter (10 ms) to scale down. The printed map and its names are kept at each level (the
     map's width only: 28-38 MB a board)."""
     lay = layout_of(board)
-    found = _LEVELS.get(id(lay))
+    hit = _LEVELS.get(id(lay))
+    found = hit[1] if hit is not None and hit[0] is lay else None
     if found is None:
         whole = math.ceil(CANVAS_W * min(OUT_W / lay.map_w, OUT_H / lay.map_h) - 1e-6)
         whole = min(whole, ZOOM_WIDTH)
         ratio = (whole / ZOOM_WIDTH) ** (1 / LEVEL_STEPS)
         steps = {math.ceil(ZOOM_WIDTH * ratio**i) for i in range(1, LEVEL_STEPS)}
-        found = _LEVELS[id(lay)] = tuple(sorted({whole, *steps, ZOOM_WIDTH}))
+        found = tuple(sorted({whole, *steps, ZOOM_WIDTH}))
+        if len(_LEVELS) > 64:  # as many layouts as render.layout keeps by board object
+            _LEVELS.clear()
+        _LEVELS[id(lay)] = (lay, found)  # holds the layout, so its id cannot be reused while cached
     return found
 
 
 #: The steps from the closest level to the whole map's (see levels)
 LEVEL_STEPS = 3
-_LEVELS: dict[int, tuple[int, ...]] = {}
+_LEVELS: dict[int, tuple[Layout, tuple[int, ...]]] = {}
 
 
 def warm_levels(board: Board, colorblind: bool, words: PictureWords = ENGLISH) -> None:

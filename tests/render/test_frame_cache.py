@@ -33,3 +33,18 @@ def test_many_new_widths_keep_the_frames_at_their_cap_and_the_pictures_unchanged
     misses = sprites.frame_of.cache_info().misses
     assert render_board_png(board, view, width=WIDTH) == before
     assert sprites.frame_of.cache_info().misses > misses  # the picture's frame had been dropped
+
+
+def test_the_tracks_path_cache_starts_over_at_its_cap_and_gives_the_same_paths(monkeypatch):
+    from render import board_routes
+    from render.layout import layout_for
+
+    tracks = layout_for("italy").routes
+    first = [board_routes.geom_d(g, "piece") for g in tracks]
+    monkeypatch.setattr(board_routes, "GEOM_CACHE_SIZE", 10)
+    monkeypatch.setattr(board_routes, "_GEOM_D", {})  # a process new to these tracks
+    again = []
+    for g in tracks:
+        again.append(board_routes.geom_d(g, "shadow") and board_routes.geom_d(g, "piece"))
+        assert len(board_routes._GEOM_D) <= 10
+    assert again == first
