@@ -15,7 +15,7 @@ Public API
   **opts) -> bytes`` and ``await pool.run("render.hand.render_hand_png", ...)``: pictures off the event loop;
   ``pool.start()`` starts the workers now, ``pool.warm(keys)`` has each draw boards ahead (``warm_key(board_id,
   width=, colorblind=, words=)``), ``await pool.warmed()`` waits for that; a worker that dies is replaced.
-- :func:`render.hand.render_hand_png` ``(cards, tickets, *, width=800, colorblind=True, words=...)``,
+- :func:`render.hand.render_hand_png` ``(cards, tickets, *, width=800, colorblind=True, words=..., board_id="")``,
   :func:`render.summary.render_summary_png` ``(rows, *, width=1000, words=...)``,
   :func:`render.gif.render_game_gif` ``(board, views, *, width=800, frame_ms=600, ...)``.
 - :func:`render.tickets_map.render_ticket_map_png` ``(board_or_id, view, mine, *, width=1600, colorblind=True,

@@ -348,7 +348,7 @@ def _tickets_block(out, board, view, x0, y, w, bottom, words: PictureWords) -> f
         p = view.players[seat]
         mark = "✔" if t.done else "✘"
         ink = "#1f7a35" if t.done else "#b3261e"
-        a, b = words.city(board.cities[t.a].name), words.city(board.cities[t.b].name)
+        a, b = words.city(board.id, board.cities[t.a].name), words.city(board.id, board.cities[t.b].name)
         txt = fit_pair(a, b, colw - 62, 11.5)
         out.append(
             f'<g class="ticket-line"><rect x="{num(cx)}" y="{num(cy - 9)}" width="9" height="9" '
@@ -385,11 +385,11 @@ def last_move_text(board: Board, view: BoardView, words: PictureWords) -> str:
         return lm.text
     who = view.players[lm.seat].name if lm.seat is not None and 0 <= lm.seat < len(view.players) else ""
     what = [
-        "–".join(words.city(board.cities[c].name) for c in (board.routes[r].a, board.routes[r].b))
+        "–".join(words.city(board.id, board.cities[c].name) for c in (board.routes[r].a, board.routes[r].b))
         for r in lm.routes
         if 0 <= r < len(board.routes)
     ]
-    what += [words.city(board.cities[c].name) for c in lm.cities if 0 <= c < len(board.cities)]
+    what += [words.city(board.id, board.cities[c].name) for c in lm.cities if 0 <= c < len(board.cities)]
     if not what:
         return words.text("drew_cards_or_tickets", player=who) if who else ""
     return f"{who}: {', '.join(what)}" if who else ", ".join(what)

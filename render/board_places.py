@@ -105,14 +105,14 @@ def labels_svg(board: Board, lay: Layout, only: set[int] | None = None, words: P
         if only is not None and lab.city not in only:
             continue
         size = FONT_SIZE if lab.frame == "main" else FONT_SIZE - 1
-        name = escape(words.city(board.cities[lab.city].name))
+        name = escape(words.city(board.id, board.cities[lab.city].name))
         attrs = f'x="{num(lab.x)}" y="{num(lab.y)}" text-anchor="{lab.anchor}" font-size="{num(size)}"'
         halo.append(f"<text {attrs}>{name}</text>")
         ink.append(f'<text class="label" {attrs}>{name}</text>')
     for lab in lay.country_labels:
         if only is not None and lab.city not in only:
             continue
-        name = escape(words.city(board.cities[lab.city].name).upper())
+        name = escape(words.city(board.id, board.cities[lab.city].name).upper())
         attrs = (
             f'x="{num(lab.x)}" y="{num(lab.y)}" text-anchor="{lab.anchor}" font-size="{num(FONT_SIZE - 2)}"'
         )
@@ -137,6 +137,8 @@ def labels_under(lay: Layout, routes: set[int]) -> set[int]:
 
 
 _GEOM_UNDER: dict[int, tuple[RouteGeom, frozenset[int]]] = {}
+#: Entries of _GEOM_UNDER kept before it starts over: one per track, 663 on the six boards
+GEOM_UNDER_SIZE = 2048
 
 
 def _geom_under(lay: Layout, g: RouteGeom) -> frozenset[int]:
@@ -151,6 +153,8 @@ def _geom_under(lay: Layout, g: RouteGeom) -> frozenset[int]:
         for city, (x0, y0, x1, y1) in boxes:
             if x0 - reach < s.x < x1 + reach and y0 - reach < s.y < y1 + reach:
                 out.add(city)
+    if len(_GEOM_UNDER) >= GEOM_UNDER_SIZE:
+        _GEOM_UNDER.clear()
     _GEOM_UNDER[id(g)] = (g, frozenset(out))
     return frozenset(out)
 

@@ -251,6 +251,10 @@ class Shadows:
 
 
 _GEOM_D: dict[tuple[int, str], tuple[RouteGeom, str]] = {}
+#: Entries of _GEOM_D kept before it starts over: every track of the six boards (663) in each of its drawings (trains,
+#: shadow, eight players' marks) is 6630, so a worker drawing every board keeps them all; a process whose layouts are
+#: made anew (more board geometries than render.layout keeps) cannot grow it past this
+GEOM_CACHE_SIZE = 8192
 
 
 def geom_d(g: RouteGeom, what: str) -> str:
@@ -265,6 +269,8 @@ def geom_d(g: RouteGeom, what: str) -> str:
         d = "".join(rect_d(s, s.length + 2.0, SPACE_H + 4.0, 1.2, 1.8) for s in g.spaces)
     else:
         d = "".join(player_mark_d(what, s.x, s.y, 3.8) for s in g.spaces)
+    if len(_GEOM_D) >= GEOM_CACHE_SIZE:
+        _GEOM_D.clear()
     _GEOM_D[(id(g), what)] = (g, d)
     return d
 

@@ -240,7 +240,7 @@ def _background(lay: Layout, words: PictureWords = ENGLISH) -> str:
         if fr.name != "main":
             out.append(
                 f'<text x="{num(fr.x + 10)}" y="{num(fr.y + 22)}" font-family="{words.font}" font-size="15" '
-                f'font-weight="bold" fill="#41525c">{escape(words.zoom(fr.name))}</text>'
+                f'font-weight="bold" fill="#41525c">{escape(words.zoom(lay.board_id, fr.name))}</text>'
             )
     return "".join(out)
 

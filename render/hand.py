@@ -40,6 +40,7 @@ def render_hand_svg(
     width: int = 800,
     colorblind: bool = True,
     words: PictureWords = ENGLISH,
+    board_id: str = "",
 ) -> str:
     """The hand as SVG: one card per colour held (with ×count), then the tickets, done ones ticked."""
     W = 800.0
@@ -109,7 +110,7 @@ def render_hand_svg(
             f'<g class="ticket {"done" if t.done else "open"}"><rect x="16" y="{num(y)}" width="{num(W - 32)}" '
             f'height="38" rx="6" fill="{bg}" stroke="{edge}" stroke-width="1.5"/>'
             f'<text x="30" y="{num(y + 26)}" font-size="18" font-weight="bold" fill="{INK}">'
-            f"{escape(words.city(t.a))} – {escape(words.city(t.b))}</text>"
+            f"{escape(words.city(board_id, t.a))} – {escape(words.city(board_id, t.b))}</text>"
             f'<text x="{num(W - 200)}" y="{num(y + 26)}" font-size="18" font-weight="bold" text-anchor="end" '
             f'fill="{INK}">{t.points}</text>'
         )
@@ -133,8 +134,10 @@ def render_hand_png(
     width: int = 800,
     colorblind: bool = True,
     words: PictureWords = ENGLISH,
+    board_id: str = "",
 ) -> bytes:
     """The hand as PNG bytes (see :func:`render_hand_svg`)."""
     return svg_to_png(
-        render_hand_svg(cards, tickets, width=width, colorblind=colorblind, words=words), width=width
+        render_hand_svg(cards, tickets, width=width, colorblind=colorblind, words=words, board_id=board_id),
+        width=width,
     )

@@ -108,6 +108,10 @@ def encode_png(
 
 #: Each palette with its red and blue swapped, by the palette image's id (see _mapped)
 _SWAPPED: dict[int, tuple[Image.Image, Image.Image]] = {}
+#: Palettes kept (_PALETTES, and _SWAPPED: theirs swapped) before they start over: a worker maps to one per board,
+#: width and colour-blind setting it draws (six boards, the turn picture's and the board picture's widths, both
+#: settings: 24), each a 1 px image; a caller drawing at ever new widths cannot grow them past this
+PALETTE_CACHE_SIZE = 64
 
 
 def _mapped(surface: cairo.ImageSurface, palette: Image.Image) -> Image.Image:
@@ -123,6 +127,8 @@ def _mapped(surface: cairo.ImageSurface, palette: Image.Image) -> Image.Image:
         swapped = Image.new("P", (1, 1))
         swapped.putpalette([rgb[i + (2, 1, 0)[j]] for i in range(0, len(rgb) - 2, 3) for j in range(3)])
         swapped.load()
+        if len(_SWAPPED) >= PALETTE_CACHE_SIZE:
+            _SWAPPED.clear()
         found = _SWAPPED[id(palette)] = (palette, swapped)
     try:
         bgra = Image.frombuffer("RGBA", (w, h), surface.get_data(), "raw", "RGBA", surface.get_stride(), 1)
@@ -288,6 +294,8 @@ def board_palette(board: Board, width: int, colorblind: bool) -> Image.Image:
         quantized = both.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         pal = Image.new("P", (1, 1))
         pal.putpalette(quantized.getpalette() or [])
+        if len(_PALETTES) >= PALETTE_CACHE_SIZE:
+            _PALETTES.clear()
         _PALETTES[key] = pal
     return pal
 

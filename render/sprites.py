@@ -20,6 +20,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import cairocffi as cairo
@@ -275,25 +276,33 @@ def _is_float(value: str) -> bool:
     return True
 
 
-_TEXT_FRAMES: dict[str, tuple[cairo.Matrix, list[tuple[float, float, float, float]], str | None]] = {}
+#: How many pictures' frames (:func:`_text_frame`, :func:`frame_of`) a process keeps, least recently used dropped
+#: first. A frame is keyed by the picture's ``<svg>`` tag (its pixel size, the canvas height, the font): a render
+#: worker opens a handful, the turn picture's levels and the board picture's widths per canvas height, in a Latin
+#: and a CJK font. One random 4-player game on each of the six boards (bench_render.bench_turns, 1870 turn
+#: pictures after the worker's warm-up) opened 12 distinct tags in all (the boards share two canvas heights), 11 of
+#: them for text. 256 keeps that set in both fonts many times over, and bounds what a caller drawing at ever new
+#: widths leaves behind to a few hundred small entries (a matrix, a clip, five floats).
+FRAME_CACHE_SIZE = 256
 
 
-def _text_frame(svg_open: str) -> tuple[cairo.Matrix, list[tuple[float, float, float, float]], str | None]:
+@lru_cache(maxsize=FRAME_CACHE_SIZE)
+def _text_frame(
+    svg_open: str,
+) -> tuple[cairo.Matrix, tuple[tuple[float, float, float, float], ...], str | None]:
     """The user-to-pixel matrix and the clip cairosvg sets up for the picture `svg_open` opens (read from cairosvg
     itself, once), and the picture's font family."""
-    frame = _TEXT_FRAMES.get(svg_open)
-    if frame is None:
-        size = _SVG_SIZE.search(svg_open)
-        assert size is not None, svg_open
-        tree = Tree(bytestring=(svg_open + "</svg>").encode("utf-8"))
-        root = _Recording(tree, None, 96, output_width=int(float(size.group(1))))
-        family = _ROOT_FONT.search(svg_open)
-        frame = _TEXT_FRAMES[svg_open] = (
-            root.context.get_matrix(),
-            list(root.context.copy_clip_rectangle_list()),
-            family.group(1) if family else None,
-        )
-        root.cairo.finish()
+    size = _SVG_SIZE.search(svg_open)
+    assert size is not None, svg_open
+    tree = Tree(bytestring=(svg_open + "</svg>").encode("utf-8"))
+    root = _Recording(tree, None, 96, output_width=int(float(size.group(1))))
+    family = _ROOT_FONT.search(svg_open)
+    frame = (
+        root.context.get_matrix(),
+        tuple(root.context.copy_clip_rectangle_list()),
+        family.group(1) if family else None,
+    )
+    root.cairo.finish()
     return frame
 
 
@@ -375,20 +384,15 @@ class Shape:
     even_odd: bool = False
 
 
-_FRAMES: dict[str, tuple[float, float, float, float, float]] = {}
-
-
+@lru_cache(maxsize=FRAME_CACHE_SIZE)
 def frame_of(svg_open: str) -> tuple[float, float, float, float, float]:
     """The canvas-to-pixel mapping of a picture's ``<svg>`` tag: scale, x and y offsets, viewBox origin."""
-    frame = _FRAMES.get(svg_open)
-    if frame is None:
-        m = _SVG_SIZE.search(svg_open)
-        assert m is not None, svg_open
-        px_w, px_h = float(m.group(1)), float(m.group(2))
-        vx, vy, vw, vh = (float(v) for v in m.group(3).split())
-        k = min(px_w / vw, px_h / vh)  # preserveAspectRatio's default: "xMidYMid meet"
-        frame = _FRAMES[svg_open] = (k, (px_w - vw * k) / 2, (px_h - vh * k) / 2, vx, vy)
-    return frame
+    m = _SVG_SIZE.search(svg_open)
+    assert m is not None, svg_open
+    px_w, px_h = float(m.group(1)), float(m.group(2))
+    vx, vy, vw, vh = (float(v) for v in m.group(3).split())
+    k = min(px_w / vw, px_h / vh)  # preserveAspectRatio's default: "xMidYMid meet"
+    return (k, (px_w - vw * k) / 2, (px_h - vh * k) / 2, vx, vy)
 
 
 def rasterise_shape(svg_open: str, shape: Shape) -> Sprite | None:

@@ -239,7 +239,7 @@ def _panel(board: Board, view: BoardView, mine: TicketMap, height: float, words:
         if y + 26 + (17 if need else 0) > legend_top - 18:
             break
         y += 26
-        a, b = words.city(board.cities[t.a].name), words.city(board.cities[t.b].name)
+        a, b = words.city(board.id, board.cities[t.a].name), words.city(board.id, board.cities[t.b].name)
         mark = "✔" if t.done else ("●" if need else "✘")
         points = f"+{t.points}" if t.done else (str(t.points) if need else f"−{t.points}")
         out.append(

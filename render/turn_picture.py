@@ -184,7 +184,7 @@ def _tags(
     for lab in labels:
         if label_size(lab) >= need - 1e-6:
             continue
-        name = words.city(board.cities[lab.city].name)
+        name = words.city(board.id, board.cities[lab.city].name)
         dot = next((xy for (c, fr), xy in lay.cities.items() if c == lab.city and fr == lab.frame), None)
         if dot is None:
             continue
@@ -315,7 +315,7 @@ def tags_svg(board: Board, tags: tuple[Tag, ...], words: PictureWords = ENGLISH)
             f'height="{num(y1 - y0)}" rx="{num(t.size * 0.3)}" fill="#ffffff" stroke="{HILITE}" '
             f'stroke-width="{num(max(2.0, t.size * 0.09))}" opacity="0.95"/>'
             f'<text class="label tag-label" x="{num(t.x)}" y="{num(t.y)}" text-anchor="{t.anchor}" '
-            f'font-size="{num(t.size)}" fill="{INK}">{escape(words.city(board.cities[t.city].name))}</text></g>'
+            f'font-size="{num(t.size)}" fill="{INK}">{escape(words.city(board.id, board.cities[t.city].name))}</text></g>'
         )
     out.append("</g>")
     return "".join(out)
@@ -468,7 +468,9 @@ def _draw_tags(
     origin: tuple[int, int],
 ) -> None:
     """The tags (:func:`tags_svg`) drawn straight (:func:`render.turn_shapes.draw_tags`)."""
-    named = [(t.box, t.size, t.x, t.y, t.anchor, words.city(board.cities[t.city].name)) for t in tags]
+    named = [
+        (t.box, t.size, t.x, t.y, t.anchor, words.city(board.id, board.cities[t.city].name)) for t in tags
+    ]
     draw_tags(surface, svg_open, named, words.font, origin)
 
 
@@ -481,19 +483,23 @@ def levels(board: Board) -> tuple[int, ...]:
     cost a convolution filter (10 ms) to scale down. The printed map and its names are kept at each level (the
     map's width only: 28-38 MB a board)."""
     lay = layout_of(board)
-    found = _LEVELS.get(id(lay))
+    hit = _LEVELS.get(id(lay))
+    found = hit[1] if hit is not None and hit[0] is lay else None
     if found is None:
         whole = math.ceil(CANVAS_W * min(OUT_W / lay.map_w, OUT_H / lay.map_h) - 1e-6)
         whole = min(whole, ZOOM_WIDTH)
         ratio = (whole / ZOOM_WIDTH) ** (1 / LEVEL_STEPS)
         steps = {math.ceil(ZOOM_WIDTH * ratio**i) for i in range(1, LEVEL_STEPS)}
-        found = _LEVELS[id(lay)] = tuple(sorted({whole, *steps, ZOOM_WIDTH}))
+        found = tuple(sorted({whole, *steps, ZOOM_WIDTH}))
+        if len(_LEVELS) > 64:  # as many layouts as render.layout keeps by board object
+            _LEVELS.clear()
+        _LEVELS[id(lay)] = (lay, found)  # holds the layout, so its id cannot be reused while cached
     return found
 
 
 #: The steps from the closest level to the whole map's (see levels)
 LEVEL_STEPS = 3
-_LEVELS: dict[int, tuple[int, ...]] = {}
+_LEVELS: dict[int, tuple[Layout, tuple[int, ...]]] = {}
 
 
 def warm_levels(board: Board, colorblind: bool, words: PictureWords = ENGLISH) -> None:

@@ -29,10 +29,11 @@ class PictureWords:
     font: str = LATIN_FONT
     #: (board id, name) pairs in this language; a board not listed shows its data file's name
     board_names: tuple[tuple[str, str], ...] = ()
-    #: (city name on the board, name in this language) pairs; a city not listed shows the board's name
-    city_names: tuple[tuple[str, str], ...] = ()
-    #: (zoom inset, name in this language) pairs: the insets' titles (Japan's Kyushu: 九州)
-    zoom_names: tuple[tuple[str, str], ...] = ()
+    #: (board id, city's name on that board, name in this language) triples; a city not listed shows the board's
+    #: name. Keyed by the board: one name may be two boards' cities with two translations (or a city on one only)
+    city_names: tuple[tuple[str, str, str], ...] = ()
+    #: (board id, zoom inset, name in this language) triples: the insets' titles (Japan's Kyushu: 九州)
+    zoom_names: tuple[tuple[str, str, str], ...] = ()
     # the board's side panel
     title: str = "Ticket to Ride · {board}"
     round: str = "Round {n}"
@@ -131,13 +132,15 @@ class PictureWords:
         form = "one" if plural_form(n, self.language) == "one" else "other"
         return self.text(f"{name}_{form}", n=n, **params)
 
-    def zoom(self, zoom: str) -> str:
-        """A zoom inset's title (`zoom`: its id, "kyushu")."""
-        return next((local for z, local in self.zoom_names if z == zoom), zoom.title())
+    def zoom(self, board_id: str, zoom: str) -> str:
+        """A zoom inset's title on board `board_id` (`zoom`: its id, "kyushu")."""
+        return next(
+            (local for bid, z, local in self.zoom_names if bid == board_id and z == zoom), zoom.title()
+        )
 
-    def city(self, name: str) -> str:
-        """A city's name as this language's readers know it (`name`: the board's)."""
-        return next((local for board_name, local in self.city_names if board_name == name), name)
+    def city(self, board_id: str, name: str) -> str:
+        """A city of board `board_id` as this language's readers know it (`name`: the board's)."""
+        return next((local for bid, city, local in self.city_names if bid == board_id and city == name), name)
 
     def board_name(self, board_id: str, default: str) -> str:
         """The board's name in this language (`default`: the data file's, when not translated)."""

@@ -50,8 +50,8 @@ def picture_words(locale: str | None) -> PictureWords:
     names = tuple(
         (bid, name) for bid in board_ids() if (name := catalog.template(f"board.{bid}", language)) is not None
     )
-    cities = tuple(pair for bid in board_ids() for pair in city_names(bid, language).items())
-    zooms = tuple(pair for bid in board_ids() for pair in zoom_names(bid, language).items())
+    cities = tuple((bid, *pair) for bid in board_ids() for pair in city_names(bid, language).items())
+    zooms = tuple((bid, *pair) for bid in board_ids() for pair in zoom_names(bid, language).items())
     made = PictureWords(
         language=language,
         font=font_for(language),
@@ -224,7 +224,12 @@ class PoolPictures:
     ) -> bytes:
         cards, tickets = hand_picture_data(state, seat)
         data: bytes = await self.pool.run(
-            "render.hand.render_hand_png", cards, tickets, colorblind=colorblind, words=words
+            "render.hand.render_hand_png",
+            cards,
+            tickets,
+            colorblind=colorblind,
+            words=words,
+            board_id=state.board.id,
         )
         return data
 

@@ -118,5 +118,7 @@ def test_pictures_and_the_live_map_speak_every_language(catalog: Catalog) -> Non
         assert view.texts(language)["web.ui.cancel"] == catalog.messages[language]["web.ui.cancel"]
     assert view.language_of_tag("es-419") == "es"
     japanese, spanish = pictures.picture_words("ja"), pictures.picture_words("es-419")
-    assert japanese.city("Tokyo") == "東京" and japanese.city("Kagoshima-Chuo") == "鹿児島中央"
-    assert spanish.city("Tokyo") == "Tokyo" and spanish.font == LATIN_FONT
+    assert (
+        japanese.city("japan", "Tokyo") == "東京" and japanese.city("japan", "Kagoshima-Chuo") == "鹿児島中央"
+    )
+    assert spanish.city("japan", "Tokyo") == "Tokyo" and spanish.font == LATIN_FONT

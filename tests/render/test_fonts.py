@@ -76,8 +76,8 @@ def japanese_words() -> PictureWords:
     words = {f: table[f"picture.{f}"] for f in FIELDS if f"picture.{f}" in table}
     words.setdefault("face_up", "表向き")
     words.setdefault("last_move", "直前の手")
-    cities = tuple(city_names("japan", "ja").items())
-    zooms = tuple(zoom_names("japan", "ja").items())
+    cities = tuple(("japan", *pair) for pair in city_names("japan", "ja").items())
+    zooms = tuple(("japan", *pair) for pair in zoom_names("japan", "ja").items())
     return PictureWords(language="ja", font=font_for("ja"), city_names=cities, zoom_names=zooms, **words)
 
 
@@ -165,7 +165,7 @@ def test_a_moves_caption_without_the_bots_line_names_its_cities_for_the_reader()
 def test_a_japanese_readers_hand_names_the_ticket_cities_in_japanese() -> None:
     from render.hand import HandTicket, render_hand_svg
 
-    svg = render_hand_svg({0: 2}, [HandTicket("Tokyo", "Osaka", 8)], words=japanese_words())
+    svg = render_hand_svg({0: 2}, [HandTicket("Tokyo", "Osaka", 8)], words=japanese_words(), board_id="japan")
     assert "東京 – 大阪" in svg and "Tokyo" not in svg and f'font-family="{JAPANESE_FONT}"' in svg
     assert "Tokyo – Osaka" in render_hand_svg({0: 2}, [HandTicket("Tokyo", "Osaka", 8)])
 
@@ -176,10 +176,12 @@ async def test_a_render_worker_draws_japanese_with_the_packaged_font() -> None:
     from render.pool import RenderPool
 
     tickets = [HandTicket("Tokyo", "Osaka", 8)]
-    here = render_hand_png({0: 2}, tickets, words=japanese_words())
+    here = render_hand_png({0: 2}, tickets, words=japanese_words(), board_id="japan")
     async with RenderPool(workers=1) as pool:
-        there = await pool.run("render.hand.render_hand_png", {0: 2}, tickets, words=japanese_words())
+        there = await pool.run(
+            "render.hand.render_hand_png", {0: 2}, tickets, words=japanese_words(), board_id="japan"
+        )
     assert there == here  # the worker's fonts are the package's, as in this process
     assert there != render_hand_png(
-        {0: 2}, tickets, words=dataclasses.replace(japanese_words(), font=LATIN_FONT)
+        {0: 2}, tickets, words=dataclasses.replace(japanese_words(), font=LATIN_FONT), board_id="japan"
     )

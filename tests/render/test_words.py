@@ -134,3 +134,21 @@ def test_english_counts_follow_english_plurals():
     assert ENGLISH.count("needs_trains", 2) == "needs 2 trains"
     assert ENGLISH.part("longest_path") == "longest path"
     assert ENGLISH.part("some_new_bonus") == "some new bonus"
+
+
+def test_one_city_name_on_two_boards_is_translated_per_board():
+    """Roma is a city of Europe and of Italy: each board's translation is the one its pictures draw."""
+    words = dataclasses.replace(
+        ENGLISH, city_names=(("europe", "Roma", "Rome-of-Europe"), ("italy", "Roma", "Rome-of-Italy"))
+    )
+    assert words.city("europe", "Roma") == "Rome-of-Europe"
+    assert words.city("italy", "Roma") == "Rome-of-Italy"
+    assert words.city("usa", "Roma") == "Roma"  # a board without that name's translation keeps its own
+    for board_id, mine, other in (
+        ("europe", "Rome-of-Europe", "Rome-of-Italy"),
+        ("italy", "Rome-of-Italy", "Rome-of-Europe"),
+    ):
+        svg = render_board_svg(load_board(board_id), words=words)
+        assert mine in svg and other not in svg
+        hand = render_hand_svg({}, [HandTicket("Roma", "Venezia", 5)], words=words, board_id=board_id)
+        assert f"{mine} – Venezia" in hand and other not in hand
