@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast, get_args
 
 from bot import presenters
 from bot.i18n import default_catalog, language_of
@@ -29,10 +29,11 @@ from bot.play.names import seat_name, seat_table, seat_words
 from bot.play.pictures import board_picture_view, picture_words
 from bot.presenters.words import card
 from bot.web.contract import Action as ActionEntry
-from bot.web.contract import LogLine, Me, Offered, Pending, View
+from bot.web.contract import LogLine, Me, Offered, PartKind, Pending, ScorePart, View
 from engine.actions import Action, KeepTickets
 from engine.pending import TicketChoice
 from engine.rules import legal_actions
+from engine.sheets import FinalSheet
 from engine.state import GameState
 from engine.views import player_view, public_view
 from maps import CARD_NAMES, load_board
@@ -103,7 +104,18 @@ UI_KEYS = (
     "presence_lobby",
     "presence_setup",
     "share",
+    # the final ranking's breakdown (with the chat's words for routes and bonuses: SHEET_KEYS)
+    "part_done",
+    "part_failed",
+    "part_bonus",
 )
+
+#: The bonuses a final score may hold (`engine.scoring`'s and the board modules' ids: the contract's `PartKind`).
+BONUS_KINDS = frozenset(get_args(PartKind)) - {"routes", "tickets_done", "tickets_failed"}
+
+#: The chat's words for the final score sheet that the page shows at the end too (`bot.play.final`), sent with
+#: the page's own words.
+SHEET_KEYS = ("final.routes", *(f"bonus.{k}" for k in sorted(BONUS_KINDS)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +188,30 @@ def board_svg(info: GameInfo, state: GameState, locale: str, highlight: Any = No
 
 def texts(locale: str) -> dict[str, str]:
     catalog = default_catalog()
-    return {f"web.ui.{k}": catalog.text(f"web.ui.{k}", locale) for k in UI_KEYS}
+    words = {f"web.ui.{k}": catalog.text(f"web.ui.{k}", locale) for k in UI_KEYS}
+    words.update((k, catalog.text(k, locale)) for k in SHEET_KEYS)
+    return words
+
+
+def breakdown(sheet: FinalSheet) -> list[ScorePart]:
+    """What made a seat's final score, as facts the page words: its routes, its tickets completed and failed
+    (each with how many), then every bonus it scored or lost (a missed one, 0, is left out, as the chat leaves
+    it out); the points add up to the sheet's total."""
+    done = [t.points for t in sheet.tickets if t.completed]
+    failed = [t.points for t in sheet.tickets if not t.completed]
+    parts: list[ScorePart] = [{"kind": "routes", "points": sheet.route_points}]
+    if done:
+        parts.append({"kind": "tickets_done", "points": sum(done), "count": len(done)})
+    if failed:
+        parts.append({"kind": "tickets_failed", "points": -sum(failed), "count": len(failed)})
+    for name, points in sheet.bonuses.items():
+        if points:
+            if name not in BONUS_KINDS:
+                raise ValueError(
+                    f"a bonus the contract does not name: {name!r} (bot/web/contract.py PartKind)"
+                )
+            parts.append({"kind": cast(PartKind, name), "points": points})
+    return parts
 
 
 def log_lines(events: Sequence[GameEvent], info: GameInfo, locale: str) -> list[LogLine]:
@@ -242,6 +277,7 @@ def public_part(
                 "is_turn": s.to_act,
                 "ai": s.ai_level is not None,
                 "user": str(s.user_id) if s.user_id is not None and s.ai_level is None else None,
+                "breakdown": breakdown(sheets[s.seat]) if s.seat in sheets else [],
             }
             for s in info.seats
         ],

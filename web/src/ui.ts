@@ -1,7 +1,7 @@
 // Draws a view into the page: players, the board drawing, the market, the hand, tickets, actions and moves.
 // Only what the server listed is shown; every word is the view's.
 import { t } from "./texts";
-import type { Action, Card, Move, View } from "./types";
+import type { Action, Card, Move, ScorePart, View } from "./types";
 
 export const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -233,15 +233,34 @@ export function renderRanking(view: View): boolean {
       ...order.map((p) =>
         el(
           "li",
-          { class: view.me?.seat === p.seat ? "me" : "", "data-seat": String(p.seat) },
+          { class: view.me?.seat === p.seat ? "me" : "", "data-seat": String(p.seat), "data-rank": String(p.rank ?? "") },
           swatch(p.color, view.marks?.[String(p.seat)]),
           el("span", {}, p.name),
           el("b", {}, `${p.score} ${t("web.ui.points")}`),
+          p.breakdown?.length ? el("div", { class: "parts" }, ...p.breakdown.map(part)) : null,
         ),
       ),
     ),
   );
   return true;
+}
+
+/** A signed number of points, as a score sheet writes a gain and a loss ("+20", "−8"). */
+function signed(n: number): string {
+  return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0";
+}
+
+/** One part of a final score, in the catalogue's words (the chat's for routes and bonuses). */
+function part(p: ScorePart): HTMLElement {
+  const words =
+    p.kind === "routes"
+      ? t("final.routes", { points: p.points })
+      : p.kind === "tickets_done"
+        ? t("web.ui.part_done", { n: p.count ?? 0, points: signed(p.points) })
+        : p.kind === "tickets_failed"
+          ? t("web.ui.part_failed", { n: p.count ?? 0, points: signed(p.points) })
+          : t("web.ui.part_bonus", { bonus: t(`bonus.${p.kind}`), points: signed(p.points) });
+  return el("span", { class: `part ${p.points < 0 ? "lost" : ""}`, "data-kind": p.kind, "data-points": String(p.points) }, words);
 }
 
 export function renderLog(view: View): void {
