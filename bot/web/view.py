@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, cast, get_args
 
 from bot import presenters
-from bot.i18n import default_catalog, language_of
+from bot.i18n import default_catalog, language_of, plural_forms_needed
 from bot.manager import GameInfo, GameStatus
 from bot.manager.events import GameEvent, final_sheets
 from bot.messages import Message
@@ -108,14 +108,21 @@ UI_KEYS = (
     "part_done",
     "part_failed",
     "part_bonus",
+    # whole sentences the page used to assemble: a watcher's status, a menu's name with its count
+    "watching_waiting",
+    "group_n",
 )
 
 #: The bonuses a final score may hold (`engine.scoring`'s and the board modules' ids: the contract's `PartKind`).
 BONUS_KINDS = frozenset(get_args(PartKind)) - {"routes", "tickets_done", "tickets_failed"}
 
-#: The chat's words for the final score sheet that the page shows at the end too (`bot.play.final`), sent with
-#: the page's own words.
-SHEET_KEYS = ("final.routes", *(f"bonus.{k}" for k in sorted(BONUS_KINDS)))
+#: The chat's words for the final score sheet that the page shows at the end too (`bot.play.final`), and those of
+#: a list of names ("ann, bob and eve"), sent with the page's own words.
+SHEET_KEYS = ("final.routes", *(f"bonus.{k}" for k in sorted(BONUS_KINDS)), "list.sep", "list.and")
+
+#: Words with a number, sent in every plural form the reader's language needs (``<key>.<form>``, CLDR's
+#: categories): the page picks the form of its number (``Intl.PluralRules``, the same CLDR rules).
+PLURAL_KEYS = ("n.points",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +197,11 @@ def texts(locale: str) -> dict[str, str]:
     catalog = default_catalog()
     words = {f"web.ui.{k}": catalog.text(f"web.ui.{k}", locale) for k in UI_KEYS}
     words.update((k, catalog.text(k, locale)) for k in SHEET_KEYS)
+    for key in PLURAL_KEYS:
+        for form in sorted(plural_forms_needed(language(locale)) | {"one", "other"}):
+            words[f"{key}.{form}"] = catalog.template(f"{key}.{form}", locale) or catalog.text(
+                key, locale, n=0
+            )
     return words
 
 

@@ -100,6 +100,12 @@ def test_every_bonus_of_every_board_has_a_kind_of_the_contract_and_words_in_ever
             assert words[key] and words[key] != key, (locale, key)
         for key in ("web.ui.part_done", "web.ui.part_failed", "web.ui.part_bonus"):
             assert "{points}" in words[key], (locale, key)
+        # "n points" in every form the language needs (the page picks one with the same CLDR rules)
+        from bot.i18n import plural_forms_needed
+
+        for form in plural_forms_needed(locale) | {"one", "other"}:
+            assert "{n}" in words[f"n.points.{form}"], (locale, form)
+        assert "{items}" in words["list.and"] and "{player}" in words["web.ui.watching_waiting"]
 
 
 def test_a_sheet_with_tickets_done_and_failed_and_a_lost_bonus_breaks_down_into_parts_that_add_up() -> None:

@@ -93,7 +93,8 @@ async def test_the_end_shows_the_ranking_and_each_players_breakdown_at_once_on_a
                     # the numbers shown add up to the total shown
                     shown = [number(words) for words, _ in line["parts"]]
                     assert shown == [points for _, points in line["parts"]], line
-                    assert sum(shown) == number(line["total"].split()[0]), (name, screen, line)
+                    # (the total in its plural form: "1 point", "0 point" in French, "46 points")
+                    assert line["total"] == catalog.text("n.points", lang, n=sum(shown)), (name, screen, line)
                     # in the reader's words: the chat's for the routes, no catalogue key
                     routes = catalog.text("final.routes", lang, points=shown[0])
                     assert line["parts"][0][0] == routes, line
@@ -106,4 +107,18 @@ async def test_the_end_shows_the_ranking_and_each_players_breakdown_at_once_on_a
                 )
                 assert w.errors == [], w.errors
                 await page.context.close()
+        # a watcher's status while both players choose their tickets: one sentence of the catalogue, the names
+        # as one list in it (no words joined by the page)
+        info = await s.manager.create_game(
+            guild_id=1, channel_id=32, host_id=101, host_name="ann", board="usa"
+        )
+        await s.manager.join(info.game_id, 102, "bob")
+        await s.manager.start_game(info.game_id, 101, seed=11)
+        eve = await open_page(browser, f"{base}?mock_code=code-eve&channel=32")
+        await wait_version(eve.page, 0)
+        both = catalog.text("list.and", "en", items="ann", last="bob")
+        assert await eve.page.text_content("#status") == catalog.text(
+            "web.ui.watching_waiting", "en", player=both
+        )
+        assert eve.errors == [], eve.errors
         await browser.close()

@@ -1,6 +1,6 @@
 // Draws a view into the page: players, the board drawing, the market, the hand, tickets, actions and moves.
 // Only what the server listed is shown; every word is the view's.
-import { t } from "./texts";
+import { list, plural, t } from "./texts";
 import type { Action, Card, Move, ScorePart, View } from "./types";
 
 export const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -84,9 +84,10 @@ export function renderPlayers(view: View): void {
 /** Whose turn it is, in words, for this reader. */
 export function statusWords(view: View): string {
   const turn = view.players.filter((p) => p.is_turn);
-  const waiting = turn.length ? t("web.ui.waiting_for", { player: turn.map((p) => p.name).join(", ") }) : "";
+  const names = list(turn.map((p) => p.name));
+  const waiting = turn.length ? t("web.ui.waiting_for", { player: names }) : "";
   if (view.status === "finished" || view.status === "abandoned") return t("web.ui.game_over");
-  if (!view.me) return [t("web.ui.spectator"), waiting].filter(Boolean).join(" · ");
+  if (!view.me) return turn.length ? t("web.ui.watching_waiting", { player: names }) : t("web.ui.spectator");
   if (view.actions.length || view.pending) return t("web.ui.your_turn");
   return waiting;
 }
@@ -188,7 +189,7 @@ export function renderActions(view: View, onPick: (a: Action) => void): void {
       parts.push(el("h2", {}, words), buttons);
       continue;
     }
-    const det = el("details", { "data-group": g }, el("summary", {}, `${words} (${acts.length})`), buttons);
+    const det = el("details", { "data-group": g }, el("summary", {}, t("web.ui.group_n", { group: words, n: acts.length })), buttons);
     if (open.has(g)) det.open = true;
     parts.push(det);
   }
@@ -236,7 +237,7 @@ export function renderRanking(view: View): boolean {
           { class: view.me?.seat === p.seat ? "me" : "", "data-seat": String(p.seat), "data-rank": String(p.rank ?? "") },
           swatch(p.color, view.marks?.[String(p.seat)]),
           el("span", {}, p.name),
-          el("b", {}, `${p.score} ${t("web.ui.points")}`),
+          el("b", {}, plural("n.points", p.score ?? 0)),
           p.breakdown?.length ? el("div", { class: "parts" }, ...p.breakdown.map(part)) : null,
         ),
       ),
