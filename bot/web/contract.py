@@ -106,6 +106,9 @@ class Card(TypedDict):
 
     color: str | None  # the engine's colour name; None: an empty face-up slot
     label: str
+    #: with the game's colour-blind setting on, the colour's letter as the drawing prints it on the routes of
+    #: that colour (the catalogue's ``picture.letter_<colour>``, "Ve" in French); absent when off
+    letter: NotRequired[str]
     index: NotRequired[int]
     count: NotRequired[int]
 

@@ -29,7 +29,7 @@ from bot.play.names import seat_name, seat_table, seat_words
 from bot.play.pictures import board_picture_view, picture_words
 from bot.presenters.words import card
 from bot.web.contract import Action as ActionEntry
-from bot.web.contract import LogLine, Me, Offered, PartKind, Pending, ScorePart, View
+from bot.web.contract import Card, LogLine, Me, Offered, PartKind, Pending, ScorePart, View
 from engine.actions import Action, KeepTickets
 from engine.pending import TicketChoice
 from engine.rules import legal_actions
@@ -307,18 +307,27 @@ def public_part(
     }
     if state is not None:
         pub = public_view(state)
+        cb = info.settings.colorblind
         view["face_up"] = [
-            {
-                "index": i,
-                "color": None if c is None else CARD_NAMES[c],
-                "label": "" if c is None else catalog.render(card(CARD_NAMES[c]), locale) or "",
-            }
+            {"index": i, "color": None, "label": ""}
+            if c is None
+            else {"index": i, **card_words(CARD_NAMES[c], locale, cb)}
             for i, c in enumerate(pub.face_up)
         ]
         view["deck"] = {"cards": pub.deck, "tickets": sum(pub.ticket_decks.values())}
         lay = layout_of(state.board)
         view["map_box"] = [0.0, 0.0, float(lay.map_w), float(lay.map_h)]  # the map inside the drawing
     return view
+
+
+def card_words(name: str, locale: str, colorblind: bool) -> Card:
+    """A card colour as the reader reads it: its name and, with the colour-blind setting on, its letter as the
+    drawing prints it on the routes of that colour (`render.words.PictureWords.letter`)."""
+    shown: Card = {"color": name, "label": default_catalog().render(card(name), locale) or ""}
+    letter = picture_words(locale).letter(name) if colorblind else ""
+    if letter:
+        shown["letter"] = letter
+    return shown
 
 
 def _action(
@@ -361,7 +370,7 @@ def private_part(
     me: Me = {
         "seat": seat,
         "hand": [
-            {"color": name, "label": catalog.render(card(name), locale) or "", "count": n}
+            {**card_words(name, locale, info.settings.colorblind), "count": n}
             for name, n in mine.hand.items()
         ],
         "tickets": [

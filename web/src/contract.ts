@@ -57,6 +57,7 @@ export interface Player {
 export interface Card {
   color: string | null;
   label: string;
+  letter?: string;
   index?: number;
   count?: number;
 }

@@ -24,8 +24,13 @@ function heading(key: string): HTMLElement {
 }
 
 /** A colour chip: a CSS colour, or a card/player colour name styled by the stylesheet (.c-red, ...). */
-function swatch(color: string | null | undefined, mark?: string | null): HTMLElement {
+function swatch(color: string | null | undefined, mark?: string | null, letter?: string): HTMLElement {
   const s = el("span", { class: "swatch" });
+  if (letter) {
+    // with the colour-blind setting on: the colour's letter, as the drawing prints it on that colour's routes
+    s.textContent = letter;
+    s.classList.add("lettered");
+  }
   if (!color) s.classList.add("c-none");
   else if (/^(#|rgb|hsl)/.test(color)) s.style.background = color;
   else s.classList.add(`c-${color.replace(/[^a-z0-9]/gi, "-")}`);
@@ -100,7 +105,7 @@ export function renderStatus(view: View): void {
 }
 
 function cardFace(c: Card, extra: Record<string, string> = {}): HTMLElement {
-  const b = el("button", { type: "button", class: "cardface", ...extra }, swatch(c.color), el("span", {}, c.label));
+  const b = el("button", { type: "button", class: "cardface", ...extra }, swatch(c.color, null, c.letter), el("span", {}, c.label));
   if (c.count != null) b.append(el("b", { class: "count" }, `×${c.count}`));
   return b;
 }
