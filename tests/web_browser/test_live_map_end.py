@@ -28,7 +28,7 @@ MEASURE = """() => {
     return {
       seat: li.dataset.seat,
       total: li.querySelector('b').textContent,
-      parts: parts.map((p) => [p.textContent, Number(p.dataset.points)]),
+      parts: parts.map((p) => [p.textContent, Number(p.dataset.points), p.dataset.kind]),
       shown: seen(li.getBoundingClientRect()) && parts.every((p) => seen(p.getBoundingClientRect())),
       text: li.textContent,
     };
@@ -39,14 +39,14 @@ MEASURE = """() => {
 LAST_NUMBER = re.compile(r"([+\u2212-]?\d+)\s*$")
 
 
-async def finished_game(s: Any, board: str, channel: int, seats: list[tuple[int, str]]) -> str:
+async def finished_game(s: Any, board: str, channel: int, seats: list[tuple[int, str]], seed: int) -> str:
     (host, host_name), *others = seats
     info = await s.manager.create_game(
         guild_id=1, channel_id=channel, host_id=host, host_name=host_name, board=board
     )
     for user, name in others:
         await s.manager.join(info.game_id, user, name)
-    await s.manager.start_game(info.game_id, host, seed=11)
+    await s.manager.start_game(info.game_id, host, seed=seed)
     await finish_game(s.manager, info.game_id)
     return info.game_id
 
@@ -64,10 +64,11 @@ async def test_the_end_shows_the_ranking_and_each_players_breakdown_at_once_on_a
 
     catalog = default_catalog()
     five = [(101, "ann"), (102, "bob"), (103, "eve"), (104, "Margaretha"), (105, "Wilhelmina")]
-    games = {"europe-2": ("europe", 30, five[:2]), "usa-5": ("usa", 31, five)}
+    # (USA's seed 8: three tickets completed among the five, ann's one of them: every kind of part is shown)
+    games = {"europe-2": ("europe", 30, five[:2], 11), "usa-5": ("usa", 31, five, 8)}
     async with site(db_url) as s, async_playwright() as pw:
         base = str(s.client.make_url("/"))
-        ids = {name: await finished_game(s, board, ch, seats) for name, (board, ch, seats) in games.items()}
+        ids = {name: await finished_game(s, *game) for name, game in games.items()}
         browser = await launch(pw)
         # (a finished game is no channel's open game any more: its players' personal links open it)
         screens = {
@@ -75,7 +76,7 @@ async def test_the_end_shows_the_ranking_and_each_players_breakdown_at_once_on_a
             "phone-en": (101, True, "en-US", "en"),
             "desktop-en": (101, False, "en-US", "en"),
         }
-        for name, (board, _channel, seats) in games.items():
+        for name, (board, _channel, seats, _seed) in games.items():
             state = await s.manager.state_of(ids[name])
             assert state is not None and state.finished
             for screen, (user, phone, tag, lang) in screens.items():
@@ -91,14 +92,25 @@ async def test_the_end_shows_the_ranking_and_each_players_breakdown_at_once_on_a
                     # on screen at once, without scrolling: the line and every part of its breakdown
                     assert line["shown"], (name, screen, line)
                     # the numbers shown add up to the total shown
-                    shown = [number(words) for words, _ in line["parts"]]
-                    assert shown == [points for _, points in line["parts"]], line
+                    shown = [number(words) for words, _, _ in line["parts"]]
+                    assert shown == [points for _, points, _ in line["parts"]], line
                     # (the total in its plural form: "1 point", "0 point" in French, "46 points")
                     assert line["total"] == catalog.text("n.points", lang, n=sum(shown)), (name, screen, line)
                     # in the reader's words: the chat's for the routes, no catalogue key
                     routes = catalog.text("final.routes", lang, points=shown[0])
                     assert line["parts"][0][0] == routes, line
                     assert not re.search(r"(web\.ui|bonus|final)\.", line["text"]), line
+                kinds = {kind for x in lines for _, _, kind in x["parts"]}
+                if name == "usa-5":  # routes, tickets completed and failed, the bonus: all in view at once
+                    assert {"routes", "tickets_done", "tickets_failed", "longest_path"} <= kinds, (
+                        screen,
+                        lines,
+                    )
+                    done = next(p for x in lines for p in x["parts"] if p[2] == "tickets_done")
+                    worded = {
+                        catalog.text("web.ui.part_done", lang, n=n, points=f"+{done[1]}") for n in range(1, 5)
+                    }
+                    assert done[0] in worded, (done, worded)
                 # the bonuses in the reader's language: Europe's European Express, the USA's longest path
                 bonus = "european_express" if board == "europe" else "longest_path"
                 assert catalog.text(f"bonus.{bonus}", lang) in " ".join(x["text"] for x in lines), (
