@@ -66,7 +66,6 @@ UI_KEYS = (
     "cards",
     "score",
     "done",
-    "points",
     "ticket_map",
     "zoom_in",
     "zoom_out",
