@@ -51,6 +51,37 @@ class Move(TypedDict):
     cities: list[int]
 
 
+#: What scored a part of a seat's final score: its routes, its tickets completed and failed (counted), and each
+#: bonus of the board and its variant by its id (`engine.scoring`, the boards' rules): the catalogue names them
+#: (``final.routes``, ``web.ui.part_done``, ``web.ui.part_failed``, ``bonus.<id>``).
+PartKind = Literal[
+    "routes",
+    "tickets_done",
+    "tickets_failed",
+    "european_express",
+    "longest_path",
+    "globetrotter",
+    "most_tickets",
+    "stations",
+    "depots",
+    "bullet_trains",
+    "ferry_cards",
+    "meeples",
+    "merchandise",
+    "passengers",
+    "regions",
+]
+
+
+class ScorePart(TypedDict):
+    """One part of a seat's final score: what scored it, its points (a failed ticket's or a lost bonus's are
+    negative) and, for tickets, how many."""
+
+    kind: PartKind
+    points: int
+    count: NotRequired[int]
+
+
 class Player(TypedDict):
     seat: int
     name: str
@@ -65,6 +96,9 @@ class Player(TypedDict):
     is_turn: bool
     ai: bool
     user: str | None  # the seat's Discord user id (a string: too long for a JS number); None: an AI seat
+    #: once the game is over, what made the final score (its parts add up to `score`; tickets are public then,
+    #: as the rules reveal them at the end); [] before
+    breakdown: list[ScorePart]
 
 
 class Card(TypedDict):
@@ -72,6 +106,9 @@ class Card(TypedDict):
 
     color: str | None  # the engine's colour name; None: an empty face-up slot
     label: str
+    #: with the game's colour-blind setting on, the colour's letter as the drawing prints it on the routes of
+    #: that colour (the catalogue's ``picture.letter_<colour>``, "Ve" in French); absent when off
+    letter: NotRequired[str]
     index: NotRequired[int]
     count: NotRequired[int]
 
@@ -223,6 +260,7 @@ DECLARED: tuple[type, ...] = (
     BoardName,
     LogLine,
     Move,
+    ScorePart,
     Player,
     Card,
     Deck,
@@ -243,8 +281,15 @@ DECLARED: tuple[type, ...] = (
 )
 
 
-def typescript_of(hint: object) -> str:
-    """A Python type of the contract as TypeScript."""
+#: The named unions, written out as TypeScript types of the same name.
+ALIASES: dict[str, object] = {"PartKind": PartKind}
+
+
+def typescript_of(hint: object, alias: bool = True) -> str:
+    """A Python type of the contract as TypeScript (a named union by its name, unless not `alias`)."""
+    named = next((n for n, a in ALIASES.items() if a == hint), None) if alias else None
+    if named is not None:
+        return named
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin is Annotated:
         inner = typescript_of(args[0])
@@ -292,7 +337,8 @@ def typescript() -> str:
         "// The wire contract of the live map (bot/web/PROTOCOL.md).\n"
     )
     frames = "export type LiveFrame = ViewFrame | ErrorFrame | PongFrame;\n"
-    return head + "\n" + "\n\n".join(interface(d) for d in DECLARED) + "\n\n" + frames
+    aliases = "".join(f"export type {n} = {typescript_of(a, alias=False)};\n\n" for n, a in ALIASES.items())
+    return head + "\n" + aliases + "\n\n".join(interface(d) for d in DECLARED) + "\n\n" + frames
 
 
 if __name__ == "__main__":

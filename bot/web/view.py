@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast, get_args
 
 from bot import presenters
-from bot.i18n import default_catalog, language_of
+from bot.i18n import default_catalog, language_of, plural_forms_needed
 from bot.manager import GameInfo, GameStatus
 from bot.manager.events import GameEvent, final_sheets
 from bot.messages import Message
@@ -29,10 +29,11 @@ from bot.play.names import seat_name, seat_table, seat_words
 from bot.play.pictures import board_picture_view, picture_words
 from bot.presenters.words import card
 from bot.web.contract import Action as ActionEntry
-from bot.web.contract import LogLine, Me, Offered, Pending, View
+from bot.web.contract import Card, LogLine, Me, Offered, PartKind, Pending, ScorePart, View
 from engine.actions import Action, KeepTickets
 from engine.pending import TicketChoice
 from engine.rules import legal_actions
+from engine.sheets import FinalSheet
 from engine.state import GameState
 from engine.views import player_view, public_view
 from maps import CARD_NAMES, load_board
@@ -65,7 +66,6 @@ UI_KEYS = (
     "cards",
     "score",
     "done",
-    "points",
     "ticket_map",
     "zoom_in",
     "zoom_out",
@@ -103,7 +103,25 @@ UI_KEYS = (
     "presence_lobby",
     "presence_setup",
     "share",
+    # the final ranking's breakdown (with the chat's words for routes and bonuses: SHEET_KEYS)
+    "part_done",
+    "part_failed",
+    "part_bonus",
+    # whole sentences the page used to assemble: a watcher's status, a menu's name with its count
+    "watching_waiting",
+    "group_n",
 )
+
+#: The bonuses a final score may hold (`engine.scoring`'s and the board modules' ids: the contract's `PartKind`).
+BONUS_KINDS = frozenset(get_args(PartKind)) - {"routes", "tickets_done", "tickets_failed"}
+
+#: The chat's words for the final score sheet that the page shows at the end too (`bot.play.final`), and those of
+#: a list of names ("ann, bob and eve"), sent with the page's own words.
+SHEET_KEYS = ("final.routes", *(f"bonus.{k}" for k in sorted(BONUS_KINDS)), "list.sep", "list.and")
+
+#: Words with a number, sent in every plural form the reader's language needs (``<key>.<form>``, CLDR's
+#: categories): the page picks the form of its number (``Intl.PluralRules``, the same CLDR rules).
+PLURAL_KEYS = ("n.points",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +194,35 @@ def board_svg(info: GameInfo, state: GameState, locale: str, highlight: Any = No
 
 def texts(locale: str) -> dict[str, str]:
     catalog = default_catalog()
-    return {f"web.ui.{k}": catalog.text(f"web.ui.{k}", locale) for k in UI_KEYS}
+    words = {f"web.ui.{k}": catalog.text(f"web.ui.{k}", locale) for k in UI_KEYS}
+    words.update((k, catalog.text(k, locale)) for k in SHEET_KEYS)
+    for key in PLURAL_KEYS:
+        for form in sorted(plural_forms_needed(language(locale)) | {"one", "other"}):
+            words[f"{key}.{form}"] = catalog.template(f"{key}.{form}", locale) or catalog.text(
+                key, locale, n=0
+            )
+    return words
+
+
+def breakdown(sheet: FinalSheet) -> list[ScorePart]:
+    """What made a seat's final score, as facts the page words: its routes, its tickets completed and failed
+    (each with how many), then every bonus it scored or lost (a missed one, 0, is left out, as the chat leaves
+    it out); the points add up to the sheet's total."""
+    done = [t.points for t in sheet.tickets if t.completed]
+    failed = [t.points for t in sheet.tickets if not t.completed]
+    parts: list[ScorePart] = [{"kind": "routes", "points": sheet.route_points}]
+    if done:
+        parts.append({"kind": "tickets_done", "points": sum(done), "count": len(done)})
+    if failed:
+        parts.append({"kind": "tickets_failed", "points": -sum(failed), "count": len(failed)})
+    for name, points in sheet.bonuses.items():
+        if points:
+            if name not in BONUS_KINDS:
+                raise ValueError(
+                    f"a bonus the contract does not name: {name!r} (bot/web/contract.py PartKind)"
+                )
+            parts.append({"kind": cast(PartKind, name), "points": points})
+    return parts
 
 
 def log_lines(events: Sequence[GameEvent], info: GameInfo, locale: str) -> list[LogLine]:
@@ -242,6 +288,7 @@ def public_part(
                 "is_turn": s.to_act,
                 "ai": s.ai_level is not None,
                 "user": str(s.user_id) if s.user_id is not None and s.ai_level is None else None,
+                "breakdown": breakdown(sheets[s.seat]) if s.seat in sheets else [],
             }
             for s in info.seats
         ],
@@ -259,18 +306,27 @@ def public_part(
     }
     if state is not None:
         pub = public_view(state)
+        cb = info.settings.colorblind
         view["face_up"] = [
-            {
-                "index": i,
-                "color": None if c is None else CARD_NAMES[c],
-                "label": "" if c is None else catalog.render(card(CARD_NAMES[c]), locale) or "",
-            }
+            {"index": i, "color": None, "label": ""}
+            if c is None
+            else {"index": i, **card_words(CARD_NAMES[c], locale, cb)}
             for i, c in enumerate(pub.face_up)
         ]
         view["deck"] = {"cards": pub.deck, "tickets": sum(pub.ticket_decks.values())}
         lay = layout_of(state.board)
         view["map_box"] = [0.0, 0.0, float(lay.map_w), float(lay.map_h)]  # the map inside the drawing
     return view
+
+
+def card_words(name: str, locale: str, colorblind: bool) -> Card:
+    """A card colour as the reader reads it: its name and, with the colour-blind setting on, its letter as the
+    drawing prints it on the routes of that colour (`render.words.PictureWords.letter`)."""
+    shown: Card = {"color": name, "label": default_catalog().render(card(name), locale) or ""}
+    letter = picture_words(locale).letter(name) if colorblind else ""
+    if letter:
+        shown["letter"] = letter
+    return shown
 
 
 def _action(
@@ -313,7 +369,7 @@ def private_part(
     me: Me = {
         "seat": seat,
         "hand": [
-            {"color": name, "label": catalog.render(card(name), locale) or "", "count": n}
+            {**card_words(name, locale, info.settings.colorblind), "count": n}
             for name, n in mine.hand.items()
         ],
         "tickets": [

@@ -208,8 +208,12 @@ def check_frame(text: str, state: GameState | None, reader_seat: int | None, *, 
                 "is_turn",
                 "ai",
                 "user",
+                "breakdown",
             }
             assert set(p) <= keys
+            # (what made each score, tickets with it, only once the game is over)
+            if view.get("status") not in (None, "finished"):
+                assert not p.get("breakdown"), p
 
 
 def hand_words(state: GameState, seat: int) -> list[str]:

@@ -110,3 +110,56 @@ async def test_the_colour_blind_setting_puts_the_drawings_marks_on_the_players_c
         fetched = [u for u in w.requests if "/board.svg" in u]
         assert len(fetched) == 2 and fetched[0] != fetched[1]  # the base drawn again without the letters
         await browser.close()
+
+
+#: the reader's card chips (hand, face-up row): each one's colour and the letter on its swatch ("" without)
+CARD_LETTERS = """() => [...document.querySelectorAll('#hand .cardface, #market .cardface[data-face-up]')].map((b) => {
+  const s = b.querySelector('.swatch');
+  return [b.dataset.faceUp ?? 'hand', [...s.classList].find((c) => c.startsWith('c-')), s.textContent];
+})"""
+#: the letters the drawing prints on its routes
+ROUTE_LETTERS = (
+    "() => [...new Set([...document.querySelectorAll('#board svg text.rletter')].map((t) => t.textContent))]"
+)
+
+
+async def test_the_colour_blind_setting_puts_each_cards_route_letter_on_its_chip(db_url: str) -> None:
+    """A colour-blind player matches "Ve" on a route to their green cards: the hand's and the face-up row's chips
+    show each colour's letter as the drawing prints it on routes, in the reader's language; none when off."""
+    from playwright.async_api import async_playwright
+
+    from bot.play.pictures import picture_words
+    from maps import CARD_NAMES
+
+    async with site(db_url) as s, async_playwright() as pw:
+        gid = await new_game(s.manager, "usa")  # (colour-blind on: the setting's default)
+        base = str(s.client.make_url("/"))
+        browser = await launch(pw)
+        pages = {
+            "en": await open_page(browser, f"{base}?mock_code=code-ann&channel=10", phone=True),
+            "fr": await open_page(
+                browser, f"{base}?mock_code=code-bob&channel=10", phone=True, locale="fr-FR"
+            ),
+        }
+        for lang, w in pages.items():
+            await w.page.wait_for_selector("#board svg [data-route]")
+            await wait_version(w.page, 0)
+            words = picture_words(lang)
+            chips = await w.page.evaluate(CARD_LETTERS)
+            assert len([c for c in chips if c[0] == "hand"]) >= 2 and len(chips) >= 7, chips
+            for _, cls, letter in chips:
+                name = cls[2:]
+                assert name in CARD_NAMES and letter == words.letter(name) != "", (lang, cls, letter)
+            # the same letters as the drawing's routes (a locomotive's is the legend's: no route is one)
+            printed = set(await w.page.evaluate(ROUTE_LETTERS))
+            assert {letter for _, cls, letter in chips if cls != "c-locomotive"} <= printed, (chips, printed)
+            await shot(w.page, f"colour-blind-cards-phone-{lang}.png")
+        await s.manager.update_settings(gid, 101, {"colorblind": False})
+        for w in pages.values():
+            for _ in range(200):  # (the setting's frame)
+                if all(c[2] == "" for c in await w.page.evaluate(CARD_LETTERS)):
+                    break
+                await w.page.wait_for_timeout(20)
+            assert all(c[2] == "" for c in await w.page.evaluate(CARD_LETTERS))
+            assert w.errors == [], w.errors
+        await browser.close()

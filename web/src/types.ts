@@ -13,6 +13,7 @@ export type {
   Offered,
   Pending,
   Player,
+  ScorePart,
   Session,
   Ticket,
   View,

@@ -1,7 +1,7 @@
 // Draws a view into the page: players, the board drawing, the market, the hand, tickets, actions and moves.
 // Only what the server listed is shown; every word is the view's.
-import { t } from "./texts";
-import type { Action, Card, Move, View } from "./types";
+import { list, plural, t } from "./texts";
+import type { Action, Card, Move, ScorePart, View } from "./types";
 
 export const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -24,8 +24,13 @@ function heading(key: string): HTMLElement {
 }
 
 /** A colour chip: a CSS colour, or a card/player colour name styled by the stylesheet (.c-red, ...). */
-function swatch(color: string | null | undefined, mark?: string | null): HTMLElement {
+function swatch(color: string | null | undefined, mark?: string | null, letter?: string): HTMLElement {
   const s = el("span", { class: "swatch" });
+  if (letter) {
+    // with the colour-blind setting on: the colour's letter, as the drawing prints it on that colour's routes
+    s.textContent = letter;
+    s.classList.add("lettered");
+  }
   if (!color) s.classList.add("c-none");
   else if (/^(#|rgb|hsl)/.test(color)) s.style.background = color;
   else s.classList.add(`c-${color.replace(/[^a-z0-9]/gi, "-")}`);
@@ -84,9 +89,10 @@ export function renderPlayers(view: View): void {
 /** Whose turn it is, in words, for this reader. */
 export function statusWords(view: View): string {
   const turn = view.players.filter((p) => p.is_turn);
-  const waiting = turn.length ? t("web.ui.waiting_for", { player: turn.map((p) => p.name).join(", ") }) : "";
+  const names = list(turn.map((p) => p.name));
+  const waiting = turn.length ? t("web.ui.waiting_for", { player: names }) : "";
   if (view.status === "finished" || view.status === "abandoned") return t("web.ui.game_over");
-  if (!view.me) return [t("web.ui.spectator"), waiting].filter(Boolean).join(" · ");
+  if (!view.me) return turn.length ? t("web.ui.watching_waiting", { player: names }) : t("web.ui.spectator");
   if (view.actions.length || view.pending) return t("web.ui.your_turn");
   return waiting;
 }
@@ -99,7 +105,7 @@ export function renderStatus(view: View): void {
 }
 
 function cardFace(c: Card, extra: Record<string, string> = {}): HTMLElement {
-  const b = el("button", { type: "button", class: "cardface", ...extra }, swatch(c.color), el("span", {}, c.label));
+  const b = el("button", { type: "button", class: "cardface", ...extra }, swatch(c.color, null, c.letter), el("span", {}, c.label));
   if (c.count != null) b.append(el("b", { class: "count" }, `×${c.count}`));
   return b;
 }
@@ -188,7 +194,7 @@ export function renderActions(view: View, onPick: (a: Action) => void): void {
       parts.push(el("h2", {}, words), buttons);
       continue;
     }
-    const det = el("details", { "data-group": g }, el("summary", {}, `${words} (${acts.length})`), buttons);
+    const det = el("details", { "data-group": g }, el("summary", {}, t("web.ui.group_n", { group: words, n: acts.length })), buttons);
     if (open.has(g)) det.open = true;
     parts.push(det);
   }
@@ -233,15 +239,34 @@ export function renderRanking(view: View): boolean {
       ...order.map((p) =>
         el(
           "li",
-          { class: view.me?.seat === p.seat ? "me" : "", "data-seat": String(p.seat) },
+          { class: view.me?.seat === p.seat ? "me" : "", "data-seat": String(p.seat), "data-rank": String(p.rank ?? "") },
           swatch(p.color, view.marks?.[String(p.seat)]),
           el("span", {}, p.name),
-          el("b", {}, `${p.score} ${t("web.ui.points")}`),
+          el("b", {}, plural("n.points", p.score ?? 0)),
+          p.breakdown?.length ? el("div", { class: "parts" }, ...p.breakdown.map(part)) : null,
         ),
       ),
     ),
   );
   return true;
+}
+
+/** A signed number of points, as a score sheet writes a gain and a loss ("+20", "−8"). */
+function signed(n: number): string {
+  return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0";
+}
+
+/** One part of a final score, in the catalogue's words (the chat's for routes and bonuses). */
+function part(p: ScorePart): HTMLElement {
+  const words =
+    p.kind === "routes"
+      ? t("final.routes", { points: p.points })
+      : p.kind === "tickets_done"
+        ? t("web.ui.part_done", { n: p.count ?? 0, points: signed(p.points) })
+        : p.kind === "tickets_failed"
+          ? t("web.ui.part_failed", { n: p.count ?? 0, points: signed(p.points) })
+          : t("web.ui.part_bonus", { bonus: t(`bonus.${p.kind}`), points: signed(p.points) });
+  return el("span", { class: `part ${p.points < 0 ? "lost" : ""}`, "data-kind": p.kind, "data-points": String(p.points) }, words);
 }
 
 export function renderLog(view: View): void {
