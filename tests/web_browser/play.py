@@ -78,6 +78,7 @@ async def play_one(w: Watched, view: dict[str, Any], touch: bool, played: Played
             await tap(page, f'#board [data-route="{route}"]', touch=touch)
             what = f"route {route}"
         except AssertionError:  # no spot of that route to put a finger on at this zoom: the sheet's list
+            await open_lists(page)
             await tap(page, f'#actions button.action[data-code="{claims[0]["code"]}"]', touch=touch)
             what = f"listed route {route}"
     elif (
@@ -87,6 +88,7 @@ async def play_one(w: Watched, view: dict[str, Any], touch: bool, played: Played
             await tap(page, f'#board [data-city="{cities[0]["city"]}"]', touch=touch)
             what = f"city {cities[0]['city']}"
         except AssertionError:
+            await open_lists(page)
             await tap(page, f'#actions button.action[data-code="{cities[0]["code"]}"]', touch=touch)
             what = f"listed city {cities[0]['city']}"
     elif (
@@ -104,9 +106,7 @@ async def play_one(w: Watched, view: dict[str, Any], touch: bool, played: Played
         what = "deck"
     else:
         first = view["actions"][0]
-        await page.evaluate(
-            "() => document.querySelectorAll('#actions details').forEach((d) => (d.open = true))"
-        )
+        await open_lists(page)
         await tap(page, f'#actions button.action[data-code="{first["code"]}"]', touch=touch)
         what = f"action {first['code']}"
     taps = 1
@@ -134,6 +134,12 @@ async def play_one(w: Watched, view: dict[str, Any], touch: bool, played: Played
         taps += 1
     played.taps_per_kind.setdefault(what.split()[0], []).append(taps)
     return what
+
+
+async def open_lists(page: Any) -> None:
+    """The sheet's lists of moves opened (a closed <details> keeps its buttons laid out but out of sight: no
+    scrolling brings them into view)."""
+    await page.evaluate("() => document.querySelectorAll('#actions details').forEach((d) => (d.open = true))")
 
 
 async def picker_opens(page: Any, version: int, timeout: float = 5.0) -> bool:
