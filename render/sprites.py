@@ -395,11 +395,10 @@ def frame_of(svg_open: str) -> tuple[float, float, float, float, float]:
     return (k, (px_w - vw * k) / 2, (px_h - vh * k) / 2, vx, vy)
 
 
-def rasterise_shape(svg_open: str, shape: Shape) -> Sprite | None:
-    """`shape` drawn as it is in the picture that `svg_open` opens, cropped to its box (None: it draws nothing)."""
+def _canvas(svg_open: str, path: _Path, reach: float) -> tuple[cairo.ImageSurface, cairo.Context, Box] | None:
+    """A surface cropped to `path`'s box grown by `reach` where `svg_open`'s picture puts it, and a context in the
+    drawing's units on it (None: the path draws nothing)."""
     k, dx, dy, vx, vy = frame_of(svg_open)
-    path = _Path(shape.d)
-    reach = {"halo": HALO_W / 2, "line": PIECE_LINE_W / 2}.get(shape.how, 0.0) + 1.0
     bx0, by0, bx1, by1 = path.bbox
     x0, y0 = math.floor((bx0 - reach - vx) * k + dx), math.floor((by0 - reach - vy) * k + dy)
     x1, y1 = math.ceil((bx1 + reach - vx) * k + dx), math.ceil((by1 + reach - vy) * k + dy)
@@ -410,6 +409,23 @@ def rasterise_shape(svg_open: str, shape: Shape) -> Sprite | None:
     ctx.translate(dx - x0, dy - y0)
     ctx.scale(k, k)
     ctx.translate(-vx, -vy)
+    return surface, ctx, (x0, y0, x1, y1)
+
+
+def _sprite(surface: cairo.ImageSurface, box: Box) -> Sprite:
+    x0, y0, x1, y1 = box
+    surface.flush()
+    return Sprite(surface, x0, y0, surface.get_stride() * (y1 - y0), x1, y1)
+
+
+def rasterise_shape(svg_open: str, shape: Shape) -> Sprite | None:
+    """`shape` drawn as it is in the picture that `svg_open` opens, cropped to its box (None: it draws nothing)."""
+    path = _Path(shape.d)
+    reach = {"halo": HALO_W / 2, "line": PIECE_LINE_W / 2}.get(shape.how, 0.0) + 1.0
+    canvas = _canvas(svg_open, path, reach)
+    if canvas is None:
+        return None
+    surface, ctx, box = canvas
     _run(ctx, path.steps)
     ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD if shape.even_odd else cairo.FILL_RULE_WINDING)
     ctx.set_source_rgba(*shape.rgba)
@@ -423,8 +439,7 @@ def rasterise_shape(svg_open: str, shape: Shape) -> Sprite | None:
         ctx.stroke()
     else:
         ctx.fill()
-    surface.flush()
-    return Sprite(surface, x0, y0, surface.get_stride() * (y1 - y0), x1, y1)
+    return _sprite(surface, box)
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,19 +454,11 @@ class Body:
 
 def rasterise_body(svg_open: str, body: Body) -> Sprite | None:
     """`body` drawn as it is in the picture that `svg_open` opens, cropped to its box (None: it draws nothing)."""
-    k, dx, dy, vx, vy = frame_of(svg_open)
     path = _Path(body.pieces)
-    reach = PIECE_LINE_W / 2 + 1.0
-    bx0, by0, bx1, by1 = path.bbox
-    x0, y0 = math.floor((bx0 - reach - vx) * k + dx), math.floor((by0 - reach - vy) * k + dy)
-    x1, y1 = math.ceil((bx1 + reach - vx) * k + dx), math.ceil((by1 + reach - vy) * k + dy)
-    if x1 <= x0 or y1 <= y0 or not path.steps:
+    canvas = _canvas(svg_open, path, PIECE_LINE_W / 2 + 1.0)
+    if canvas is None:
         return None
-    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, x1 - x0, y1 - y0)
-    ctx = cairo.Context(surface)
-    ctx.translate(dx - x0, dy - y0)
-    ctx.scale(k, k)
-    ctx.translate(-vx, -vy)
+    surface, ctx, box = canvas
     ctx.set_line_join(cairo.LINE_JOIN_ROUND)
     _run(ctx, path.steps)
     ctx.set_line_width(PIECE_LINE_W)
@@ -462,8 +469,7 @@ def rasterise_body(svg_open: str, body: Body) -> Sprite | None:
         ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD)
         ctx.set_source_rgba(*body.ink)
         ctx.fill()
-    surface.flush()
-    return Sprite(surface, x0, y0, surface.get_stride() * (y1 - y0), x1, y1)
+    return _sprite(surface, box)
 
 
 #: A part of a picture, x0, y0, x1, y1 in its pixels
