@@ -67,6 +67,15 @@ async def open_page(browser: Any, url: str, *, phone: bool = False, locale: str 
     context = await browser.new_context(**(PHONE if phone else DESKTOP), locale=locale)
     page = await context.new_page()
     watched = Watched(page)
+    record(page, watched)
+    page.on("request", lambda request: watched.requests.append(request.url))
+    await page.goto(url)
+    return watched
+
+
+def record(page: Any, watched: Watched) -> None:
+    """Keep in `watched` every WebSocket frame `page` (its frames' sockets included) receives, and every error it
+    logs."""
 
     def on_socket(ws: Any) -> None:
         def received(payload: Any) -> None:
@@ -80,13 +89,10 @@ async def open_page(browser: Any, url: str, *, phone: bool = False, locale: str 
         ws.on("framereceived", received)
 
     page.on("websocket", on_socket)
-    page.on("request", lambda request: watched.requests.append(request.url))
     page.on("pageerror", lambda exc: watched.errors.append(f"pageerror: {exc}"))
     page.on(
         "console", lambda msg: watched.errors.append(f"console: {msg.text}") if msg.type == "error" else None
     )
-    await page.goto(url)
-    return watched
 
 
 async def shot(page: Any, name: str) -> Path:

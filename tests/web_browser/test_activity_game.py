@@ -11,7 +11,6 @@ Activity), no console error; screenshots at the start, the middle and the end.""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from browser import (
     covering,
     needs_chromium,
     ranking_in_view,
+    record,
     shot,
     wait_version,
 )
@@ -108,23 +108,7 @@ async def open_in_discord(browser: Any, stand_in: Any, url: str, *, phone: bool)
     context = await browser.new_context(**(PHONE if phone else DESKTOP), ignore_https_errors=True)
     page = await context.new_page()
     watched = Watched(InDiscord(page, stand_in.activity_origin))
-
-    def on_socket(ws: Any) -> None:
-        def received(payload: Any) -> None:
-            text = payload if isinstance(payload, str) else bytes(payload).decode("utf-8", "replace")
-            watched.raw.append(text)
-            try:
-                watched.frames.append(json.loads(text))
-            except ValueError:
-                watched.frames.append(text)
-
-        ws.on("framereceived", received)
-
-    page.on("websocket", on_socket)
-    page.on("pageerror", lambda exc: watched.errors.append(f"pageerror: {exc}"))
-    page.on(
-        "console", lambda msg: watched.errors.append(f"console: {msg.text}") if msg.type == "error" else None
-    )
+    record(page, watched)
     await watched.page.goto(url)
     return watched
 
