@@ -35,12 +35,12 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "web_browser"))
 
 from browser import ARGS, CHROMIUM, DESKTOP  # noqa: E402
-from helpers.discord_client import discord_client  # noqa: E402
+from figures import p95  # noqa: E402
+from helpers.discord_client import SHARED_PROCESS, discord_client  # noqa: E402
 from helpers.fake_discord import BOT_TOKEN  # noqa: E402
 from helpers.fake_discord import OAUTH_USERS as USERS  # noqa: E402
 from helpers.web_site import ACCESS_PREFIX, new_game, site  # noqa: E402
 
-SHARED_PROCESS = ["--disable-site-isolation-trials", "--disable-features=IsolateOrigins,site-per-process"]
 WATCH = """(uid) => {
   const box = document.getElementById('presence');
   const has = () => !!box.querySelector(`.here[data-user="${uid}"]`);
@@ -55,10 +55,6 @@ WATCH = """(uid) => {
 }"""
 DISPATCH = """(users) => { const at = performance.timeOrigin + performance.now();
   standIn.setParticipants(users); return at; }"""
-
-
-def p95(xs: list[float]) -> float:
-    return sorted(xs)[max(0, round(0.95 * len(xs)) - 1)]
 
 
 async def activity_of(page: Any, origin: str, timeout: float = 60.0) -> Any:

@@ -33,7 +33,6 @@ import argparse
 import asyncio
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -47,23 +46,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "web_browser"))
 
 from browser import ARGS, CHROMIUM, DESKTOP, PHONE  # noqa: E402
-from helpers.discord_client import discord_client  # noqa: E402
+from figures import line  # noqa: E402
+from helpers.discord_client import SHARED_PROCESS, discord_client  # noqa: E402
 from helpers.fake_discord import BOT_TOKEN  # noqa: E402
 from helpers.fake_discord import OAUTH_USERS as USERS  # noqa: E402
 from helpers.web_site import ACCESS_PREFIX, new_game, site  # noqa: E402
-
-#: one renderer for the page and its Activity's frame, so that the CPU slowdown reaches the frame
-SHARED_PROCESS = ["--disable-site-isolation-trials", "--disable-features=IsolateOrigins,site-per-process"]
-
-
-def p95(xs: list[float]) -> float:
-    return sorted(xs)[max(0, round(0.95 * len(xs)) - 1)]
-
-
-def line(name: str, xs: list[float]) -> str:
-    ms = [x * 1000 for x in xs]
-    return f"{name}: n={len(ms)} median {statistics.median(ms):.0f} ms, p95 {p95(ms):.0f} ms, max {max(ms):.0f} ms"
-
 
 #: in the Activity's frame: when the board is drawn (a view shown, the drawing in the page), on the browser's
 #: clock (ms since the epoch); one call that waits in the page (a MutationObserver), not a poll from here: a poll

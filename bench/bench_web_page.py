@@ -40,17 +40,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "web_browser"))
 
 from browser import CHROMIUM, PHONE, launch, open_page, tap, wait_version  # noqa: E402
+from figures import line  # noqa: E402
 from helpers.web_site import new_game, site  # noqa: E402
 from test_live_map_phone import BOARDS, MEASURE, open_board  # noqa: E402
-
-
-def p95(xs: list[float]) -> float:
-    return sorted(xs)[max(0, round(0.95 * len(xs)) - 1)]
-
-
-def line(name: str, xs: list[float]) -> str:
-    ms = [x * 1000 for x in xs]
-    return f"{name}: n={len(ms)} median {statistics.median(ms):.0f} ms, p95 {p95(ms):.0f} ms, max {max(ms):.0f} ms"
 
 
 async def main(pages: int, moves: int) -> None:

@@ -203,6 +203,11 @@ class DiscordClient:
         return f"https://{CLIENT_HOST}/activities/{self.client_id}?{urlencode(query)}"
 
 
+#: Chromium's flags for one renderer holding the client page and its Activity's frame: the CPU slowdown a bench
+#: asks of the page (CDP's Emulation.setCPUThrottlingRate) then reaches the frame too
+SHARED_PROCESS = ["--disable-site-isolation-trials", "--disable-features=IsolateOrigins,site-per-process"]
+
+
 class _Server:
     def __init__(self, client_id: str, upstream: str, latency: float = 0.0) -> None:
         self.latency = latency  # seconds of round trip added to each request through the proxy (benches)
