@@ -152,24 +152,24 @@ async def test_tap_a_route_confirm_and_see_it_live(db_url: str) -> None:
         await browser.close()
 
 
-async def _scale(page) -> float:  # type: ignore[no-untyped-def]
+async def _scale(page: Any) -> float:
     transform = await page.evaluate("() => document.querySelector('#board').style.transform")
     return float(transform.split("scale(")[1].rstrip(")"))
 
 
-async def _translate(page) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+async def _translate(page: Any) -> tuple[float, float]:
     transform = await page.evaluate("() => document.querySelector('#board').style.transform")
     x, y = transform.split("translate(")[1].split(")")[0].replace("px", "").split(",")
     return float(x), float(y)
 
 
-async def test_wheel_drag_and_pinch_zoom_and_pan_the_board_without_tapping(fake_server):  # type: ignore[no-untyped-def]
+async def test_wheel_drag_and_pinch_zoom_and_pan_the_board_without_tapping(db_url: str) -> None:
     from playwright.async_api import async_playwright
 
-    game, base = fake_server
-    async with async_playwright() as pw:
+    async with site(db_url, **RATES) as s, async_playwright() as pw:
+        gid = await _seeded(s)  # (Ann's turn: a tap would open a picker)
         browser = await launch(pw)
-        desk = await open_page(browser, f"{base}?mock_code=code-a&channel=c1")
+        desk = await open_page(browser, _url(s, "code-ann"))
         await desk.page.wait_for_selector("#board svg [data-route]")
         page = desk.page
         fitted = await _scale(page)
@@ -200,7 +200,7 @@ async def test_wheel_drag_and_pinch_zoom_and_pan_the_board_without_tapping(fake_
         assert whole and await _scale(page) <= fitted
 
         # two fingers spreading apart on a phone zoom in
-        phone = await open_page(browser, f"{base}?mock_code=code-b&channel=c1", phone=True)
+        phone = await open_page(browser, _url(s, "code-bob"), phone=True)
         await phone.page.wait_for_selector("#board svg [data-route]")
         fitted = await _scale(phone.page)
         box = await phone.page.locator("#board-wrap").bounding_box()
@@ -216,6 +216,11 @@ async def test_wheel_drag_and_pinch_zoom_and_pan_the_board_without_tapping(fake_
         await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
         assert await _scale(phone.page) == pytest.approx(fitted * 3, rel=0.1)
         assert await phone.page.is_hidden("#picker")
+        # nothing was played
+        assert (await s.manager.game_info(gid)).action_count == 2
+        # (chromium's intervention line for the synthetic fingers' touchend, not cancelable: no error of the page)
+        for w in (desk, phone):
+            assert [e for e in w.errors if "cancel a touchend" not in e] == [], w.errors
         await browser.close()
 
 
