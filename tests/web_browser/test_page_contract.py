@@ -18,7 +18,7 @@ from helpers.web_site import Site, check_frame, new_game, site
 from bot.i18n import default_catalog
 from bot.manager import Refused, turn_token
 from bot.play.refusals import refusal
-from engine.actions import DrawBlind, KeepTickets
+from engine.actions import ClaimRoute, DrawBlind, KeepTickets
 from engine.rules import legal_actions
 
 pytestmark = needs_chromium
@@ -275,15 +275,18 @@ async def _until(check, timeout: float = 5.0) -> None:  # type: ignore[no-untype
     raise AssertionError("never came")
 
 
-async def test_a_finger_beside_a_thin_route_on_a_phone_still_takes_it(fake_server):  # type: ignore[no-untyped-def]
+async def test_a_finger_beside_a_thin_route_on_a_phone_still_takes_it(db_url: str) -> None:
     """At the whole-board zoom a phone draws a route a few pixels wide: a tap a little beside it (on nothing)
     opens that route's choices."""
     from playwright.async_api import async_playwright
 
-    game, base = fake_server
-    async with async_playwright() as pw:
+    async with site(db_url, **RATES) as s, async_playwright() as pw:
+        gid = await _seeded(s)
+        state = await s.manager.state_of(gid)
+        assert state is not None
+        claimable = sorted({a.route for a in legal_actions(state, 0) if isinstance(a, ClaimRoute)})
         browser = await launch(pw)
-        w = await open_page(browser, f"{base}?mock_code=code-a&channel=c1", phone=True)
+        w = await open_page(browser, _url(s, "code-ann"), phone=True)
         await w.page.wait_for_selector("#board svg [data-route]")
         spot = await w.page.evaluate(
             """(ids) => {
@@ -303,7 +306,7 @@ async def test_a_finger_beside_a_thin_route_on_a_phone_still_takes_it(fake_serve
               }
               return null;
             }""",
-            game.routes[:6],
+            claimable,
         )
         assert spot is not None
         await w.page.touchscreen.tap(spot["x"], spot["y"])
@@ -328,6 +331,7 @@ async def test_a_finger_beside_a_thin_route_on_a_phone_still_takes_it(fake_serve
             [routes.pop(), spot["x"], spot["y"]],
         )
         assert reach <= 24 + 3
+        assert w.errors == [], w.errors
         await browser.close()
 
 
