@@ -335,15 +335,15 @@ async def test_a_finger_beside_a_thin_route_on_a_phone_still_takes_it(db_url: st
         await browser.close()
 
 
-async def test_the_keyboard_reaches_every_move_and_escape_closes_the_picker(fake_server):  # type: ignore[no-untyped-def]
+async def test_the_keyboard_reaches_every_move_and_escape_closes_the_picker(db_url: str) -> None:
     """TAB goes through the page's moves (the deck, the menus), Enter makes one, ESC closes a picker; the zoom
     buttons and the menus carry words for screen readers."""
     from playwright.async_api import async_playwright
 
-    game, base = fake_server
-    async with async_playwright() as pw:
+    async with site(db_url, **RATES) as s, async_playwright() as pw:
+        gid = await _seeded(s)
         browser = await launch(pw)
-        w = await open_page(browser, f"{base}?mock_code=code-a&channel=c1")
+        w = await open_page(browser, _url(s, "code-ann"))
         page = w.page
         await page.wait_for_selector("#board svg [data-route]")
         await page.wait_for_selector("#splash", state="hidden")
@@ -351,7 +351,7 @@ async def test_the_keyboard_reaches_every_move_and_escape_closes_the_picker(fake
         assert await page.get_attribute("#board-wrap", "aria-label") == "The board"
         # a route's picker: its first move focused, ESC closes it and gives the focus back
         await page.locator("#zoom-fit").click()
-        await tap(page, f'#board [data-route="{game.routes[0]}"]', touch=False)
+        await tap(page, f'#board [data-route="{TWO_WAYS}"]', touch=False)
         await page.wait_for_selector("#picker:not([hidden])")
         assert await page.evaluate("() => document.activeElement.closest('#picker') !== null")
         await page.keyboard.press("Escape")
@@ -368,7 +368,10 @@ async def test_the_keyboard_reaches_every_move_and_escape_closes_the_picker(fake
                 break
         assert reached[-1] == "cards", reached
         await page.keyboard.press("Enter")
-        await _until(lambda: any(a["code"] == "db.n" for a in game.acts))
+        await wait_version(page, 3)
+        state = await s.manager.state_of(gid)
+        assert state is not None and state.history[-1] == (0, DrawBlind())
+        assert w.errors == [], w.errors
         await browser.close()
 
 
