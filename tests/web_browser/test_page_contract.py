@@ -375,39 +375,52 @@ async def test_the_keyboard_reaches_every_move_and_escape_closes_the_picker(db_u
         await browser.close()
 
 
-async def test_an_open_picker_and_the_zoom_survive_new_frames_and_a_move_from_elsewhere_is_said(fake_server):  # type: ignore[no-untyped-def]
+async def test_an_open_picker_and_the_zoom_survive_new_frames_and_a_move_from_elsewhere_is_said(
+    db_url: str,
+) -> None:
     """A frame that still lists the picker's moves leaves the picker open, the zoom and the pan as they were;
     a frame that takes them away (a move made elsewhere) closes it saying so, in the catalogue's words."""
     from playwright.async_api import async_playwright
 
-    from bot.i18n import default_catalog
-
-    game, base = fake_server
-    async with async_playwright() as pw:
+    async with site(db_url, **RATES) as s, async_playwright() as pw:
+        gid = await _seeded(s)
         browser = await launch(pw)
-        w = await open_page(browser, f"{base}?mock_code=code-a&channel=c1", phone=True)
+        w = await open_page(browser, _url(s, "code-ann"), phone=True)
         page = w.page
         await page.wait_for_selector("#board svg [data-route]")
         await page.wait_for_selector("#splash", state="hidden")
         await page.locator("#zoom-fit").tap()
-        await tap(page, f'#board [data-route="{game.routes[0]}"]', touch=True)
+        await tap(page, f'#board [data-route="{TWO_WAYS}"]', touch=True)
         await page.wait_for_selector("#picker:not([hidden])")
         where = await page.evaluate("() => document.querySelector('#board').style.transform")
         codes = await page.locator("#picker button.action").evaluate_all(
             "(bs) => bs.map((b) => b.dataset.code)"
         )
-        game.version += 1  # a new frame, the same moves listed (a spectator came, a setting changed...)
-        await game.push()
-        await wait_version(page, game.version)
+        # a new frame, the same moves listed: the host turns the colour-blind marks off (no move)
+        frames = len(w.views())
+        await s.manager.update_settings(gid, 101, {"colorblind": False})
+        for _ in range(250):
+            if len(w.views()) > frames:
+                break
+            await page.wait_for_timeout(20)
+        assert len(w.views()) > frames
+        await page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
         assert await page.is_visible("#picker")
         assert (
             await page.locator("#picker button.action").evaluate_all("(bs) => bs.map((b) => b.dataset.code)")
             == codes
         )
         assert await page.evaluate("() => document.querySelector('#board').style.transform") == where
-        await game.apply("db.n", {})  # the move made from the chat: the turn has passed
-        await wait_version(page, game.version)
+        # the move made from the chat (a blind draw: no claim this turn now)
+        state = await s.manager.state_of(gid)
+        assert state is not None
+        await s.manager.act(gid, 101, DrawBlind(), expected_turn=turn_token(state, 0))
+        await wait_version(page, 3)
         await page.wait_for_selector("#picker", state="hidden")
         assert await page.text_content("#toast") == default_catalog().text("web.ui.choice_gone", "en")
         assert await page.evaluate("() => document.querySelector('#board').style.transform") == where
+        state = await s.manager.state_of(gid)
+        for text in w.raw:
+            check_frame(text, state, 0)
+        assert w.errors == [], w.errors
         await browser.close()
