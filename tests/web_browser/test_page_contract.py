@@ -13,11 +13,13 @@ import pytest
 from aiohttp import web
 from browser import Watched, launch, needs_chromium, open_page, shot, tap, wait_version
 from contract_fake import FakeGame, make_app
-from helpers.web_site import Site, check_frame, new_game, site
+from helpers.db_outage import storage_refusing
+from helpers.web_site import SECRET, Site, check_frame, new_game, site
 
 from bot.i18n import default_catalog
 from bot.manager import Refused, turn_token
 from bot.play.refusals import refusal
+from bot.web.tokens import Tokens
 from engine.actions import ClaimRoute, DrawBlind, KeepTickets
 from engine.rules import legal_actions
 
@@ -224,44 +226,112 @@ async def test_wheel_drag_and_pinch_zoom_and_pan_the_board_without_tapping(db_ur
         await browser.close()
 
 
-async def test_an_expired_session_on_the_live_socket_signs_in_again_once(fake_server):  # type: ignore[no-untyped-def]
+def _errors(w: Watched) -> list[str]:
+    """The codes of the error frames the page's sockets received, in order."""
+    return [f["error"]["code"] for f in w.frames if isinstance(f, dict) and f.get("type") == "error"]
+
+
+async def _counted(page: Any, sockets: list[Any]) -> None:
+    page.on("websocket", lambda ws: sockets.append(ws))
+
+
+async def test_an_expired_session_on_the_live_socket_signs_in_again_once(db_url: str) -> None:
     """A page left open past its session: the socket's error is said, the page signs in again the same way
     (here DiscordSDKMock's authorize) and reconnects; refused again at once, it stops there."""
     from playwright.async_api import async_playwright
 
-    game, base = fake_server
-    async with async_playwright() as pw:
+    expired = Tokens(SECRET, session_seconds=-1)  # the real signer: every session is past its lifetime
+    said = default_catalog().text("web.error.session_expired", "en")
+    async with site(db_url, **RATES) as s, async_playwright() as pw:
+        gid = await _seeded(s)
         browser = await launch(pw)
-        w = await open_page(browser, f"{base}?mock_code=code-x&channel=c1")
-        await w.page.wait_for_selector("#toast.error:not([hidden])")
-        assert await w.page.text_content("#toast") == "Your session has expired. Open the map again."
-        await w.page.wait_for_timeout(1500)  # a plain reconnection would come after 0.5 s, then 1 s
-        assert game.sign_ins == ["1009", "1009"] and game.hellos == ["1009", "1009"]
 
-        # signed in again, the page is live again: a move made elsewhere reaches it
-        y = await open_page(browser, f"{base}?mock_code=code-y&channel=c1")
-        await y.page.wait_for_selector("#toast.error:not([hidden])")
-        await _until(lambda: game.hellos.count("1010") == 2 and len(y.views()) == 1)
-        await game.apply("db.n", {})
-        await wait_version(y.page, 2)
+        # Eve's session ends between the page's first reading and its socket, and every session after it
+        eve_sockets: list[Any] = []
+
+        async def expire_after_context(page: Any) -> None:
+            await _counted(page, eve_sockets)
+
+            async def context(route: Any) -> None:
+                answer = await route.fetch()
+                s.server.tokens = expired
+                await route.fulfill(response=answer)
+
+            await page.route("**/api/context*", context)
+
+        eve = await open_page(browser, _url(s, "code-eve"), before=expire_after_context)
+        await eve.page.wait_for_selector("#toast.error:not([hidden])")
+        assert await eve.page.text_content("#toast") == said
+        await _until(lambda: len(_errors(eve)) == 2)
+        await eve.page.wait_for_timeout(1500)  # a plain reconnection would come after 0.5 s, then 1 s
+        assert _errors(eve) == ["session_expired"] * 2 and len(eve_sockets) == 2
+        assert [p["code"] for p in s.discord.posted] == ["code-eve", "code-eve"]  # signed in again once
+        await eve.page.context.close()
+        s.server.tokens = s.tokens
+
+        # Ann's page left open past its session (as if for days): told when the next frame comes, it signs in
+        # again and is live again: a move made elsewhere reaches it
+        ann_sockets: list[Any] = []
+        ann = await open_page(browser, _url(s, "code-ann"), before=lambda page: _counted(page, ann_sockets))
+        await wait_version(ann.page, 2)
+        for page in s.server.hub._games[gid].pages:
+            page.expires = 0.0
+        state = await s.manager.state_of(gid)
+        assert state is not None
+        await s.manager.act(gid, 101, DrawBlind(), expected_turn=turn_token(state, 0))  # (from the chat)
+        await wait_version(ann.page, 3)
+        assert _errors(ann) == ["session_expired"] and len(ann_sockets) == 2
+        assert [p["code"] for p in s.discord.posted][2:] == ["code-ann", "code-ann"]
+        state = await s.manager.state_of(gid)
+        assert state is not None
+        await s.manager.act(gid, 101, DrawBlind(), expected_turn=turn_token(state, 0))
+        await wait_version(ann.page, 4)
+        for text in ann.raw:
+            check_frame(text, state, 0)
+        assert ann.errors == [], ann.errors
         await browser.close()
 
 
-async def test_a_database_outage_on_the_live_socket_is_waited_out(fake_server):  # type: ignore[no-untyped-def]
+async def test_a_database_outage_on_the_live_socket_is_waited_out(db_url: str) -> None:
     """The server cannot reach its database: the page says so and keeps reconnecting (with its backoff) until the
     game is back, then is live again; a refusal that needs the player (a session) stops it, an outage does not."""
     from playwright.async_api import async_playwright
 
-    game, base = fake_server
-    async with async_playwright() as pw:
+    async with site(db_url, **RATES) as s, async_playwright() as pw:
+        gid = await _seeded(s)
+        s.manager._store.retry_delays = (0.01,)
         browser = await launch(pw)
-        z = await open_page(browser, f"{base}?mock_code=code-z&channel=c1")
-        await z.page.wait_for_selector("#toast.error:not([hidden])")
-        assert "cannot be reached" in (await z.page.text_content("#toast") or "")
-        await _until(lambda: game.hellos.count("1011") == 3 and len(z.views()) == 1, timeout=8.0)
-        await game.apply("db.n", {})
-        await wait_version(z.page, 2)
-        assert z.errors == []
+        sockets: list[Any] = []
+        outage = storage_refusing(s.manager)
+
+        async def down_after_context(page: Any) -> None:
+            await _counted(page, sockets)
+
+            async def context(route: Any) -> None:
+                answer = await route.fetch()
+                outage.__enter__()  # the database goes away between the page's reading and its socket
+                s.manager._store.evict(gid)  # (on SQLite a cached game is read without the database)
+                await route.fulfill(response=answer)
+
+            await page.route("**/api/context*", context)
+
+        w = await open_page(browser, _url(s, "code-ann"), before=down_after_context)
+        try:
+            await w.page.wait_for_selector("#toast.error:not([hidden])")
+            assert await w.page.text_content("#toast") == default_catalog().text("refused.storage_down", "en")
+            await _until(lambda: len(_errors(w)) == 2)
+        finally:
+            outage.__exit__(None, None, None)  # the database is back
+        await wait_version(w.page, 2)
+        assert _errors(w) == ["storage_down"] * 2 and len(sockets) == 3
+        assert not await w.page.locator("#splash.failed").count()
+        state = await s.manager.state_of(gid)
+        assert state is not None
+        await s.manager.act(gid, 101, DrawBlind(), expected_turn=turn_token(state, 0))  # (from the chat)
+        await wait_version(w.page, 3)
+        for text in w.raw:
+            check_frame(text, state, 0)
+        assert w.errors == [], w.errors
         await browser.close()
 
 
