@@ -7,12 +7,11 @@ English and French."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from aiohttp import web
 from browser import Watched, launch, needs_chromium, open_page, shot, tap, wait_version
-from contract_fake import FakeGame, make_app
 from helpers.db_outage import storage_refusing
 from helpers.web_site import SECRET, Site, check_frame, new_game, site
 
@@ -54,18 +53,6 @@ def _checked(w: Watched, state: Any, seat: int | None) -> None:
     assert w.raw
     for text in w.raw:
         check_frame(text, state, seat)
-
-
-@pytest.fixture
-async def fake_server():  # type: ignore[no-untyped-def]
-    game = FakeGame()
-    runner = web.AppRunner(make_app(game))
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    yield game, f"http://127.0.0.1:{port}/"
-    await runner.cleanup()
 
 
 async def test_tap_a_route_confirm_and_see_it_live(db_url: str) -> None:
@@ -335,7 +322,7 @@ async def test_a_database_outage_on_the_live_socket_is_waited_out(db_url: str) -
         await browser.close()
 
 
-async def _until(check, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+async def _until(check: Callable[[], bool], timeout: float = 5.0) -> None:
     import asyncio
 
     for _ in range(int(timeout / 0.02)):
