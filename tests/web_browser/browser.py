@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,10 +64,21 @@ async def launch(playwright: Any) -> Any:
     return await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
 
 
-async def open_page(browser: Any, url: str, *, phone: bool = False, locale: str = "en-US") -> Watched:
+async def open_page(
+    browser: Any,
+    url: str,
+    *,
+    phone: bool = False,
+    locale: str = "en-US",
+    before: Callable[[Any], Awaitable[None]] | None = None,
+) -> Watched:
+    """A new page at a phone's or a desktop's size opened at `url`, watched; `before` is called with the page
+    before it is opened (routes to intercept, say)."""
     context = await browser.new_context(**(PHONE if phone else DESKTOP), locale=locale)
     page = await context.new_page()
     watched = Watched(page)
+    if before is not None:
+        await before(page)
     record(page, watched)
     page.on("request", lambda request: watched.requests.append(request.url))
     await page.goto(url)
