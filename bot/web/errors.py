@@ -46,7 +46,13 @@ def from_refused(exc: Refused) -> WebError:
         if exc.code in ("not_seated", "seat_ai")
         else 400
     )
+    if exc.code in WEB_WORDED:
+        return web_error(exc.code, status)
     return WebError(exc.code, refusal(exc).message, status)
+
+
+#: Refusals the chat words in its own terms (buttons, messages): the map says them in its own (web.error.<code>).
+WEB_WORDED = frozenset({"stale", "not_seated"})
 
 
 #: The engine's reasons that say the move is not the reader's to make now (403, under their own code).

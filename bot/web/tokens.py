@@ -50,7 +50,7 @@ class Link:
 
 
 class Tokens:
-    """Makes and reads the live map's tokens with one secret key. `now` (a clock in seconds) is for tests."""
+    """Makes and reads the live map's tokens with one secret key."""
 
     def __init__(
         self,

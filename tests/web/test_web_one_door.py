@@ -14,8 +14,7 @@ from helpers.web_site import Site, new_game, site
 
 import engine.rules
 from bot.i18n import default_catalog
-from bot.manager import Refused
-from bot.play.refusals import refusal
+from bot.messages import Text
 
 
 async def _page(s: Site, gid: str, user: int, locale: str = "en") -> Any:
@@ -62,10 +61,10 @@ async def test_a_stale_version_is_refused_by_the_manager_in_its_words(db_url: st
         resp = await s.client.post(f"/api/games/{gid}/act", json=body, headers=s.auth(user, "fr"))
         assert resp.status == 409
         error = (await resp.json())["error"]
-        # the manager decided (the web checked nothing itself), and its refusal reads as the chat's
+        # the manager decided (the web checked nothing itself), and its refusal reads in the map's own words
         assert seen and seen[0]["expected_version"] == view["version"] - 1
         assert error["code"] == "stale"
-        assert error["text"] == default_catalog().render(refusal(Refused("stale")).message, "fr")
+        assert error["text"] == default_catalog().render(Text("web.error.stale", {}), "fr")
         # the same move at the version the page shows is played
         body = {"code": draw["code"], "version": view["version"]}
         resp = await s.client.post(f"/api/games/{gid}/act", json=body, headers=s.auth(user, "fr"))

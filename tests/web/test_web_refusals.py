@@ -44,6 +44,8 @@ async def _refused(s: Site, gid: str, resp: Any, status: int, code: str, before:
     body = json.loads(text)
     assert body["ok"] is False and body["error"]["code"] == code and body["error"]["text"]
     assert not body["error"]["text"].startswith("web.error")  # a catalogue sentence, not its key
+    # the map's own words, not the chat's (it has no buttons nor messages to point at)
+    assert "button" not in body["error"]["text"] and "message" not in body["error"]["text"]
     check_frame(text, await s.manager.state_of(gid), None)
     assert await _fingerprint(s.manager, gid) == before
     return body

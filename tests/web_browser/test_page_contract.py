@@ -16,8 +16,8 @@ from helpers.db_outage import storage_refusing
 from helpers.web_site import SECRET, Site, check_frame, new_game, site
 
 from bot.i18n import default_catalog
-from bot.manager import Refused, turn_token
-from bot.play.refusals import refusal
+from bot.manager import turn_token
+from bot.messages import Text
 from bot.web.tokens import Tokens
 from engine.actions import ClaimRoute, DrawBlind, KeepTickets
 from engine.rules import legal_actions
@@ -123,7 +123,7 @@ async def test_tap_a_route_confirm_and_see_it_live(db_url: str) -> None:
         await ann.page.locator(f'#picker button.action[data-code^="cr.{other}."]').first.tap()
         await ann.page.wait_for_selector("#toast.error:not([hidden])")
         # (the manager's refusal as the server words it: bot.play.refusals, the chat's words)
-        stale = default_catalog().render(refusal(Refused("stale")).message, "en")
+        stale = default_catalog().render(Text("web.error.stale", {}), "en")
         assert await ann.page.text_content("#toast") == stale
         await ann.page.wait_for_selector("#picker", state="hidden")
         await wait_version(ann.page, 6)  # (the game as it is now, read again)
