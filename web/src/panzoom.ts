@@ -47,7 +47,8 @@ export class PanZoom {
     wrap.addEventListener(
       "touchend",
       (e) => {
-        if (!(e.target as Element).closest("button")) e.preventDefault();
+        // (a touchend after the page scrolled is not cancelable: nothing to prevent, and the browser warns)
+        if (e.cancelable && !(e.target as Element).closest("button")) e.preventDefault();
       },
       { passive: false },
     );
