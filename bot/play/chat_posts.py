@@ -39,7 +39,7 @@ class ChatPosts(GameReading, DigestNotices):
         self.messenger: Messenger | None = None
         self._lines: dict[str, list[GameEvent]] = {}  # public events not yet posted, per game
         self.thread = ThreadKeeper()  # one live set of buttons, the GIF after the scores
-        self.notices = TurnNotices()  # who is told of each turn, and how
+        self.notices = TurnNotices(lambda: self.map_links is not None)  # who is told of each turn, and how
         self.map_links: MapLinks | None = None  # the live map (bot/web), when the start-up runs it
 
     # ------------------------------------------------------------------ public messages

@@ -13,10 +13,13 @@ their end the same way. The heads-up ("you are next") is a direct message only: 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.manager import GameInfo, GameManager, GameStatus, PingKind
 from bot.messages import Text
 from bot.play import chat
 from bot.play.contract import Messenger
+from bot.play.live_map import map_button, with_button
 from bot.play.reply import Reply
 from bot.play.seats import mention
 from engine.state import GameState
@@ -27,10 +30,18 @@ def game_link(info: GameInfo) -> str:
 
 
 class TurnNotices:
-    """Who is told about each turn, and how."""
+    """Who is told about each turn, and how. Every notice that calls a player to the game (a turn by direct
+    message, a reminder, a held ping, the heads-up) carries the game's Map button while the live map runs
+    (`map_on`): it opens the Activity on that game, or the player's personal link where it cannot launch (a
+    direct message)."""
 
-    def __init__(self) -> None:
+    def __init__(self, map_on: Callable[[], bool] = lambda: False) -> None:
         self._told: dict[tuple[str, int], str] = {}  # (game, seat) -> the turn token it was told about
+        self._map_on = map_on
+
+    def _notice(self, info: GameInfo, text: Text) -> Reply:
+        reply = Reply(content=text)
+        return with_button(reply, map_button(info.game_id)) if self._map_on() else reply
 
     async def turn(
         self, manager: GameManager, messenger: Messenger | None, info: GameInfo, state: GameState
@@ -56,7 +67,7 @@ class TurnNotices:
             self._told[key] = token
             if prefs.notify == "dm":
                 text = Text("notify.turn_dm", {"game": info.game_id, "link": game_link(info)})
-                if messenger is None or not await messenger.direct(s.user_id, Reply(content=text)):
+                if messenger is None or not await messenger.direct(s.user_id, self._notice(info, text)):
                     quiet.discard(seat)  # their direct messages are closed: the mention tells them instead
         return frozenset(quiet)
 
@@ -80,9 +91,9 @@ class TurnNotices:
             return None
         if prefs.notify == "dm":
             text = Text("notify.reminder_dm", {"game": info.game_id, "n": n, "link": game_link(info)})
-            if messenger is not None and await messenger.direct(user_id, Reply(content=text)):
+            if messenger is not None and await messenger.direct(user_id, self._notice(info, text)):
                 return None  # else their direct messages are closed: the public reminder tells them
-        return Reply(content=Text("turn.reminder", {"player": chat.user(user_id), "n": n}))
+        return self._notice(info, Text("turn.reminder", {"player": chat.user(user_id), "n": n}))
 
     async def ping(
         self,
@@ -114,7 +125,8 @@ class TurnNotices:
         if what == PingKind.HEADS_UP:  # a quiet note: a direct message or nothing
             if messenger is not None:
                 await messenger.direct(
-                    user_id, Reply(content=Text("notify.heads_up_dm", {"game": info.game_id, "link": link}))
+                    user_id,
+                    self._notice(info, Text("notify.heads_up_dm", {"game": info.game_id, "link": link})),
                 )
             return None
         prefs = await manager.player_prefs(user_id, info.guild_id)
@@ -122,9 +134,9 @@ class TurnNotices:
             return None
         if prefs.notify == "dm":
             text = Text("notify.turn_dm", {"game": info.game_id, "link": link})
-            if messenger is not None and await messenger.direct(user_id, Reply(content=text)):
+            if messenger is not None and await messenger.direct(user_id, self._notice(info, text)):
                 return None  # else their direct messages are closed: the mention tells them
-        return Reply(content=Text("notify.turn_ping", {"player": chat.user(user_id)}))
+        return self._notice(info, Text("notify.turn_ping", {"player": chat.user(user_id)}))
 
     def forget(self, game_id: str) -> None:
         for key in [k for k in self._told if k[0] == game_id]:

@@ -44,6 +44,9 @@ from render.words import PictureWords
 
 log = logging.getLogger(__name__)
 
+#: The presses a notice sent by direct message carries (bot.play.notices): answered there to a player of the game
+IN_DIRECT_MESSAGES = frozenset({PressCode.MAP})
+
 
 Handler = Callable[["ManagerGameService", Caller, GameInfo, Press], Awaitable[Reply]]
 Starter = Callable[[], Awaitable[None]]
@@ -148,12 +151,16 @@ class ManagerGameService(Acting):
     # ------------------------------------------------------------------ presses
 
     async def press(self, caller: Caller, press: Press) -> Reply:
-        """The one check of a press's game (the bot asks nothing before): it exists, and is of this server."""
+        """The one check of a press's game (the bot asks nothing before): it exists, and is of this server (or,
+        for the buttons a notice's direct message carries, the caller sits in it)."""
         try:
             info = await self.games_manager.game_info(press.game_id)
         except Refused as exc:  # (a fault of the database is refused as such, never "gone")
             raise (fail("button.game_gone") if exc.code == "no_game" else refusal(exc)) from None
-        if info.guild_id != caller.guild_id:
+        in_their_dm = caller.guild_id is None and press.code in IN_DIRECT_MESSAGES
+        if info.guild_id != caller.guild_id and not (
+            in_their_dm and seat_of(info, caller.user_id) is not None
+        ):
             log.warning(
                 "refused button for game %s of guild %s pressed by user %s in guild %s",
                 press.game_id,
@@ -183,6 +190,10 @@ class ManagerGameService(Acting):
         return await self.status(caller, game_id=info.game_id)
 
     async def _map(self, caller: Caller, info: GameInfo, press: Press) -> Reply:
+        if (
+            caller.guild_id is None
+        ):  # a notice's direct message: the Activity opens in the game's channel only
+            return link_reply(self.map_links, info, caller.user_id, caller.locale)
         return map_reply(self.map_links, info, caller.user_id, caller.locale)
 
     async def _map_link(self, caller: Caller, info: GameInfo, press: Press) -> Reply:

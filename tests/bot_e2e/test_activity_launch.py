@@ -12,6 +12,7 @@ answered, no message, the activity instance in the resource), for the tests of a
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 import socket
 from typing import Any
@@ -20,6 +21,7 @@ import aiohttp
 import pytest
 from helpers.simcord_driver import (
     Seen,
+    button_id,
     follow_menu,
     is_ephemeral,
     last_public,
@@ -31,6 +33,8 @@ from simcord.http import router
 from simcord.http.routes import interactions as routes
 
 from bot import Settings
+from bot.manager import random_action, turn_token
+from bot.play.press import PressCode
 
 SECRET = "e2e-activity-launch-secret-" + "q" * 32
 LAUNCH_ACTIVITY = 12  # the interaction callback type
@@ -200,3 +204,34 @@ async def test_a_map_answer_too_late_for_a_launch_is_the_personal_link(
     assert launches == [] and _launch_calls(simcord_env) == []
     assert is_ephemeral(pressed.response)
     await _opens_as(pressed.response, gid, 1)
+
+
+async def test_a_turn_by_direct_message_and_a_reminder_carry_the_map_of_their_game(simcord_env, world):  # type: ignore[no-untyped-def]
+    """The notices that call a player to the game carry its Map button: the turn's direct message (pressed there,
+    where no Activity launches, it answers with the personal link to that game) and the public reminder."""
+    guild, channel, alice, bob, carol = world
+    await bob.slash(channel, "ttr prefs", notify="dm")
+    gid, _turn_message = await _turn(channel, alice, bob)
+    manager = simcord_env.bot.service.games_manager
+    rng = random.Random(3)
+    for _ in range(10):  # Alice's moves (the chat's or a page's: the manager's) until it is Bob's turn
+        info = await manager.game_info(gid)
+        if info.seats[info.to_act[0]].user_id == bob.id:
+            break
+        state = await manager.state_of(gid)
+        seat = info.to_act[0]
+        await manager.act(
+            gid, alice.id, random_action(state, seat, rng), expected_turn=turn_token(state, seat)
+        )
+    dms = [m for m in bob.user.dm_channel.history() if m.author.bot]
+    assert dms and gid in dms[-1].content
+    launches_before = len(_launch_calls(simcord_env))
+    pressed = await bob.user.click(dms[-1], custom_id=button_id(dms[-1], "map"))  # (in the DM: the user)
+    assert len(_launch_calls(simcord_env)) == launches_before  # no launch tried where the game is not
+    assert is_ephemeral(pressed.response)
+    await _opens_as(pressed.response, gid, 1)
+
+    notices = simcord_env.bot.service.notices
+    reminder = await notices.reminder(manager, None, info, 0, alice.id, 1, held=False)
+    assert reminder is not None
+    assert [(b.game_id, b.code) for row in reminder.rows for b in row] == [(gid, PressCode.MAP)]
