@@ -100,7 +100,8 @@ def message_text(message: Any) -> str:
         parts.append(str(e.get("title", "")))
         parts.append(str(e.get("description", "")))
         for f in e.get("fields", []):
-            parts.append(f"{f.get('name', '')}\n{f.get('value', '')}")  # (on two lines, as Discord shows them)
+            # (on two lines, as Discord shows them)
+            parts.append(f"{f.get('name', '')}\n{f.get('value', '')}")
         parts.append(str((e.get("footer") or {}).get("text", "")))
     for a in message.attachments or []:
         parts.append(f"{getattr(a, 'filename', '')} {getattr(a, 'description', '') or ''}")
