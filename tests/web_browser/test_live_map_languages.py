@@ -77,6 +77,9 @@ async def test_each_language_reads_its_own_words_on_a_phone(db_url: str) -> None
             await page.wait_for_timeout(150)
             assert (await page.get_attribute("html", "lang") or "").startswith(lang)
             read = await page.evaluate(READ)
+            await page.evaluate(
+                "async () => { await document.fonts.ready; }"
+            )  # (the shot as a reader sees it)
             await shot(page, f"language-{lang}-{board_id}-phone.png")
             seen = _words(read["text"])
             assert seen, lang
@@ -103,10 +106,10 @@ async def test_each_language_reads_its_own_words_on_a_phone(db_url: str) -> None
                 # drawn with the packaged CJK font the server serves (this host has none of its own), not boxes
                 loaded = await page.evaluate(
                     "async () => { await document.fonts.ready;"
-                    " return [...document.fonts].some((f) => f.family.includes('TTR Noto Sans JP')"
-                    " && f.status === 'loaded'); }"
+                    " return [...document.fonts].filter((f) => f.family.includes('TTR Noto Sans JP')"
+                    " && f.status === 'loaded').map((f) => f.weight).sort(); }"
                 )
-                assert loaded
+                assert loaded == ["400", "700"], loaded  # the regular and the bold face (titles, status)
             assert watched.errors == [], watched.errors
             await page.context.close()
         await browser.close()
